@@ -1,0 +1,78 @@
+# The project's interface. `make serve` and `make test` are the two commands a newcomer needs;
+# both install whatever is missing first (scripts/setup-tools.sh) and are quick when it is there.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+# Trunk must never reach the network: no update check, tools pinned in Trunk.toml.
+export TRUNK_SKIP_VERSION_CHECK := true
+
+WASM := wasm32-unknown-unknown
+CHROMEDRIVER ?= /usr/bin/chromedriver
+# Property tests run this many cases per property in `make test` (proptest's default is 256).
+PROPTEST_CASES ?= 64
+
+.PHONY: help tools tools-browser serve build pkg test lint test-native test-wasm test-e2e bench clean
+
+help:
+	@echo "make serve   install what is missing, then serve the app on http://127.0.0.1:8080"
+	@echo "make test    install what is missing, then run every check (fmt, clippy, unit, browser, e2e)"
+	@echo "make build   release build into dist/, with .wasm and JS sizes (raw and gzip)"
+	@echo "make pkg     the model as a JS/WASM package in pkg/"
+	@echo "make bench   benchmarks"
+
+tools:
+	@scripts/setup-tools.sh
+
+tools-browser:
+	@scripts/setup-tools.sh --browser
+
+serve: tools
+	trunk serve
+
+build: tools
+	trunk build --release
+	@scripts/bundle-sizes.sh dist
+
+pkg: tools
+	cargo build --lib --release --target $(WASM) --no-default-features --features js-api
+	wasm-bindgen --target web --typescript --out-dir pkg target/$(WASM)/release/gpucost.wasm
+	wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+		--enable-mutable-globals pkg/gpucost_bg.wasm -o pkg/gpucost_bg.wasm
+	@scripts/bundle-sizes.sh pkg
+
+# The whole check, in this order; the first failure stops it.
+test: tools-browser lint test-native test-wasm test-e2e
+	@echo "make test: all checks passed"
+
+lint:
+	cargo fmt --all --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target $(WASM) --all-targets -- -D warnings
+	cargo clippy --target $(WASM) --lib --no-default-features --features js-api -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+	scripts/check-model-purity.sh
+
+test-native:
+	PROPTEST_CASES=$(PROPTEST_CASES) cargo test
+
+# wasm-bindgen browser tests (tests/web.rs) in headless Chromium; options in webdriver.json.
+test-wasm:
+	CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
+		cargo test --target $(WASM) --test web
+
+# End-to-end: the release build, served from a sub-path, driven in headless Chromium.
+test-e2e:
+	trunk build --release
+	@scripts/bundle-sizes.sh dist
+	DIST=dist node --test e2e/
+
+bench: build
+	@echo "Simulation benchmarks (native and wasm, jobs/s, latency) arrive with the model; sizes above."
+
+clean:
+	cargo clean
+	rm -rf dist pkg/*.js pkg/*.ts pkg/*.wasm

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Prints the size of each .wasm and .js file in a build folder, raw and gzip -9, in bytes and kB.
+set -euo pipefail
+dir=${1:-dist}
+shopt -s nullglob
+files=("$dir"/*.wasm "$dir"/*.js)
+if [[ ${#files[@]} -eq 0 ]]; then
+  echo "no .wasm or .js files in $dir/: build first"; exit 1
+fi
+printf '%-44s %12s %12s\n' "file" "raw bytes" "gzip bytes"
+total_raw=0; total_gz=0
+for f in "${files[@]}"; do
+  raw=$(stat -c %s "$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  total_raw=$((total_raw + raw)); total_gz=$((total_gz + gz))
+  printf '%-44s %12d %12d\n' "$(basename "$f")" "$raw" "$gz"
+done
+printf '%-44s %12d %12d  (%.1f kB gzip)\n' "total" "$total_raw" "$total_gz" "$(awk -v b="$total_gz" 'BEGIN { print b / 1000 }')"

@@ -1,0 +1,13 @@
+//! The cost and scheduling model: pure Rust with no web crate, so the same code runs natively
+//! (tests, CLI) and in the browser (wasm32), and gives the same numbers in both.
+//!
+//! For now it holds only the always-on cluster formula that proves the page pipeline end to end;
+//! the discrete-event simulation described in the design's MODEL.md replaces it.
+
+pub mod always_on;
+
+/// Version of the engine that computed a result; every result carries it.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Hours in the normalised month that every monthly figure uses (MODEL.md: 730-hour month).
+pub const HOURS_PER_MONTH: f64 = 730.0;
