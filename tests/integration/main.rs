@@ -1,4 +1,6 @@
 //! Native integration tests: one binary, one module per area.
+//! Native only: proptest does not build for wasm32 (browser tests are in tests/web.rs).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod chart_layout;
 mod monthly_cost;
