@@ -5,6 +5,15 @@
 //! the discrete-event simulation described in the design's MODEL.md replaces it.
 
 pub mod always_on;
+pub mod analytic;
+pub mod catalog;
+pub mod error;
+pub mod monte_carlo;
+pub mod platforms;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod stats;
 
 /// Version of the engine that computed a result; every result carries it.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

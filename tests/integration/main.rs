@@ -3,4 +3,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod chart_layout;
+mod closed_forms;
 mod monthly_cost;
+mod support;

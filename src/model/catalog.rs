@@ -1,0 +1,152 @@
+//! The price catalog: GPU instance types with list prices, compiled in from
+//! `data/catalog.csv`, and the relative throughput of each GPU model.
+//!
+//! The data file is written for this project from public figures (see README.md, "Price
+//! data"); its `as_of` column dates each row. Rows with no on-demand or spot quote keep the
+//! missing price as `None`, never as zero.
+
+use std::sync::OnceLock;
+
+/// When the catalog's prices were taken, per cloud, as shown in the UI.
+pub const AS_OF: &str = "AWS ~2025-H1 (SkyPilot catalog; P4d/P4de/P5/P5en on-demand predate the \
+                         reported mid-2025 price cut), GCP 2026-07-30 (Cloud Billing Catalog)";
+
+const DATA: &str = include_str!("../../data/catalog.csv");
+
+/// One instance type in one region.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceType {
+    /// `aws` or `gcp`.
+    pub cloud: String,
+    /// Instance type name, e.g. `p4d.24xlarge`.
+    pub name: String,
+    /// Region of the prices.
+    pub region: String,
+    /// GPU model, e.g. `A100`.
+    pub gpu_model: String,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// Memory per GPU, GB (as the provider reports it).
+    pub gpu_memory_gb: f64,
+    /// On-demand list price, USD per node-hour, if quoted.
+    pub on_demand_usd_per_node_hour: Option<f64>,
+    /// Spot price, USD per node-hour, if quoted (a snapshot; spot prices move daily).
+    pub spot_usd_per_node_hour: Option<f64>,
+    /// Date of the price.
+    pub as_of: String,
+}
+
+/// The compiled-in catalog, parsed once.
+pub fn catalog() -> &'static [InstanceType] {
+    static CATALOG: OnceLock<Vec<InstanceType>> = OnceLock::new();
+    CATALOG.get_or_init(|| parse(DATA).expect("data/catalog.csv is checked by the tests"))
+}
+
+/// The instance type `name` in `region`, if the catalog has it.
+pub fn find(name: &str, region: &str) -> Option<&'static InstanceType> {
+    catalog()
+        .iter()
+        .find(|row| row.name == name && row.region == region)
+}
+
+/// Training throughput of one GPU of `gpu_model` relative to an A100 (assumption: rough
+/// mixed-precision training ratios from public benchmarks; editable per platform in the UI).
+pub fn relative_throughput_vs_a100(gpu_model: &str) -> f64 {
+    match gpu_model {
+        "A100" | "A100-80GB" => 1.0,
+        "H100" | "H100-MEGA" => 2.0,
+        "H200" => 2.3,
+        "L40S" => 0.75,
+        "V100" | "V100-32GB" => 0.45,
+        "A10G" => 0.35,
+        "L4" => 0.3,
+        "T4" => 0.12,
+        _ => 1.0,
+    }
+}
+
+/// Throughput of `gpu_model` relative to `reference_gpu`.
+pub fn relative_throughput(gpu_model: &str, reference_gpu: &str) -> f64 {
+    relative_throughput_vs_a100(gpu_model) / relative_throughput_vs_a100(reference_gpu)
+}
+
+/// Parses the catalog CSV (comment lines start with `#`; the first other line is the header).
+pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty());
+    let (_, header) = lines.next().ok_or("empty catalog")?;
+    let expected = "cloud,instance_type,region,gpu_model,gpus_per_node,gpu_memory_gb,\
+                    on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of";
+    if header != expected {
+        return Err(format!(
+            "catalog header is {header:?}, expected {expected:?}"
+        ));
+    }
+    lines
+        .map(|(i, line)| {
+            let f: Vec<&str> = line.split(',').collect();
+            let at = |what: &str| format!("catalog line {}: bad {what}: {line}", i + 1);
+            if f.len() != 9 {
+                return Err(at("column count"));
+            }
+            let price = |s: &str, what: &str| -> Result<Option<f64>, String> {
+                if s.is_empty() {
+                    Ok(None)
+                } else {
+                    s.parse::<f64>()
+                        .ok()
+                        .filter(|p| p.is_finite() && *p > 0.0)
+                        .map(Some)
+                        .ok_or_else(|| at(what))
+                }
+            };
+            Ok(InstanceType {
+                cloud: f[0].to_string(),
+                name: f[1].to_string(),
+                region: f[2].to_string(),
+                gpu_model: f[3].to_string(),
+                gpus_per_node: f[4].parse().map_err(|_| at("gpus_per_node"))?,
+                gpu_memory_gb: f[5].parse().map_err(|_| at("gpu_memory_gb"))?,
+                on_demand_usd_per_node_hour: price(f[6], "on-demand price")?,
+                spot_usd_per_node_hour: price(f[7], "spot price")?,
+                as_of: f[8].to_string(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiled_catalog_parses_with_both_clouds() {
+        let rows = parse(DATA).unwrap();
+        assert_eq!(rows.len(), 129);
+        assert_eq!(rows.iter().filter(|r| r.cloud == "aws").count(), 75);
+        assert_eq!(rows.iter().filter(|r| r.cloud == "gcp").count(), 54);
+    }
+
+    #[test]
+    fn p4d_row_matches_the_reference_figures() {
+        let p4d = find("p4d.24xlarge", "us-east-1").unwrap();
+        assert_eq!(p4d.gpus_per_node, 8);
+        assert_eq!(p4d.gpu_memory_gb, 40.0);
+        assert_eq!(p4d.on_demand_usd_per_node_hour, Some(32.7726));
+        assert_eq!(p4d.spot_usd_per_node_hour, Some(6.7915));
+    }
+
+    #[test]
+    fn bad_rows_are_reported_by_line() {
+        let text = "cloud,instance_type,region,gpu_model,gpus_per_node,gpu_memory_gb,\
+                    on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of\n\
+                    aws,x,r,A100,eight,40,1,1,2025";
+        let err = parse(text).unwrap_err();
+        assert!(
+            err.contains("line 2") && err.contains("gpus_per_node"),
+            "{err}"
+        );
+    }
+}

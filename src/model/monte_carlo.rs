@@ -1,0 +1,205 @@
+//! Monte Carlo over replications, as a resumable object: the UI (or a worker) calls
+//! [`MonteCarlo::run_batch`] with as many replications as fit in its time slice.
+//!
+//! Replication `i` depends only on (scenario, seed, i), so replications can be computed in any
+//! order or batch size; results are combined in replication order and are identical either way.
+
+use super::error::ScenarioError;
+use super::scenario::Scenario;
+use super::sim::{generate_jobs, simulate_platform, Breakdown, PlatformOutcome};
+use super::stats::{Histogram, Summary};
+use super::ENGINE_VERSION;
+use serde::{Deserialize, Serialize};
+
+/// Every platform's outcome in replication `replication`, all against the same job stream.
+pub fn run_replication(scenario: &Scenario, replication: u64) -> Vec<PlatformOutcome> {
+    let jobs = generate_jobs(scenario, replication);
+    (0..scenario.platforms.len())
+        .map(|p| simulate_platform(scenario, p, replication, &jobs, false).0)
+        .collect()
+}
+
+/// A run in progress.
+#[derive(Debug, Clone)]
+pub struct MonteCarlo {
+    scenario: Scenario,
+    /// `outcomes[r][p]`: replication r, platform p, in replication order.
+    outcomes: Vec<Vec<PlatformOutcome>>,
+}
+
+impl MonteCarlo {
+    /// Validates the scenario and prepares a run.
+    pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
+        Ok(MonteCarlo {
+            scenario,
+            outcomes: Vec::new(),
+        })
+    }
+
+    /// Runs up to `n` more replications; returns how many are done in all.
+    pub fn run_batch(&mut self, n: u32) -> u32 {
+        let total = self.scenario.replications;
+        let start = self.done();
+        let end = start.saturating_add(n).min(total);
+        for r in start..end {
+            self.outcomes
+                .push(run_replication(&self.scenario, u64::from(r)));
+        }
+        self.done()
+    }
+
+    /// Replications done.
+    pub fn done(&self) -> u32 {
+        self.outcomes.len() as u32
+    }
+
+    /// All replications done.
+    pub fn is_done(&self) -> bool {
+        self.done() >= self.scenario.replications
+    }
+
+    /// The scenario being run.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// Summary of the replications done so far.
+    pub fn results(&self) -> Results {
+        Results::from_outcomes(&self.scenario, &self.outcomes)
+    }
+}
+
+/// One platform over all replications.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlatformResult {
+    /// Platform name.
+    pub name: String,
+    /// Monthly total cost of ownership, USD.
+    pub monthly_tco_usd: Summary,
+    /// USD per useful reference-GPU-hour; `None` when no replication did useful work.
+    pub usd_per_useful_gpu_hour: Option<Summary>,
+    /// USD per successful job; `None` when no job finished.
+    pub usd_per_successful_job: Option<Summary>,
+    /// GPU utilization (useful ÷ paid GPU-time).
+    pub utilization: Summary,
+    /// Per-replication median queue wait, minutes.
+    pub queue_wait_p50_min: Summary,
+    /// Per-replication 95th-percentile queue wait, minutes.
+    pub queue_wait_p95_min: Summary,
+    /// Mean monthly cost by category, USD; the categories add up to the mean total.
+    pub breakdown_usd: Breakdown,
+    /// Jobs finished per replication.
+    pub jobs_completed: Summary,
+    /// Jobs given up per replication.
+    pub jobs_failed: Summary,
+    /// Spot interruptions per replication.
+    pub interruptions: Summary,
+    /// Peak nodes per replication.
+    pub peak_nodes: Summary,
+    /// Turnaround inflation (wall time ÷ nominal run time), per replication mean.
+    pub turnaround_inflation: Summary,
+    /// Histogram of USD per useful GPU-hour over replications.
+    pub usd_per_useful_gpu_hour_histogram: Histogram,
+}
+
+/// "A is cheaper than B in X % of replications" (common random numbers make this paired).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedComparison {
+    /// Platform A.
+    pub a: String,
+    /// Platform B.
+    pub b: String,
+    /// Share (0–1) of replications in which A's monthly TCO is below B's.
+    pub a_cheaper_share: f64,
+}
+
+/// The summary of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// Engine version that computed it.
+    pub engine_version: String,
+    /// Replications summarised.
+    pub replications: u32,
+    /// Per platform, in scenario order.
+    pub platforms: Vec<PlatformResult>,
+    /// Every ordered pair of platforms.
+    pub paired: Vec<PairedComparison>,
+}
+
+impl Results {
+    /// Summarises per-replication outcomes (`outcomes[r][p]`, in replication order).
+    pub fn from_outcomes(scenario: &Scenario, outcomes: &[Vec<PlatformOutcome>]) -> Results {
+        let n = outcomes.len();
+        let platforms = scenario
+            .platforms
+            .iter()
+            .enumerate()
+            .map(|(p, platform)| {
+                let col = |f: &dyn Fn(&PlatformOutcome) -> f64| -> Vec<f64> {
+                    outcomes.iter().map(|rep| f(&rep[p])).collect()
+                };
+                let opt_col = |f: &dyn Fn(&PlatformOutcome) -> Option<f64>| -> Vec<f64> {
+                    outcomes.iter().filter_map(|rep| f(&rep[p])).collect()
+                };
+                let summary = |v: Vec<f64>| {
+                    Summary::of(&v).unwrap_or(Summary {
+                        mean: 0.0,
+                        p5: 0.0,
+                        p50: 0.0,
+                        p95: 0.0,
+                    })
+                };
+                let mut breakdown = Breakdown::default();
+                for rep in outcomes {
+                    breakdown.add(&rep[p].breakdown_usd);
+                }
+                let breakdown = if n > 0 {
+                    breakdown.scaled(1.0 / n as f64)
+                } else {
+                    breakdown
+                };
+                let per_hour = opt_col(&|o| o.usd_per_useful_gpu_hour);
+                PlatformResult {
+                    name: platform.name.clone(),
+                    monthly_tco_usd: summary(col(&|o| o.monthly_tco_usd)),
+                    usd_per_useful_gpu_hour: Summary::of(&per_hour),
+                    usd_per_successful_job: Summary::of(&opt_col(&|o| o.usd_per_successful_job)),
+                    utilization: summary(col(&|o| o.utilization)),
+                    queue_wait_p50_min: summary(col(&|o| o.queue_wait_p50_s / 60.0)),
+                    queue_wait_p95_min: summary(col(&|o| o.queue_wait_p95_s / 60.0)),
+                    breakdown_usd: breakdown,
+                    jobs_completed: summary(col(&|o| o.jobs_completed as f64)),
+                    jobs_failed: summary(col(&|o| o.jobs_failed as f64)),
+                    interruptions: summary(col(&|o| o.interruptions as f64)),
+                    peak_nodes: summary(col(&|o| o.peak_nodes as f64)),
+                    turnaround_inflation: summary(col(&|o| o.turnaround_inflation)),
+                    usd_per_useful_gpu_hour_histogram: Histogram::of(&per_hour, 20),
+                }
+            })
+            .collect();
+        let mut paired = Vec::new();
+        for (a, pa) in scenario.platforms.iter().enumerate() {
+            for (b, pb) in scenario.platforms.iter().enumerate() {
+                if a == b {
+                    continue;
+                }
+                let wins = outcomes
+                    .iter()
+                    .filter(|rep| rep[a].monthly_tco_usd < rep[b].monthly_tco_usd)
+                    .count();
+                paired.push(PairedComparison {
+                    a: pa.name.clone(),
+                    b: pb.name.clone(),
+                    a_cheaper_share: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
+                });
+            }
+        }
+        Results {
+            engine_version: ENGINE_VERSION.to_string(),
+            replications: n as u32,
+            platforms,
+            paired,
+        }
+    }
+}

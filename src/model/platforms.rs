@@ -1,0 +1,414 @@
+//! Platform profiles: each orchestrator as a set of overridable defaults.
+//!
+//! Every default names its source: the project's reference data (`platform_facts` figures, with
+//! the date and origin given in README.md "Price data"), a seed article, or "assumption" where
+//! no public figure was found. The UI shows each default with its source and lets the user
+//! override it.
+
+use super::catalog::{self, InstanceType};
+use super::scenario::{Billing, Cloud, Overflow, Placement, Platform, Purchase};
+use serde::{Deserialize, Serialize};
+
+/// The orchestrators the calculator compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// AWS Batch on EC2.
+    AwsBatch,
+    /// SageMaker training jobs (ml.* instances).
+    Sagemaker,
+    /// EKS with Karpenter and Volcano.
+    Eks,
+    /// GKE Autopilot (GPU pods billed on the node's Compute Engine price plus a premium).
+    GkeAutopilot,
+    /// GKE Standard.
+    GkeStandard,
+    /// AWS ParallelCluster (Slurm).
+    ParallelCluster,
+    /// A reserved, static cluster: always on, no autoscaling.
+    ReservedCluster,
+}
+
+/// A default value and where it comes from, for the method panel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sourced {
+    /// Field path inside a platform.
+    pub field: &'static str,
+    /// Where the default comes from.
+    pub source: &'static str,
+}
+
+impl Profile {
+    /// Every profile, in display order.
+    pub const ALL: [Profile; 7] = [
+        Profile::AwsBatch,
+        Profile::Sagemaker,
+        Profile::Eks,
+        Profile::GkeAutopilot,
+        Profile::GkeStandard,
+        Profile::ParallelCluster,
+        Profile::ReservedCluster,
+    ];
+
+    /// Identifier used in scenarios (`profile` field).
+    pub fn id(self) -> &'static str {
+        match self {
+            Profile::AwsBatch => "aws_batch",
+            Profile::Sagemaker => "sagemaker",
+            Profile::Eks => "eks",
+            Profile::GkeAutopilot => "gke_autopilot",
+            Profile::GkeStandard => "gke_standard",
+            Profile::ParallelCluster => "parallel_cluster",
+            Profile::ReservedCluster => "reserved_cluster",
+        }
+    }
+
+    /// Human name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Profile::AwsBatch => "AWS Batch",
+            Profile::Sagemaker => "SageMaker training",
+            Profile::Eks => "EKS (Karpenter + Volcano)",
+            Profile::GkeAutopilot => "GKE Autopilot",
+            Profile::GkeStandard => "GKE Standard",
+            Profile::ParallelCluster => "AWS ParallelCluster (Slurm)",
+            Profile::ReservedCluster => "Reserved static cluster",
+        }
+    }
+
+    /// The profile with this identifier.
+    pub fn from_id(id: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// The cloud a profile runs on.
+    pub fn cloud(self) -> Cloud {
+        match self {
+            Profile::GkeAutopilot | Profile::GkeStandard => Cloud::Gcp,
+            _ => Cloud::Aws,
+        }
+    }
+
+    /// A platform named `name` with this profile's defaults on `instance_type` in `region`.
+    ///
+    /// # Panics
+    /// Only if the compiled-in catalog lacks the instance type; callers pass catalog names
+    /// (the presets are tested), and user input goes through [`Profile::platform_on`].
+    pub fn platform(self, name: &str, instance_type: &str, region: &str) -> Platform {
+        let instance = catalog::find(instance_type, region)
+            .unwrap_or_else(|| panic!("{instance_type} in {region} is not in the catalog"));
+        self.platform_on(name, instance, "A100")
+    }
+
+    /// A platform named `name` with this profile's defaults on `instance`, with durations
+    /// measured on `reference_gpu`.
+    pub fn platform_on(self, name: &str, instance: &InstanceType, reference_gpu: &str) -> Platform {
+        let on_demand = instance.on_demand_usd_per_node_hour.unwrap_or(0.0);
+        let cloud = self.cloud();
+        let aws = cloud == Cloud::Aws;
+        let mut p = Platform {
+            name: name.to_string(),
+            profile: self.id().to_string(),
+            cloud,
+            instance_type: instance.name.clone(),
+            gpus_per_node: instance.gpus_per_node,
+            gpu_model: instance.gpu_model.clone(),
+            gpu_memory_gb: instance.gpu_memory_gb,
+            relative_throughput: catalog::relative_throughput(&instance.gpu_model, reference_gpu),
+            on_demand_usd_per_node_hour: on_demand,
+            // No spot quote: spot priced as on-demand, so choosing spot never looks free.
+            spot_usd_per_node_hour: instance.spot_usd_per_node_hour.unwrap_or(on_demand),
+            service_premium_pct: 0.0,
+            fee_usd_per_cluster_hour: 0.0,
+            tooling_usd_per_month: 0.0,
+            purchase: Purchase::default(),
+            spot_interruptions_per_node_hour: 0.005,
+            spot_notice_s: if aws { 120.0 } else { 30.0 },
+            provisioning_median_s: 300.0,
+            provisioning_p90_s: 600.0,
+            capacity_wait_mean_s: 0.0,
+            image_pull_gb_per_s: 0.06,
+            image_cache: true,
+            warm_pool_window_s: 600.0,
+            billing: Billing {
+                granularity_s: 1,
+                minimum_s: 60,
+            },
+            placement: Placement::BinPack,
+            gang_scheduling: true,
+            max_nodes: 64,
+            storage_read_slowdown_pct: 12.0,
+            multi_node_efficiency: 0.9,
+            egress_usd_per_gb: if aws { 0.09 } else { 0.12 },
+            egress_free_gb_per_month: if aws { 100.0 } else { 0.0 },
+            storage_gb: 2_000.0,
+            storage_usd_per_gb_month: if aws { 0.023 } else { 0.020 },
+            ops_fte: 0.25,
+        };
+        match self {
+            Profile::AwsBatch => {}
+            Profile::Sagemaker => {
+                p.service_premium_pct = 15.0;
+                p.placement = Placement::Exclusive;
+                p.provisioning_median_s = 360.0;
+                p.provisioning_p90_s = 720.0;
+                p.image_cache = false;
+                p.warm_pool_window_s = 0.0;
+                p.billing.minimum_s = 0;
+                p.ops_fte = 0.1;
+            }
+            Profile::Eks => {
+                p.fee_usd_per_cluster_hour = 0.10;
+                p.provisioning_median_s = 240.0;
+                p.provisioning_p90_s = 480.0;
+                p.warm_pool_window_s = 300.0;
+                p.ops_fte = 0.5;
+            }
+            Profile::GkeAutopilot => {
+                p.fee_usd_per_cluster_hour = 0.10;
+                p.service_premium_pct = 10.0;
+                p.placement = Placement::Spread;
+                p.gang_scheduling = false;
+                p.warm_pool_window_s = 300.0;
+                p.ops_fte = 0.1;
+            }
+            Profile::GkeStandard => {
+                p.fee_usd_per_cluster_hour = 0.10;
+                p.provisioning_median_s = 240.0;
+                p.provisioning_p90_s = 480.0;
+                p.gang_scheduling = false;
+                p.ops_fte = 0.5;
+            }
+            Profile::ParallelCluster => {
+                p.tooling_usd_per_month = 124.0;
+                p.storage_read_slowdown_pct = 1.0;
+                p.storage_usd_per_gb_month = 0.145;
+                p.ops_fte = 0.5;
+            }
+            Profile::ReservedCluster => {
+                p.purchase = Purchase {
+                    reserved_share: 1.0,
+                    reserved_discount_pct: 37.0,
+                    overflow: Overflow::None,
+                };
+                p.provisioning_median_s = 0.0;
+                p.provisioning_p90_s = 0.0;
+                p.warm_pool_window_s = 0.0;
+                p.ops_fte = 0.5;
+            }
+        }
+        p
+    }
+
+    /// Where each default of this profile comes from.
+    pub fn sources(self) -> Vec<Sourced> {
+        let s = |field, source| Sourced { field, source };
+        let aws = self.cloud() == Cloud::Aws;
+        let mut out = vec![
+            s(
+                "on_demand_usd_per_node_hour",
+                "price catalog (see catalog as-of date)",
+            ),
+            s(
+                "spot_usd_per_node_hour",
+                "price catalog; AWS: median across availability zones",
+            ),
+            s(
+                "relative_throughput",
+                "assumption: public training benchmarks, rough ratios",
+            ),
+            s(
+                "spot_interruptions_per_node_hour",
+                "assumption: 0.005/node-hour (MTBI 200 h, >20 %/month: GPU pools sit in the \
+                 Spot Advisor's highest band)",
+            ),
+            s(
+                "spot_notice_s",
+                if aws {
+                    "AWS EC2 docs: 2-minute interruption notice"
+                } else {
+                    "Compute Engine docs: 30 s from soft to hard off for Spot VMs"
+                },
+            ),
+            s(
+                "billing",
+                "EC2 and Compute Engine: per second with a 60 s minimum (provider docs)",
+            ),
+            s(
+                "image_pull_gb_per_s",
+                "AWS ML blog (2026): 15–20 GB images take 4–6 min to pull ≈ 0.06 GB/s",
+            ),
+            s(
+                "provisioning_median_s",
+                "assumption: GPU node boot plus driver init; EC2 rule of thumb 5–15 min to a \
+                 running batch job (Vantage handbook)",
+            ),
+            s(
+                "egress_usd_per_gb",
+                if aws {
+                    "AWS internet egress us-east-1: $0.09/GB after 100 GB/month free (2026)"
+                } else {
+                    "GCP Premium tier egress 0–1 TiB: $0.12/GiB (billing catalog 2026-07-30)"
+                },
+            ),
+            s(
+                "storage_usd_per_gb_month",
+                if aws {
+                    "S3 Standard us-east-1 $0.023/GB-month"
+                } else {
+                    "GCS Standard us-central1 $0.020/GB-month (billing catalog 2026-07-30)"
+                },
+            ),
+            s(
+                "storage_read_slowdown_pct",
+                "seed 002: direct object-store reads +12 %, parallel file system +1 %",
+            ),
+            s(
+                "multi_node_efficiency",
+                "assumption: 90 % (seed 001 reports 78–92 % at 64 GPUs)",
+            ),
+            s(
+                "purchase.reserved_discount_pct",
+                "GCP 1-year resource CUD for A2/G2: 37 %",
+            ),
+            s("storage_gb", "assumption: 2 TB of datasets and checkpoints"),
+            s("max_nodes", "assumption: account quota of 64 nodes"),
+        ];
+        let specific: &[Sourced] = match self {
+            Profile::AwsBatch => &[
+                Sourced {
+                    field: "fee_usd_per_cluster_hour",
+                    source: "AWS Batch itself is free; you pay for EC2",
+                },
+                Sourced {
+                    field: "warm_pool_window_s",
+                    source: "seed 004: a warm scale-down window; 10 min assumed",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: ¼ FTE for a managed batch service",
+                },
+            ],
+            Profile::Sagemaker => &[
+                Sourced {
+                    field: "service_premium_pct",
+                    source:
+                        "ml.p4d.24xlarge vs p4d.24xlarge: +15 % (smaller ml.* instances +25–40 %)",
+                },
+                Sourced {
+                    field: "placement",
+                    source: "SageMaker gives each training job whole instances of its own",
+                },
+                Sourced {
+                    field: "billing",
+                    source: "SageMaker bills instance time per second (BillableTimeInSeconds)",
+                },
+                Sourced {
+                    field: "image_cache",
+                    source: "assumption: fresh instances per job, no warm pool",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: 0.1 FTE for a fully managed service",
+                },
+            ],
+            Profile::Eks => &[
+                Sourced {
+                    field: "fee_usd_per_cluster_hour",
+                    source: "EKS standard support: $0.10 per cluster-hour",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "seed 001: ½ FTE to run EKS",
+                },
+                Sourced {
+                    field: "warm_pool_window_s",
+                    source: "assumption: Karpenter consolidation after 5 min",
+                },
+            ],
+            Profile::GkeAutopilot => &[
+                Sourced {
+                    field: "fee_usd_per_cluster_hour",
+                    source: "GKE management fee: $0.10 per cluster-hour",
+                },
+                Sourced {
+                    field: "service_premium_pct",
+                    source: "GPU pods: node price plus a small Autopilot premium; 10 % assumed",
+                },
+                Sourced {
+                    field: "placement",
+                    source: "assumption: Autopilot provisions nodes per workload (spread)",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: 0.1 FTE",
+                },
+            ],
+            Profile::GkeStandard => &[
+                Sourced {
+                    field: "fee_usd_per_cluster_hour",
+                    source: "GKE management fee: $0.10 per cluster-hour",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: ½ FTE, like EKS (seed 001)",
+                },
+            ],
+            Profile::ParallelCluster => &[
+                Sourced {
+                    field: "tooling_usd_per_month",
+                    source: "assumption: an always-on head node, about $124/month",
+                },
+                Sourced {
+                    field: "storage_usd_per_gb_month",
+                    source: "FSx for Lustre persistent SSD ≈ $0.145/GB-month",
+                },
+                Sourced {
+                    field: "storage_read_slowdown_pct",
+                    source: "seed 002: parallel file system +1 %",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: ½ FTE for a self-run Slurm cluster",
+                },
+            ],
+            Profile::ReservedCluster => &[
+                Sourced {
+                    field: "purchase",
+                    source: "the whole reference cluster reserved, no overflow",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: ½ FTE",
+                },
+            ],
+        };
+        out.extend_from_slice(specific);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_builds_a_valid_platform() {
+        for profile in Profile::ALL {
+            let instance = if profile.cloud() == Cloud::Aws {
+                ("p4d.24xlarge", "us-east-1")
+            } else {
+                ("a2-highgpu-8g", "us-central1")
+            };
+            let platform = profile.platform(profile.label(), instance.0, instance.1);
+            let scenario = crate::model::scenario::Scenario {
+                platforms: vec![platform],
+                ..Default::default()
+            };
+            scenario
+                .validate()
+                .unwrap_or_else(|e| panic!("{profile:?}: {e}"));
+            assert_eq!(Profile::from_id(profile.id()), Some(profile));
+        }
+    }
+}

@@ -1,0 +1,889 @@
+//! The scenario: everything the simulation reads, in the units of the design's MODEL.md.
+//!
+//! A scenario is plain data (serde), validated by [`Scenario::validate`] before any run; every
+//! field has a default so a partial JSON document is a valid starting point. Prices are copied
+//! into each platform, so a saved scenario keeps its numbers when the catalog is re-dated.
+
+use super::error::ScenarioError;
+use serde::{Deserialize, Serialize};
+
+/// Seconds per hour.
+pub const HOUR_S: f64 = 3600.0;
+/// Seconds per day.
+pub const DAY_S: f64 = 86_400.0;
+
+/// Limits that bound the work of one run (documented in the method panel).
+pub mod limits {
+    /// Longest horizon, days.
+    pub const HORIZON_DAYS_MAX: f64 = 366.0;
+    /// Most Monte Carlo replications.
+    pub const REPLICATIONS_MAX: u32 = 10_000;
+    /// Most job classes.
+    pub const JOB_CLASSES_MAX: usize = 16;
+    /// Fewest and most platforms compared side by side.
+    pub const PLATFORMS_MIN: usize = 1;
+    /// See [`PLATFORMS_MIN`].
+    pub const PLATFORMS_MAX: usize = 4;
+    /// Most expected jobs per replication (sum over classes).
+    pub const JOBS_PER_REPLICATION_MAX: f64 = 2_000_000.0;
+    /// Most nodes one platform may run at once.
+    pub const MAX_NODES: u32 = 10_000;
+    /// Most GPUs per job.
+    pub const GPUS_PER_JOB_MAX: u32 = 4_096;
+}
+
+/// The whole input of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Scenario {
+    /// Simulated time, days (default 30).
+    pub horizon_days: f64,
+    /// Monte Carlo replications (default 200).
+    pub replications: u32,
+    /// Seed of every random stream.
+    pub seed: u64,
+    /// Size of the cluster the team would otherwise reserve, in reference GPUs. Utilization (the
+    /// input) and reserved share are relative to it.
+    pub reference_gpus: u32,
+    /// GPU model that job durations are measured on (relative throughput 1.0).
+    pub reference_gpu: String,
+    /// The workload.
+    pub job_classes: Vec<JobClass>,
+    /// The platforms compared, 1 to 4, with unique names.
+    pub platforms: Vec<Platform>,
+    /// Negotiated discounts on list prices, per cloud.
+    pub discounts: Discounts,
+    /// Loaded cost of the people who run the platforms.
+    pub people: People,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            horizon_days: 30.0,
+            replications: 200,
+            seed: 1,
+            reference_gpus: 16,
+            reference_gpu: "A100".to_string(),
+            job_classes: vec![JobClass::default()],
+            platforms: vec![Platform::default()],
+            discounts: Discounts::default(),
+            people: People::default(),
+        }
+    }
+}
+
+/// Negotiated discounts (enterprise agreements), % off list price, applied to every compute
+/// price of that cloud.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Discounts {
+    /// % off AWS list prices.
+    pub aws_pct: f64,
+    /// % off GCP list prices.
+    pub gcp_pct: f64,
+}
+
+/// People cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct People {
+    /// Loaded annual cost of one full-time engineer, USD per year.
+    /// Default $200,000: assumption (salary plus overhead for a US platform engineer).
+    pub fte_cost_usd_per_year: f64,
+}
+
+impl Default for People {
+    fn default() -> Self {
+        People {
+            fte_cost_usd_per_year: 200_000.0,
+        }
+    }
+}
+
+/// How jobs of a class arrive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Arrivals {
+    /// Evenly spaced, `per_day` a day (e.g. nightly retrains), the first at time 0.
+    Steady {
+        /// Jobs per day.
+        per_day: f64,
+    },
+    /// A Poisson process with `per_day` jobs a day on average.
+    Poisson {
+        /// Mean jobs per day.
+        per_day: f64,
+    },
+    /// Bursts arriving as a Poisson process; each burst submits `jobs_per_burst` jobs at once.
+    Bursts {
+        /// Mean bursts per day.
+        bursts_per_day: f64,
+        /// Jobs in each burst.
+        jobs_per_burst: u32,
+    },
+}
+
+impl Arrivals {
+    /// Mean jobs per day.
+    pub fn jobs_per_day(&self) -> f64 {
+        match self {
+            Arrivals::Steady { per_day } | Arrivals::Poisson { per_day } => *per_day,
+            Arrivals::Bursts {
+                bursts_per_day,
+                jobs_per_burst,
+            } => bursts_per_day * f64::from(*jobs_per_burst),
+        }
+    }
+
+    /// The same pattern with its rate multiplied by `factor`.
+    pub fn scaled(&self, factor: f64) -> Arrivals {
+        match self {
+            Arrivals::Steady { per_day } => Arrivals::Steady {
+                per_day: per_day * factor,
+            },
+            Arrivals::Poisson { per_day } => Arrivals::Poisson {
+                per_day: per_day * factor,
+            },
+            Arrivals::Bursts {
+                bursts_per_day,
+                jobs_per_burst,
+            } => Arrivals::Bursts {
+                bursts_per_day: bursts_per_day * factor,
+                jobs_per_burst: *jobs_per_burst,
+            },
+        }
+    }
+}
+
+/// Run time of a job on the reference GPU, with perfect scaling and no slowdown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Duration {
+    /// Always the same, hours.
+    Fixed {
+        /// Hours.
+        hours: f64,
+    },
+    /// Log-normal given by its median and 90th percentile, hours.
+    LogNormal {
+        /// Median, hours.
+        median_hours: f64,
+        /// 90th percentile, hours (≥ median).
+        p90_hours: f64,
+    },
+    /// Exponential with this mean, hours (the M/M/c textbook case).
+    Exponential {
+        /// Mean, hours.
+        mean_hours: f64,
+    },
+}
+
+impl Duration {
+    /// Mean duration, hours.
+    pub fn mean_hours(&self) -> f64 {
+        match self {
+            Duration::Fixed { hours } => *hours,
+            Duration::LogNormal {
+                median_hours,
+                p90_hours,
+            } => super::rng::lognormal_mean(*median_hours, *p90_hours),
+            Duration::Exponential { mean_hours } => *mean_hours,
+        }
+    }
+}
+
+/// Whether a failed attempt can succeed when retried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// Each attempt fails independently with the class's probability (node faults, OOM spikes).
+    Transient,
+    /// A failing job fails every attempt at the same point (seed 000's dependency conflicts).
+    Deterministic,
+}
+
+/// Job failures of a class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Failures {
+    /// Transient: probability that an attempt fails. Deterministic: probability that a job is
+    /// broken (then every attempt fails).
+    pub probability: f64,
+    /// Transient or deterministic.
+    pub kind: FailureKind,
+    /// Retries after the first attempt before the job is given up.
+    pub max_retries: u32,
+}
+
+impl Default for Failures {
+    fn default() -> Self {
+        Failures {
+            probability: 0.0,
+            kind: FailureKind::Transient,
+            max_retries: 2,
+        }
+    }
+}
+
+/// A class of jobs with the same shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct JobClass {
+    /// Name shown in the UI.
+    pub name: String,
+    /// Arrival pattern.
+    pub arrivals: Arrivals,
+    /// Run time on the reference GPU.
+    pub duration: Duration,
+    /// GPUs per job: part of a node, a whole node or several whole nodes.
+    pub gpus_per_job: u32,
+    /// GPU memory needed per GPU, GB.
+    pub gpu_memory_gb: f64,
+    /// Failures.
+    pub failures: Failures,
+    /// Data read per attempt, GB.
+    pub data_read_gb_per_attempt: f64,
+    /// Share (0–1) of the data read that crosses a billed boundary (default 0: same-region
+    /// object-store reads are free).
+    pub data_read_billed_share: f64,
+    /// Data each finished job sends out of the cloud (results, exports), GB.
+    pub egress_gb_per_job: f64,
+    /// Container image size, GB.
+    pub image_gb: f64,
+    /// Compute time between checkpoints, minutes; 0 = no checkpoints (an interrupted attempt
+    /// restarts from the beginning).
+    pub checkpoint_interval_min: f64,
+    /// Time to write one checkpoint, seconds.
+    pub checkpoint_write_s: f64,
+    /// The job's own restart time after an interruption or failure (reload checkpoint,
+    /// re-initialise), seconds. Seed 000 quotes 45 minutes.
+    pub restart_overhead_s: f64,
+}
+
+impl Default for JobClass {
+    fn default() -> Self {
+        JobClass {
+            name: "Training".to_string(),
+            arrivals: Arrivals::Poisson { per_day: 12.0 },
+            duration: Duration::LogNormal {
+                median_hours: 4.0,
+                p90_hours: 12.0,
+            },
+            gpus_per_job: 8,
+            gpu_memory_gb: 30.0,
+            failures: Failures::default(),
+            data_read_gb_per_attempt: 200.0,
+            data_read_billed_share: 0.0,
+            egress_gb_per_job: 5.0,
+            image_gb: 15.0,
+            checkpoint_interval_min: 30.0,
+            checkpoint_write_s: 60.0,
+            restart_overhead_s: 300.0,
+        }
+    }
+}
+
+impl JobClass {
+    /// Offered load of this class in reference-GPU-hours per day.
+    pub fn reference_gpu_hours_per_day(&self) -> f64 {
+        self.arrivals.jobs_per_day() * self.duration.mean_hours() * f64::from(self.gpus_per_job)
+    }
+}
+
+/// Which cloud a platform runs on (selects the negotiated discount).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cloud {
+    /// Amazon Web Services.
+    Aws,
+    /// Google Cloud.
+    Gcp,
+}
+
+/// How jobs are placed on nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Fill the fullest node that fits first (Karpenter, Slurm, AWS Batch).
+    BinPack,
+    /// One job per node while nodes can be added (seed 001: six 1-GPU jobs on six 8-GPU
+    /// nodes); packs only when the node limit is reached.
+    Spread,
+    /// Every job gets whole nodes of its own, never shared (SageMaker training jobs).
+    Exclusive,
+}
+
+/// What capacity beyond the reserved base is bought as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overflow {
+    /// On-demand nodes.
+    OnDemand,
+    /// Spot nodes (interrupted at the platform's rate).
+    Spot,
+    /// No overflow: only the reserved nodes exist (a static cluster).
+    None,
+}
+
+/// Purchase mix of a platform.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Purchase {
+    /// Reserved GPUs ÷ `reference_gpus` (0–1), rounded up to whole nodes; reserved nodes are
+    /// billed for the whole horizon.
+    pub reserved_share: f64,
+    /// % off on-demand for reserved capacity (1-year commitment). Default 37 %: GCP 1-year
+    /// resource CUD for A2/G2 (reference data, Cloud Billing Catalog 2026-07-30); AWS Savings
+    /// Plans quote "up to 66–72 %" without GPU-specific rates.
+    pub reserved_discount_pct: f64,
+    /// What runs beyond the reserved base.
+    pub overflow: Overflow,
+}
+
+impl Default for Purchase {
+    fn default() -> Self {
+        Purchase {
+            reserved_share: 0.0,
+            reserved_discount_pct: 37.0,
+            overflow: Overflow::OnDemand,
+        }
+    }
+}
+
+/// Billing rounding of node time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Billing {
+    /// Node time is rounded up to a multiple of this, seconds (EC2 and Compute Engine: 1).
+    pub granularity_s: u32,
+    /// Shortest billed node time, seconds (EC2 and Compute Engine: 60).
+    pub minimum_s: u32,
+}
+
+impl Default for Billing {
+    fn default() -> Self {
+        Billing {
+            granularity_s: 1,
+            minimum_s: 60,
+        }
+    }
+}
+
+/// One option compared: an orchestrator profile on an instance type, every field overridable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Platform {
+    /// Unique name, shown in the UI and used as the key in the CLI output.
+    pub name: String,
+    /// The profile its defaults came from (see `platforms`), e.g. `eks`.
+    pub profile: String,
+    /// Cloud (selects the negotiated discount).
+    pub cloud: Cloud,
+    /// Instance type name, from the catalog.
+    pub instance_type: String,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// GPU model.
+    pub gpu_model: String,
+    /// GPU memory per GPU, GB.
+    pub gpu_memory_gb: f64,
+    /// Throughput of one GPU relative to the reference GPU (1.0 = same speed).
+    pub relative_throughput: f64,
+    /// On-demand list price, USD per node-hour.
+    pub on_demand_usd_per_node_hour: f64,
+    /// Spot price, USD per node-hour.
+    pub spot_usd_per_node_hour: f64,
+    /// Managed-service premium on compute, % (SageMaker ml.* instances).
+    pub service_premium_pct: f64,
+    /// Control-plane or management fee, USD per cluster-hour.
+    pub fee_usd_per_cluster_hour: f64,
+    /// Tooling and add-ons, USD per month.
+    pub tooling_usd_per_month: f64,
+    /// Purchase mix.
+    pub purchase: Purchase,
+    /// Spot interruptions per spot node-hour (λ).
+    pub spot_interruptions_per_node_hour: f64,
+    /// Spot interruption notice, seconds (AWS 120, GCP 30).
+    pub spot_notice_s: f64,
+    /// Median node provisioning time (request to ready), seconds.
+    pub provisioning_median_s: f64,
+    /// 90th percentile of node provisioning time, seconds.
+    pub provisioning_p90_s: f64,
+    /// Mean wait for capacity before provisioning starts (GPUs scarce), seconds; not billed.
+    pub capacity_wait_mean_s: f64,
+    /// Image pull throughput, GB per second.
+    pub image_pull_gb_per_s: f64,
+    /// Nodes keep pulled images, so the next job of the class on that node pulls nothing.
+    pub image_cache: bool,
+    /// How long an empty node stays up waiting for work before it is released, seconds.
+    pub warm_pool_window_s: f64,
+    /// Billing rounding.
+    pub billing: Billing,
+    /// Job placement.
+    pub placement: Placement,
+    /// Multi-node jobs start only when all their nodes are ready.
+    pub gang_scheduling: bool,
+    /// Most nodes at once (reserved included).
+    pub max_nodes: u32,
+    /// Slowdown of compute from reading training data from storage, % (seed 002: direct
+    /// object-store reads +12 %, a parallel file system +1 %).
+    pub storage_read_slowdown_pct: f64,
+    /// Efficiency of multi-node jobs (0–1): 0.9 means 10 % of their GPU time is scaling loss.
+    pub multi_node_efficiency: f64,
+    /// Egress price, USD per GB.
+    pub egress_usd_per_gb: f64,
+    /// Free egress, GB per month.
+    pub egress_free_gb_per_month: f64,
+    /// Dataset and checkpoint storage, GB.
+    pub storage_gb: f64,
+    /// Storage price, USD per GB-month.
+    pub storage_usd_per_gb_month: f64,
+    /// Share of one full-time engineer that runs this platform.
+    pub ops_fte: f64,
+}
+
+impl Default for Platform {
+    fn default() -> Self {
+        super::platforms::Profile::AwsBatch.platform("AWS Batch", "p4d.24xlarge", "us-east-1")
+    }
+}
+
+impl Scenario {
+    /// Offered load as a share of `reference_gpus` (MODEL.md: utilization, the input).
+    pub fn offered_utilization(&self) -> f64 {
+        let per_day: f64 = self
+            .job_classes
+            .iter()
+            .map(JobClass::reference_gpu_hours_per_day)
+            .sum();
+        per_day / 24.0 / f64::from(self.reference_gpus.max(1))
+    }
+
+    /// The same scenario with every class's arrival rate scaled to reach `target` utilization.
+    /// Returns `None` when the workload is empty (nothing to scale).
+    pub fn with_offered_utilization(&self, target: f64) -> Option<Scenario> {
+        let now = self.offered_utilization();
+        if now <= 0.0 {
+            return None;
+        }
+        let mut out = self.clone();
+        for class in &mut out.job_classes {
+            class.arrivals = class.arrivals.scaled(target / now);
+        }
+        Some(out)
+    }
+
+    /// Expected jobs per replication, all classes.
+    pub fn expected_jobs(&self) -> f64 {
+        self.job_classes
+            .iter()
+            .map(|c| c.arrivals.jobs_per_day())
+            .sum::<f64>()
+            * self.horizon_days
+    }
+
+    /// Checks every field; the first problem found is returned with its field path.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        range(
+            "horizon_days",
+            self.horizon_days,
+            1.0 / 24.0,
+            HORIZON_DAYS_MAX,
+        )?;
+        range(
+            "replications",
+            f64::from(self.replications),
+            1.0,
+            f64::from(REPLICATIONS_MAX),
+        )?;
+        range("reference_gpus", f64::from(self.reference_gpus), 1.0, 1e6)?;
+        name("reference_gpu", &self.reference_gpu)?;
+        range("discounts.aws_pct", self.discounts.aws_pct, 0.0, 90.0)?;
+        range("discounts.gcp_pct", self.discounts.gcp_pct, 0.0, 90.0)?;
+        range(
+            "people.fte_cost_usd_per_year",
+            self.people.fte_cost_usd_per_year,
+            0.0,
+            5e6,
+        )?;
+        count("job_classes", self.job_classes.len(), 1, JOB_CLASSES_MAX)?;
+        for (i, class) in self.job_classes.iter().enumerate() {
+            class.validate(&format!("job_classes.{i}"))?;
+        }
+        count(
+            "platforms",
+            self.platforms.len(),
+            PLATFORMS_MIN,
+            PLATFORMS_MAX,
+        )?;
+        for (i, platform) in self.platforms.iter().enumerate() {
+            let at = format!("platforms.{i}");
+            platform.validate(&at)?;
+            if self.platforms[..i].iter().any(|p| p.name == platform.name) {
+                return Err(ScenarioError::DuplicateName {
+                    field: format!("{at}.name"),
+                    name: platform.name.clone(),
+                });
+            }
+            let reserved = platform.reserved_nodes(self.reference_gpus);
+            if reserved > platform.max_nodes {
+                return Err(ScenarioError::OutOfRange {
+                    field: format!("{at}.purchase.reserved_share"),
+                    min: 0.0,
+                    max: f64::from(platform.max_nodes * platform.gpus_per_node)
+                        / f64::from(self.reference_gpus),
+                    got: platform.purchase.reserved_share,
+                });
+            }
+            for (j, class) in self.job_classes.iter().enumerate() {
+                if class.gpu_memory_gb > platform.gpu_memory_gb {
+                    return Err(ScenarioError::DoesNotFit {
+                        field: format!("job_classes.{j}.gpu_memory_gb"),
+                        job_class: class.name.clone(),
+                        platform: platform.name.clone(),
+                        need_gb: class.gpu_memory_gb,
+                        have_gb: platform.gpu_memory_gb,
+                    });
+                }
+                let capacity_nodes = if platform.purchase.overflow == Overflow::None {
+                    reserved
+                } else {
+                    platform.max_nodes
+                };
+                let have = capacity_nodes.saturating_mul(platform.gpus_per_node);
+                if class.gpus_per_job > have {
+                    return Err(ScenarioError::TooManyGpus {
+                        field: format!("job_classes.{j}.gpus_per_job"),
+                        job_class: class.name.clone(),
+                        platform: platform.name.clone(),
+                        need: class.gpus_per_job,
+                        have,
+                    });
+                }
+            }
+        }
+        let jobs = self.expected_jobs();
+        if jobs > JOBS_PER_REPLICATION_MAX {
+            return Err(ScenarioError::TooMuchWork {
+                field: "job_classes".to_string(),
+                jobs,
+                limit: JOBS_PER_REPLICATION_MAX,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl JobClass {
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        name(&format!("{at}.name"), &self.name)?;
+        match &self.arrivals {
+            Arrivals::Steady { per_day } | Arrivals::Poisson { per_day } => {
+                range(&format!("{at}.arrivals.per_day"), *per_day, 0.0, 1e6)?
+            }
+            Arrivals::Bursts {
+                bursts_per_day,
+                jobs_per_burst,
+            } => {
+                range(
+                    &format!("{at}.arrivals.bursts_per_day"),
+                    *bursts_per_day,
+                    0.0,
+                    1e5,
+                )?;
+                range(
+                    &format!("{at}.arrivals.jobs_per_burst"),
+                    f64::from(*jobs_per_burst),
+                    1.0,
+                    1e4,
+                )?;
+            }
+        }
+        let week_h = 24.0 * 366.0;
+        match &self.duration {
+            Duration::Fixed { hours } => range(
+                &format!("{at}.duration.hours"),
+                *hours,
+                1.0 / 3600.0,
+                week_h,
+            )?,
+            Duration::LogNormal {
+                median_hours,
+                p90_hours,
+            } => {
+                range(
+                    &format!("{at}.duration.median_hours"),
+                    *median_hours,
+                    1.0 / 3600.0,
+                    week_h,
+                )?;
+                range(
+                    &format!("{at}.duration.p90_hours"),
+                    *p90_hours,
+                    *median_hours,
+                    10.0 * week_h,
+                )?;
+            }
+            Duration::Exponential { mean_hours } => range(
+                &format!("{at}.duration.mean_hours"),
+                *mean_hours,
+                1.0 / 3600.0,
+                week_h,
+            )?,
+        }
+        range(
+            &format!("{at}.gpus_per_job"),
+            f64::from(self.gpus_per_job),
+            1.0,
+            f64::from(limits::GPUS_PER_JOB_MAX),
+        )?;
+        range(
+            &format!("{at}.gpu_memory_gb"),
+            self.gpu_memory_gb,
+            0.0,
+            1024.0,
+        )?;
+        range(
+            &format!("{at}.failures.probability"),
+            self.failures.probability,
+            0.0,
+            1.0,
+        )?;
+        range(
+            &format!("{at}.failures.max_retries"),
+            f64::from(self.failures.max_retries),
+            0.0,
+            100.0,
+        )?;
+        range(
+            &format!("{at}.data_read_gb_per_attempt"),
+            self.data_read_gb_per_attempt,
+            0.0,
+            1e7,
+        )?;
+        range(
+            &format!("{at}.data_read_billed_share"),
+            self.data_read_billed_share,
+            0.0,
+            1.0,
+        )?;
+        range(
+            &format!("{at}.egress_gb_per_job"),
+            self.egress_gb_per_job,
+            0.0,
+            1e7,
+        )?;
+        range(&format!("{at}.image_gb"), self.image_gb, 0.0, 1000.0)?;
+        range(
+            &format!("{at}.checkpoint_interval_min"),
+            self.checkpoint_interval_min,
+            0.0,
+            1e5,
+        )?;
+        if self.checkpoint_interval_min > 0.0 && self.checkpoint_interval_min < 1.0 / 60.0 {
+            range(
+                &format!("{at}.checkpoint_interval_min"),
+                self.checkpoint_interval_min,
+                1.0 / 60.0,
+                1e5,
+            )?;
+        }
+        range(
+            &format!("{at}.checkpoint_write_s"),
+            self.checkpoint_write_s,
+            0.0,
+            86_400.0,
+        )?;
+        range(
+            &format!("{at}.restart_overhead_s"),
+            self.restart_overhead_s,
+            0.0,
+            86_400.0,
+        )?;
+        Ok(())
+    }
+}
+
+impl Platform {
+    /// Reserved nodes for this platform: reserved share × reference GPUs, rounded up to whole
+    /// nodes (MODEL.md).
+    pub fn reserved_nodes(&self, reference_gpus: u32) -> u32 {
+        let gpus = self.purchase.reserved_share * f64::from(reference_gpus);
+        let nodes = libm::ceil(gpus / f64::from(self.gpus_per_node.max(1)) - 1e-9);
+        if nodes <= 0.0 {
+            0
+        } else {
+            nodes as u32
+        }
+    }
+
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        name(&format!("{at}.name"), &self.name)?;
+        let r =
+            |field: &str, v: f64, min: f64, max: f64| range(&format!("{at}.{field}"), v, min, max);
+        r("gpus_per_node", f64::from(self.gpus_per_node), 1.0, 64.0)?;
+        r("gpu_memory_gb", self.gpu_memory_gb, 1.0, 1024.0)?;
+        r("relative_throughput", self.relative_throughput, 0.01, 100.0)?;
+        r(
+            "on_demand_usd_per_node_hour",
+            self.on_demand_usd_per_node_hour,
+            0.0,
+            10_000.0,
+        )?;
+        r(
+            "spot_usd_per_node_hour",
+            self.spot_usd_per_node_hour,
+            0.0,
+            10_000.0,
+        )?;
+        r("service_premium_pct", self.service_premium_pct, 0.0, 500.0)?;
+        r(
+            "fee_usd_per_cluster_hour",
+            self.fee_usd_per_cluster_hour,
+            0.0,
+            1_000.0,
+        )?;
+        r(
+            "tooling_usd_per_month",
+            self.tooling_usd_per_month,
+            0.0,
+            1e7,
+        )?;
+        r(
+            "purchase.reserved_share",
+            self.purchase.reserved_share,
+            0.0,
+            10.0,
+        )?;
+        r(
+            "purchase.reserved_discount_pct",
+            self.purchase.reserved_discount_pct,
+            0.0,
+            95.0,
+        )?;
+        r(
+            "spot_interruptions_per_node_hour",
+            self.spot_interruptions_per_node_hour,
+            0.0,
+            10.0,
+        )?;
+        r("spot_notice_s", self.spot_notice_s, 0.0, 3_600.0)?;
+        r(
+            "provisioning_median_s",
+            self.provisioning_median_s,
+            0.0,
+            86_400.0,
+        )?;
+        r(
+            "provisioning_p90_s",
+            self.provisioning_p90_s,
+            self.provisioning_median_s,
+            7.0 * 86_400.0,
+        )?;
+        r(
+            "capacity_wait_mean_s",
+            self.capacity_wait_mean_s,
+            0.0,
+            7.0 * 86_400.0,
+        )?;
+        r(
+            "image_pull_gb_per_s",
+            self.image_pull_gb_per_s,
+            0.001,
+            100.0,
+        )?;
+        r(
+            "warm_pool_window_s",
+            self.warm_pool_window_s,
+            0.0,
+            7.0 * 86_400.0,
+        )?;
+        r(
+            "billing.granularity_s",
+            f64::from(self.billing.granularity_s),
+            1.0,
+            86_400.0,
+        )?;
+        r(
+            "billing.minimum_s",
+            f64::from(self.billing.minimum_s),
+            0.0,
+            86_400.0,
+        )?;
+        r(
+            "max_nodes",
+            f64::from(self.max_nodes),
+            1.0,
+            f64::from(limits::MAX_NODES),
+        )?;
+        r(
+            "storage_read_slowdown_pct",
+            self.storage_read_slowdown_pct,
+            0.0,
+            500.0,
+        )?;
+        r(
+            "multi_node_efficiency",
+            self.multi_node_efficiency,
+            0.05,
+            1.0,
+        )?;
+        r("egress_usd_per_gb", self.egress_usd_per_gb, 0.0, 10.0)?;
+        r(
+            "egress_free_gb_per_month",
+            self.egress_free_gb_per_month,
+            0.0,
+            1e9,
+        )?;
+        r("storage_gb", self.storage_gb, 0.0, 1e9)?;
+        r(
+            "storage_usd_per_gb_month",
+            self.storage_usd_per_gb_month,
+            0.0,
+            10.0,
+        )?;
+        r("ops_fte", self.ops_fte, 0.0, 100.0)?;
+        Ok(())
+    }
+}
+
+fn range(field: &str, got: f64, min: f64, max: f64) -> Result<(), ScenarioError> {
+    // `!(a <= b)` also refuses NaN.
+    if !(got >= min && got <= max) {
+        return Err(ScenarioError::OutOfRange {
+            field: field.to_string(),
+            min,
+            max,
+            got,
+        });
+    }
+    Ok(())
+}
+
+fn count(field: &str, got: usize, min: usize, max: usize) -> Result<(), ScenarioError> {
+    if got < min || got > max {
+        return Err(ScenarioError::Count {
+            field: field.to_string(),
+            min,
+            max,
+            got,
+        });
+    }
+    Ok(())
+}
+
+fn name(field: &str, text: &str) -> Result<(), ScenarioError> {
+    let reason = if text.trim().is_empty() {
+        "must not be empty"
+    } else if text.chars().count() > 64 {
+        "must be at most 64 characters"
+    } else {
+        return Ok(());
+    };
+    Err(ScenarioError::BadName {
+        field: field.to_string(),
+        reason: reason.to_string(),
+    })
+}

@@ -1,0 +1,1090 @@
+//! The event loop of one platform in one replication.
+//!
+//! Invariants:
+//! - Time is integer seconds. Events at equal times pop in insertion order (a sequence number
+//!   breaks ties); internal events at a time run before arrivals at that time.
+//! - Nothing iterates a hash map: nodes and jobs are vectors, the queue is ordered by job index
+//!   (submission order).
+//! - Every paid GPU-second is charged to exactly one [`GpuUse`] where it is spent: node-level
+//!   for provisioning, idle slots and billing rounding; job-level for pulls, restarts, compute,
+//!   checkpoint writes and held-while-waiting time.
+//!
+//! A node: requested → capacity wait (not billed) → provisioning (billed) → ready, with GPU
+//! slots that jobs hold → empty → released after the warm-pool window (reserved nodes stay for
+//! the horizon). Spot nodes draw an exponential interruption time when they become ready.
+//!
+//! A job attempt: [image pull][restart overhead][compute τ, write δ]… with a checkpoint written
+//! after every τ of compute, including the last (the final save). An interruption loses the
+//! compute since the last checkpoint, unless the notice is long enough to write one (checkpoint
+//! on notice). A failing attempt loses its compute since the last checkpoint; a job that gives
+//! up turns all its kept compute into failed-attempt cost.
+
+use super::jobs::Job;
+use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
+use crate::model::rng::{Purpose, Stream};
+use crate::model::scenario::{
+    Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
+};
+use crate::model::HOURS_PER_MONTH;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+
+/// Per-job timeline, kept when asked for (the node timeline and the queueing tests).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRecord {
+    /// Submission time, s.
+    pub arrival_s: i64,
+    /// Start of the first attempt's useful compute, s, if it started.
+    pub first_compute_s: Option<i64>,
+    /// Completion time, s, if it finished.
+    pub finished_s: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    NodeReady(usize),
+    AttemptEnd { job: usize, generation: u32 },
+    Interrupt(usize),
+    IdleTimeout { node: usize, generation: u32 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NodeKind {
+    Reserved,
+    OnDemand,
+    Spot,
+}
+
+#[derive(Debug, Clone)]
+struct Node {
+    kind: NodeKind,
+    usd_per_gpu_s: f64,
+    billing_start_s: i64,
+    ready: bool,
+    /// When it became ready, s (meaningful once `ready`).
+    ready_at_s: i64,
+    released: bool,
+    /// GPU slots held by no job.
+    free: u32,
+    /// Since when `free` has been unchanged (idle accounting, while ready).
+    free_since_s: i64,
+    /// Jobs holding slots on this node.
+    holders: Vec<usize>,
+    /// Job classes whose image this node has cached (bit per class).
+    images: u64,
+    idle_generation: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Waiting,
+    /// Holds nodes; starts when it holds all it needs and they are ready.
+    Holding,
+    Running,
+    Done,
+    GaveUp,
+}
+
+#[derive(Debug, Clone)]
+struct JobState {
+    phase: Phase,
+    /// Compute needed on this platform, s (per GPU).
+    total_c: i64,
+    /// Compute kept by checkpoints, s.
+    committed_c: i64,
+    attempts: u32,
+    generation: u32,
+    /// Nodes held and, per node, since when (max of hold and ready time) for capacity wait.
+    nodes: Vec<usize>,
+    held_since_s: Vec<i64>,
+    /// Slots the job uses on each held node (the rest of a held whole node is idle).
+    used_per_node: Vec<u32>,
+    /// Current attempt.
+    attempt_start_s: i64,
+    pull_s: i64,
+    restart_s: i64,
+    /// Compute the attempt runs before failing, s; `None` if it does not fail.
+    fail_after_c: Option<i64>,
+    first_compute_s: Option<i64>,
+    finished_s: Option<i64>,
+    /// Kept compute charged so far as useful, slowdown and scaling, in USD and GPU-seconds,
+    /// to move to failed attempts if the job gives up.
+    kept_usd: [f64; 3],
+    kept_gpu_s: [f64; 3],
+}
+
+struct Sim<'a> {
+    scenario: &'a Scenario,
+    platform: &'a Platform,
+    jobs: &'a [Job],
+    horizon_s: i64,
+    now: i64,
+    seq: u64,
+    queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
+    nodes: Vec<Node>,
+    alive_nodes: u32,
+    peak_nodes: u32,
+    states: Vec<JobState>,
+    waiting: BTreeSet<usize>,
+    node_rng: Stream,
+    usd: Breakdown,
+    gpu_s: [f64; 10],
+    useful_ref_gpu_s: f64,
+    /// Billed GPU-seconds, measured from node billing (not from the categories).
+    paid_gpu_s: f64,
+    egress_gb: f64,
+    interruptions: u64,
+    completed: u64,
+    gave_up: u64,
+    inflation_sum: f64,
+    // Per-platform constants.
+    price_on_demand: f64,
+    price_spot: f64,
+    price_reserved: f64,
+    useful_share: f64,
+    slowdown_share: f64,
+}
+
+fn gpu_index(used: GpuUse) -> usize {
+    GpuUse::ALL.iter().position(|u| *u == used).unwrap_or(0)
+}
+
+/// Simulates `platform` (index `platform_index` in the scenario) against `jobs` in replication
+/// `replication`. Returns the outcome and, if `keep_records`, one record per job.
+pub fn simulate_platform(
+    scenario: &Scenario,
+    platform_index: usize,
+    replication: u64,
+    jobs: &[Job],
+    keep_records: bool,
+) -> (PlatformOutcome, Option<Vec<JobRecord>>) {
+    let platform = &scenario.platforms[platform_index];
+    let discount = match platform.cloud {
+        Cloud::Aws => scenario.discounts.aws_pct,
+        Cloud::Gcp => scenario.discounts.gcp_pct,
+    };
+    let list_factor = (1.0 - discount / 100.0) * (1.0 + platform.service_premium_pct / 100.0);
+    let gpn = f64::from(platform.gpus_per_node);
+    let per_gpu_s = |usd_per_node_hour: f64| usd_per_node_hour * list_factor / HOUR_S / gpn;
+    let slowdown = platform.storage_read_slowdown_pct / 100.0;
+    let mut sim = Sim {
+        scenario,
+        platform,
+        jobs,
+        horizon_s: libm::round(scenario.horizon_days * DAY_S) as i64,
+        now: 0,
+        seq: 0,
+        queue: BinaryHeap::new(),
+        nodes: Vec::new(),
+        alive_nodes: 0,
+        peak_nodes: 0,
+        states: Vec::with_capacity(jobs.len()),
+        waiting: BTreeSet::new(),
+        node_rng: Stream::new(
+            scenario.seed,
+            replication,
+            Purpose::Nodes,
+            platform_index as u64,
+        ),
+        usd: Breakdown::default(),
+        gpu_s: [0.0; 10],
+        useful_ref_gpu_s: 0.0,
+        paid_gpu_s: 0.0,
+        egress_gb: 0.0,
+        interruptions: 0,
+        completed: 0,
+        gave_up: 0,
+        inflation_sum: 0.0,
+        price_on_demand: per_gpu_s(platform.on_demand_usd_per_node_hour),
+        price_spot: per_gpu_s(platform.spot_usd_per_node_hour),
+        price_reserved: per_gpu_s(platform.on_demand_usd_per_node_hour)
+            * (1.0 - platform.purchase.reserved_discount_pct / 100.0),
+        useful_share: 1.0 / (1.0 + slowdown),
+        slowdown_share: slowdown / (1.0 + slowdown),
+    };
+    for job in jobs {
+        let class = &scenario.job_classes[job.class];
+        let nodes_needed = sim.nodes_needed(class.gpus_per_job);
+        let efficiency = if nodes_needed > 1 {
+            platform.multi_node_efficiency
+        } else {
+            1.0
+        };
+        let wall = job.work_ref_s / platform.relative_throughput * (1.0 + slowdown) / efficiency;
+        sim.states.push(JobState {
+            phase: Phase::Waiting,
+            total_c: (libm::round(wall) as i64).max(1),
+            committed_c: 0,
+            attempts: 0,
+            generation: 0,
+            nodes: Vec::new(),
+            held_since_s: Vec::new(),
+            used_per_node: Vec::new(),
+            attempt_start_s: 0,
+            pull_s: 0,
+            restart_s: 0,
+            fail_after_c: None,
+            first_compute_s: None,
+            finished_s: None,
+            kept_usd: [0.0; 3],
+            kept_gpu_s: [0.0; 3],
+        });
+    }
+    sim.run();
+    let records = keep_records.then(|| {
+        jobs.iter()
+            .zip(&sim.states)
+            .map(|(job, state)| JobRecord {
+                arrival_s: job.arrival_s,
+                first_compute_s: state.first_compute_s,
+                finished_s: state.finished_s,
+            })
+            .collect()
+    });
+    (sim.outcome(), records)
+}
+
+impl Sim<'_> {
+    fn nodes_needed(&self, gpus: u32) -> u32 {
+        gpus.div_ceil(self.platform.gpus_per_node)
+    }
+
+    fn push(&mut self, at_s: i64, event: Event) {
+        self.seq += 1;
+        self.queue.push(Reverse((at_s, self.seq, event)));
+    }
+
+    fn charge(&mut self, node: usize, used: GpuUse, gpu_seconds: f64) {
+        if gpu_seconds <= 0.0 {
+            return;
+        }
+        let usd = gpu_seconds * self.nodes[node].usd_per_gpu_s;
+        *self.usd.gpu_mut(used) += usd;
+        self.gpu_s[gpu_index(used)] += gpu_seconds;
+    }
+
+    // ----- nodes -----
+
+    fn add_node(&mut self, kind: NodeKind, ready_now: bool) -> usize {
+        let id = self.nodes.len();
+        let price = match kind {
+            NodeKind::Reserved => self.price_reserved,
+            NodeKind::OnDemand => self.price_on_demand,
+            NodeKind::Spot => self.price_spot,
+        };
+        let p = self.platform;
+        // Draw order is fixed per node, whatever is used: capacity wait, provisioning, and the
+        // spot interruption clock (from ready).
+        let capacity_wait = self.node_rng.exponential(p.capacity_wait_mean_s);
+        let provisioning = self
+            .node_rng
+            .lognormal_median_p90(p.provisioning_median_s, p.provisioning_p90_s);
+        let billing_start = if ready_now {
+            self.now
+        } else {
+            self.now + libm::round(capacity_wait) as i64
+        };
+        self.nodes.push(Node {
+            kind,
+            usd_per_gpu_s: price,
+            billing_start_s: billing_start,
+            ready: false,
+            ready_at_s: 0,
+            released: false,
+            free: p.gpus_per_node,
+            free_since_s: self.now,
+            holders: Vec::new(),
+            images: 0,
+            idle_generation: 0,
+        });
+        self.alive_nodes += 1;
+        self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
+        if ready_now {
+            self.node_ready(id);
+        } else {
+            let ready_at = billing_start + libm::round(provisioning) as i64;
+            self.push(ready_at, Event::NodeReady(id));
+        }
+        id
+    }
+
+    fn overflow_kind(&self) -> Option<NodeKind> {
+        match self.platform.purchase.overflow {
+            Overflow::OnDemand => Some(NodeKind::OnDemand),
+            Overflow::Spot => Some(NodeKind::Spot),
+            Overflow::None => None,
+        }
+    }
+
+    fn can_add_node(&self) -> bool {
+        self.overflow_kind().is_some() && self.alive_nodes < self.platform.max_nodes
+    }
+
+    fn set_free(&mut self, node: usize, free: u32) {
+        let n = &self.nodes[node];
+        if n.ready && !n.released {
+            let idle = f64::from(n.free) * (self.now - n.free_since_s) as f64;
+            self.charge(node, GpuUse::Idle, idle);
+        }
+        let n = &mut self.nodes[node];
+        n.free = free;
+        n.free_since_s = self.now;
+    }
+
+    fn node_ready(&mut self, node: usize) {
+        let gpn = f64::from(self.platform.gpus_per_node);
+        let provisioning = (self.now - self.nodes[node].billing_start_s) as f64 * gpn;
+        self.charge(node, GpuUse::ProvisioningAndPulls, provisioning);
+        let n = &mut self.nodes[node];
+        n.ready = true;
+        n.ready_at_s = self.now;
+        n.free_since_s = self.now;
+        if n.kind == NodeKind::Spot {
+            let rate = self.platform.spot_interruptions_per_node_hour;
+            if rate > 0.0 {
+                let after = self.node_rng.exponential(HOUR_S / rate);
+                let at = self.now.saturating_add(libm::round(after.min(1e15)) as i64);
+                if at < self.horizon_s {
+                    self.push(at, Event::Interrupt(node));
+                }
+            }
+        }
+        let holders = self.nodes[node].holders.clone();
+        for job in holders {
+            self.nodes_ready_check(job);
+        }
+        self.maybe_schedule_release(node);
+    }
+
+    fn maybe_schedule_release(&mut self, node: usize) {
+        let n = &mut self.nodes[node];
+        if n.kind == NodeKind::Reserved || n.released || !n.ready || !n.holders.is_empty() {
+            return;
+        }
+        n.idle_generation += 1;
+        let generation = n.idle_generation;
+        let at = self.now + libm::round(self.platform.warm_pool_window_s) as i64;
+        self.push(at, Event::IdleTimeout { node, generation });
+    }
+
+    fn release_node(&mut self, node: usize) {
+        let free = self.nodes[node].free;
+        self.set_free(node, free);
+        let n = &self.nodes[node];
+        let used = (self.now - n.billing_start_s).max(0);
+        let b = &self.platform.billing;
+        let granularity = i64::from(b.granularity_s.max(1));
+        let billed = (ceil_div(used, granularity) * granularity).max(i64::from(b.minimum_s));
+        let gpn = f64::from(self.platform.gpus_per_node);
+        self.charge(node, GpuUse::BillingRounding, (billed - used) as f64 * gpn);
+        self.paid_gpu_s += billed as f64 * gpn;
+        self.nodes[node].released = true;
+        self.alive_nodes -= 1;
+    }
+
+    // ----- placement -----
+
+    fn dispatch(&mut self) {
+        let waiting: Vec<usize> = self.waiting.iter().copied().collect();
+        for job in waiting {
+            let any_free = self.nodes.iter().any(|n| !n.released && n.free > 0);
+            if !any_free && !self.can_add_node() {
+                break;
+            }
+            self.try_place(job);
+        }
+    }
+
+    fn try_place(&mut self, job: usize) {
+        let class = &self.scenario.job_classes[self.jobs[job].class];
+        let gpus = class.gpus_per_job;
+        let gpn = self.platform.gpus_per_node;
+        let placement = self.platform.placement;
+        if gpus <= gpn && placement != Placement::Exclusive {
+            if let Some(node) = self.pick_shared_node(gpus, placement) {
+                self.hold(job, node, gpus);
+                self.waiting.remove(&job);
+                self.nodes_ready_check(job);
+            }
+            return;
+        }
+        // Whole nodes: multi-node jobs, and every job on exclusive platforms.
+        let needed = self.nodes_needed(gpus) as usize;
+        let missing = needed - self.states[job].nodes.len();
+        let empty: Vec<usize> = self.empty_nodes();
+        let addable = if self.overflow_kind().is_some() {
+            (self.platform.max_nodes - self.alive_nodes) as usize
+        } else {
+            0
+        };
+        let gang = self.platform.gang_scheduling || needed == 1;
+        if gang && empty.len() + addable < missing {
+            return;
+        }
+        let mut taken = 0;
+        for node in empty.into_iter().take(missing) {
+            self.hold(job, node, gpn);
+            taken += 1;
+        }
+        while taken < missing && self.can_add_node() {
+            let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
+            let node = self.add_node(kind, false);
+            self.hold(job, node, gpn);
+            taken += 1;
+        }
+        if self.states[job].nodes.len() == needed {
+            self.waiting.remove(&job);
+            // Spread the job's GPUs over its nodes; the rest of each node is held but idle.
+            let mut left = gpus;
+            let used: Vec<u32> = (0..needed)
+                .map(|_| {
+                    let here = left.min(gpn);
+                    left -= here;
+                    here
+                })
+                .collect();
+            self.states[job].used_per_node = used;
+            self.nodes_ready_check(job);
+        }
+    }
+
+    /// Ready nodes first, then nodes being provisioned; among them by placement.
+    fn pick_shared_node(&mut self, gpus: u32, placement: Placement) -> Option<usize> {
+        let gpn = self.platform.gpus_per_node;
+        let fits = |n: &Node| !n.released && n.free >= gpus;
+        let best = |ready: bool, nodes: &[Node], prefer_full: bool| -> Option<usize> {
+            nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| fits(n) && n.ready == ready)
+                .min_by_key(|(i, n)| {
+                    let key = if prefer_full { n.free } else { gpn - n.free };
+                    (key, *i)
+                })
+                .map(|(i, _)| i)
+        };
+        match placement {
+            Placement::Spread => {
+                let empty_ready = self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .find(|(_, n)| fits(n) && n.ready && n.free == gpn);
+                if let Some((i, _)) = empty_ready {
+                    return Some(i);
+                }
+                let empty_booting = self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .find(|(_, n)| fits(n) && !n.ready && n.free == gpn);
+                if let Some((i, _)) = empty_booting {
+                    return Some(i);
+                }
+                if self.can_add_node() {
+                    let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
+                    return Some(self.add_node(kind, false));
+                }
+                best(true, &self.nodes, false).or_else(|| best(false, &self.nodes, false))
+            }
+            _ => {
+                if let Some(i) =
+                    best(true, &self.nodes, true).or_else(|| best(false, &self.nodes, true))
+                {
+                    return Some(i);
+                }
+                if self.can_add_node() {
+                    let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
+                    return Some(self.add_node(kind, false));
+                }
+                None
+            }
+        }
+    }
+
+    fn empty_nodes(&self) -> Vec<usize> {
+        let gpn = self.platform.gpus_per_node;
+        let mut ready: Vec<usize> = Vec::new();
+        let mut booting: Vec<usize> = Vec::new();
+        for (i, n) in self.nodes.iter().enumerate() {
+            if !n.released && n.free == gpn {
+                if n.ready {
+                    ready.push(i);
+                } else {
+                    booting.push(i);
+                }
+            }
+        }
+        ready.extend(booting);
+        ready
+    }
+
+    fn hold(&mut self, job: usize, node: usize, slots: u32) {
+        let free = self.nodes[node].free - slots;
+        self.set_free(node, free);
+        let n = &mut self.nodes[node];
+        n.holders.push(job);
+        n.idle_generation += 1; // cancels a pending release
+        let st = &mut self.states[job];
+        st.phase = Phase::Holding;
+        st.nodes.push(node);
+        st.held_since_s.push(self.now);
+        st.used_per_node.push(slots);
+    }
+
+    fn unhold_all(&mut self, job: usize) {
+        let nodes = std::mem::take(&mut self.states[job].nodes);
+        self.states[job].held_since_s.clear();
+        self.states[job].used_per_node.clear();
+        let gpn = self.platform.gpus_per_node;
+        let whole = self.nodes_needed(self.gpus(job)) > 1
+            || self.platform.placement == Placement::Exclusive;
+        let slots = if whole { gpn } else { self.gpus(job) };
+        for node in nodes {
+            if self.nodes[node].released {
+                continue;
+            }
+            let free = self.nodes[node].free + slots;
+            self.set_free(node, free);
+            self.nodes[node].holders.retain(|j| *j != job);
+            self.maybe_schedule_release(node);
+        }
+    }
+
+    fn gpus(&self, job: usize) -> u32 {
+        self.scenario.job_classes[self.jobs[job].class].gpus_per_job
+    }
+
+    /// Starts the job if it holds all its nodes and they are all ready; charges the time its
+    /// ready nodes were held waiting as capacity wait.
+    fn nodes_ready_check(&mut self, job: usize) {
+        let st = &self.states[job];
+        if st.phase != Phase::Holding {
+            return;
+        }
+        let needed = self.nodes_needed(self.gpus(job)) as usize;
+        if st.nodes.len() < needed || st.nodes.iter().any(|n| !self.nodes[*n].ready) {
+            return;
+        }
+        self.charge_capacity_wait(job);
+        self.start_attempt(job);
+    }
+
+    fn charge_capacity_wait(&mut self, job: usize) {
+        let gpn = self.platform.gpus_per_node;
+        let st = &self.states[job];
+        let whole = st.nodes.len() > 1 || self.platform.placement == Placement::Exclusive;
+        let held: Vec<(usize, i64)> = st
+            .nodes
+            .iter()
+            .copied()
+            .zip(st.held_since_s.iter().copied())
+            .collect();
+        let slots = if whole { gpn } else { self.gpus(job) };
+        for (node, since) in held {
+            // Held time counts only while the node was ready (provisioning is charged per node).
+            let ready_since = since.max(self.nodes[node].ready_at_s);
+            let wait = (self.now - ready_since).max(0) as f64 * f64::from(slots);
+            self.charge(node, GpuUse::CapacityWait, wait);
+        }
+        for s in self.states[job].held_since_s.iter_mut() {
+            *s = self.now;
+        }
+    }
+
+    // ----- attempts -----
+
+    fn start_attempt(&mut self, job: usize) {
+        let class = &self.scenario.job_classes[self.jobs[job].class];
+        let class_bit = 1u64 << (self.jobs[job].class % 64);
+        let needs_pull = self.states[job]
+            .nodes
+            .iter()
+            .any(|n| self.nodes[*n].images & class_bit == 0);
+        let pull_s = if needs_pull {
+            libm::round(class.image_gb / self.platform.image_pull_gb_per_s) as i64
+        } else {
+            0
+        };
+        if self.platform.image_cache {
+            for n in self.states[job].nodes.clone() {
+                self.nodes[n].images |= class_bit;
+            }
+        }
+        let st = &mut self.states[job];
+        st.attempts += 1;
+        st.generation += 1;
+        let restart_s = if st.attempts > 1 || st.committed_c > 0 {
+            libm::round(class.restart_overhead_s) as i64
+        } else {
+            0
+        };
+        st.phase = Phase::Running;
+        st.attempt_start_s = self.now;
+        st.pull_s = pull_s;
+        st.restart_s = restart_s;
+        let compute_start = self.now + pull_s + restart_s;
+        if st.first_compute_s.is_none() {
+            st.first_compute_s = Some(compute_start);
+        }
+        let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
+        let delta = if tau > 0 {
+            libm::round(class.checkpoint_write_s) as i64
+        } else {
+            0
+        };
+        let remaining = st.total_c - st.committed_c;
+        // Failure draw for this attempt, from the job's own stream (same on every platform).
+        let job_info = &self.jobs[job];
+        let mut rng = Stream::new(
+            job_info.attempt_seed,
+            u64::from(st.attempts),
+            Purpose::Attempts,
+            0,
+        );
+        let fails = match class.failures.kind {
+            FailureKind::Transient => rng.bernoulli(class.failures.probability),
+            FailureKind::Deterministic => job_info.broken,
+        };
+        let fail_after = if fails {
+            let at = match class.failures.kind {
+                FailureKind::Transient => libm::ceil(rng.uniform() * remaining as f64) as i64,
+                FailureKind::Deterministic => {
+                    libm::ceil(job_info.fail_point * st.total_c as f64) as i64 - st.committed_c
+                }
+            };
+            Some(at.clamp(1, remaining))
+        } else {
+            None
+        };
+        st.fail_after_c = fail_after;
+        let compute_wall = match fail_after {
+            Some(f) => f + writes_before(f, tau) * delta,
+            None => remaining + checkpoints_in(remaining, tau) * delta,
+        };
+        let generation = st.generation;
+        let data_gb = class.data_read_gb_per_attempt * class.data_read_billed_share;
+        self.egress_gb += data_gb * self.states[job].nodes.len() as f64;
+        self.push(
+            compute_start + compute_wall,
+            Event::AttemptEnd { job, generation },
+        );
+    }
+
+    /// Charges the attempt's time up to now and returns (compute done, compute kept) in
+    /// compute-seconds of this attempt. `lost_as` is where unkept compute goes; `on_notice`
+    /// means the job wrote a checkpoint during the interruption notice.
+    fn close_attempt(
+        &mut self,
+        job: usize,
+        finished: bool,
+        lost_as: Option<GpuUse>,
+        on_notice: bool,
+    ) {
+        let st = &self.states[job];
+        let elapsed = self.now - st.attempt_start_s;
+        let pull = elapsed.min(st.pull_s);
+        let restart = (elapsed - st.pull_s).clamp(0, st.restart_s);
+        let compute_phase = (elapsed - st.pull_s - st.restart_s).max(0);
+        let remaining = st.total_c - st.committed_c;
+        let class = &self.scenario.job_classes[self.jobs[job].class];
+        let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
+        let delta = if tau > 0 {
+            libm::round(class.checkpoint_write_s) as i64
+        } else {
+            0
+        };
+        let (done, kept) = if finished {
+            (
+                remaining.min(compute_done(compute_phase, tau, delta, remaining)),
+                remaining,
+            )
+        } else if on_notice && tau > 0 {
+            let saved = compute_done((compute_phase - delta).max(0), tau, delta, remaining);
+            (saved, saved)
+        } else {
+            let done = compute_done(compute_phase, tau, delta, remaining);
+            let kept = if tau > 0 {
+                (compute_phase / (tau + delta) * tau).min(remaining)
+            } else {
+                0
+            };
+            (done, kept.min(done))
+        };
+        let finished_done = if finished { remaining } else { done };
+        let writes = compute_phase - finished_done;
+        let nodes = st.nodes.clone();
+        let used = st.used_per_node.clone();
+        let gpn = self.platform.gpus_per_node;
+        let efficiency = if nodes.len() > 1 {
+            self.platform.multi_node_efficiency
+        } else {
+            1.0
+        };
+        let lost = finished_done - kept;
+        for (node, used_here) in nodes.iter().zip(&used) {
+            let used_here = f64::from(*used_here);
+            let held = if nodes.len() > 1 || self.platform.placement == Placement::Exclusive {
+                f64::from(gpn)
+            } else {
+                used_here
+            };
+            self.charge(*node, GpuUse::ProvisioningAndPulls, pull as f64 * used_here);
+            self.charge(
+                *node,
+                GpuUse::CheckpointsAndRestarts,
+                (restart + writes) as f64 * used_here,
+            );
+            // Held but unused GPUs of whole nodes are idle for the whole attempt.
+            self.charge(*node, GpuUse::Idle, elapsed as f64 * (held - used_here));
+            if let Some(bucket) = lost_as {
+                self.charge(*node, bucket, lost as f64 * used_here);
+            }
+            let kept_gpu_s = if lost_as.is_some() {
+                kept
+            } else {
+                finished_done
+            } as f64
+                * used_here;
+            self.charge_kept(job, *node, kept_gpu_s, efficiency);
+        }
+        let kept_total = if lost_as.is_some() {
+            kept
+        } else {
+            finished_done
+        };
+        let st = &mut self.states[job];
+        st.committed_c += kept_total.min(remaining);
+    }
+
+    /// Charges kept compute as useful, storage slowdown and scaling loss, and remembers it for
+    /// a possible give-up.
+    fn charge_kept(&mut self, job: usize, node: usize, gpu_seconds: f64, efficiency: f64) {
+        if gpu_seconds <= 0.0 {
+            return;
+        }
+        let price = self.nodes[node].usd_per_gpu_s;
+        let scaling = gpu_seconds * (1.0 - efficiency);
+        let rest = gpu_seconds - scaling;
+        let useful = rest * self.useful_share;
+        let slowdown = rest * self.slowdown_share;
+        let parts = [
+            (GpuUse::Useful, useful),
+            (GpuUse::StorageReadSlowdown, slowdown),
+            (GpuUse::MultiNodeScalingLoss, scaling),
+        ];
+        for (i, (used, amount)) in parts.into_iter().enumerate() {
+            self.charge(node, used, amount);
+            self.states[job].kept_usd[i] += amount * price;
+            self.states[job].kept_gpu_s[i] += amount;
+        }
+        self.useful_ref_gpu_s += useful * self.platform.relative_throughput;
+    }
+
+    fn give_up(&mut self, job: usize) {
+        let st = &mut self.states[job];
+        st.phase = Phase::GaveUp;
+        let usd = std::mem::take(&mut st.kept_usd);
+        let gpu = std::mem::take(&mut st.kept_gpu_s);
+        let moved = [
+            GpuUse::Useful,
+            GpuUse::StorageReadSlowdown,
+            GpuUse::MultiNodeScalingLoss,
+        ];
+        for (i, used) in moved.into_iter().enumerate() {
+            *self.usd.gpu_mut(used) -= usd[i];
+            self.gpu_s[gpu_index(used)] -= gpu[i];
+            *self.usd.gpu_mut(GpuUse::FailedAttempts) += usd[i];
+            self.gpu_s[gpu_index(GpuUse::FailedAttempts)] += gpu[i];
+            if used == GpuUse::Useful {
+                self.useful_ref_gpu_s -= gpu[i] * self.platform.relative_throughput;
+            }
+        }
+        self.gave_up += 1;
+    }
+
+    fn attempt_end(&mut self, job: usize) {
+        match self.states[job].fail_after_c {
+            None => {
+                self.close_attempt(job, true, None, false);
+                let st = &mut self.states[job];
+                st.phase = Phase::Done;
+                st.finished_s = Some(self.now);
+                self.completed += 1;
+                let class = &self.scenario.job_classes[self.jobs[job].class];
+                self.egress_gb += class.egress_gb_per_job;
+                let nominal = self.jobs[job].work_ref_s.max(1.0);
+                let wall = (self.now - self.jobs[job].arrival_s) as f64;
+                self.inflation_sum += wall / nominal;
+                self.unhold_all(job);
+            }
+            Some(_) => {
+                self.close_attempt(job, false, Some(GpuUse::FailedAttempts), false);
+                self.unhold_all(job);
+                let class = &self.scenario.job_classes[self.jobs[job].class];
+                if self.states[job].attempts > class.failures.max_retries {
+                    self.give_up(job);
+                } else {
+                    self.states[job].phase = Phase::Waiting;
+                    self.waiting.insert(job);
+                }
+            }
+        }
+    }
+
+    fn interrupt(&mut self, node: usize) {
+        if self.nodes[node].released {
+            return;
+        }
+        self.interruptions += 1;
+        let notice_ok = |sim: &Self, job: usize| {
+            let class = &sim.scenario.job_classes[sim.jobs[job].class];
+            class.checkpoint_interval_min > 0.0
+                && sim.platform.spot_notice_s >= class.checkpoint_write_s
+        };
+        for job in self.nodes[node].holders.clone() {
+            match self.states[job].phase {
+                Phase::Running => {
+                    let on_notice = notice_ok(self, job);
+                    self.close_attempt(job, false, Some(GpuUse::InterruptionRework), on_notice);
+                    self.states[job].generation += 1;
+                }
+                Phase::Holding => self.charge_capacity_wait(job),
+                _ => {}
+            }
+            self.unhold_all(job);
+            self.states[job].phase = Phase::Waiting;
+            self.waiting.insert(job);
+        }
+        self.release_node(node);
+    }
+
+    // ----- loop -----
+
+    fn run(&mut self) {
+        let reserved = self.platform.reserved_nodes(self.scenario.reference_gpus);
+        for _ in 0..reserved {
+            self.add_node(NodeKind::Reserved, true);
+        }
+        let mut next_job = 0;
+        loop {
+            let next_event = self.queue.peek().map(|Reverse((t, _, _))| *t);
+            let next_arrival = self.jobs.get(next_job).map(|j| j.arrival_s);
+            let take_event = match (next_event, next_arrival) {
+                (None, None) => break,
+                (Some(e), Some(a)) => e <= a,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+            };
+            if take_event {
+                let Some(Reverse((t, _, event))) = self.queue.pop() else {
+                    break;
+                };
+                if t >= self.horizon_s {
+                    break;
+                }
+                self.now = t;
+                self.handle(event);
+            } else {
+                let t = self.jobs[next_job].arrival_s;
+                if t >= self.horizon_s {
+                    if next_event.is_none() {
+                        break;
+                    }
+                    next_job = self.jobs.len();
+                    continue;
+                }
+                self.now = t;
+                self.waiting.insert(next_job);
+                next_job += 1;
+            }
+            self.dispatch();
+        }
+        self.now = self.horizon_s;
+        self.finish_horizon();
+    }
+
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::NodeReady(node) => {
+                if !self.nodes[node].released {
+                    self.node_ready(node);
+                }
+            }
+            Event::AttemptEnd { job, generation } => {
+                if self.states[job].generation == generation
+                    && self.states[job].phase == Phase::Running
+                {
+                    self.attempt_end(job);
+                }
+            }
+            Event::Interrupt(node) => self.interrupt(node),
+            Event::IdleTimeout { node, generation } => {
+                let n = &self.nodes[node];
+                if !n.released && n.idle_generation == generation && n.holders.is_empty() {
+                    self.release_node(node);
+                }
+            }
+        }
+    }
+
+    /// Charges what is under way at the horizon: running compute counts as useful, held time
+    /// as capacity wait, idle slots as idle, nodes still provisioning as provisioning.
+    fn finish_horizon(&mut self) {
+        for job in 0..self.states.len() {
+            match self.states[job].phase {
+                Phase::Running => self.close_attempt(job, false, None, false),
+                Phase::Holding => self.charge_capacity_wait(job),
+                _ => {}
+            }
+        }
+        let gpn = f64::from(self.platform.gpus_per_node);
+        for node in 0..self.nodes.len() {
+            if self.nodes[node].released {
+                continue;
+            }
+            let billed = (self.now - self.nodes[node].billing_start_s).max(0) as f64 * gpn;
+            self.paid_gpu_s += billed;
+            if self.nodes[node].ready {
+                let free = self.nodes[node].free;
+                self.set_free(node, free);
+            } else {
+                let start = self.nodes[node].billing_start_s;
+                let provisioning = (self.now - start).max(0) as f64 * gpn;
+                self.charge(node, GpuUse::ProvisioningAndPulls, provisioning);
+            }
+        }
+    }
+
+    fn outcome(&self) -> PlatformOutcome {
+        let p = self.platform;
+        let hours = self.horizon_s as f64 / HOUR_S;
+        let months = hours / HOURS_PER_MONTH;
+        let per_month = 1.0 / months;
+        let mut breakdown = self.usd.scaled(per_month);
+        breakdown.fees = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH;
+        breakdown.tools = p.tooling_usd_per_month;
+        breakdown.ops_people = p.ops_fte * self.scenario.people.fte_cost_usd_per_year / 12.0;
+        breakdown.storage = p.storage_gb * p.storage_usd_per_gb_month;
+        let billable_egress = (self.egress_gb - p.egress_free_gb_per_month * months).max(0.0);
+        breakdown.egress = billable_egress * p.egress_usd_per_gb * per_month;
+        let monthly = breakdown.total();
+        let paid = self.paid_gpu_s;
+        let useful_gpu_s = self.gpu_s[gpu_index(GpuUse::Useful)];
+        let useful_ref_hours = self.useful_ref_gpu_s / HOUR_S;
+        let mut waits: Vec<f64> = self
+            .jobs
+            .iter()
+            .zip(&self.states)
+            .filter_map(|(j, s)| s.first_compute_s.map(|c| (c - j.arrival_s) as f64))
+            .collect();
+        waits.sort_by(f64::total_cmp);
+        let (mean, p50, p95) = if waits.is_empty() {
+            (0.0, 0.0, 0.0)
+        } else {
+            (
+                waits.iter().sum::<f64>() / waits.len() as f64,
+                crate::model::stats::quantile_sorted(&waits, 0.5),
+                crate::model::stats::quantile_sorted(&waits, 0.95),
+            )
+        };
+        let total_horizon = monthly * months;
+        let running = self
+            .states
+            .iter()
+            .filter(|s| s.phase == Phase::Running)
+            .count() as u64;
+        let waiting = self
+            .states
+            .iter()
+            .filter(|s| matches!(s.phase, Phase::Waiting | Phase::Holding))
+            .count() as u64;
+        let submitted = self
+            .jobs
+            .iter()
+            .filter(|j| j.arrival_s < self.horizon_s)
+            .count() as u64;
+        PlatformOutcome {
+            breakdown_usd: breakdown,
+            monthly_tco_usd: monthly,
+            gpu_seconds: self.gpu_s,
+            paid_gpu_seconds: paid,
+            useful_reference_gpu_hours: useful_ref_hours,
+            usd_per_useful_gpu_hour: (useful_ref_hours > 0.0)
+                .then(|| total_horizon / useful_ref_hours),
+            usd_per_successful_job: (self.completed > 0)
+                .then(|| total_horizon / self.completed as f64),
+            utilization: if paid > 0.0 { useful_gpu_s / paid } else { 0.0 },
+            jobs_submitted: submitted,
+            jobs_completed: self.completed,
+            jobs_failed: self.gave_up,
+            jobs_running: running,
+            jobs_waiting: waiting,
+            interruptions: self.interruptions,
+            peak_nodes: u64::from(self.peak_nodes),
+            queue_wait_mean_s: mean,
+            queue_wait_p50_s: p50,
+            queue_wait_p95_s: p95,
+            turnaround_inflation: if self.completed > 0 {
+                self.inflation_sum / self.completed as f64
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+/// Compute done after `phase` seconds of a compute phase with checkpoints every `tau` seconds
+/// of compute taking `delta` each, capped at `remaining`.
+fn compute_done(phase: i64, tau: i64, delta: i64, remaining: i64) -> i64 {
+    if tau <= 0 {
+        return phase.min(remaining);
+    }
+    let cycle = tau + delta;
+    let full = phase / cycle;
+    let partial = phase % cycle;
+    (full * tau + partial.min(tau)).min(remaining)
+}
+
+/// Checkpoints written while computing `c` seconds (one after every full τ, and a final save).
+fn checkpoints_in(c: i64, tau: i64) -> i64 {
+    if tau <= 0 {
+        0
+    } else {
+        ceil_div(c, tau)
+    }
+}
+
+/// ⌈a / b⌉ for a ≥ 0 and b > 0.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
+/// Checkpoints completed before compute reaches `c` (a crash at exactly k·τ precedes the k-th
+/// write).
+fn writes_before(c: i64, tau: i64) -> i64 {
+    if tau <= 0 || c <= 0 {
+        0
+    } else {
+        (c - 1) / tau
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compute_done_follows_the_checkpoint_cycle() {
+        // τ = 10, δ = 2, 25 s of compute to do: 10 [2] 10 [2] 5 [2] = 31 s.
+        assert_eq!(compute_done(0, 10, 2, 25), 0);
+        assert_eq!(compute_done(10, 10, 2, 25), 10);
+        assert_eq!(compute_done(11, 10, 2, 25), 10);
+        assert_eq!(compute_done(13, 10, 2, 25), 11);
+        assert_eq!(compute_done(29, 10, 2, 25), 25);
+        assert_eq!(compute_done(31, 10, 2, 25), 25);
+        assert_eq!(checkpoints_in(25, 10), 3);
+        assert_eq!(writes_before(10, 10), 0);
+        assert_eq!(writes_before(11, 10), 1);
+    }
+}

@@ -1,0 +1,16 @@
+//! The discrete-event simulation of one replication.
+//!
+//! - [`jobs`]: the job stream of a replication, shared by every platform (common random
+//!   numbers).
+//! - [`outcome`]: what one platform's run measured: the cost breakdown and the scheduling
+//!   metrics.
+//! - [`engine`]: the event loop of one platform: nodes, placement, attempts, interruptions,
+//!   billing.
+
+pub mod engine;
+pub mod jobs;
+pub mod outcome;
+
+pub use engine::{simulate_platform, JobRecord};
+pub use jobs::{generate_jobs, Job};
+pub use outcome::{Breakdown, GpuUse, PlatformOutcome};

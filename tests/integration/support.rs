@@ -1,0 +1,91 @@
+//! Scenario builders for tests: platforms and job classes with every overhead switched off,
+//! so each test turns on exactly the mechanism it checks.
+
+use gpucost::model::scenario::{
+    Arrivals, Billing, Duration, Failures, JobClass, Overflow, Placement, Platform, Purchase,
+    Scenario,
+};
+
+/// A platform of 1-GPU nodes at $10 per node-hour with no overheads, fees or people.
+pub fn bare_platform(name: &str) -> Platform {
+    Platform {
+        name: name.to_string(),
+        gpus_per_node: 1,
+        gpu_model: "A100".into(),
+        gpu_memory_gb: 80.0,
+        relative_throughput: 1.0,
+        on_demand_usd_per_node_hour: 10.0,
+        spot_usd_per_node_hour: 3.0,
+        service_premium_pct: 0.0,
+        fee_usd_per_cluster_hour: 0.0,
+        tooling_usd_per_month: 0.0,
+        purchase: Purchase {
+            reserved_share: 0.0,
+            reserved_discount_pct: 0.0,
+            overflow: Overflow::OnDemand,
+        },
+        spot_interruptions_per_node_hour: 0.0,
+        spot_notice_s: 0.0,
+        provisioning_median_s: 0.0,
+        provisioning_p90_s: 0.0,
+        capacity_wait_mean_s: 0.0,
+        image_pull_gb_per_s: 1.0,
+        image_cache: true,
+        warm_pool_window_s: 0.0,
+        billing: Billing {
+            granularity_s: 1,
+            minimum_s: 0,
+        },
+        placement: Placement::BinPack,
+        gang_scheduling: true,
+        max_nodes: 1_000,
+        storage_read_slowdown_pct: 0.0,
+        multi_node_efficiency: 1.0,
+        egress_usd_per_gb: 0.0,
+        egress_free_gb_per_month: 0.0,
+        storage_gb: 0.0,
+        storage_usd_per_gb_month: 0.0,
+        ops_fte: 0.0,
+        ..Platform::default()
+    }
+}
+
+/// 1-GPU jobs with no image, data, checkpoints or failures.
+pub fn bare_class(arrivals: Arrivals, duration: Duration) -> JobClass {
+    JobClass {
+        name: "jobs".into(),
+        arrivals,
+        duration,
+        gpus_per_job: 1,
+        gpu_memory_gb: 0.0,
+        failures: Failures {
+            probability: 0.0,
+            ..Failures::default()
+        },
+        data_read_gb_per_attempt: 0.0,
+        data_read_billed_share: 0.0,
+        egress_gb_per_job: 0.0,
+        image_gb: 0.0,
+        checkpoint_interval_min: 0.0,
+        checkpoint_write_s: 0.0,
+        restart_overhead_s: 0.0,
+    }
+}
+
+/// A scenario of these classes and platforms.
+pub fn scenario(
+    horizon_days: f64,
+    replications: u32,
+    classes: Vec<JobClass>,
+    platforms: Vec<Platform>,
+) -> Scenario {
+    Scenario {
+        horizon_days,
+        replications,
+        seed: 42,
+        reference_gpus: 1,
+        job_classes: classes,
+        platforms,
+        ..Scenario::default()
+    }
+}
