@@ -4,5 +4,8 @@
 
 mod chart_layout;
 mod closed_forms;
+mod determinism;
+mod hand_cases;
+mod invariants;
 mod monthly_cost;
 mod support;

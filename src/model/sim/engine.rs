@@ -73,6 +73,8 @@ struct Node {
     /// Job classes whose image this node has cached (bit per class).
     images: u64,
     idle_generation: u32,
+    /// Spot interruption clock: an Exp(1) draw, scaled by 1/λ when the node becomes ready.
+    interruption_draw: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,7 +128,7 @@ struct Sim<'a> {
     peak_nodes: u32,
     states: Vec<JobState>,
     waiting: BTreeSet<usize>,
-    node_rng: Stream,
+    replication: u64,
     usd: Breakdown,
     gpu_s: [f64; 10],
     useful_ref_gpu_s: f64,
@@ -180,12 +182,7 @@ pub fn simulate_platform(
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
         waiting: BTreeSet::new(),
-        node_rng: Stream::new(
-            scenario.seed,
-            replication,
-            Purpose::Nodes,
-            platform_index as u64,
-        ),
+        replication,
         usd: Breakdown::default(),
         gpu_s: [0.0; 10],
         useful_ref_gpu_s: 0.0,
@@ -273,12 +270,18 @@ impl Sim<'_> {
             NodeKind::Spot => self.price_spot,
         };
         let p = self.platform;
-        // Draw order is fixed per node, whatever is used: capacity wait, provisioning, and the
-        // spot interruption clock (from ready).
-        let capacity_wait = self.node_rng.exponential(p.capacity_wait_mean_s);
-        let provisioning = self
-            .node_rng
-            .lognormal_median_p90(p.provisioning_median_s, p.provisioning_p90_s);
+        // The n-th node of every platform draws from the same stream, in a fixed order
+        // (capacity wait, provisioning, interruption clock), whatever it uses: common random
+        // numbers across platforms, independent of event order.
+        let mut rng = Stream::new(
+            self.scenario.seed,
+            self.replication,
+            Purpose::Nodes,
+            id as u64,
+        );
+        let capacity_wait = rng.exponential(p.capacity_wait_mean_s);
+        let provisioning = rng.lognormal_median_p90(p.provisioning_median_s, p.provisioning_p90_s);
+        let interruption_draw = rng.exponential(1.0);
         let billing_start = if ready_now {
             self.now
         } else {
@@ -296,6 +299,7 @@ impl Sim<'_> {
             holders: Vec::new(),
             images: 0,
             idle_generation: 0,
+            interruption_draw,
         });
         self.alive_nodes += 1;
         self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
@@ -342,7 +346,7 @@ impl Sim<'_> {
         if n.kind == NodeKind::Spot {
             let rate = self.platform.spot_interruptions_per_node_hour;
             if rate > 0.0 {
-                let after = self.node_rng.exponential(HOUR_S / rate);
+                let after = self.nodes[node].interruption_draw * HOUR_S / rate;
                 let at = self.now.saturating_add(libm::round(after.min(1e15)) as i64);
                 if at < self.horizon_s {
                     self.push(at, Event::Interrupt(node));
@@ -536,10 +540,7 @@ impl Sim<'_> {
         let nodes = std::mem::take(&mut self.states[job].nodes);
         self.states[job].held_since_s.clear();
         self.states[job].used_per_node.clear();
-        let gpn = self.platform.gpus_per_node;
-        let whole = self.nodes_needed(self.gpus(job)) > 1
-            || self.platform.placement == Placement::Exclusive;
-        let slots = if whole { gpn } else { self.gpus(job) };
+        let slots = self.slots_held_per_node(job);
         for node in nodes {
             if self.nodes[node].released {
                 continue;
@@ -553,6 +554,20 @@ impl Sim<'_> {
 
     fn gpus(&self, job: usize) -> u32 {
         self.scenario.job_classes[self.jobs[job].class].gpus_per_job
+    }
+
+    /// Multi-node jobs, and every job on exclusive platforms, hold whole nodes; other jobs hold
+    /// their GPUs on one shared node.
+    fn holds_whole_nodes(&self, job: usize) -> bool {
+        self.nodes_needed(self.gpus(job)) > 1 || self.platform.placement == Placement::Exclusive
+    }
+
+    fn slots_held_per_node(&self, job: usize) -> u32 {
+        if self.holds_whole_nodes(job) {
+            self.platform.gpus_per_node
+        } else {
+            self.gpus(job)
+        }
     }
 
     /// Starts the job if it holds all its nodes and they are all ready; charges the time its
@@ -571,18 +586,19 @@ impl Sim<'_> {
     }
 
     fn charge_capacity_wait(&mut self, job: usize) {
-        let gpn = self.platform.gpus_per_node;
         let st = &self.states[job];
-        let whole = st.nodes.len() > 1 || self.platform.placement == Placement::Exclusive;
         let held: Vec<(usize, i64)> = st
             .nodes
             .iter()
             .copied()
             .zip(st.held_since_s.iter().copied())
             .collect();
-        let slots = if whole { gpn } else { self.gpus(job) };
+        let slots = self.slots_held_per_node(job);
         for (node, since) in held {
-            // Held time counts only while the node was ready (provisioning is charged per node).
+            // Held time counts only while the node is ready (provisioning is charged per node).
+            if !self.nodes[node].ready {
+                continue;
+            }
             let ready_since = since.max(self.nodes[node].ready_at_s);
             let wait = (self.now - ready_since).max(0) as f64 * f64::from(slots);
             self.charge(node, GpuUse::CapacityWait, wait);
@@ -715,7 +731,6 @@ impl Sim<'_> {
         let writes = compute_phase - finished_done;
         let nodes = st.nodes.clone();
         let used = st.used_per_node.clone();
-        let gpn = self.platform.gpus_per_node;
         let efficiency = if nodes.len() > 1 {
             self.platform.multi_node_efficiency
         } else {
@@ -724,11 +739,7 @@ impl Sim<'_> {
         let lost = finished_done - kept;
         for (node, used_here) in nodes.iter().zip(&used) {
             let used_here = f64::from(*used_here);
-            let held = if nodes.len() > 1 || self.platform.placement == Placement::Exclusive {
-                f64::from(gpn)
-            } else {
-                used_here
-            };
+            let held = f64::from(self.slots_held_per_node(job));
             self.charge(*node, GpuUse::ProvisioningAndPulls, pull as f64 * used_here);
             self.charge(
                 *node,

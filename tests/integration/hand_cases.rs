@@ -1,0 +1,175 @@
+//! Deterministic cases computed by hand.
+
+use crate::support::{bare_class, bare_platform, scenario};
+use gpucost::model::monte_carlo::run_replication;
+use gpucost::model::platforms::Profile;
+use gpucost::model::scenario::{Arrivals, Duration, Placement};
+use gpucost::model::sim::{GpuUse, PlatformOutcome};
+
+/// Monthly factor for a horizon of `days`: a 730-hour month over the horizon's hours.
+fn per_month(days: f64) -> f64 {
+    730.0 / (days * 24.0)
+}
+
+fn close(got: f64, want: f64) {
+    assert!(
+        (got - want).abs() < 1e-6 * want.abs().max(1.0),
+        "got {got}, want {want}"
+    );
+}
+
+fn gpu_s(o: &PlatformOutcome, used: GpuUse) -> f64 {
+    o.gpu_seconds[GpuUse::ALL.iter().position(|u| *u == used).unwrap()]
+}
+
+#[test]
+fn hourly_billing_rounds_a_half_hour_job_up_to_an_hour() {
+    // One 30-minute job on a $10/h node billed by the hour: $5 useful + $5 rounding.
+    let mut platform = bare_platform("hourly");
+    platform.billing.granularity_s = 3_600;
+    let class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed { hours: 0.5 },
+    );
+    let s = scenario(1.0, 1, vec![class], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    close(o.breakdown_usd.useful_compute, 5.0 * per_month(1.0));
+    close(o.breakdown_usd.billing_rounding, 5.0 * per_month(1.0));
+    close(o.monthly_tco_usd, 10.0 * per_month(1.0));
+    close(o.paid_gpu_seconds, 3_600.0);
+}
+
+#[test]
+fn per_second_billing_charges_the_60_second_minimum() {
+    // A 10-second job with a 60 s minimum: 50 s of rounding.
+    let mut platform = bare_platform("per-second");
+    platform.billing.minimum_s = 60;
+    let class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed {
+            hours: 10.0 / 3600.0,
+        },
+    );
+    let s = scenario(1.0, 1, vec![class], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    close(gpu_s(o, GpuUse::Useful), 10.0);
+    close(gpu_s(o, GpuUse::BillingRounding), 50.0);
+}
+
+#[test]
+fn reserved_nodes_are_billed_for_the_whole_horizon() {
+    // Two p4d.24xlarge reserved at 37 % off, no jobs: 2 × 32.7726 × 0.63 × 730 h a month.
+    let mut platform = Profile::ReservedCluster.platform("static", "p4d.24xlarge", "us-east-1");
+    platform.ops_fte = 0.0;
+    platform.storage_gb = 0.0;
+    let class = bare_class(
+        Arrivals::Poisson { per_day: 0.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    let mut s = scenario(30.0, 1, vec![class], vec![platform]);
+    s.reference_gpus = 16;
+    let o = &run_replication(&s, 0)[0];
+    close(o.breakdown_usd.idle, 30_144.237_48);
+    close(o.monthly_tco_usd, 30_144.237_48);
+    assert_eq!(o.peak_nodes, 2);
+}
+
+#[test]
+fn cluster_fees_are_charged_per_hour() {
+    // EKS: $0.10 per cluster-hour × 730 h = $73 a month.
+    let mut platform = bare_platform("eks");
+    platform.fee_usd_per_cluster_hour = 0.10;
+    let class = bare_class(
+        Arrivals::Poisson { per_day: 0.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    let s = scenario(10.0, 1, vec![class], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    close(o.breakdown_usd.fees, 73.0);
+    close(o.monthly_tco_usd, 73.0);
+}
+
+#[test]
+fn egress_bills_beyond_the_free_tier() {
+    // Seed 002: 10 TB at $0.09/GB is $900 before the free tier; with 100 GB free, $891.
+    let mut platform = bare_platform("aws");
+    platform.egress_usd_per_gb = 0.09;
+    platform.egress_free_gb_per_month = 100.0;
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    class.egress_gb_per_job = 1_000.0;
+    // Exactly one 730-hour month; 10 jobs in the first 10 days.
+    let horizon_days = 730.0 / 24.0;
+    class.arrivals = Arrivals::Steady {
+        per_day: 10.0 / horizon_days,
+    };
+    let s = scenario(horizon_days, 1, vec![class], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!(o.jobs_completed, 10);
+    close(o.breakdown_usd.egress, 891.0);
+}
+
+#[test]
+fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
+    // 6 GB at 1 GB/s = 6 s pull. Two 1-hour jobs 12 h apart on one warm node: one pull.
+    let mut platform = bare_platform("warm");
+    platform.warm_pool_window_s = 86_400.0;
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 2.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    class.image_gb = 6.0;
+    let s = scenario(1.0, 1, vec![class.clone()], vec![platform.clone()]);
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!(o.peak_nodes, 1);
+    close(gpu_s(o, GpuUse::ProvisioningAndPulls), 6.0);
+    // Without the cache both jobs pull; with a zero warm window each gets a new node.
+    platform.image_cache = false;
+    let s = scenario(1.0, 1, vec![class.clone()], vec![platform.clone()]);
+    close(
+        gpu_s(&run_replication(&s, 0)[0], GpuUse::ProvisioningAndPulls),
+        12.0,
+    );
+    platform.image_cache = true;
+    platform.warm_pool_window_s = 0.0;
+    let s = scenario(1.0, 1, vec![class], vec![platform]);
+    close(
+        gpu_s(&run_replication(&s, 0)[0], GpuUse::ProvisioningAndPulls),
+        12.0,
+    );
+}
+
+/// Seed 001: six 1-GPU jobs submitted together on 8-GPU nodes.
+fn six_one_gpu_jobs(placement: Placement) -> PlatformOutcome {
+    let mut platform = bare_platform("k8s");
+    platform.gpus_per_node = 8;
+    platform.placement = placement;
+    // Six classes of one steady job a day: all six arrive at time 0.
+    let class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed { hours: 2.0 },
+    );
+    let s = scenario(1.0, 1, vec![class; 6], vec![platform]);
+    run_replication(&s, 0).remove(0)
+}
+
+#[test]
+fn spread_puts_six_one_gpu_jobs_on_six_nodes_and_bin_pack_on_one() {
+    let spread = six_one_gpu_jobs(Placement::Spread);
+    let packed = six_one_gpu_jobs(Placement::BinPack);
+    assert_eq!(spread.peak_nodes, 6);
+    assert_eq!(packed.peak_nodes, 1);
+    // Spread: 6 nodes × 8 GPUs × 2 h = 96 GPU-hours paid, 12 useful: 84 idle.
+    close(gpu_s(&spread, GpuUse::Idle), 84.0 * 3_600.0);
+    // Bin-pack: 1 node × 8 GPUs × 2 h = 16 paid, 12 useful: 4 idle.
+    close(gpu_s(&packed, GpuUse::Idle), 4.0 * 3_600.0);
+}
+
+#[test]
+fn sagemaker_never_packs_two_jobs_on_one_instance() {
+    let exclusive = six_one_gpu_jobs(Placement::Exclusive);
+    assert_eq!(exclusive.peak_nodes, 6);
+    assert_eq!(exclusive.jobs_completed, 6);
+}
