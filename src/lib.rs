@@ -10,6 +10,7 @@
 
 pub mod charts;
 pub mod model;
+pub mod scenario;
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod ui;

@@ -1,2 +1,211 @@
-//! The command-line interface (native only). Placeholder main until the CLI lands below.
+//! `gpucost`: the calculator's model on the command line (native only, no web crate).
+//!
+//! ```text
+//! gpucost eval [--preset NAME | --scenario FILE.json] [--set path=value]… [--reps N]
+//!              [--seed S] [--format json|table]
+//! gpucost presets
+//! gpucost scenario --preset NAME
+//! ```
+//!
+//! Exit 0 on success; exit 2 with a one-line message naming the bad field or flag.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    std::process::exit(cli::run());
+}
+
+#[cfg(target_arch = "wasm32")]
 fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use clap::{Parser, Subcommand, ValueEnum};
+    use gpucost::charts::format::usd;
+    use gpucost::model::monte_carlo::{MonteCarlo, Results};
+    use gpucost::model::scenario::Scenario;
+    use gpucost::model::stats::Summary;
+    use gpucost::scenario::edit::apply_edits;
+    use gpucost::scenario::presets::{preset, presets, DEFAULT};
+    use serde_json::json;
+
+    #[derive(Parser)]
+    #[command(
+        name = "gpucost",
+        version,
+        about = "GPU training cost and scheduling calculator"
+    )]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    #[derive(Subcommand)]
+    enum Command {
+        /// Run the Monte Carlo simulation and print the results.
+        Eval(EvalArgs),
+        /// List the presets: name, then a one-line description.
+        Presets,
+        /// Print a preset's full scenario JSON (a template to edit).
+        Scenario {
+            /// Preset name (see `gpucost presets`).
+            #[arg(long, default_value = DEFAULT)]
+            preset: String,
+        },
+    }
+
+    #[derive(clap::Args)]
+    struct EvalArgs {
+        /// Start from this preset (default: the page's default preset).
+        #[arg(long, conflicts_with = "scenario")]
+        preset: Option<String>,
+        /// Start from this scenario JSON file.
+        #[arg(long)]
+        scenario: Option<std::path::PathBuf>,
+        /// Edit a field by dotted path, e.g. platforms.0.spot_interruptions_per_node_hour=0.02.
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// Monte Carlo replications (overrides the scenario's).
+        #[arg(long)]
+        reps: Option<u32>,
+        /// Seed (overrides the scenario's).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum Format {
+        Json,
+        Table,
+    }
+
+    /// Runs the CLI; returns the exit code.
+    pub fn run() -> i32 {
+        let cli = match Cli::try_parse() {
+            Ok(cli) => cli,
+            Err(e) => {
+                let code = if e.use_stderr() { 2 } else { 0 };
+                let _ = e.print();
+                return code;
+            }
+        };
+        match execute(cli.command) {
+            Ok(out) => {
+                use std::io::Write;
+                // A closed pipe (`gpucost eval | head`) is not an error worth a message.
+                let _ = writeln!(std::io::stdout().lock(), "{out}");
+                0
+            }
+            Err(message) => {
+                eprintln!("gpucost: {message}");
+                2
+            }
+        }
+    }
+
+    fn execute(command: Command) -> Result<String, String> {
+        match command {
+            Command::Presets => Ok(presets()
+                .iter()
+                .map(|p| format!("{}\t{}", p.name, p.description))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Command::Scenario { preset: name } => {
+                let scenario = find_preset(&name)?;
+                serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
+            }
+            Command::Eval(args) => eval(args),
+        }
+    }
+
+    fn find_preset(name: &str) -> Result<Scenario, String> {
+        preset(name).map(|p| p.scenario()).ok_or_else(|| {
+            let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+            format!(
+                "--preset {name}: no such preset; one of {}",
+                names.join(", ")
+            )
+        })
+    }
+
+    fn eval(args: EvalArgs) -> Result<String, String> {
+        let base = match (&args.preset, &args.scenario) {
+            (_, Some(path)) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("--scenario {}: {e}", path.display()))?;
+                Scenario::from_json(&text)
+                    .map_err(|e| format!("--scenario {}: {e}", path.display()))?
+            }
+            (Some(name), None) => find_preset(name)?,
+            (None, None) => find_preset(DEFAULT)?,
+        };
+        let mut edits = args.set.clone();
+        if let Some(reps) = args.reps {
+            edits.push(format!("replications={reps}"));
+        }
+        if let Some(seed) = args.seed {
+            edits.push(format!("seed={seed}"));
+        }
+        let scenario = apply_edits(&base, &edits).map_err(|e| e.to_string())?;
+        let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
+        while !run.is_done() {
+            run.run_batch(16);
+        }
+        let results = run.results();
+        Ok(match args.format {
+            Format::Json => serde_json::to_string_pretty(&eval_json(&scenario, &results))
+                .map_err(|e| e.to_string())?,
+            Format::Table => table(&results),
+        })
+    }
+
+    fn eval_json(scenario: &Scenario, results: &Results) -> serde_json::Value {
+        json!({
+            "engine_version": results.engine_version,
+            "replications": results.replications,
+            "scenario": scenario,
+            "platforms": results.platforms,
+            "paired": results.paired,
+        })
+    }
+
+    fn range(s: &Summary, f: impl Fn(f64) -> String) -> String {
+        format!("{} ({}–{})", f(s.p50), f(s.p5), f(s.p95))
+    }
+
+    fn table(results: &Results) -> String {
+        let mut out = format!(
+            "{:<40} {:>34} {:>14} {:>8} {:>12}\n",
+            "platform", "monthly TCO p50 (p5–p95)", "$/useful GPU-h", "util", "wait p95 min"
+        );
+        for p in &results.platforms {
+            let per_hour = p
+                .usd_per_useful_gpu_hour
+                .map(|s| format!("${:.2}", s.p50))
+                .unwrap_or_else(|| "n/a".into());
+            out += &format!(
+                "{:<40} {:>34} {:>14} {:>7.0}% {:>12.1}\n",
+                p.name,
+                range(&p.monthly_tco_usd, usd),
+                per_hour,
+                p.utilization.mean * 100.0,
+                p.queue_wait_p95_min.mean,
+            );
+        }
+        let names: Vec<&str> = results.platforms.iter().map(|p| p.name.as_str()).collect();
+        let index = |name: &str| names.iter().position(|n| *n == name);
+        for pair in results.paired.iter().filter(|p| index(&p.a) < index(&p.b)) {
+            out += &format!(
+                "{} is cheaper than {} in {:.0} % of {} replications\n",
+                pair.a,
+                pair.b,
+                pair.a_cheaper_share * 100.0,
+                results.replications
+            );
+        }
+        out += &format!("engine {}\n", results.engine_version);
+        out
+    }
+}

@@ -483,6 +483,22 @@ impl Scenario {
             * self.horizon_days
     }
 
+    /// Reads a scenario from JSON text; a wrong type or unknown field is reported with the path
+    /// of the field (e.g. `platforms[0].ops_fte`). Does not validate ranges.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(&mut de).map_err(|e| ScenarioError::Parse {
+            message: path_message(&e),
+        })
+    }
+
+    /// Reads a scenario from a JSON value, like [`Scenario::from_json`].
+    pub fn from_json_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        serde_path_to_error::deserialize(value).map_err(|e| ScenarioError::Parse {
+            message: path_message(&e),
+        })
+    }
+
     /// Checks every field; the first problem found is returned with its field path.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         use limits::*;
@@ -846,6 +862,15 @@ impl Platform {
         )?;
         r("ops_fte", self.ops_fte, 0.0, 100.0)?;
         Ok(())
+    }
+}
+
+fn path_message<E: std::fmt::Display>(e: &serde_path_to_error::Error<E>) -> String {
+    let path = e.path().to_string();
+    if path == "." {
+        e.inner().to_string()
+    } else {
+        format!("{path}: {}", e.inner())
     }
 }
 

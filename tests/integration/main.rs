@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod chart_layout;
+mod cli;
 mod closed_forms;
 mod determinism;
 mod hand_cases;

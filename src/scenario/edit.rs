@@ -1,0 +1,147 @@
+//! Edits by dotted path into the scenario JSON: `seed=7`, `platforms.0.ops_fte=0.5`,
+//! `job_classes.0.arrivals={"kind":"poisson","per_day":20}`.
+//!
+//! A value is read as JSON when it parses as JSON, otherwise as a string. The path must exist
+//! (a typo is an error naming it, never a silently ignored edit), and the edited document must
+//! still be a valid scenario.
+
+use crate::model::error::ScenarioError;
+use crate::model::scenario::Scenario;
+use serde_json::Value;
+
+/// Why an edit was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditError {
+    /// Not of the form `path=value`.
+    Syntax {
+        /// The edit as given.
+        edit: String,
+    },
+    /// The path names no field.
+    NoSuchField {
+        /// The path as given.
+        path: String,
+        /// The longest prefix that exists.
+        valid_prefix: String,
+    },
+    /// The edited scenario is invalid.
+    Invalid(ScenarioError),
+}
+
+impl std::fmt::Display for EditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditError::Syntax { edit } => {
+                write!(
+                    f,
+                    "--set {edit}: expected path=value, e.g. platforms.0.ops_fte=0.5"
+                )
+            }
+            EditError::NoSuchField { path, valid_prefix } => {
+                if valid_prefix.is_empty() {
+                    write!(f, "--set {path}: no such field in the scenario")
+                } else {
+                    write!(f, "--set {path}: no such field under {valid_prefix}")
+                }
+            }
+            EditError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// Applies `path=value` edits in order and returns the validated scenario.
+pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, EditError> {
+    let mut doc = serde_json::to_value(scenario).map_err(|e| {
+        EditError::Invalid(ScenarioError::Parse {
+            message: e.to_string(),
+        })
+    })?;
+    for edit in edits {
+        let (path, raw) = edit
+            .split_once('=')
+            .ok_or_else(|| EditError::Syntax { edit: edit.clone() })?;
+        let path = path.trim();
+        if path.is_empty() {
+            return Err(EditError::Syntax { edit: edit.clone() });
+        }
+        let value =
+            serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::String(raw.into()));
+        let slot = field_mut(&mut doc, path)?;
+        *slot = value;
+    }
+    let edited = Scenario::from_json_value(doc).map_err(EditError::Invalid)?;
+    edited.validate().map_err(EditError::Invalid)?;
+    Ok(edited)
+}
+
+fn field_mut<'a>(doc: &'a mut Value, path: &str) -> Result<&'a mut Value, EditError> {
+    let mut here = doc;
+    let mut walked: Vec<&str> = Vec::new();
+    for part in path.split('.') {
+        let next = match here {
+            Value::Object(map) => map.get_mut(part),
+            Value::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get_mut(i)),
+            _ => None,
+        };
+        match next {
+            Some(v) => here = v,
+            None => {
+                return Err(EditError::NoSuchField {
+                    path: path.to_string(),
+                    valid_prefix: walked.join("."),
+                })
+            }
+        }
+        walked.push(part);
+    }
+    Ok(here)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_numbers_strings_and_objects_by_path() {
+        let s = Scenario::default();
+        let edited = apply_edits(
+            &s,
+            &[
+                "seed=7".into(),
+                "platforms.0.ops_fte=0.5".into(),
+                "platforms.0.name=Batch".into(),
+                r#"job_classes.0.arrivals={"kind":"steady","per_day":3}"#.into(),
+            ],
+        )
+        .unwrap();
+        assert_eq!(edited.seed, 7);
+        assert_eq!(edited.platforms[0].ops_fte, 0.5);
+        assert_eq!(edited.platforms[0].name, "Batch");
+        assert_eq!(edited.job_classes[0].arrivals.jobs_per_day(), 3.0);
+    }
+
+    #[test]
+    fn unknown_paths_and_bad_values_are_named() {
+        let s = Scenario::default();
+        let err = apply_edits(&s, &["platforms.0.op_fte=1".into()]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--set platforms.0.op_fte=1: no such field under platforms.0".replace("=1", "")
+        );
+        let err = apply_edits(&s, &["platforms.0.ops_fte=-1".into()]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("platforms.0.ops_fte must be from 0 to 100"),
+            "{err}"
+        );
+        let err = apply_edits(&s, &["seed".into()]).unwrap_err();
+        assert!(matches!(err, EditError::Syntax { .. }));
+        let err = apply_edits(&s, &["replications=many".into()]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "scenario JSON: replications: invalid type: string \"many\", expected u32"
+        );
+    }
+}

@@ -1,0 +1,301 @@
+//! Named, versioned presets. A preset's contents never change under the same version: a link
+//! names the preset and its version, so old links keep reproducing their scenario.
+//!
+//! Each preset is a situation from a seed article (see the design's seeds); the seeds' numbers
+//! are anecdotes used as a starting point, not measured truth.
+
+use crate::model::platforms::Profile;
+use crate::model::scenario::{
+    Arrivals, Duration, FailureKind, Failures, JobClass, Overflow, Placement, Scenario,
+};
+
+/// A named starting scenario.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// Identifier used by `--preset` and in links.
+    pub name: &'static str,
+    /// Version of this preset's contents.
+    pub version: u32,
+    /// One line for `gpucost presets` and the preset picker.
+    pub description: &'static str,
+    build: fn() -> Scenario,
+}
+
+impl Preset {
+    /// The preset's scenario.
+    pub fn scenario(&self) -> Scenario {
+        (self.build)()
+    }
+}
+
+/// The preset the page opens with.
+pub const DEFAULT: &str = "batch-vs-eks-spot";
+
+/// Every preset, in display order (the default first).
+pub fn presets() -> &'static [Preset] {
+    &[
+        Preset {
+            name: "batch-vs-eks-spot",
+            version: 1,
+            description: "8-GPU training jobs: AWS Batch on-demand vs EKS on spot vs SageMaker",
+            build: batch_vs_eks_spot,
+        },
+        Preset {
+            name: "bursty-g5-warm-pool",
+            version: 1,
+            description: "Bursty 1-GPU g5 jobs on AWS Batch: cold nodes vs a warm pool with an image cache (seed 004)",
+            build: bursty_g5_warm_pool,
+        },
+        Preset {
+            name: "spot-p4d-retrains",
+            version: 1,
+            description: "Nightly p4d retrains of 12 experiments on spot with 45-minute restarts (seed 000)",
+            build: spot_p4d_retrains,
+        },
+        Preset {
+            name: "six-small-jobs",
+            version: 1,
+            description: "1-GPU jobs on 8-GPU H100 nodes: spread vs bin-pack vs SageMaker (seed 001)",
+            build: six_small_jobs,
+        },
+        Preset {
+            name: "eks-vs-sagemaker-tco",
+            version: 1,
+            description: "Multi-node training: EKS with ½ FTE of ops vs SageMaker (seed 001)",
+            build: eks_vs_sagemaker_tco,
+        },
+        Preset {
+            name: "autopilot-vs-standard",
+            version: 1,
+            description: "Short L4 experiments: GKE Autopilot vs GKE Standard",
+            build: autopilot_vs_standard,
+        },
+        Preset {
+            name: "dependency-failures",
+            version: 1,
+            description: "Experiments where 40 % of jobs hit a deterministic dependency failure (seed 000)",
+            build: dependency_failures,
+        },
+        Preset {
+            name: "reserved-base-spot-overflow",
+            version: 1,
+            description: "Reserved base + spot overflow vs all spot vs all on-demand, p4d (seed 000)",
+            build: reserved_base_spot_overflow,
+        },
+    ]
+}
+
+/// The preset named `name`.
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    presets().iter().find(|p| p.name == name)
+}
+
+fn training_class() -> JobClass {
+    JobClass::default()
+}
+
+fn batch_vs_eks_spot() -> Scenario {
+    let batch = Profile::AwsBatch.platform("AWS Batch on-demand", "p4d.24xlarge", "us-east-1");
+    let mut eks = Profile::Eks.platform("EKS spot", "p4d.24xlarge", "us-east-1");
+    eks.purchase.overflow = Overflow::Spot;
+    let sagemaker = Profile::Sagemaker.platform("SageMaker", "p4d.24xlarge", "us-east-1");
+    Scenario {
+        reference_gpus: 32,
+        job_classes: vec![training_class()],
+        platforms: vec![batch, eks, sagemaker],
+        ..Scenario::default()
+    }
+}
+
+fn bursty_g5_warm_pool() -> Scenario {
+    let mut cold = Profile::AwsBatch.platform("Batch, cold nodes", "g5.xlarge", "us-east-1");
+    cold.warm_pool_window_s = 0.0;
+    cold.image_cache = false;
+    let mut warm = Profile::AwsBatch.platform(
+        "Batch, warm pool + cache on 4-GPU nodes",
+        "g5.12xlarge",
+        "us-east-1",
+    );
+    warm.warm_pool_window_s = 1_800.0;
+    warm.image_cache = true;
+    Scenario {
+        reference_gpus: 4,
+        job_classes: vec![JobClass {
+            name: "Inference batch".into(),
+            arrivals: Arrivals::Bursts {
+                bursts_per_day: 6.0,
+                jobs_per_burst: 12,
+            },
+            duration: Duration::LogNormal {
+                median_hours: 0.1,
+                p90_hours: 0.3,
+            },
+            gpus_per_job: 1,
+            gpu_memory_gb: 16.0,
+            image_gb: 15.0,
+            data_read_gb_per_attempt: 5.0,
+            egress_gb_per_job: 0.5,
+            checkpoint_interval_min: 0.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![cold, warm],
+        ..Scenario::default()
+    }
+}
+
+fn spot_p4d_retrains() -> Scenario {
+    let mut spot = Profile::AwsBatch.platform("Batch spot", "p4d.24xlarge", "us-east-1");
+    spot.purchase.overflow = Overflow::Spot;
+    spot.spot_interruptions_per_node_hour = 0.02;
+    let on_demand = Profile::AwsBatch.platform("Batch on-demand", "p4d.24xlarge", "us-east-1");
+    let mut gke =
+        Profile::GkeStandard.platform("GKE Standard spot", "a2-highgpu-8g", "us-central1");
+    gke.purchase.overflow = Overflow::Spot;
+    gke.spot_interruptions_per_node_hour = 0.02;
+    Scenario {
+        reference_gpus: 96,
+        job_classes: vec![JobClass {
+            name: "Nightly retrain".into(),
+            arrivals: Arrivals::Bursts {
+                bursts_per_day: 1.0,
+                jobs_per_burst: 12,
+            },
+            duration: Duration::LogNormal {
+                median_hours: 6.0,
+                p90_hours: 10.0,
+            },
+            restart_overhead_s: 2_700.0,
+            checkpoint_interval_min: 60.0,
+            checkpoint_write_s: 300.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![spot, on_demand, gke],
+        ..Scenario::default()
+    }
+}
+
+fn six_small_jobs() -> Scenario {
+    let mut spread = Profile::Eks.platform("EKS, spread", "p5.48xlarge", "us-east-1");
+    spread.placement = Placement::Spread;
+    let packed = Profile::Eks.platform("EKS, bin-pack", "p5.48xlarge", "us-east-1");
+    let sagemaker = Profile::Sagemaker.platform("SageMaker", "p5.48xlarge", "us-east-1");
+    Scenario {
+        reference_gpus: 8,
+        job_classes: vec![JobClass {
+            name: "1-GPU fine-tune".into(),
+            arrivals: Arrivals::Bursts {
+                bursts_per_day: 4.0,
+                jobs_per_burst: 6,
+            },
+            duration: Duration::LogNormal {
+                median_hours: 3.0,
+                p90_hours: 6.0,
+            },
+            gpus_per_job: 1,
+            ..JobClass::default()
+        }],
+        platforms: vec![spread, packed, sagemaker],
+        ..Scenario::default()
+    }
+}
+
+fn eks_vs_sagemaker_tco() -> Scenario {
+    let eks = Profile::Eks.platform("EKS", "p4d.24xlarge", "us-east-1");
+    let sagemaker = Profile::Sagemaker.platform("SageMaker", "p4d.24xlarge", "us-east-1");
+    Scenario {
+        reference_gpus: 64,
+        job_classes: vec![JobClass {
+            name: "Multi-node pre-train".into(),
+            arrivals: Arrivals::Poisson { per_day: 2.0 },
+            duration: Duration::LogNormal {
+                median_hours: 12.0,
+                p90_hours: 36.0,
+            },
+            gpus_per_job: 32,
+            ..JobClass::default()
+        }],
+        platforms: vec![eks, sagemaker],
+        ..Scenario::default()
+    }
+}
+
+fn autopilot_vs_standard() -> Scenario {
+    let autopilot = Profile::GkeAutopilot.platform("GKE Autopilot", "g2-standard-8", "us-central1");
+    let standard = Profile::GkeStandard.platform("GKE Standard", "g2-standard-48", "us-central1");
+    Scenario {
+        reference_gpus: 8,
+        reference_gpu: "L4".into(),
+        job_classes: vec![JobClass {
+            name: "Short experiment".into(),
+            arrivals: Arrivals::Poisson { per_day: 120.0 },
+            duration: Duration::LogNormal {
+                median_hours: 0.25,
+                p90_hours: 1.0,
+            },
+            gpus_per_job: 1,
+            gpu_memory_gb: 16.0,
+            image_gb: 8.0,
+            checkpoint_interval_min: 0.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![autopilot, standard],
+        ..Scenario::default()
+    }
+}
+
+fn dependency_failures() -> Scenario {
+    let batch = Profile::AwsBatch.platform("AWS Batch", "p4d.24xlarge", "us-east-1");
+    let gke = Profile::GkeStandard.platform("GKE Standard", "a2-highgpu-8g", "us-central1");
+    let mut class = training_class();
+    class.name = "Experiment".into();
+    class.failures = Failures {
+        probability: 0.4,
+        kind: FailureKind::Deterministic,
+        max_retries: 2,
+    };
+    Scenario {
+        reference_gpus: 32,
+        job_classes: vec![class],
+        platforms: vec![batch, gke],
+        ..Scenario::default()
+    }
+}
+
+fn reserved_base_spot_overflow() -> Scenario {
+    let mut mixed = Profile::AwsBatch.platform("Reserved base + spot", "p4d.24xlarge", "us-east-1");
+    mixed.purchase.reserved_share = 0.5;
+    mixed.purchase.overflow = Overflow::Spot;
+    let mut spot = Profile::AwsBatch.platform("All spot", "p4d.24xlarge", "us-east-1");
+    spot.purchase.overflow = Overflow::Spot;
+    let on_demand = Profile::AwsBatch.platform("All on-demand", "p4d.24xlarge", "us-east-1");
+    Scenario {
+        reference_gpus: 32,
+        job_classes: vec![training_class()],
+        platforms: vec![mixed, spot, on_demand],
+        ..Scenario::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_uniquely_named() {
+        let all = presets();
+        for (i, p) in all.iter().enumerate() {
+            p.scenario()
+                .validate()
+                .unwrap_or_else(|e| panic!("preset {}: {e}", p.name));
+            assert!(all[..i].iter().all(|q| q.name != p.name));
+        }
+        assert_eq!(all[0].name, DEFAULT);
+    }
+
+    #[test]
+    fn default_preset_compares_spot_and_on_demand() {
+        let s = preset(DEFAULT).unwrap().scenario();
+        let kinds: Vec<Overflow> = s.platforms.iter().map(|p| p.purchase.overflow).collect();
+        assert!(kinds.contains(&Overflow::Spot) && kinds.contains(&Overflow::OnDemand));
+    }
+}

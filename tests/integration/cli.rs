@@ -1,0 +1,125 @@
+//! The `gpucost` binary as a user runs it.
+
+use std::process::{Command, Output};
+
+fn gpucost(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gpucost"))
+        .args(args)
+        .output()
+        .expect("gpucost runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn presets_lists_every_preset_with_a_description() {
+    let o = gpucost(&["presets"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), gpucost::scenario::presets::presets().len());
+    assert!(lines[0].starts_with("batch-vs-eks-spot\t"));
+}
+
+#[test]
+fn eval_prints_the_documented_json_fields() {
+    let o = gpucost(&[
+        "eval",
+        "--preset",
+        "reserved-base-spot-overflow",
+        "--reps",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["engine_version"], gpucost::model::ENGINE_VERSION);
+    assert_eq!(v["scenario"]["replications"], 3);
+    let platforms = v["platforms"].as_array().unwrap();
+    assert_eq!(platforms.len(), 3);
+    for p in platforms {
+        for field in [
+            "monthly_tco_usd",
+            "usd_per_useful_gpu_hour",
+            "utilization",
+            "queue_wait_p50_min",
+            "queue_wait_p95_min",
+            "jobs_completed",
+            "jobs_failed",
+            "interruptions",
+            "peak_nodes",
+        ] {
+            for stat in ["mean", "p5", "p50", "p95"] {
+                assert!(p[field][stat].is_number(), "{field}.{stat} in {p}");
+            }
+        }
+        assert!(p["breakdown_usd"]["useful_compute"].is_number());
+        // The breakdown means add up to the mean total.
+        let sum: f64 = p["breakdown_usd"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|x| x.as_f64().unwrap())
+            .sum();
+        let mean = p["monthly_tco_usd"]["mean"].as_f64().unwrap();
+        assert!((sum - mean).abs() < 1e-6 * mean, "{sum} vs {mean}");
+    }
+}
+
+#[test]
+fn same_seed_gives_the_same_bytes_and_set_edits_apply() {
+    let args = [
+        "eval",
+        "--reps",
+        "4",
+        "--seed",
+        "9",
+        "--set",
+        "platforms.1.spot_interruptions_per_node_hour=0.05",
+    ];
+    let a = gpucost(&args);
+    let b = gpucost(&args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(
+        v["scenario"]["platforms"][1]["spot_interruptions_per_node_hour"],
+        0.05
+    );
+    assert_eq!(v["scenario"]["seed"], 9);
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_the_field() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["eval", "--preset", "nope"],
+            "--preset nope: no such preset",
+        ),
+        (
+            &["eval", "--set", "platforms.0.ops_fte=-1"],
+            "platforms.0.ops_fte must be from 0 to 100; got -1",
+        ),
+        (
+            &["eval", "--set", "platforms.9.ops_fte=1"],
+            "--set platforms.9.ops_fte: no such field under platforms",
+        ),
+        (
+            &["eval", "--reps", "0"],
+            "replications must be from 1 to 10000; got 0",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = gpucost(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    assert_eq!(gpucost(&["eval", "--frobnicate"]).status.code(), Some(2));
+}
