@@ -12,6 +12,14 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+#[path = "common/golden.rs"]
+mod golden;
+
+#[wasm_bindgen_test]
+fn simulation_gives_the_same_bits_as_native() {
+    assert_eq!(golden::golden_tco_bits(), golden::GOLDEN_TCO_BITS);
+}
+
 fn mount_app() -> (Element, impl Sized) {
     let document = document();
     let root = document.create_element("section").unwrap();

@@ -5,6 +5,7 @@
 //!              [--seed S] [--format json|table]
 //! gpucost presets
 //! gpucost scenario --preset NAME
+//! gpucost schema
 //! ```
 //!
 //! Exit 0 on success; exit 2 with a one-line message naming the bad field or flag.
@@ -51,6 +52,8 @@ mod cli {
             #[arg(long, default_value = DEFAULT)]
             preset: String,
         },
+        /// Print the JSON schema of a scenario document.
+        Schema,
     }
 
     #[derive(clap::Args)]
@@ -117,6 +120,8 @@ mod cli {
                 serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
             }
             Command::Eval(args) => eval(args),
+            Command::Schema => serde_json::to_string_pretty(&schemars::schema_for!(Scenario))
+                .map_err(|e| e.to_string()),
         }
     }
 

@@ -4,6 +4,12 @@
 //! - Erlang C: mean queue wait of M/M/c.
 //! - Young (1974) and Daly (2006): optimal checkpoint interval, and Daly's expected wall time
 //!   of a checkpointed job under exponential interruptions.
+//! - A first-order monthly cost estimate per platform ([`estimate_platform`]): expected
+//!   values only, no queueing, shown instantly while the simulation runs.
+
+use crate::model::scenario::{Cloud, Overflow, Placement, Scenario, DAY_S, HOUR_S};
+use crate::model::HOURS_PER_MONTH;
+use serde::{Deserialize, Serialize};
 
 /// Probability that an arriving job waits in M/M/c with `servers` servers and offered load
 /// `load_erlangs` = λ/μ (< servers). Uses the Erlang B recursion, stable for large c.
@@ -71,6 +77,121 @@ pub fn monthly_interruption_share(rate_per_node_hour: f64) -> f64 {
     1.0 - libm::exp(-crate::model::HOURS_PER_MONTH * rate_per_node_hour)
 }
 
+/// The first-order estimate of one platform's month.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Monthly total, USD.
+    pub monthly_tco_usd: f64,
+    /// GPU time bought, USD per month (compute, overheads, reserved capacity).
+    pub compute_usd: f64,
+    /// Fees, tools, storage, egress and people, USD per month.
+    pub other_usd: f64,
+    /// Useful reference-GPU-hours per month.
+    pub useful_reference_gpu_hours: f64,
+    /// USD per useful reference-GPU-hour; `None` when no work is offered.
+    pub usd_per_useful_gpu_hour: Option<f64>,
+}
+
+/// First-order monthly cost of platform `index`: every job's expected GPU time (including
+/// checkpoint writes, Daly's expected rework on spot, pulls and provisioning when nodes are not
+/// kept warm, and GPUs held but unused), bought from reserved capacity first and then at the
+/// overflow price, plus the other monthly costs. No queueing and no idle warm windows: the
+/// simulation measures those.
+pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
+    let p = &scenario.platforms[index];
+    let discount = match p.cloud {
+        Cloud::Aws => scenario.discounts.aws_pct,
+        Cloud::Gcp => scenario.discounts.gcp_pct,
+    };
+    let list = (1.0 - discount / 100.0) * (1.0 + p.service_premium_pct / 100.0);
+    let gpn = f64::from(p.gpus_per_node.max(1));
+    let per_gpu_h = |node_price: f64| node_price * list / gpn;
+    let days_per_month = HOURS_PER_MONTH / 24.0;
+    let slowdown = 1.0 + p.storage_read_slowdown_pct / 100.0;
+    let spot = p.purchase.overflow == Overflow::Spot && p.spot_interruptions_per_node_hour > 0.0;
+    let mut paid_gpu_h = 0.0;
+    let mut useful_ref_h = 0.0;
+    let mut egress_gb = 0.0;
+    for class in &scenario.job_classes {
+        let jobs = class.arrivals.jobs_per_day() * days_per_month;
+        let gpus = f64::from(class.gpus_per_job);
+        let nodes = libm::ceil(gpus / gpn);
+        let efficiency = if nodes > 1.0 {
+            p.multi_node_efficiency
+        } else {
+            1.0
+        };
+        let held = if nodes > 1.0 || p.placement != Placement::BinPack {
+            nodes * gpn
+        } else {
+            gpus
+        };
+        let compute_s =
+            class.duration.mean_hours() * HOUR_S / p.relative_throughput * slowdown / efficiency;
+        let tau = class.checkpoint_interval_min * 60.0;
+        let delta = if tau > 0.0 {
+            class.checkpoint_write_s
+        } else {
+            0.0
+        };
+        let wall_s = if spot {
+            // Daly with the nodes of the job interrupted independently: rate × nodes.
+            let mtbi = HOUR_S / (p.spot_interruptions_per_node_hour * nodes);
+            let interval = if tau > 0.0 {
+                tau.min(compute_s)
+            } else {
+                compute_s
+            };
+            daly_wall_time_s(compute_s, interval, delta, class.restart_overhead_s, mtbi)
+        } else if tau > 0.0 {
+            compute_s * (1.0 + delta / tau)
+        } else {
+            compute_s
+        };
+        let gap_s = DAY_S / class.arrivals.jobs_per_day().max(1e-9);
+        let warm = p.warm_pool_window_s >= gap_s;
+        let pull_s = if warm && p.image_cache {
+            0.0
+        } else {
+            class.image_gb / p.image_pull_gb_per_s
+        };
+        let provisioning_s = if warm {
+            0.0
+        } else {
+            crate::model::rng::lognormal_mean(p.provisioning_median_s, p.provisioning_p90_s)
+        };
+        let per_job_gpu_s = (wall_s + pull_s) * held + provisioning_s * nodes * gpn;
+        paid_gpu_h += jobs * per_job_gpu_s / HOUR_S;
+        useful_ref_h += jobs * class.duration.mean_hours() * gpus;
+        egress_gb += jobs
+            * (class.egress_gb_per_job
+                + class.data_read_gb_per_attempt * class.data_read_billed_share * nodes);
+    }
+    let reserved_gpu_h =
+        f64::from(p.reserved_nodes(scenario.reference_gpus)) * gpn * HOURS_PER_MONTH;
+    let reserved_price =
+        per_gpu_h(p.on_demand_usd_per_node_hour) * (1.0 - p.purchase.reserved_discount_pct / 100.0);
+    let overflow_price = match p.purchase.overflow {
+        Overflow::Spot => per_gpu_h(p.spot_usd_per_node_hour),
+        Overflow::OnDemand | Overflow::None => per_gpu_h(p.on_demand_usd_per_node_hour),
+    };
+    let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);
+    let compute_usd = reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price;
+    let other_usd = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH
+        + p.tooling_usd_per_month
+        + p.ops_fte * scenario.people.fte_cost_usd_per_year / 12.0
+        + p.storage_gb * p.storage_usd_per_gb_month
+        + (egress_gb - p.egress_free_gb_per_month).max(0.0) * p.egress_usd_per_gb;
+    let total = compute_usd + other_usd;
+    Estimate {
+        monthly_tco_usd: total,
+        compute_usd,
+        other_usd,
+        useful_reference_gpu_hours: useful_ref_h,
+        usd_per_useful_gpu_hour: (useful_ref_h > 0.0).then(|| total / useful_ref_h),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +215,21 @@ mod tests {
         // With no interruptions in sight Daly's wall time tends to Ts·(τ+δ)/τ.
         let w = daly_wall_time_s(3_600.0, 600.0, 60.0, 0.0, 1e12);
         assert!((w - 3_960.0).abs() < 0.01, "{w}");
+    }
+
+    #[test]
+    fn estimate_of_an_always_busy_reserved_cluster_is_its_reservation() {
+        // A reserved cluster whose jobs fit inside it costs its reservation plus the rest.
+        let mut s = crate::scenario::presets::preset("reserved-base-spot-overflow")
+            .unwrap()
+            .scenario();
+        s.platforms[0].purchase.reserved_share = 10.0;
+        s.platforms[0].max_nodes = 64;
+        let e = estimate_platform(&s, 0);
+        let p = &s.platforms[0];
+        let nodes = f64::from(p.reserved_nodes(s.reference_gpus));
+        let reservation = nodes * p.on_demand_usd_per_node_hour * 0.63 * 730.0;
+        assert!((e.compute_usd - reservation).abs() < 1e-6 * reservation);
     }
 
     #[test]

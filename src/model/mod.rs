@@ -12,6 +12,7 @@ pub mod monte_carlo;
 pub mod platforms;
 pub mod rng;
 pub mod scenario;
+pub mod sensitivity;
 pub mod sim;
 pub mod stats;
 

@@ -34,6 +34,7 @@ pub mod limits {
 
 /// The whole input of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Scenario {
     /// Simulated time, days (default 30).
@@ -76,6 +77,7 @@ impl Default for Scenario {
 /// Negotiated discounts (enterprise agreements), % off list price, applied to every compute
 /// price of that cloud.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Discounts {
     /// % off AWS list prices.
@@ -86,6 +88,7 @@ pub struct Discounts {
 
 /// People cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct People {
     /// Loaded annual cost of one full-time engineer, USD per year.
@@ -103,6 +106,7 @@ impl Default for People {
 
 /// How jobs of a class arrive.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Arrivals {
     /// Evenly spaced, `per_day` a day (e.g. nightly retrains), the first at time 0.
@@ -158,6 +162,7 @@ impl Arrivals {
 
 /// Run time of a job on the reference GPU, with perfect scaling and no slowdown.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Duration {
     /// Always the same, hours.
@@ -195,6 +200,7 @@ impl Duration {
 
 /// Whether a failed attempt can succeed when retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// Each attempt fails independently with the class's probability (node faults, OOM spikes).
@@ -205,6 +211,7 @@ pub enum FailureKind {
 
 /// Job failures of a class.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Failures {
     /// Transient: probability that an attempt fails. Deterministic: probability that a job is
@@ -228,6 +235,7 @@ impl Default for Failures {
 
 /// A class of jobs with the same shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct JobClass {
     /// Name shown in the UI.
@@ -293,6 +301,7 @@ impl JobClass {
 
 /// Which cloud a platform runs on (selects the negotiated discount).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Cloud {
     /// Amazon Web Services.
@@ -303,6 +312,7 @@ pub enum Cloud {
 
 /// How jobs are placed on nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Placement {
     /// Fill the fullest node that fits first (Karpenter, Slurm, AWS Batch).
@@ -316,6 +326,7 @@ pub enum Placement {
 
 /// What capacity beyond the reserved base is bought as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Overflow {
     /// On-demand nodes.
@@ -328,6 +339,7 @@ pub enum Overflow {
 
 /// Purchase mix of a platform.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Purchase {
     /// Reserved GPUs ÷ `reference_gpus` (0–1), rounded up to whole nodes; reserved nodes are
@@ -353,6 +365,7 @@ impl Default for Purchase {
 
 /// Billing rounding of node time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Billing {
     /// Node time is rounded up to a multiple of this, seconds (EC2 and Compute Engine: 1).
@@ -372,6 +385,7 @@ impl Default for Billing {
 
 /// One option compared: an orchestrator profile on an instance type, every field overridable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Platform {
     /// Unique name, shown in the UI and used as the key in the CLI output.

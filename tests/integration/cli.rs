@@ -123,3 +123,21 @@ fn bad_input_exits_2_with_one_line_naming_the_field() {
     }
     assert_eq!(gpucost(&["eval", "--frobnicate"]).status.code(), Some(2));
 }
+
+#[test]
+fn schema_describes_the_scenario_and_scenario_prints_a_template() {
+    let o = gpucost(&["schema"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let schema: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(schema["title"], "Scenario");
+    assert!(schema["properties"]["platforms"].is_object());
+    let o = gpucost(&["scenario", "--preset", "six-small-jobs"]);
+    assert!(o.status.success());
+    let s = gpucost::model::scenario::Scenario::from_json(&stdout(&o)).unwrap();
+    assert_eq!(
+        s,
+        gpucost::scenario::presets::preset("six-small-jobs")
+            .unwrap()
+            .scenario()
+    );
+}

@@ -1,0 +1,40 @@
+//! Golden values computed natively, checked natively (tests/integration) and in wasm32
+//! (tests/web.rs): the same scenario and seed must give the same bits on both.
+//!
+//! When the engine changes on purpose, update these bits in the same commit, with a changelog
+//! entry (results carry the engine version).
+
+use gpucost::model::monte_carlo::run_replication;
+use gpucost::model::scenario::Scenario;
+
+/// The default preset over 3 days, with spot interruptions frequent enough to matter.
+pub fn golden_scenario() -> Scenario {
+    let mut s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+        .unwrap()
+        .scenario();
+    s.horizon_days = 3.0;
+    s.seed = 2026;
+    for p in &mut s.platforms {
+        p.spot_interruptions_per_node_hour = 0.05;
+    }
+    s
+}
+
+/// Monthly TCO of each platform in replications 0 and 1, as f64 bits.
+pub fn golden_tco_bits() -> Vec<u64> {
+    let s = golden_scenario();
+    (0..2)
+        .flat_map(|r| run_replication(&s, r))
+        .map(|o| o.monthly_tco_usd.to_bits())
+        .collect()
+}
+
+/// The bits computed natively (x86_64) when this engine version was written.
+pub const GOLDEN_TCO_BITS: [u64; 6] = [
+    4679269372685083116,
+    4671574241951342375,
+    4679647876703153914,
+    4680631137169535376,
+    4672728217307885722,
+    4681201828228176839,
+];

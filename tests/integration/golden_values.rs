@@ -1,0 +1,11 @@
+//! Golden values: the wasm32 browser test checks the same bits (tests/common/golden.rs).
+
+#[path = "../common/golden.rs"]
+mod golden;
+
+#[test]
+fn golden_values_are_unchanged() {
+    let bits = golden::golden_tco_bits();
+    println!("{bits:?}");
+    assert_eq!(bits, golden::GOLDEN_TCO_BITS);
+}
