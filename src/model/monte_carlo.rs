@@ -87,6 +87,12 @@ pub struct PlatformResult {
     pub queue_wait_p50_min: Summary,
     /// Per-replication 95th-percentile queue wait, minutes.
     pub queue_wait_p95_min: Summary,
+    /// Mean queue wait per replication, minutes.
+    pub queue_wait_mean_min: Summary,
+    /// Part of the mean queue wait spent waiting for a slot or for nodes, minutes.
+    pub queue_wait_for_nodes_min: Summary,
+    /// Part of the mean queue wait spent pulling images, minutes.
+    pub queue_wait_image_pull_min: Summary,
     /// Mean monthly cost by category, USD; the categories add up to the mean total.
     pub breakdown_usd: Breakdown,
     /// Jobs finished per replication.
@@ -168,6 +174,13 @@ impl Results {
                     utilization: summary(col(&|o| o.utilization)),
                     queue_wait_p50_min: summary(col(&|o| o.queue_wait_p50_s / 60.0)),
                     queue_wait_p95_min: summary(col(&|o| o.queue_wait_p95_s / 60.0)),
+                    queue_wait_mean_min: summary(col(&|o| o.queue_wait_mean_s / 60.0)),
+                    queue_wait_for_nodes_min: summary(col(&|o| {
+                        o.queue_wait_for_nodes_mean_s / 60.0
+                    })),
+                    queue_wait_image_pull_min: summary(col(&|o| {
+                        o.queue_wait_image_pull_mean_s / 60.0
+                    })),
                     breakdown_usd: breakdown,
                     jobs_completed: summary(col(&|o| o.jobs_completed as f64)),
                     jobs_failed: summary(col(&|o| o.jobs_failed as f64)),

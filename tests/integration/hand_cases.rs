@@ -125,6 +125,9 @@ fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
     let o = &run_replication(&s, 0)[0];
     assert_eq!(o.peak_nodes, 1);
     close(gpu_s(o, GpuUse::ProvisioningAndPulls), 6.0);
+    // Queue wait parts: the first job pulls 6 s, the second nothing: means 3 s and 0 s.
+    close(o.queue_wait_image_pull_mean_s, 3.0);
+    close(o.queue_wait_for_nodes_mean_s, 0.0);
     // Without the cache both jobs pull; with a zero warm window each gets a new node.
     platform.image_cache = false;
     let s = scenario(1.0, 1, vec![class.clone()], vec![platform.clone()]);
@@ -139,6 +142,28 @@ fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
         gpu_s(&run_replication(&s, 0)[0], GpuUse::ProvisioningAndPulls),
         12.0,
     );
+}
+
+#[test]
+fn queue_wait_splits_into_waiting_for_nodes_and_pulling() {
+    // Provisioning fixed at 120 s (median = p90), a 6 s pull, a warm node for the second job:
+    // waits 126 s and 0 s, of which nodes 60 s and pulls 3 s on average.
+    let mut platform = bare_platform("warm");
+    platform.warm_pool_window_s = 86_400.0;
+    platform.provisioning_median_s = 120.0;
+    platform.provisioning_p90_s = 120.0;
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 2.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    class.image_gb = 6.0;
+    let s = scenario(1.0, 1, vec![class], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    close(o.queue_wait_mean_s, 63.0);
+    close(o.queue_wait_for_nodes_mean_s, 60.0);
+    close(o.queue_wait_image_pull_mean_s, 3.0);
+    // Provisioning is billed: 120 GPU-seconds, plus the 6 s pull.
+    close(gpu_s(o, GpuUse::ProvisioningAndPulls), 126.0);
 }
 
 /// Seed 001: six 1-GPU jobs submitted together on 8-GPU nodes.

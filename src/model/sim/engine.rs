@@ -108,6 +108,8 @@ struct JobState {
     /// Compute the attempt runs before failing, s; `None` if it does not fail.
     fail_after_c: Option<i64>,
     first_compute_s: Option<i64>,
+    /// Image pull of the first attempt, s (a part of the queue wait).
+    first_pull_s: i64,
     finished_s: Option<i64>,
     /// Kept compute charged so far as useful, slowdown and scaling, in USD and GPU-seconds,
     /// to move to failed attempts if the job gives up.
@@ -222,6 +224,7 @@ pub fn simulate_platform(
             restart_s: 0,
             fail_after_c: None,
             first_compute_s: None,
+            first_pull_s: 0,
             finished_s: None,
             kept_usd: [0.0; 3],
             kept_gpu_s: [0.0; 3],
@@ -642,6 +645,7 @@ impl Sim<'_> {
         let compute_start = self.now + pull_s + restart_s;
         if st.first_compute_s.is_none() {
             st.first_compute_s = Some(compute_start);
+            st.first_pull_s = pull_s;
         }
         let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
         let delta = if tau > 0 {
@@ -989,6 +993,14 @@ impl Sim<'_> {
             .zip(&self.states)
             .filter_map(|(j, s)| s.first_compute_s.map(|c| (c - j.arrival_s) as f64))
             .collect();
+        let started = waits.len().max(1) as f64;
+        let pull_mean = self
+            .states
+            .iter()
+            .filter(|s| s.first_compute_s.is_some())
+            .map(|s| s.first_pull_s as f64)
+            .sum::<f64>()
+            / started;
         waits.sort_by(f64::total_cmp);
         let (mean, p50, p95) = if waits.is_empty() {
             (0.0, 0.0, 0.0)
@@ -1036,6 +1048,8 @@ impl Sim<'_> {
             queue_wait_mean_s: mean,
             queue_wait_p50_s: p50,
             queue_wait_p95_s: p95,
+            queue_wait_for_nodes_mean_s: mean - pull_mean,
+            queue_wait_image_pull_mean_s: pull_mean,
             turnaround_inflation: if self.completed > 0 {
                 self.inflation_sum / self.completed as f64
             } else {

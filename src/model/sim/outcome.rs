@@ -207,6 +207,11 @@ pub struct PlatformOutcome {
     pub queue_wait_p50_s: f64,
     /// 95th percentile queue wait, s.
     pub queue_wait_p95_s: f64,
+    /// The part of the mean queue wait spent waiting for a slot or for nodes to be
+    /// provisioned, s.
+    pub queue_wait_for_nodes_mean_s: f64,
+    /// The part of the mean queue wait spent pulling the image, s.
+    pub queue_wait_image_pull_mean_s: f64,
     /// Mean of wall time ÷ nominal run time over finished jobs (1 = no overhead).
     pub turnaround_inflation: f64,
 }
