@@ -68,6 +68,7 @@ test-wasm:
 test-e2e:
 	trunk build --release
 	@scripts/bundle-sizes.sh dist
+	cargo build --release --bin gpucost
 	DIST=dist node --test e2e/
 
 bench: build

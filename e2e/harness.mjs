@@ -1,8 +1,10 @@
 // Shared set-up for the end-to-end tests: serves the release build (dist/) from a sub-path on a
 // loopback port, launches Debian's headless Chromium through playwright-core, and records every
-// console error, page error and failed or 4xx/5xx request, so each test can assert there were none.
+// console error or warning, page error and failed or 4xx/5xx request, so each test can assert
+// there were none. Also runs the native CLI, whose numbers the page must reproduce.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { extname, join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -16,7 +18,6 @@ const MIME = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
-  '.ico': 'image/x-icon',
   '.json': 'application/json',
 };
 
@@ -45,8 +46,8 @@ function serveDist(distDir) {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
-/** Starts the server and the browser; returns { page, url, problems, close }. */
-export async function openCalculator() {
+/** Starts the server and the browser; returns { page, url, problems, requests, close }. */
+export async function openCalculator({ width = 1280, height = 900 } = {}) {
   const server = await serveDist(process.env.DIST ?? 'dist');
   const { port } = server.address();
   const browser = await chromium.launch({
@@ -60,7 +61,7 @@ export async function openCalculator() {
       '--no-first-run',
     ],
   });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  const page = await browser.newPage({ viewport: { width, height } });
   const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') {
@@ -72,17 +73,14 @@ export async function openCalculator() {
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
-  const origin = `http://127.0.0.1:${port}`;
-  const url = `${origin}${SUB_PATH}`;
   const requests = [];
   page.on('request', (req) => requests.push(req.url()));
+  const url = `http://127.0.0.1:${port}${SUB_PATH}`;
   await page.goto(url);
-  // The app has mounted once the chart's bars exist.
-  await page.locator('svg rect.bar').first().waitFor();
+  await waitForRun(page, 0);
   return {
     page,
     url,
-    origin,
     problems,
     requests,
     async close() {
@@ -92,17 +90,40 @@ export async function openCalculator() {
   };
 }
 
-/** The raw number a chart bar stands for, read from its data-value attribute. */
-export async function barValue(page, label) {
-  const text = await page.locator(`rect.bar[data-label="${label}"]`).getAttribute('data-value');
-  return Number(text);
+/** The id of the latest run (it changes with every input that starts a new run). */
+export async function runId(page) {
+  return Number(await page.locator('section.results').getAttribute('data-run'));
 }
 
-/** Money as the page formats it: whole dollars with thousands separators. */
-export function usd(value) {
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    maximumFractionDigits: 0,
-  }).format(value);
+/** Waits until a run newer than `after` has finished. */
+export async function waitForRun(page, after, timeout = 120_000) {
+  await page.waitForFunction(
+    (prev) => {
+      const el = document.querySelector('section.results');
+      return el && Number(el.dataset.run) > prev && el.dataset.state === 'done'
+        && document.querySelector('[data-metric="monthly_tco_usd.p50"]');
+    },
+    after,
+    { timeout },
+  );
+}
+
+/** { platform: number } for one data-metric. */
+export async function metric(page, name) {
+  return page.locator(`[data-metric="${name}"]`).evaluateAll((els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.platform, Number(e.dataset.value)])));
+}
+
+/** Sets a number field (by its element id) as a user would: select, type, Enter. */
+export async function typeNumber(page, id, value) {
+  const field = page.locator(`#${id}`);
+  await field.fill(String(value));
+  await field.press('Enter');
+  await field.blur();
+}
+
+/** Runs the native CLI on a preset; returns the parsed JSON. */
+export function cliEval(preset) {
+  const bin = process.env.GPUCOST ?? 'target/release/gpucost';
+  return JSON.parse(execFileSync(bin, ['eval', '--preset', preset], { maxBuffer: 64 << 20 }));
 }

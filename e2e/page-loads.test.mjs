@@ -1,9 +1,10 @@
-// Story: someone opens the calculator link; the page renders cleanly from a sub-path.
+// Story: someone opens the calculator link; the page renders cleanly from a sub-path and its
+// numbers are those of the command-line model for the same scenario and seed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openCalculator } from './harness.mjs';
+import { cliEval, metric, openCalculator, runId, waitForRun } from './harness.mjs';
 
-test('the release page renders with title, slider, chart and favicon, and no errors', async () => {
+test('the release page renders the default preset with no errors, from a sub-path', async () => {
   const app = await openCalculator();
   try {
     const { page } = app;
@@ -12,25 +13,54 @@ test('the release page renders with title, slider, chart and favicon, and no err
       await page.getByRole('heading', { level: 1 }).textContent(),
       'GPU training cost calculator',
     );
-    // The slider is reachable by its visible label.
-    const slider = page.getByLabel(/^Nodes \(p4d\.24xlarge/);
-    assert.equal(await slider.getAttribute('type'), 'range');
-    assert.equal(await page.locator('svg rect.bar').count(), 2);
+    // Controls are reachable by their labels.
+    for (const label of ['Spot interruption rate', 'Utilization', 'Egress per job', 'Egress price',
+      'FTE cost', 'Warm-pool window', 'Image pull time', 'Checkpoint interval', 'Reserved share']) {
+      assert.equal(await page.getByLabel(label, { exact: false }).first().getAttribute('type'), 'range', label);
+    }
+    // One fieldset per platform, its legend the platform's name.
+    const legends = await page.locator('fieldset.platform legend').allTextContents();
+    const cli = cliEval('batch-vs-eks-spot');
+    assert.deepEqual(legends, cli.platforms.map((p) => p.name));
 
     // The favicon is linked relative to the page and served.
     const iconHref = await page.locator('link[rel="icon"]').getAttribute('href');
     assert.ok(!iconHref.startsWith('/'), `favicon path should be relative: ${iconHref}`);
-    const icon = await page.evaluate(async (href) => {
-      const res = await fetch(href);
-      return { status: res.status, type: res.headers.get('content-type') };
-    }, iconHref);
-    assert.deepEqual(icon, { status: 200, type: 'image/svg+xml' });
+    const status = await page.evaluate(async (href) => (await fetch(href)).status, iconHref);
+    assert.equal(status, 200);
 
-    // Every request stayed on the page's own origin and under its sub-path.
     for (const url of app.requests) {
       assert.ok(url.startsWith(app.url), `request outside the page's folder: ${url}`);
     }
     await page.screenshot({ path: 'e2e/artifacts/page-loads.png', fullPage: true });
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('every preset shows the numbers gpucost eval computes for it', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    const presets = await page.locator('#preset option').evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(presets.length >= 7);
+    for (const preset of presets) {
+      if (preset !== 'batch-vs-eks-spot') {
+        const before = await runId(page);
+        await page.locator('#preset').selectOption(preset);
+        await waitForRun(page, before);
+      }
+      const cli = cliEval(preset);
+      const shown = await metric(page, 'monthly_tco_usd.p50');
+      const perHour = await metric(page, 'usd_per_useful_gpu_hour.p50');
+      for (const p of cli.platforms) {
+        assert.ok(Math.abs(shown[p.name] - p.monthly_tco_usd.p50) <= 1e-9 * p.monthly_tco_usd.p50,
+          `${preset} / ${p.name}: page ${shown[p.name]} vs CLI ${p.monthly_tco_usd.p50}`);
+        assert.ok(Math.abs(perHour[p.name] - p.usd_per_useful_gpu_hour.p50) <= 1e-9 * perHour[p.name],
+          `${preset} / ${p.name}: $/GPU-h`);
+      }
+    }
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

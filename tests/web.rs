@@ -2,6 +2,8 @@
 //! act on it as a user's events would, then read the DOM.
 #![cfg(all(target_arch = "wasm32", feature = "app"))]
 
+use gpucost::model::analytic::estimate_platform;
+use gpucost::scenario::presets::{preset, DEFAULT};
 use gpucost::ui::App;
 use leptos::mount::mount_to;
 use leptos::prelude::*;
@@ -28,14 +30,19 @@ fn mount_app() -> (Element, impl Sized) {
     (root, handle)
 }
 
-fn bar_value(root: &Element, label: &str) -> f64 {
-    root.query_selector(&format!("rect.bar[data-label='{label}']"))
-        .unwrap()
-        .unwrap_or_else(|| panic!("no bar labelled {label}"))
-        .get_attribute("data-value")
-        .unwrap()
-        .parse()
-        .unwrap()
+fn estimates(root: &Element) -> Vec<(String, f64)> {
+    let list = root
+        .query_selector_all("[data-metric='estimate.monthly_tco_usd']")
+        .unwrap();
+    (0..list.length())
+        .map(|i| {
+            let el: Element = list.item(i).unwrap().unchecked_into();
+            (
+                el.get_attribute("data-platform").unwrap(),
+                el.get_attribute("data-value").unwrap().parse().unwrap(),
+            )
+        })
+        .collect()
 }
 
 fn input(root: &Element, selector: &str) -> HtmlInputElement {
@@ -48,47 +55,68 @@ fn input(root: &Element, selector: &str) -> HtmlInputElement {
 fn fire(target: &HtmlInputElement, kind: &str) {
     let init = EventInit::new();
     init.set_bubbles(true);
-    let event = Event::new_with_event_init_dict(kind, &init).unwrap();
-    target.dispatch_event(&event).unwrap();
-}
-
-fn assert_close(got: f64, want: f64) {
-    assert!((got - want).abs() < 1e-6, "got {got}, want {want}");
-}
-
-#[wasm_bindgen_test]
-async fn slider_input_redraws_bars_by_the_formula() {
-    let (root, _handle) = mount_app();
-    // Opens at 4 nodes: 4 × $32.7726 × 730 h = $95,695.992; spot 4 × $6.7915 × 730 = $19,831.18.
-    assert_close(bar_value(&root, "On-demand"), 95_695.992);
-    assert_close(bar_value(&root, "Spot"), 19_831.18);
-
-    let slider = input(&root, "#nodes");
-    slider.set_value("10");
-    fire(&slider, "input");
-    tick().await;
-
-    // 10 × 32.7726 × 730 = 239,239.98; 10 × 6.7915 × 730 = 49,577.95.
-    assert_close(bar_value(&root, "On-demand"), 239_239.98);
-    assert_close(bar_value(&root, "Spot"), 49_577.95);
-    assert_eq!(input(&root, "#nodes-number").value(), "10");
-}
-
-#[wasm_bindgen_test]
-async fn out_of_range_number_shows_a_message_and_keeps_the_chart() {
-    let (root, _handle) = mount_app();
-    let number = input(&root, "#nodes-number");
-    number.set_value("65");
-    fire(&number, "change");
-    tick().await;
-
-    let error = root
-        .query_selector("[data-testid='nodes-error']")
-        .unwrap()
+    target
+        .dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap())
         .unwrap();
-    assert_eq!(
-        error.text_content().unwrap(),
-        "Nodes must be from 1 to 64; got 65."
+}
+
+/// Mounts the app and waits for the cards, which appear with the first Monte Carlo slice.
+async fn mount_app_with_cards() -> (Element, impl Sized) {
+    let (root, handle) = mount_app();
+    for _ in 0..500 {
+        if !estimates(&root).is_empty() {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    assert!(!estimates(&root).is_empty(), "no cards after 10 s");
+    (root, handle)
+}
+
+#[wasm_bindgen_test]
+async fn fte_cost_moves_the_instant_estimate_by_each_ops_share() {
+    let (root, _handle) = mount_app_with_cards().await;
+    let scenario = preset(DEFAULT).unwrap().scenario();
+    let before = estimates(&root);
+    assert_eq!(before.len(), scenario.platforms.len());
+    for (i, (name, value)) in before.iter().enumerate() {
+        assert_eq!(name, &scenario.platforms[i].name);
+        assert_eq!(*value, estimate_platform(&scenario, i).monthly_tco_usd);
+    }
+    let fte = input(&root, "#fte-cost-number");
+    fte.set_value("300000");
+    fire(&fte, "change");
+    tick().await;
+    // +$100,000 a year × ops share ÷ 12 months.
+    for (i, (_, after)) in estimates(&root).iter().enumerate() {
+        let want = before[i].1 + 100_000.0 * scenario.platforms[i].ops_fte / 12.0;
+        assert!((after - want).abs() < 1e-6, "{after} vs {want}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn out_of_range_number_shows_a_message_and_changes_nothing() {
+    let (root, _handle) = mount_app_with_cards().await;
+    let before = estimates(&root);
+    let field = input(&root, "#fte-cost-number");
+    field.set_value("-5");
+    fire(&field, "change");
+    tick().await;
+    let text = root.text_content().unwrap();
+    assert!(
+        text.contains("FTE cost must be a number from 0 to 600000; \"-5\" was not applied."),
+        "{text}"
     );
-    assert_close(bar_value(&root, "On-demand"), 95_695.992);
+    assert_eq!(estimates(&root), before);
+}
+
+/// Waits `ms` milliseconds on the browser's timer.
+async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }

@@ -34,6 +34,38 @@ pub fn usd_compact(value: f64) -> String {
     format!("{sign}${text}{suffix}")
 }
 
+/// A number without trailing zeros, at most 6 decimals: `0.5`, `12`, `0.005`.
+pub fn trim_number(v: f64) -> String {
+    if !v.is_finite() {
+        return "n/a".to_string();
+    }
+    let s = format!("{v:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-" || s == "-0" {
+        "0".to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// Dollars with cents for small unit prices: `$4.10`, `$1,234.57`.
+pub fn usd_cents(value: f64) -> String {
+    if !value.is_finite() {
+        return "n/a".to_string();
+    }
+    let cents = (value.abs() * 100.0).round() as u64;
+    let sign = if value < 0.0 && cents > 0 { "-" } else { "" };
+    format!("{sign}${}.{:02}", group_thousands(cents / 100), cents % 100)
+}
+
+/// A share as a whole percentage: `0.873` → `"87 %"`.
+pub fn percent(share: f64) -> String {
+    if !share.is_finite() {
+        return "n/a".to_string();
+    }
+    format!("{:.0} %", share * 100.0)
+}
+
 fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -58,6 +90,17 @@ mod tests {
         assert_eq!(usd(1_234_567.8), "$1,234,568");
         assert_eq!(usd(-23_924.0), "-$23,924");
         assert_eq!(usd(f64::INFINITY), "n/a");
+    }
+
+    #[test]
+    fn trims_cents_and_percent() {
+        assert_eq!(trim_number(0.5), "0.5");
+        assert_eq!(trim_number(12.0), "12");
+        assert_eq!(trim_number(0.005), "0.005");
+        assert_eq!(trim_number(-0.0), "0");
+        assert_eq!(usd_cents(4.1), "$4.10");
+        assert_eq!(usd_cents(1_234.567), "$1,234.57");
+        assert_eq!(percent(0.873), "87 %");
     }
 
     #[test]

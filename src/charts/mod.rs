@@ -4,6 +4,7 @@
 //! memos and only draw what they return. Every function is total: empty or non-finite input
 //! gives an empty or zero-sized layout, never a panic.
 
-pub mod bars;
 pub mod format;
+pub mod histogram;
 pub mod scale;
+pub mod stacked;

@@ -1,10 +1,10 @@
 //! The cost and scheduling model: pure Rust with no web crate, so the same code runs natively
 //! (tests, CLI) and in the browser (wasm32), and gives the same numbers in both.
 //!
-//! For now it holds only the always-on cluster formula that proves the page pipeline end to end;
-//! the discrete-event simulation described in the design's MODEL.md replaces it.
+//! Start at [`scenario::Scenario`] (the input), [`monte_carlo::MonteCarlo`] (a run) and
+//! [`sim`] (the discrete-event simulation of one replication); README.md, "The model", gives
+//! the map.
 
-pub mod always_on;
 pub mod analytic;
 pub mod catalog;
 pub mod error;

@@ -2,13 +2,11 @@
 //! Native only: proptest does not build for wasm32 (browser tests are in tests/web.rs).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod chart_layout;
 mod cli;
 mod closed_forms;
 mod determinism;
 mod golden_values;
 mod hand_cases;
 mod invariants;
-mod monthly_cost;
 mod sensitivity;
 mod support;

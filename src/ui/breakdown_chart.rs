@@ -1,0 +1,144 @@
+//! Stacked horizontal bars of the mean monthly TCO by category, one bar per platform. The
+//! segments of a bar add up to its mean total.
+
+use crate::charts::format::{usd, usd_compact};
+use crate::charts::stacked::layout_stacked;
+use crate::model::monte_carlo::Results;
+use leptos::prelude::*;
+
+const WIDTH: f64 = 640.0;
+const LABEL_W: f64 = 150.0;
+const RIGHT: f64 = 90.0;
+const ROW_H: f64 = 34.0;
+const TOP: f64 = 8.0;
+const AXIS_H: f64 = 24.0;
+
+/// Human names of the breakdown categories, in breakdown order.
+pub const CATEGORY_LABELS: [&str; 15] = [
+    "Useful compute",
+    "Idle",
+    "Provisioning & pulls",
+    "Capacity wait",
+    "Interruption rework",
+    "Failed attempts",
+    "Checkpoints & restarts",
+    "Storage-read slowdown",
+    "Multi-node scaling loss",
+    "Billing rounding",
+    "Fees",
+    "Egress",
+    "Storage",
+    "Ops people",
+    "Tools",
+];
+
+/// The breakdown chart with its legend.
+#[component]
+pub fn BreakdownChart(#[prop(into)] results: Signal<Option<Results>>) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        results.with(|r| {
+            r.as_ref()
+                .map(|r| {
+                    r.platforms
+                        .iter()
+                        .map(|p| {
+                            let values: Vec<(&'static str, f64)> =
+                                p.breakdown_usd.entries().to_vec();
+                            (p.name.clone(), values)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let layout = Memo::new(move |_| {
+        let values: Vec<Vec<f64>> = rows.with(|rows| {
+            rows.iter()
+                .map(|(_, v)| v.iter().map(|(_, x)| *x).collect())
+                .collect()
+        });
+        layout_stacked(&values, LABEL_W, WIDTH - RIGHT)
+    });
+    let height = move || TOP + ROW_H * rows.with(|r| r.len()) as f64 + AXIS_H;
+    view! {
+        <figure class="chart breakdown">
+            <figcaption>"Mean monthly TCO by category"</figcaption>
+            <svg
+                viewBox=move || format!("0 0 {WIDTH} {}", height())
+                role="img"
+                aria-label="Stacked bars of the mean monthly cost of each platform by category"
+            >
+                {move || {
+                    let l = layout.get();
+                    let names = rows.get();
+                    let base = TOP + ROW_H * names.len() as f64;
+                    let ticks = l
+                        .ticks
+                        .iter()
+                        .map(|t| {
+                            view! {
+                                <line class="gridline" x1=t.x x2=t.x y1=TOP y2=base />
+                                <text class="tick-label" x=t.x y=base + 16.0 text-anchor="middle">
+                                    {usd_compact(t.value)}
+                                </text>
+                            }
+                        })
+                        .collect_view();
+                    let labels = names
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (name, _))| {
+                            let y = TOP + ROW_H * i as f64 + ROW_H / 2.0;
+                            let total = l.totals.get(i).copied().unwrap_or(0.0);
+                            view! {
+                                <text class="row-label" x=LABEL_W - 8.0 y=y text-anchor="end" dominant-baseline="middle">
+                                    {name.clone()}
+                                </text>
+                                <text
+                                    class="row-total"
+                                    x=l.segments.iter().filter(|s| s.row == i).map(|s| s.x + s.width).fold(LABEL_W, f64::max) + 6.0
+                                    y=y
+                                    dominant-baseline="middle"
+                                >
+                                    {usd(total)}
+                                </text>
+                            }
+                        })
+                        .collect_view();
+                    let segments = l
+                        .segments
+                        .iter()
+                        .filter(|s| s.width > 0.0)
+                        .map(|s| {
+                            let (platform, values) = &names[s.row];
+                            let (key, _) = values[s.category];
+                            let title = format!("{platform}: {} {}", CATEGORY_LABELS[s.category], usd(s.value));
+                            view! {
+                                <rect
+                                    class=format!("segment cat-{}", s.category)
+                                    x=s.x
+                                    y=TOP + ROW_H * s.row as f64 + 5.0
+                                    width=s.width
+                                    height=ROW_H - 10.0
+                                    data-metric=format!("breakdown_usd.{key}")
+                                    data-platform=platform.clone()
+                                    data-value=s.value.to_string()
+                                >
+                                    <title>{title}</title>
+                                </rect>
+                            }
+                        })
+                        .collect_view();
+                    view! { <g>{ticks}</g> <g>{segments}</g> <g>{labels}</g> }
+                }}
+            </svg>
+            <ul class="legend">
+                {CATEGORY_LABELS
+                    .iter()
+                    .enumerate()
+                    .map(|(i, label)| view! { <li><span class=format!("swatch cat-{i}")></span>{*label}</li> })
+                    .collect_view()}
+            </ul>
+        </figure>
+    }
+}

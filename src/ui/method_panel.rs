@@ -1,0 +1,84 @@
+//! "Method and assumptions": the definitions, formulas, limits, the catalog's date, the engine
+//! version, and where every default of the platforms on screen comes from.
+
+use crate::model::catalog;
+use crate::model::platforms::Profile;
+use crate::model::scenario::{limits, Scenario};
+use crate::model::ENGINE_VERSION;
+use leptos::prelude::*;
+
+/// The collapsible method panel.
+#[component]
+pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
+    view! {
+        <details class="method">
+            <summary>"Method and assumptions"</summary>
+            <h3>"Definitions"</h3>
+            <ul>
+                <li>"Time is simulated in whole seconds; money is per 730-hour month."</li>
+                <li>"Job durations are run times on the reference GPU; a GPU with relative throughput r takes 1/r as long."</li>
+                <li>"Spot interruption rate λ: interruptions per spot node-hour. Mean time between interruptions = 1/λ; share of always-on nodes interrupted in a month = 1 − e^(−730·λ)."</li>
+                <li>"Utilization (the input): offered load = Σ arrival rate × mean reference-GPU-hours ÷ reference GPUs. GPU utilization (the output): useful GPU-time ÷ paid GPU-time."</li>
+                <li>"Reserved share: reserved GPUs ÷ reference GPUs, rounded up to whole nodes; reserved nodes are billed for the whole horizon."</li>
+                <li>"Queue wait: submission to the start of useful compute, including capacity wait, provisioning and image pull."</li>
+                <li>"Restart overhead: the job's own restart time after an interruption or failure; replacement nodes and pulls are simulated separately."</li>
+                <li>"Horizon: costs and work within the horizon count; progress of jobs still running at the end counts as useful; jobs still queued count in neither."</li>
+            </ul>
+            <h3>"Model"</h3>
+            <ul>
+                <li>"A discrete-event simulation per replication and platform: nodes are requested, wait for capacity, provision (billed), pull images (cached per node when enabled), run jobs in GPU slots, idle through the warm-pool window, and are released. Placement is bin-pack, spread, or one job per instance; multi-node jobs can be gang-scheduled."</li>
+                <li>"Spot nodes draw exponential interruption times. An interrupted job loses its work since the last checkpoint (nothing, when the notice is long enough to write one) and pays its restart overhead."</li>
+                <li>"Checkpoints are written after every interval of compute, including a final save. Failed attempts lose their work since the last checkpoint; a job that gives up turns all its compute into failed-attempt cost; deterministic failures fail every retry."</li>
+                <li>"Node time is rounded up to the billing granularity and minimum. Every paid GPU-second is charged to one category where it is spent."</li>
+                <li>"Every platform sees the same job stream in a replication (common random numbers), so \"A is cheaper than B in X % of runs\" compares like with like."</li>
+                <li>"Checkpoint advice: Young's interval √(2·δ·M) and Daly's (2006) expected wall time M·e^(R/M)·(e^((τ+δ)/M) − 1)·Ts/τ."</li>
+                <li>"The instant estimate uses expected values only (Daly's wall time for spot rework, no queueing, no idle warm windows)."</li>
+            </ul>
+            <h3>"Limits"</h3>
+            <p>
+                {format!(
+                    "Horizon ≤ {} days; ≤ {} replications; ≤ {} job classes; {}–{} platforms; ≤ {} expected jobs per replication; ≤ {} nodes per platform.",
+                    limits::HORIZON_DAYS_MAX,
+                    limits::REPLICATIONS_MAX,
+                    limits::JOB_CLASSES_MAX,
+                    limits::PLATFORMS_MIN,
+                    limits::PLATFORMS_MAX,
+                    limits::JOBS_PER_REPLICATION_MAX,
+                    limits::MAX_NODES
+                )}
+            </p>
+            <h3>"Prices"</h3>
+            <p>"Prices as of " {catalog::AS_OF} "."</p>
+            <h3>"Where the defaults come from"</h3>
+            {move || {
+                let profiles: Vec<Profile> = scenario.with(|s| {
+                    let mut seen: Vec<Profile> = Vec::new();
+                    for p in &s.platforms {
+                        if let Some(profile) = Profile::from_id(&p.profile) {
+                            if !seen.contains(&profile) {
+                                seen.push(profile);
+                            }
+                        }
+                    }
+                    seen
+                });
+                profiles
+                    .into_iter()
+                    .map(|profile| {
+                        view! {
+                            <h4>{profile.label()}</h4>
+                            <ul class="sources">
+                                {profile
+                                    .sources()
+                                    .into_iter()
+                                    .map(|s| view! { <li><code>{s.field}</code> ": " {s.source}</li> })
+                                    .collect_view()}
+                            </ul>
+                        }
+                    })
+                    .collect_view()
+            }}
+            <p class="engine">"Engine " {ENGINE_VERSION}</p>
+        </details>
+    }
+}

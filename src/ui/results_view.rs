@@ -1,0 +1,169 @@
+//! Headline numbers per platform and the paired comparisons. Every number carries
+//! `data-metric` (the CLI JSON field and statistic), `data-platform` and `data-value` (the raw
+//! number) for tests and scrapers.
+
+use crate::charts::format::{percent, trim_number, usd, usd_cents};
+use crate::model::analytic::Estimate;
+use crate::model::monte_carlo::{PlatformResult, Results};
+use crate::model::stats::Summary;
+use leptos::prelude::*;
+
+/// One headline number.
+#[component]
+fn Metric(
+    platform: String,
+    metric: &'static str,
+    label: &'static str,
+    value: Option<f64>,
+    text: String,
+    #[prop(optional)] detail: Option<String>,
+    help: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class="metric" title=help>
+            <dt>{label}</dt>
+            <dd
+                data-metric=metric
+                data-platform=platform
+                data-value=value.map(|v| v.to_string()).unwrap_or_else(|| "n/a".into())
+            >
+                {text}
+            </dd>
+            {detail.map(|d| view! { <dd class="detail">{d}</dd> })}
+        </div>
+    }
+}
+
+fn summary_range(s: &Summary, f: fn(f64) -> String) -> String {
+    format!("p5–p95 {} – {}", f(s.p5), f(s.p95))
+}
+
+/// The card of one platform.
+#[component]
+fn PlatformCard(result: PlatformResult, estimate: Option<Estimate>) -> impl IntoView {
+    let name = result.name.clone();
+    let per_hour = result.usd_per_useful_gpu_hour;
+    let per_job = result.usd_per_successful_job;
+    view! {
+        <article class="card" data-platform=name.clone()>
+            <h3>{name.clone()}</h3>
+            <dl>
+                <Metric
+                    platform=name.clone()
+                    metric="monthly_tco_usd.p50"
+                    label="Monthly TCO (median)"
+                    value=Some(result.monthly_tco_usd.p50)
+                    text=usd(result.monthly_tco_usd.p50)
+                    detail=summary_range(&result.monthly_tco_usd, usd)
+                    help="Total cost of ownership per 730-hour month: compute, fees, egress, storage, people and tools; median over replications with the 5th–95th percentile range."
+                />
+                <Metric
+                    platform=name.clone()
+                    metric="usd_per_useful_gpu_hour.p50"
+                    label="$ per useful GPU-hour"
+                    value=per_hour.map(|s| s.p50)
+                    text=per_hour.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
+                    help="Total cost ÷ useful reference-GPU-hours (work kept, measured on the reference GPU); n/a when nothing useful ran."
+                />
+                <Metric
+                    platform=name.clone()
+                    metric="usd_per_successful_job.p50"
+                    label="$ per successful job"
+                    value=per_job.map(|s| s.p50)
+                    text=per_job.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
+                    help="Total cost ÷ jobs finished in the horizon."
+                />
+                <Metric
+                    platform=name.clone()
+                    metric="utilization.mean"
+                    label="GPU utilization"
+                    value=Some(result.utilization.mean)
+                    text=percent(result.utilization.mean)
+                    help="Useful GPU-time ÷ paid GPU-time (the output; not the offered-load slider)."
+                />
+                <Metric
+                    platform=name.clone()
+                    metric="queue_wait_p95_min.mean"
+                    label="Queue wait p95"
+                    value=Some(result.queue_wait_p95_min.mean)
+                    text=format!("{} min", trim_number((result.queue_wait_p95_min.mean * 10.0).round() / 10.0))
+                    detail=format!(
+                        "mean {} min: {} waiting for nodes, {} pulling images",
+                        trim_number((result.queue_wait_mean_min.mean * 10.0).round() / 10.0),
+                        trim_number((result.queue_wait_for_nodes_min.mean * 10.0).round() / 10.0),
+                        trim_number((result.queue_wait_image_pull_min.mean * 10.0).round() / 10.0),
+                    )
+                    help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged."
+                />
+            </dl>
+            {estimate.map(|e| view! {
+                <p class="estimate">
+                    "Instant estimate: "
+                    <span
+                        data-metric="estimate.monthly_tco_usd"
+                        data-platform=name.clone()
+                        data-value=e.monthly_tco_usd.to_string()
+                    >
+                        {usd(e.monthly_tco_usd)}
+                    </span>
+                    " a month (expected values, no queueing)"
+                </p>
+            })}
+        </article>
+    }
+}
+
+/// Cards for every platform, then the paired comparisons.
+#[component]
+pub fn Headlines(
+    #[prop(into)] results: Signal<Option<Results>>,
+    #[prop(into)] estimates: Signal<Vec<Estimate>>,
+) -> impl IntoView {
+    view! {
+        <div class="cards">
+            {move || {
+                let estimates = estimates.get();
+                results
+                    .get()
+                    .map(|r| {
+                        r.platforms
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, p)| view! { <PlatformCard result=p estimate=estimates.get(i).copied() /> })
+                            .collect_view()
+                    })
+            }}
+        </div>
+        <ul class="paired">
+            {move || {
+                results
+                    .get()
+                    .map(|r| {
+                        let n = r.replications;
+                        let names: Vec<String> = r.platforms.iter().map(|p| p.name.clone()).collect();
+                        r.paired
+                            .into_iter()
+                            .filter(|pair| {
+                                names.iter().position(|n| *n == pair.a) < names.iter().position(|n| *n == pair.b)
+                            })
+                            .map(|pair| {
+                                let share = pair.a_cheaper_share;
+                                let verdict = if share >= 0.9 || share <= 0.1 { "decisive" } else { "not decisive" };
+                                view! {
+                                    <li data-metric="paired.a_cheaper_share" data-value=share.to_string()>
+                                        {format!(
+                                            "{} is cheaper than {} in {} of {} runs ({verdict})",
+                                            pair.a,
+                                            pair.b,
+                                            percent(share),
+                                            n
+                                        )}
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    })
+            }}
+        </ul>
+    }
+}

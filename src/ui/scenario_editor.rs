@@ -1,0 +1,478 @@
+//! The scenario pane: preset picker, the scenario-wide sliders, and one fieldset per platform.
+//!
+//! Sliders that name a quantity every platform or job class has (spot interruption rate,
+//! warm-pool window, …) set it on all of them; the platform fieldsets edit one platform.
+
+use super::controls::SliderField;
+use crate::charts::format::trim_number;
+use crate::model::analytic::{monthly_interruption_share, young_interval_s};
+use crate::model::catalog;
+use crate::model::platforms::Profile;
+use crate::model::scenario::{Overflow, Platform, Scenario};
+use crate::scenario::presets::presets;
+use leptos::prelude::*;
+
+/// The whole scenario pane.
+#[component]
+pub fn ScenarioEditor(
+    scenario: RwSignal<Scenario>,
+    preset_name: RwSignal<String>,
+) -> impl IntoView {
+    let pick_preset = move |name: String| {
+        if let Some(p) = crate::scenario::presets::preset(&name) {
+            preset_name.set(name);
+            scenario.set(p.scenario());
+        }
+    };
+    view! {
+        <section class="scenario" aria-labelledby="scenario-heading">
+            <h2 id="scenario-heading">"Scenario"</h2>
+            <div class="control">
+                <label for="preset">"Preset"</label>
+                <select
+                    id="preset"
+                    prop:value=move || preset_name.get()
+                    on:change=move |ev| pick_preset(event_target_value(&ev))
+                >
+                    {presets()
+                        .iter()
+                        .map(|p| view! { <option value=p.name>{p.description}</option> })
+                        .collect_view()}
+                </select>
+            </div>
+            <GlobalSliders scenario=scenario />
+            <h3>"Platforms"</h3>
+            {move || {
+                let count = scenario.with(|s| s.platforms.len());
+                (0..count)
+                    .map(|i| view! { <PlatformFieldset scenario=scenario index=i /> })
+                    .collect_view()
+            }}
+        </section>
+    }
+}
+
+fn first_spot(s: &Scenario) -> Option<&Platform> {
+    s.platforms
+        .iter()
+        .find(|p| p.purchase.overflow == Overflow::Spot)
+}
+
+#[component]
+fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
+    let lambda = Signal::derive(move || {
+        scenario.with(|s| {
+            first_spot(s)
+                .or(s.platforms.first())
+                .map(|p| p.spot_interruptions_per_node_hour)
+                .unwrap_or(0.0)
+        })
+    });
+    let lambda_readout = Signal::derive(move || {
+        let l = lambda.get();
+        let mtbi = if l > 0.0 {
+            format!(
+                "mean time between interruptions {} h",
+                trim_number((1.0 / l).round())
+            )
+        } else {
+            "no interruptions".to_string()
+        };
+        format!(
+            "{mtbi}; {:.1} % of always-on nodes interrupted in a month",
+            monthly_interruption_share(l) * 100.0
+        )
+    });
+    let utilization =
+        Signal::derive(move || scenario.with(|s| (s.offered_utilization() * 100.0).round()));
+    let util_readout = Signal::derive(move || {
+        scenario.with(|s| {
+            let jobs: f64 = s
+                .job_classes
+                .iter()
+                .map(|c| c.arrivals.jobs_per_day())
+                .sum();
+            format!(
+                "offered load vs {} reference GPUs ({}); {} jobs a day",
+                s.reference_gpus,
+                s.reference_gpu,
+                trim_number((jobs * 10.0).round() / 10.0)
+            )
+        })
+    });
+    let first_class = move |f: fn(&crate::model::scenario::JobClass) -> f64| {
+        Signal::derive(move || scenario.with(|s| s.job_classes.first().map(f).unwrap_or(0.0)))
+    };
+    let first_platform = move |f: fn(&Platform) -> f64| {
+        Signal::derive(move || scenario.with(|s| s.platforms.first().map(f).unwrap_or(0.0)))
+    };
+    let image_readout = Signal::derive(move || {
+        scenario.with(|s| {
+            let gb = s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0);
+            s.platforms
+                .first()
+                .map(|p| {
+                    format!(
+                        "pull ≈ {} min at {} GB/s",
+                        trim_number((gb / p.image_pull_gb_per_s / 6.0).round() / 10.0),
+                        trim_number(p.image_pull_gb_per_s)
+                    )
+                })
+                .unwrap_or_default()
+        })
+    });
+    let checkpoint_readout = Signal::derive(move || {
+        scenario.with(|s| {
+            let Some(class) = s.job_classes.first() else {
+                return String::new();
+            };
+            match first_spot(s) {
+                Some(p) if p.spot_interruptions_per_node_hour > 0.0 => {
+                    let mtbi_s = 3600.0 / p.spot_interruptions_per_node_hour;
+                    let young = young_interval_s(class.checkpoint_write_s, mtbi_s) / 60.0;
+                    format!(
+                        "Young/Daly optimum ≈ {} min for {} s writes on {}",
+                        trim_number(young.round()),
+                        trim_number(class.checkpoint_write_s),
+                        p.name
+                    )
+                }
+                _ => "no spot platform: checkpoints only cost write time".to_string(),
+            }
+        })
+    });
+    view! {
+        <SliderField
+            id="spot-rate"
+            label="Spot interruption rate"
+            unit="per node-hour"
+            min=0.0
+            max=0.2
+            step=0.001
+            value=lambda
+            readout=lambda_readout
+            help="Interruptions per spot node-hour (λ), set on every platform; only spot nodes are interrupted."
+            on_change=Callback::new(move |v| {
+                scenario.update(|s| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v))
+            })
+        />
+        <SliderField
+            id="utilization"
+            label="Utilization (offered load)"
+            unit="%"
+            min=5.0
+            max=150.0
+            step=1.0
+            value=utilization
+            readout=util_readout
+            help="Offered load as a share of the reference GPUs: scales every job class's arrival rate."
+            on_change=Callback::new(move |v: f64| {
+                scenario.update(|s| {
+                    if let Some(next) = s.with_offered_utilization(v / 100.0) {
+                        *s = next;
+                    }
+                })
+            })
+        />
+        <SliderField
+            id="egress-gb"
+            label="Egress per job"
+            unit="GB"
+            min=0.0
+            max=2000.0
+            step=1.0
+            value=first_class(|c| c.egress_gb_per_job)
+            help="Data each finished job sends out of the cloud, set on every job class."
+            on_change=Callback::new(move |v| {
+                scenario.update(|s| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v))
+            })
+        />
+        <SliderField
+            id="egress-price"
+            label="Egress price"
+            unit="$/GB"
+            min=0.0
+            max=0.25
+            step=0.005
+            value=first_platform(|p| p.egress_usd_per_gb)
+            help="Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default)."
+            on_change=Callback::new(move |v| {
+                scenario.update(|s| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v))
+            })
+        />
+        <SliderField
+            id="fte-cost"
+            label="FTE cost"
+            unit="$/year"
+            min=0.0
+            max=600000.0
+            step=5000.0
+            value=Signal::derive(move || scenario.with(|s| s.people.fte_cost_usd_per_year))
+            help="Loaded annual cost of one engineer; each platform's ops share multiplies it."
+            on_change=Callback::new(move |v| scenario.update(|s| s.people.fte_cost_usd_per_year = v))
+        />
+        <SliderField
+            id="warm-pool"
+            label="Warm-pool window"
+            unit="min"
+            min=0.0
+            max=240.0
+            step=1.0
+            value=Signal::derive(move || {
+                scenario.with(|s| s.platforms.first().map(|p| p.warm_pool_window_s / 60.0).unwrap_or(0.0))
+            })
+            help="How long an empty node waits for work before it is released, set on every platform."
+            on_change=Callback::new(move |v: f64| {
+                scenario.update(|s| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0))
+            })
+        />
+        <SliderField
+            id="image-size"
+            label="Image pull time (image size)"
+            unit="GB"
+            min=0.0
+            max=60.0
+            step=0.5
+            value=first_class(|c| c.image_gb)
+            readout=image_readout
+            help="Container image size, set on every job class; pull time = size ÷ the platform's pull throughput."
+            on_change=Callback::new(move |v| {
+                scenario.update(|s| s.job_classes.iter_mut().for_each(|c| c.image_gb = v))
+            })
+        />
+        <SliderField
+            id="checkpoint-interval"
+            label="Checkpoint interval"
+            unit="min"
+            min=0.0
+            max=240.0
+            step=1.0
+            value=first_class(|c| c.checkpoint_interval_min)
+            readout=checkpoint_readout
+            help="Compute time between checkpoints, set on every job class; 0 = no checkpoints."
+            on_change=Callback::new(move |v| {
+                scenario.update(|s| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v))
+            })
+        />
+        <SliderField
+            id="reserved-share"
+            label="Reserved share"
+            unit="%"
+            min=0.0
+            max=100.0
+            step=1.0
+            value=Signal::derive(move || {
+                scenario.with(|s| {
+                    s.platforms
+                        .iter()
+                        .find(|p| p.purchase.overflow != Overflow::None)
+                        .map(|p| (p.purchase.reserved_share * 100.0).round())
+                        .unwrap_or(0.0)
+                })
+            })
+            help="Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled platform."
+            on_change=Callback::new(move |v: f64| {
+                scenario.update(|s| {
+                    s.platforms
+                        .iter_mut()
+                        .filter(|p| p.purchase.overflow != Overflow::None)
+                        .for_each(|p| p.purchase.reserved_share = v / 100.0)
+                })
+            })
+        />
+    }
+}
+
+/// One platform's controls, in a fieldset whose legend is the platform's name.
+#[component]
+fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
+    let platform = move || scenario.with(|s| s.platforms.get(index).cloned());
+    let name = move || platform().map(|p| p.name).unwrap_or_default();
+    let profile = move || platform().and_then(|p| Profile::from_id(&p.profile));
+    let id = |what: &str| format!("platform-{index}-{what}");
+    let instances = move || {
+        let cloud = profile().map(|p| p.cloud());
+        catalog::catalog()
+            .iter()
+            .filter(|row| {
+                cloud.is_some_and(|c| {
+                    row.cloud
+                        == if c == crate::model::scenario::Cloud::Aws {
+                            "aws"
+                        } else {
+                            "gcp"
+                        }
+                }) && row.on_demand_usd_per_node_hour.is_some()
+            })
+            .collect::<Vec<_>>()
+    };
+    let selected_instance = move || {
+        platform()
+            .and_then(|p| {
+                catalog::catalog().iter().position(|r| {
+                    r.name == p.instance_type
+                        && r.on_demand_usd_per_node_hour == Some(p.on_demand_usd_per_node_hour)
+                })
+            })
+            .map(|i| i.to_string())
+            .unwrap_or_default()
+    };
+    let rebuild = move |row: usize| {
+        scenario.update(|s| {
+            let Some(old) = s.platforms.get(index).cloned() else {
+                return;
+            };
+            let Some(profile) = Profile::from_id(&old.profile) else {
+                return;
+            };
+            let Some(instance) = catalog::catalog().get(row) else {
+                return;
+            };
+            let mut fresh = profile.platform_on(&old.name, instance, &s.reference_gpu);
+            fresh.purchase.overflow = old.purchase.overflow;
+            fresh.purchase.reserved_share = old.purchase.reserved_share;
+            s.platforms[index] = fresh;
+        })
+    };
+    let reset = move |_| {
+        scenario.update(|s| {
+            let Some(old) = s.platforms.get(index).cloned() else {
+                return;
+            };
+            let Some(profile) = Profile::from_id(&old.profile) else {
+                return;
+            };
+            let row = catalog::catalog()
+                .iter()
+                .find(|r| {
+                    r.name == old.instance_type
+                        && r.on_demand_usd_per_node_hour == Some(old.on_demand_usd_per_node_hour)
+                })
+                .or_else(|| {
+                    catalog::catalog()
+                        .iter()
+                        .find(|r| r.name == old.instance_type)
+                });
+            if let Some(row) = row {
+                s.platforms[index] = profile.platform_on(&old.name, row, &s.reference_gpu);
+            }
+        })
+    };
+    let set_overflow = move |value: String| {
+        let overflow = match value.as_str() {
+            "spot" => Overflow::Spot,
+            "none" => Overflow::None,
+            _ => Overflow::OnDemand,
+        };
+        scenario.update(|s| {
+            if let Some(p) = s.platforms.get_mut(index) {
+                p.purchase.overflow = overflow;
+            }
+        })
+    };
+    let overflow_value = move || match platform().map(|p| p.purchase.overflow) {
+        Some(Overflow::Spot) => "spot",
+        Some(Overflow::None) => "none",
+        _ => "on_demand",
+    };
+    let (fte_error, set_fte_error) = signal(None::<String>);
+    view! {
+        <fieldset class="platform">
+            <legend>{name}</legend>
+            <p class="profile">{move || profile().map(|p| p.label()).unwrap_or("custom profile")}</p>
+            <div class="control">
+                <label for=id("instance")>"Instance type"</label>
+                <select
+                    id=id("instance")
+                    prop:value=selected_instance
+                    on:change=move |ev| {
+                        if let Ok(row) = event_target_value(&ev).parse::<usize>() {
+                            rebuild(row)
+                        }
+                    }
+                >
+                    {move || {
+                        instances()
+                            .into_iter()
+                            .map(|row| {
+                                let index = catalog::catalog()
+                                    .iter()
+                                    .position(|r| std::ptr::eq(r, row))
+                                    .unwrap_or(0);
+                                let label = format!(
+                                    "{} — {} × {} {} GB, {} (${}/h)",
+                                    row.name,
+                                    row.gpus_per_node,
+                                    row.gpu_model,
+                                    trim_number(row.gpu_memory_gb),
+                                    row.region,
+                                    trim_number(row.on_demand_usd_per_node_hour.unwrap_or(0.0))
+                                );
+                                view! { <option value=index.to_string()>{label}</option> }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </div>
+            <div class="control">
+                <label for=id("purchase")>"Capacity beyond reserved"</label>
+                <select
+                    id=id("purchase")
+                    prop:value=overflow_value
+                    on:change=move |ev| set_overflow(event_target_value(&ev))
+                >
+                    <option value="on_demand">"On-demand"</option>
+                    <option value="spot">"Spot"</option>
+                    <option value="none">"None (static cluster)"</option>
+                </select>
+            </div>
+            <div class="control">
+                <label for=id("fte")>"Ops FTE share"</label>
+                <input
+                    id=id("fte")
+                    type="number"
+                    min="0"
+                    max="100"
+                    step="0.05"
+                    prop:value=move || platform().map(|p| trim_number(p.ops_fte)).unwrap_or_default()
+                    on:change=move |ev| {
+                        let text = event_target_value(&ev);
+                        match text.trim().parse::<f64>() {
+                            Ok(v) if (0.0..=100.0).contains(&v) => {
+                                set_fte_error.set(None);
+                                scenario.update(|s| {
+                                    if let Some(p) = s.platforms.get_mut(index) {
+                                        p.ops_fte = v;
+                                    }
+                                });
+                            }
+                            _ => set_fte_error.set(Some(format!(
+                                "Ops FTE share must be a number from 0 to 100; \"{}\" was not applied.",
+                                text.trim()
+                            ))),
+                        }
+                    }
+                />
+                <p class="input-error" role="alert">{move || fte_error.get()}</p>
+            </div>
+            <p class="platform-facts">
+                {move || platform().map(|p| format!(
+                    "On-demand ${}/node-h, spot ${}/node-h; fee ${}/cluster-h; provisioning median {} s; \
+                     billing per {} s, minimum {} s; {}",
+                    trim_number(p.on_demand_usd_per_node_hour),
+                    trim_number(p.spot_usd_per_node_hour),
+                    trim_number(p.fee_usd_per_cluster_hour),
+                    trim_number(p.provisioning_median_s),
+                    p.billing.granularity_s,
+                    p.billing.minimum_s,
+                    match p.placement {
+                        crate::model::scenario::Placement::BinPack => "bin-pack",
+                        crate::model::scenario::Placement::Spread => "spread",
+                        crate::model::scenario::Placement::Exclusive => "one job per instance",
+                    }
+                ))}
+            </p>
+            <button type="button" on:click=reset>"Reset to defaults"</button>
+        </fieldset>
+    }
+}
