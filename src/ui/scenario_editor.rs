@@ -8,7 +8,7 @@ use crate::charts::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 use crate::model::catalog;
 use crate::model::platforms::Profile;
-use crate::model::scenario::{Overflow, Platform, Scenario};
+use crate::model::scenario::{JobClass, Overflow, Platform, Scenario};
 use crate::scenario::presets::presets;
 use leptos::prelude::*;
 
@@ -50,6 +50,16 @@ pub fn ScenarioEditor(
             }}
         </section>
     }
+}
+
+/// A callback that sets one field on every platform.
+fn set_on_platforms(scenario: RwSignal<Scenario>, set: fn(&mut Platform, f64)) -> Callback<f64> {
+    Callback::new(move |v| scenario.update(|s| s.platforms.iter_mut().for_each(|p| set(p, v))))
+}
+
+/// A callback that sets one field on every job class.
+fn set_on_classes(scenario: RwSignal<Scenario>, set: fn(&mut JobClass, f64)) -> Callback<f64> {
+    Callback::new(move |v| scenario.update(|s| s.job_classes.iter_mut().for_each(|c| set(c, v))))
 }
 
 fn first_spot(s: &Scenario) -> Option<&Platform> {
@@ -100,7 +110,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
             )
         })
     });
-    let first_class = move |f: fn(&crate::model::scenario::JobClass) -> f64| {
+    let first_class = move |f: fn(&JobClass) -> f64| {
         Signal::derive(move || scenario.with(|s| s.job_classes.first().map(f).unwrap_or(0.0)))
     };
     let first_platform = move |f: fn(&Platform) -> f64| {
@@ -152,9 +162,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
             value=lambda
             readout=lambda_readout
             help="Interruptions per spot node-hour (λ), set on every platform; only spot nodes are interrupted."
-            on_change=Callback::new(move |v| {
-                scenario.update(|s| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v))
-            })
+            on_change=set_on_platforms(scenario, |p, v| p.spot_interruptions_per_node_hour = v)
         />
         <SliderField
             id="utilization"
@@ -183,9 +191,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
             step=1.0
             value=first_class(|c| c.egress_gb_per_job)
             help="Data each finished job sends out of the cloud, set on every job class."
-            on_change=Callback::new(move |v| {
-                scenario.update(|s| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v))
-            })
+            on_change=set_on_classes(scenario, |c, v| c.egress_gb_per_job = v)
         />
         <SliderField
             id="egress-price"
@@ -196,9 +202,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
             step=0.005
             value=first_platform(|p| p.egress_usd_per_gb)
             help="Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default)."
-            on_change=Callback::new(move |v| {
-                scenario.update(|s| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v))
-            })
+            on_change=set_on_platforms(scenario, |p, v| p.egress_usd_per_gb = v)
         />
         <SliderField
             id="fte-cost"
@@ -222,9 +226,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                 scenario.with(|s| s.platforms.first().map(|p| p.warm_pool_window_s / 60.0).unwrap_or(0.0))
             })
             help="How long an empty node waits for work before it is released, set on every platform."
-            on_change=Callback::new(move |v: f64| {
-                scenario.update(|s| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0))
-            })
+            on_change=set_on_platforms(scenario, |p, v| p.warm_pool_window_s = v * 60.0)
         />
         <SliderField
             id="image-size"
@@ -236,9 +238,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
             value=first_class(|c| c.image_gb)
             readout=image_readout
             help="Container image size, set on every job class; pull time = size ÷ the platform's pull throughput."
-            on_change=Callback::new(move |v| {
-                scenario.update(|s| s.job_classes.iter_mut().for_each(|c| c.image_gb = v))
-            })
+            on_change=set_on_classes(scenario, |c, v| c.image_gb = v)
         />
         <SliderField
             id="checkpoint-interval"
@@ -250,9 +250,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
             value=first_class(|c| c.checkpoint_interval_min)
             readout=checkpoint_readout
             help="Compute time between checkpoints, set on every job class; 0 = no checkpoints."
-            on_change=Callback::new(move |v| {
-                scenario.update(|s| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v))
-            })
+            on_change=set_on_classes(scenario, |c, v| c.checkpoint_interval_min = v)
         />
         <SliderField
             id="reserved-share"
