@@ -14,7 +14,7 @@ CHROMEDRIVER ?= /usr/bin/chromedriver
 # Property tests run this many cases per property in `make test` (proptest's default is 256).
 PROPTEST_CASES ?= 64
 
-.PHONY: help tools tools-browser serve build pkg test lint test-native test-wasm test-e2e bench clean
+.PHONY: help tools tools-browser serve build pkg test lint test-native test-wasm test-e2e bench screenshots clean
 
 help:
 	@echo "make serve   install what is missing, then serve the app on http://127.0.0.1:8080"
@@ -22,6 +22,7 @@ help:
 	@echo "make build   release build into dist/, with .wasm and JS sizes (raw and gzip)"
 	@echo "make pkg     the model as a JS/WASM package in pkg/"
 	@echo "make bench   benchmarks"
+	@echo "make screenshots  regenerate docs/screenshots (desktop and phone) from the release build"
 
 tools:
 	@scripts/setup-tools.sh
@@ -70,6 +71,11 @@ test-e2e:
 	@scripts/bundle-sizes.sh dist
 	cargo build --release --bin gpucost
 	DIST=dist node --test e2e/
+
+screenshots: tools-browser
+	trunk build --release
+	mkdir -p docs/screenshots
+	DIST=dist node e2e/screenshots.mjs
 
 bench: build
 	@echo "Simulation benchmarks (native and wasm, jobs/s, latency) arrive with the model; sizes above."

@@ -1,0 +1,37 @@
+// Story: a keyboard or screen-reader user can use the page; axe-core (run in the page) finds
+// no WCAG 2 A/AA violations: every control labelled, every image named, text contrast enough.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { openCalculator } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+async function violations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
+  });
+}
+
+for (const scheme of ['light', 'dark']) {
+  test(`no accessibility violations in ${scheme} mode`, async () => {
+    const app = await openCalculator();
+    try {
+      await app.page.emulateMedia({ colorScheme: scheme });
+      // Open the method panel so its text is checked too.
+      await app.page.locator('details.method summary').click();
+      assert.deepEqual(await violations(app.page), []);
+    } finally {
+      await app.close();
+    }
+  });
+}

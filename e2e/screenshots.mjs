@@ -1,0 +1,19 @@
+// Regenerates the README's screenshots (`make screenshots`): the release build at desktop and
+// phone widths, after the default preset's run has finished.
+import { openCalculator } from './harness.mjs';
+
+const SHOTS = [
+  { file: 'docs/screenshots/desktop.png', width: 1280, height: 900 },
+  { file: 'docs/screenshots/phone.png', width: 390, height: 844 },
+];
+
+for (const shot of SHOTS) {
+  const app = await openCalculator({ width: shot.width, height: shot.height });
+  await app.page.screenshot({ path: shot.file, fullPage: true });
+  if (app.problems.length > 0) {
+    console.error(app.problems.join('\n'));
+    process.exitCode = 1;
+  }
+  await app.close();
+  console.log(`wrote ${shot.file}`);
+}
