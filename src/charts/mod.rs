@@ -8,3 +8,4 @@ pub mod format;
 pub mod histogram;
 pub mod scale;
 pub mod stacked;
+pub mod tornado;

@@ -71,6 +71,76 @@ pub fn daly_wall_time_s(
         / interval_s
 }
 
+/// Checkpoint advice for one job class on one spot platform.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointAdvice {
+    /// The interval the scenario uses, minutes (0 = none).
+    pub chosen_min: f64,
+    /// Young's optimum √(2δM), minutes.
+    pub young_min: f64,
+    /// Daly's higher-order optimum, minutes.
+    pub daly_min: f64,
+    /// Daly's expected wall time of a mean job at the chosen interval, hours.
+    pub wall_chosen_h: f64,
+    /// Daly's expected wall time at Daly's optimum, hours.
+    pub wall_optimal_h: f64,
+    /// What the optimum would save per job, USD (wall-time difference × GPUs held × spot price).
+    pub saving_usd_per_job: f64,
+}
+
+/// Checkpoint advice for class `class` on platform `platform`, if that platform runs spot with
+/// a positive interruption rate and the class writes checkpoints in finite time.
+pub fn checkpoint_advice(
+    scenario: &Scenario,
+    class: usize,
+    platform: usize,
+) -> Option<CheckpointAdvice> {
+    let p = scenario.platforms.get(platform)?;
+    let c = scenario.job_classes.get(class)?;
+    if p.purchase.overflow != Overflow::Spot || p.spot_interruptions_per_node_hour <= 0.0 {
+        return None;
+    }
+    let gpn = f64::from(p.gpus_per_node.max(1));
+    let nodes = libm::ceil(f64::from(c.gpus_per_job) / gpn);
+    let mtbi_s = HOUR_S / (p.spot_interruptions_per_node_hour * nodes);
+    let delta = c.checkpoint_write_s.max(1.0);
+    let solve_s = c.duration.mean_hours() * HOUR_S / p.relative_throughput
+        * (1.0 + p.storage_read_slowdown_pct / 100.0);
+    let chosen_s = if c.checkpoint_interval_min > 0.0 {
+        (c.checkpoint_interval_min * 60.0).min(solve_s)
+    } else {
+        solve_s
+    };
+    let chosen_delta = if c.checkpoint_interval_min > 0.0 {
+        delta
+    } else {
+        0.0
+    };
+    let daly_s = daly_interval_s(delta, mtbi_s).min(solve_s);
+    let wall_chosen = daly_wall_time_s(
+        solve_s,
+        chosen_s,
+        chosen_delta,
+        c.restart_overhead_s,
+        mtbi_s,
+    );
+    let wall_optimal = daly_wall_time_s(solve_s, daly_s, delta, c.restart_overhead_s, mtbi_s);
+    let held_gpus = if nodes > 1.0 || p.placement != Placement::BinPack {
+        nodes * gpn
+    } else {
+        f64::from(c.gpus_per_job)
+    };
+    let spot_per_gpu_h = p.spot_usd_per_node_hour / gpn;
+    Some(CheckpointAdvice {
+        chosen_min: c.checkpoint_interval_min,
+        young_min: young_interval_s(delta, mtbi_s) / 60.0,
+        daly_min: daly_s / 60.0,
+        wall_chosen_h: wall_chosen / HOUR_S,
+        wall_optimal_h: wall_optimal / HOUR_S,
+        saving_usd_per_job: (wall_chosen - wall_optimal) / HOUR_S * held_gpus * spot_per_gpu_h,
+    })
+}
+
 /// Share of always-on nodes interrupted at least once in a 730-hour month at `rate` per
 /// node-hour: 1 − e^(−730·λ).
 pub fn monthly_interruption_share(rate_per_node_hour: f64) -> f64 {
@@ -230,6 +300,22 @@ mod tests {
         let nodes = f64::from(p.reserved_nodes(s.reference_gpus));
         let reservation = nodes * p.on_demand_usd_per_node_hour * 0.63 * 730.0;
         assert!((e.compute_usd - reservation).abs() < 1e-6 * reservation);
+    }
+
+    #[test]
+    fn checkpoint_advice_prefers_dalys_interval() {
+        let mut s = crate::scenario::presets::preset("spot-p4d-retrains")
+            .unwrap()
+            .scenario();
+        s.job_classes[0].checkpoint_interval_min = 240.0;
+        let a = checkpoint_advice(&s, 0, 0).expect("platform 0 runs spot");
+        // δ = 300 s, M = 1/0.02 h = 50 h: Young √(2·300·180000) = 10,392 s = 173.2 min.
+        assert!((a.young_min - 173.2).abs() < 0.1, "{a:?}");
+        assert!(a.wall_optimal_h <= a.wall_chosen_h && a.saving_usd_per_job >= 0.0);
+        assert!(
+            checkpoint_advice(&s, 0, 1).is_none(),
+            "on-demand gets no advice"
+        );
     }
 
     #[test]

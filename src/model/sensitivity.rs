@@ -137,34 +137,109 @@ pub fn mean_tco(scenario: &Scenario, reps: u32) -> Vec<f64> {
     sums.iter().map(|s| s / f64::from(reps.max(1))).collect()
 }
 
-/// The tornado: every knob at (1 ± `pct` %), `reps` replications each. Knobs whose variant is
-/// not a valid scenario (e.g. a share pushed above its range) are left out.
-pub fn tornado(scenario: &Scenario, pct: f64, reps: u32) -> Result<Vec<TornadoBar>, ScenarioError> {
-    scenario.validate()?;
-    let base = mean_tco(scenario, reps);
-    let mut bars = Vec::new();
-    for knob in knobs() {
-        let variant = |factor: f64| {
-            let mut s = scenario.clone();
-            (knob.apply)(&mut s, factor);
-            s.validate().ok().map(|_| mean_tco(&s, reps))
-        };
-        let (Some(low), Some(high)) = (variant(1.0 - pct / 100.0), variant(1.0 + pct / 100.0))
-        else {
-            continue;
-        };
-        for (i, p) in scenario.platforms.iter().enumerate() {
-            bars.push(TornadoBar {
-                knob: knob.id.to_string(),
-                label: knob.label.to_string(),
-                platform: p.name.clone(),
-                low_usd: low[i],
-                base_usd: base[i],
-                high_usd: high[i],
-            });
+/// The tornado as a resumable computation, one replication of one variant per [`step`], so
+/// the UI can run it in slices. Variant 0 is the scenario as given; then each knob low and
+/// high. Knobs whose variant is not a valid scenario (e.g. a share pushed above its range) are
+/// left out.
+///
+/// [`step`]: TornadoRun::step
+#[derive(Debug, Clone)]
+pub struct TornadoRun {
+    reps: u32,
+    /// (knob index, scenario) for the base (knob `usize::MAX`) and each low/high variant.
+    variants: Vec<(usize, Scenario)>,
+    /// Sum of monthly TCO per variant and platform.
+    sums: Vec<Vec<f64>>,
+    next: usize,
+}
+
+impl TornadoRun {
+    /// Prepares the tornado of `scenario` at ±`pct` % with `reps` replications per variant.
+    pub fn new(scenario: &Scenario, pct: f64, reps: u32) -> Result<TornadoRun, ScenarioError> {
+        scenario.validate()?;
+        let mut variants = vec![(usize::MAX, scenario.clone())];
+        for (k, knob) in knobs().iter().enumerate() {
+            let make = |factor: f64| {
+                let mut s = scenario.clone();
+                (knob.apply)(&mut s, factor);
+                s.validate().ok().map(|_| s)
+            };
+            if let (Some(low), Some(high)) = (make(1.0 - pct / 100.0), make(1.0 + pct / 100.0)) {
+                variants.push((k, low));
+                variants.push((k, high));
+            }
         }
+        let platforms = scenario.platforms.len();
+        Ok(TornadoRun {
+            reps: reps.max(1),
+            sums: vec![vec![0.0; platforms]; variants.len()],
+            variants,
+            next: 0,
+        })
     }
-    Ok(bars)
+
+    /// Steps to do in all.
+    pub fn total_steps(&self) -> usize {
+        self.variants.len() * self.reps as usize
+    }
+
+    /// Steps done.
+    pub fn done_steps(&self) -> usize {
+        self.next
+    }
+
+    /// All steps done.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.total_steps()
+    }
+
+    /// Runs one replication of one variant; returns whether the tornado is complete.
+    pub fn step(&mut self) -> bool {
+        if self.is_done() {
+            return true;
+        }
+        let variant = self.next / self.reps as usize;
+        let rep = (self.next % self.reps as usize) as u64;
+        for (sum, o) in self.sums[variant]
+            .iter_mut()
+            .zip(run_replication(&self.variants[variant].1, rep))
+        {
+            *sum += o.monthly_tco_usd;
+        }
+        self.next += 1;
+        self.is_done()
+    }
+
+    /// The bars, once complete (empty before).
+    pub fn bars(&self) -> Vec<TornadoBar> {
+        if !self.is_done() {
+            return Vec::new();
+        }
+        let reps = f64::from(self.reps);
+        let base = &self.variants[0].1;
+        let mut bars = Vec::new();
+        for pair in (1..self.variants.len()).step_by(2) {
+            let knob = &knobs()[self.variants[pair].0];
+            for (i, p) in base.platforms.iter().enumerate() {
+                bars.push(TornadoBar {
+                    knob: knob.id.to_string(),
+                    label: knob.label.to_string(),
+                    platform: p.name.clone(),
+                    low_usd: self.sums[pair][i] / reps,
+                    base_usd: self.sums[0][i] / reps,
+                    high_usd: self.sums[pair + 1][i] / reps,
+                });
+            }
+        }
+        bars
+    }
+}
+
+/// The tornado: every knob at (1 ± `pct` %), `reps` replications each (see [`TornadoRun`]).
+pub fn tornado(scenario: &Scenario, pct: f64, reps: u32) -> Result<Vec<TornadoBar>, ScenarioError> {
+    let mut run = TornadoRun::new(scenario, pct, reps)?;
+    while !run.step() {}
+    Ok(run.bars())
 }
 
 /// Where two options cost the same, found by bisection over a searched range.

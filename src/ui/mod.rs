@@ -11,6 +11,7 @@ mod method_panel;
 mod results_view;
 mod runner;
 mod scenario_editor;
+mod sensitivity_view;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
@@ -20,8 +21,9 @@ use histogram_chart::CostHistograms;
 use leptos::prelude::*;
 use method_panel::MethodPanel;
 use results_view::Headlines;
-use runner::use_monte_carlo;
+use runner::{use_monte_carlo, use_tornado};
 use scenario_editor::ScenarioEditor;
+use sensitivity_view::{CheckpointAdvicePanel, TornadoCharts};
 
 /// The whole page.
 #[component]
@@ -40,6 +42,7 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
+    let tornado = use_tornado(scenario.into(), run.running);
     let state = move || if run.running.get() { "running" } else { "done" };
     view! {
         <header class="masthead">
@@ -73,10 +76,15 @@ pub fn App() -> impl IntoView {
                             if run.running.get() { " (running)" } else { "" }
                         )}
                     </span>
+                    <span class="runner-note">
+                        "Simulated on this page's main thread in short slices, so typing never waits."
+                    </span>
                 </div>
                 <Headlines results=run.results estimates=estimates />
                 <BreakdownChart results=run.results />
                 <CostHistograms results=run.results />
+                <TornadoCharts state=tornado />
+                <CheckpointAdvicePanel scenario=scenario />
                 <MethodPanel scenario=scenario />
             </section>
         </main>

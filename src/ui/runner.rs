@@ -109,3 +109,66 @@ fn schedule_slice(mut run: MonteCarlo, this_run: u64, set: Setters) {
         Duration::ZERO,
     );
 }
+
+/// Replications per tornado variant: coarse, so the tornado follows the inputs quickly.
+const TORNADO_REPS: u32 = 12;
+/// Each input is moved by ± this many percent.
+pub const TORNADO_PCT: f64 = 20.0;
+
+/// What the page reads of the sensitivity run.
+#[derive(Clone, Copy)]
+pub struct TornadoState {
+    /// The bars, once the run for the current inputs is complete.
+    pub bars: ReadSignal<Vec<crate::model::sensitivity::TornadoBar>>,
+    /// Share (0–1) of the run done.
+    pub progress: ReadSignal<f64>,
+}
+
+/// Recomputes the tornado whenever `scenario` changes, in slices that yield to the main
+/// Monte Carlo run (`busy`) so the headline numbers come first.
+pub fn use_tornado(scenario: Signal<Scenario>, busy: ReadSignal<bool>) -> TornadoState {
+    use crate::model::sensitivity::TornadoRun;
+    let (bars, set_bars) = signal(Vec::new());
+    let (progress, set_progress) = signal(0.0);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let s = scenario.get();
+        let this_run = generation.get_value() + 1;
+        generation.set_value(this_run);
+        set_bars.set(Vec::new());
+        set_progress.set(0.0);
+        if let Ok(run) = TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS) {
+            step_tornado(run, this_run, generation, busy, set_bars, set_progress);
+        }
+    });
+    TornadoState { bars, progress }
+}
+
+fn step_tornado(
+    mut run: crate::model::sensitivity::TornadoRun,
+    this_run: u64,
+    generation: StoredValue<u64>,
+    busy: ReadSignal<bool>,
+    set_bars: WriteSignal<Vec<crate::model::sensitivity::TornadoBar>>,
+    set_progress: WriteSignal<f64>,
+) {
+    let waiting = busy.get_untracked();
+    set_timeout(
+        move || {
+            if generation.get_value() != this_run {
+                return;
+            }
+            if !busy.get_untracked() {
+                let start = now_ms();
+                while !run.step() && now_ms() - start < SLICE_BUDGET_MS {}
+                set_progress.set(run.done_steps() as f64 / run.total_steps().max(1) as f64);
+                if run.is_done() {
+                    set_bars.set(run.bars());
+                    return;
+                }
+            }
+            step_tornado(run, this_run, generation, busy, set_bars, set_progress);
+        },
+        Duration::from_millis(if waiting { 50 } else { 0 }),
+    );
+}

@@ -1,0 +1,143 @@
+//! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
+
+use super::runner::{TornadoState, TORNADO_PCT};
+use crate::charts::format::{trim_number, usd, usd_compact};
+use crate::charts::tornado::layout_tornado;
+use crate::model::analytic::checkpoint_advice;
+use crate::model::scenario::Scenario;
+use leptos::prelude::*;
+
+const W: f64 = 560.0;
+const LABEL_W: f64 = 190.0;
+const ROW_H: f64 = 22.0;
+const TOP: f64 = 6.0;
+
+/// One tornado per platform.
+#[component]
+pub fn TornadoCharts(state: TornadoState) -> impl IntoView {
+    view! {
+        <figure class="chart tornado">
+            <figcaption>
+                {format!("Which input moves the monthly TCO most (each input ±{} %)", TORNADO_PCT)}
+            </figcaption>
+            <p class="readout">
+                {move || {
+                    let p = state.progress.get();
+                    if p < 1.0 {
+                        format!("computing: {:.0} % …", p * 100.0)
+                    } else {
+                        "Orange: input lowered; blue: input raised. Mean of 12 replications per variant, same seed.".to_string()
+                    }
+                }}
+            </p>
+            <div class="small-multiples wide">
+                {move || {
+                    let bars = state.bars.get();
+                    let mut platforms: Vec<String> = Vec::new();
+                    for b in &bars {
+                        if !platforms.contains(&b.platform) {
+                            platforms.push(b.platform.clone());
+                        }
+                    }
+                    platforms
+                        .into_iter()
+                        .map(|platform| {
+                            let mine: Vec<_> = bars.iter().filter(|b| b.platform == platform).collect();
+                            let base = mine.first().map(|b| b.base_usd).unwrap_or(0.0);
+                            let rows: Vec<(String, f64, f64)> = mine
+                                .iter()
+                                .map(|b| (b.label.clone(), b.low_usd, b.high_usd))
+                                .collect();
+                            let layout = layout_tornado(&rows, base, LABEL_W, W - 10.0);
+                            let height = TOP + ROW_H * layout.rows.len() as f64 + 20.0;
+                            let label = format!("Tornado chart of the monthly TCO of {platform}");
+                            view! {
+                                <div class="tornado-platform">
+                                    <h4>{platform.clone()} " — base " {usd(base)}</h4>
+                                    <svg viewBox=format!("0 0 {W} {height}") role="img" aria-label=label>
+                                        {layout
+                                            .rows
+                                            .iter()
+                                            .enumerate()
+                                            .map(|(i, r)| {
+                                                let y = TOP + ROW_H * i as f64;
+                                                let seg = |x: f64, class: &'static str, value: f64, what: &'static str| {
+                                                    let (a, b) = if x < layout.x_base { (x, layout.x_base) } else { (layout.x_base, x) };
+                                                    view! {
+                                                        <rect class=class x=a y=y + 3.0 width=(b - a).max(0.5) height=ROW_H - 6.0
+                                                            data-metric=format!("tornado.{what}") data-platform=platform.clone()
+                                                            data-value=value.to_string()>
+                                                            <title>{format!("{} {what}: {}", r.label, usd(value))}</title>
+                                                        </rect>
+                                                    }
+                                                };
+                                                view! {
+                                                    <text class="row-label" x=LABEL_W - 6.0 y=y + ROW_H / 2.0 text-anchor="end" dominant-baseline="middle">
+                                                        {r.label.clone()}
+                                                    </text>
+                                                    {seg(r.x_low, "tornado-low", r.low, "low")}
+                                                    {seg(r.x_high, "tornado-high", r.high, "high")}
+                                                }
+                                            })
+                                            .collect_view()}
+                                        <line class="baseline" x1=layout.x_base x2=layout.x_base y1=TOP y2=height - 18.0 />
+                                        <text class="tick-label" x=LABEL_W y=height - 4.0>{usd_compact(layout.domain.0)}</text>
+                                        <text class="tick-label" x=W - 10.0 y=height - 4.0 text-anchor="end">{usd_compact(layout.domain.1)}</text>
+                                    </svg>
+                                </div>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </div>
+        </figure>
+    }
+}
+
+/// Young/Daly optimum next to the chosen checkpoint interval, per spot platform.
+#[component]
+pub fn CheckpointAdvicePanel(scenario: RwSignal<Scenario>) -> impl IntoView {
+    view! {
+        <section class="advice" aria-labelledby="advice-heading">
+            <h3 id="advice-heading">"Checkpoint advice"</h3>
+            <ul>
+                {move || {
+                    scenario.with(|s| {
+                        let mut items = Vec::new();
+                        for (pi, p) in s.platforms.iter().enumerate() {
+                            for (ci, c) in s.job_classes.iter().enumerate() {
+                                if let Some(a) = checkpoint_advice(s, ci, pi) {
+                                    let chosen = if a.chosen_min > 0.0 {
+                                        format!("every {} min", trim_number(a.chosen_min.round()))
+                                    } else {
+                                        "no checkpoints".to_string()
+                                    };
+                                    items.push(view! {
+                                        <li data-metric="checkpoint.daly_min" data-platform=p.name.clone() data-value=a.daly_min.to_string()>
+                                            {format!(
+                                                "{} on {}: you chose {chosen}; the optimum is ≈ {} min (Daly; Young {} min). \
+                                                 Expected wall time {} h vs {} h at the optimum, saving ≈ {} per job.",
+                                                c.name,
+                                                p.name,
+                                                trim_number(a.daly_min.round()),
+                                                trim_number(a.young_min.round()),
+                                                trim_number((a.wall_chosen_h * 100.0).round() / 100.0),
+                                                trim_number((a.wall_optimal_h * 100.0).round() / 100.0),
+                                                usd(a.saving_usd_per_job.max(0.0))
+                                            )}
+                                        </li>
+                                    });
+                                }
+                            }
+                        }
+                        if items.is_empty() {
+                            view! { <li>"No platform runs on spot: checkpoints cost only their write time."</li> }.into_any()
+                        } else {
+                            items.collect_view().into_any()
+                        }
+                    })
+                }}
+            </ul>
+        </section>
+    }
+}
