@@ -18,6 +18,8 @@ test('the release page renders the default preset with no errors, from a sub-pat
       'FTE cost', 'Warm-pool window', 'Image pull time', 'Checkpoint interval', 'Reserved share']) {
       assert.equal(await page.getByLabel(label, { exact: false }).first().getAttribute('type'), 'range', label);
     }
+    // The simulation ran in the Web Worker.
+    assert.equal(await page.locator('.runner-note').textContent(), 'Simulated in a background worker.');
     // One fieldset per platform, its legend the platform's name.
     const legends = await page.locator('fieldset.platform legend').allTextContents();
     const cli = cliEval('batch-vs-eks-spot');

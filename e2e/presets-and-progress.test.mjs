@@ -48,6 +48,8 @@ test('a long run shows progress and the page answers input while it runs', async
     const progress = page.locator('.progress progress');
     const max = Number(await progress.getAttribute('max'));
     assert.equal(max, 200);
+    // The new preset's cards appear with the first partial results.
+    await page.locator('[data-metric="estimate.monthly_tco_usd"][data-platform="GKE Autopilot"]').waitFor();
     const started = Date.now();
     const estimateBefore = await metric(page, 'estimate.monthly_tco_usd');
     // An input while the simulation runs is handled at once: the instant estimate moves.

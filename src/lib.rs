@@ -6,6 +6,7 @@
 //! - [`charts`]: pure chart geometry (scales, ticks, bar layout, number formatting); the SVG
 //!   components that draw it live in `ui`.
 //! - `ui` (wasm32 + feature `app`): the Leptos components; the only place with signals.
+//! - `worker` (wasm32 + feature `app`): the Web Worker that runs the Monte Carlo.
 //! - `js_api` (wasm32 + feature `js-api`): the model exported to JavaScript for `pkg/`.
 
 pub mod charts;
@@ -14,6 +15,9 @@ pub mod scenario;
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod ui;
+
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
+pub mod worker;
 
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js_api;

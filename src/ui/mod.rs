@@ -36,8 +36,10 @@ pub fn App() -> impl IntoView {
             return Vec::new();
         }
         scenario.with(|s| {
-            (0..s.platforms.len())
-                .map(|i| estimate_platform(s, i))
+            s.platforms
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.name.clone(), estimate_platform(s, i)))
                 .collect()
         })
     });
@@ -77,7 +79,11 @@ pub fn App() -> impl IntoView {
                         )}
                     </span>
                     <span class="runner-note">
-                        "Simulated on this page's main thread in short slices, so typing never waits."
+                        {move || if run.in_worker.get() {
+                            "Simulated in a background worker."
+                        } else {
+                            "No background worker here: simulated on the page's main thread in short slices."
+                        }}
                     </span>
                 </div>
                 <Headlines results=run.results estimates=estimates />

@@ -117,7 +117,9 @@ fn PlatformCard(result: PlatformResult, estimate: Option<Estimate>) -> impl Into
 #[component]
 pub fn Headlines(
     #[prop(into)] results: Signal<Option<Results>>,
-    #[prop(into)] estimates: Signal<Vec<Estimate>>,
+    /// The instant estimate of each platform of the current scenario, by name.
+    #[prop(into)]
+    estimates: Signal<Vec<(String, Estimate)>>,
 ) -> impl IntoView {
     view! {
         <div class="cards">
@@ -128,8 +130,13 @@ pub fn Headlines(
                     .map(|r| {
                         r.platforms
                             .into_iter()
-                            .enumerate()
-                            .map(|(i, p)| view! { <PlatformCard result=p estimate=estimates.get(i).copied() /> })
+                            .map(|p| {
+                                let estimate = estimates
+                                    .iter()
+                                    .find(|(name, _)| *name == p.name)
+                                    .map(|(_, e)| *e);
+                                view! { <PlatformCard result=p estimate=estimate /> }
+                            })
                             .collect_view()
                     })
             }}

@@ -1,12 +1,21 @@
-//! Runs the Monte Carlo for the current scenario in short slices on the main thread, publishing
-//! partial results after each slice, so the page never freezes and the first (coarse) numbers
-//! appear within one slice. A newer scenario cancels the older run: each run carries a
-//! generation number and a slice of an outdated generation does nothing.
+//! Runs the Monte Carlo for the current scenario off the main thread in the simulation Web
+//! Worker (`crate::worker`), which answers with partial results after each slice. Where a
+//! worker cannot be created (no Worker in this context, or it fails to start) the run goes in
+//! short slices on the main thread instead, and the page says so. Either way a newer scenario
+//! cancels the older run: each run carries a number and answers for older runs are dropped.
 
 use crate::model::monte_carlo::{MonteCarlo, Results};
 use crate::model::scenario::Scenario;
+use crate::worker::{JsValueCodec, SimulationWorker, WorkerInput, WorkerOutput};
+use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
 use std::time::Duration;
+
+/// The worker's loader (src/worker-loader.js), next to the page.
+const WORKER_LOADER: &str = "./worker-loader.js";
+
+/// Seconds to wait for the worker's first answer before running on the main thread.
+const WORKER_WATCHDOG_S: u64 = 8;
 
 /// Longest a slice may run before yielding to the browser, milliseconds.
 const SLICE_BUDGET_MS: f64 = 12.0;
@@ -26,6 +35,8 @@ pub struct MonteCarloRun {
     pub error: ReadSignal<Option<String>>,
     /// Counts runs started; tests wait for it to change after an input.
     pub run_id: ReadSignal<u64>,
+    /// The run goes in the Web Worker (false: main-thread slices).
+    pub in_worker: ReadSignal<bool>,
 }
 
 /// Starts a run whenever `scenario` changes.
@@ -37,6 +48,26 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
     let (error, set_error) = signal(None::<String>);
     let (run_id, set_run_id) = signal(0u64);
     let generation = StoredValue::new(0u64);
+    let bridge = spawn_worker(move |out| match out {
+        WorkerOutput::Progress {
+            run_id,
+            done,
+            total,
+            results,
+        } if run_id == generation.get_value() => {
+            set_results.set(Some(results));
+            set_done.set(done);
+            set_total.set(total);
+            set_running.set(done < total);
+        }
+        WorkerOutput::Invalid { run_id, message } if run_id == generation.get_value() => {
+            set_error.set(Some(message));
+            set_running.set(false);
+        }
+        _ => {}
+    });
+    let (in_worker, set_in_worker) = signal(bridge.is_some());
+    let bridge = StoredValue::new_local(bridge);
     let setters = Setters {
         results: set_results,
         done: set_done,
@@ -48,13 +79,52 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         let this_run = generation.get_value() + 1;
         generation.set_value(this_run);
         set_run_id.set(this_run);
+        // Results of other platforms would sit under the wrong names: drop them. Results of
+        // the same platforms stay on screen until the new run's first answer (no flicker).
+        let same_platforms = results.with_untracked(|r| {
+            r.as_ref().is_some_and(|r| {
+                r.platforms.len() == s.platforms.len()
+                    && r.platforms
+                        .iter()
+                        .zip(&s.platforms)
+                        .all(|(a, b)| a.name == b.name)
+            })
+        });
+        if !same_platforms {
+            set_results.set(None);
+        }
         match MonteCarlo::new(s) {
             Ok(run) => {
                 set_error.set(None);
                 set_total.set(run.scenario().replications);
                 set_done.set(0);
                 set_running.set(true);
-                schedule_slice(run, this_run, setters);
+                let sent = bridge.with_value(|b| {
+                    b.as_ref().map(|b| {
+                        b.send(WorkerInput::Start {
+                            run_id: this_run,
+                            scenario: run.scenario().clone(),
+                        })
+                    })
+                });
+                if sent.is_none() || !in_worker.get_untracked() {
+                    schedule_slice(run, this_run, setters);
+                } else {
+                    // Watchdog: a worker blocked after construction (e.g. by a policy of the
+                    // embedding page) never answers; then run here instead, and say so.
+                    set_timeout(
+                        move || {
+                            if generation.get_value() == this_run
+                                && done.get_untracked() == 0
+                                && running.get_untracked()
+                            {
+                                set_in_worker.set(false);
+                                schedule_slice(run, this_run, setters);
+                            }
+                        },
+                        Duration::from_secs(WORKER_WATCHDOG_S),
+                    );
+                }
             }
             Err(e) => {
                 set_error.set(Some(e.to_string()));
@@ -70,7 +140,35 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         running,
         error,
         run_id,
+        in_worker,
     }
+}
+
+/// Starts the simulation worker, or `None` where this context cannot run one.
+fn spawn_worker(
+    on_output: impl Fn(WorkerOutput) + 'static,
+) -> Option<WorkerBridge<SimulationWorker>> {
+    let global = js_sys::global();
+    let has_worker = js_sys::Reflect::has(&global, &"Worker".into()).unwrap_or(false);
+    if !has_worker {
+        return None;
+    }
+    // A sandboxed frame without same-origin access has an opaque origin ("null"), where
+    // constructing a worker from the page's own URL throws; gloo-worker would abort on that.
+    let opaque = web_sys::window()
+        .map(|w| w.origin() == "null")
+        .unwrap_or(true);
+    if opaque {
+        return None;
+    }
+    Some(
+        SimulationWorker::spawner()
+            .encoding::<JsValueCodec>()
+            .callback(on_output)
+            .with_loader(true)
+            .as_module(false)
+            .spawn(WORKER_LOADER),
+    )
 }
 
 #[derive(Clone, Copy)]
