@@ -103,12 +103,7 @@ impl Worker for SimulationWorker {
             return; // a newer run replaced this one
         }
         let start = now_ms();
-        loop {
-            run.run_batch(1);
-            if run.is_done() || now_ms() - start > SLICE_BUDGET_MS {
-                break;
-            }
-        }
+        run.run_while(|| now_ms() - start < SLICE_BUDGET_MS);
         scope.respond(
             *who,
             WorkerOutput::Progress {

@@ -49,6 +49,18 @@ impl MonteCarlo {
         self.done()
     }
 
+    /// Runs replications one at a time, at least one, until all are done or `keep_going`
+    /// (asked after each) says stop — a time slice in the UI or the worker. Returns how many
+    /// are done in all.
+    pub fn run_while(&mut self, mut keep_going: impl FnMut() -> bool) -> u32 {
+        loop {
+            self.run_batch(1);
+            if self.is_done() || !keep_going() {
+                return self.done();
+            }
+        }
+    }
+
     /// Replications done.
     pub fn done(&self) -> u32 {
         self.outcomes.len() as u32

@@ -190,12 +190,7 @@ fn schedule_slice(mut run: MonteCarlo, this_run: u64, set: Setters) {
                 return; // a newer input replaced this run
             }
             let start = now_ms();
-            loop {
-                run.run_batch(1);
-                if run.is_done() || now_ms() - start > SLICE_BUDGET_MS {
-                    break;
-                }
-            }
+            run.run_while(|| now_ms() - start < SLICE_BUDGET_MS);
             set.results.set(Some(run.results()));
             set.done.set(run.done());
             if run.is_done() {

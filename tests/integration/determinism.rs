@@ -77,3 +77,18 @@ fn every_platform_sees_the_same_job_stream() {
         assert_eq!(o[0].jobs_submitted, o[2].jobs_submitted);
     }
 }
+
+#[test]
+fn run_while_runs_at_least_one_replication_and_stops_when_told() {
+    let mut mc = MonteCarlo::new(busy_scenario()).unwrap();
+    let mut asked = 0;
+    assert_eq!(
+        mc.run_while(|| {
+            asked += 1;
+            asked < 3
+        }),
+        3
+    );
+    assert_eq!(mc.run_while(|| false), 4);
+    assert_eq!(mc.run_while(|| true), 12, "stops at the scenario's replications");
+}
