@@ -8,4 +8,5 @@ pub mod format;
 pub mod histogram;
 pub mod scale;
 pub mod stacked;
+pub mod timeline;
 pub mod tornado;

@@ -8,6 +8,7 @@ mod breakdown_chart;
 mod controls;
 mod histogram_chart;
 mod method_panel;
+mod node_timeline;
 mod results_view;
 mod runner;
 mod scenario_editor;
@@ -20,6 +21,7 @@ use breakdown_chart::BreakdownChart;
 use histogram_chart::CostHistograms;
 use leptos::prelude::*;
 use method_panel::MethodPanel;
+use node_timeline::NodeTimeline;
 use results_view::Headlines;
 use runner::{use_monte_carlo, use_tornado};
 use scenario_editor::ScenarioEditor;
@@ -89,6 +91,7 @@ pub fn App() -> impl IntoView {
                 <Headlines results=run.results estimates=estimates />
                 <BreakdownChart results=run.results />
                 <CostHistograms results=run.results />
+                <NodeTimeline scenario=scenario />
                 <TornadoCharts state=tornado />
                 <CheckpointAdvicePanel scenario=scenario />
                 <MethodPanel scenario=scenario />

@@ -90,5 +90,9 @@ fn run_while_runs_at_least_one_replication_and_stops_when_told() {
         3
     );
     assert_eq!(mc.run_while(|| false), 4);
-    assert_eq!(mc.run_while(|| true), 12, "stops at the scenario's replications");
+    assert_eq!(
+        mc.run_while(|| true),
+        12,
+        "stops at the scenario's replications"
+    );
 }

@@ -198,3 +198,31 @@ fn sagemaker_never_packs_two_jobs_on_one_instance() {
     assert_eq!(exclusive.peak_nodes, 6);
     assert_eq!(exclusive.jobs_completed, 6);
 }
+
+#[test]
+fn the_timeline_records_every_node_and_attempt_without_changing_results() {
+    use gpucost::model::sim::{
+        generate_jobs, simulate_platform, simulate_platform_timeline, AttemptEnd,
+    };
+    let mut platform = bare_platform("k8s");
+    platform.gpus_per_node = 8;
+    let class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed { hours: 2.0 },
+    );
+    let s = scenario(1.0, 1, vec![class; 6], vec![platform]);
+    let jobs = generate_jobs(&s, 0);
+    let (plain, _) = simulate_platform(&s, 0, 0, &jobs, false);
+    let (recorded, timeline) = simulate_platform_timeline(&s, 0, 0, &jobs);
+    assert_eq!(plain, recorded);
+    assert_eq!(timeline.nodes.len(), 1);
+    assert_eq!(timeline.nodes[0].ready_s, Some(0));
+    assert_eq!(timeline.attempts.len(), 6);
+    for a in &timeline.attempts {
+        assert_eq!(a.nodes, vec![(0, 1)]);
+        assert_eq!(
+            (a.start_s, a.end_s, a.ended),
+            (0, 7_200, AttemptEnd::Finished)
+        );
+    }
+}

@@ -40,6 +40,69 @@ pub struct JobRecord {
     pub finished_s: Option<i64>,
 }
 
+/// How an attempt ended, for the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptEnd {
+    /// The job finished.
+    Finished,
+    /// A spot interruption stopped it.
+    Interrupted,
+    /// The attempt failed.
+    Failed,
+    /// Still running at the horizon.
+    Horizon,
+}
+
+/// One node's life, for the timeline.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct NodeSpan {
+    /// `reserved`, `on_demand` or `spot`.
+    pub kind: &'static str,
+    /// When it was requested, s.
+    pub requested_s: i64,
+    /// When billing (provisioning) started, s.
+    pub billing_start_s: i64,
+    /// When it became ready, s, if it did.
+    pub ready_s: Option<i64>,
+    /// When it was released (or the horizon), s.
+    pub end_s: i64,
+    /// A spot interruption ended it.
+    pub interrupted: bool,
+}
+
+/// One attempt of a job on its nodes, for the timeline.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AttemptSpan {
+    /// Job index (submission order).
+    pub job: usize,
+    /// Job class index.
+    pub class: usize,
+    /// Nodes it ran on, with the GPUs it used on each.
+    pub nodes: Vec<(usize, u32)>,
+    /// Start (image pull begins), s.
+    pub start_s: i64,
+    /// Start of compute (after pull and restart), s.
+    pub compute_start_s: i64,
+    /// End, s.
+    pub end_s: i64,
+    /// How it ended.
+    pub ended: AttemptEnd,
+}
+
+/// What happened on one platform in one replication: every node and every attempt.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Timeline {
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// Horizon, s.
+    pub horizon_s: i64,
+    /// Nodes in request order.
+    pub nodes: Vec<NodeSpan>,
+    /// Attempts in the order they ended.
+    pub attempts: Vec<AttemptSpan>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
     NodeReady(usize),
@@ -131,6 +194,8 @@ struct Sim<'a> {
     states: Vec<JobState>,
     waiting: BTreeSet<usize>,
     replication: u64,
+    /// Kept only when a timeline is asked for.
+    timeline: Option<Timeline>,
     usd: Breakdown,
     gpu_s: [f64; 10],
     useful_ref_gpu_s: f64,
@@ -162,6 +227,37 @@ pub fn simulate_platform(
     jobs: &[Job],
     keep_records: bool,
 ) -> (PlatformOutcome, Option<Vec<JobRecord>>) {
+    let mut sim = new_sim(scenario, platform_index, replication, jobs);
+    sim.run();
+    let records = keep_records.then(|| sim.job_records());
+    (sim.outcome(), records)
+}
+
+/// Like [`simulate_platform`], keeping the timeline of every node and attempt (for the node
+/// timeline chart: one replication, one platform).
+pub fn simulate_platform_timeline(
+    scenario: &Scenario,
+    platform_index: usize,
+    replication: u64,
+    jobs: &[Job],
+) -> (PlatformOutcome, Timeline) {
+    let mut sim = new_sim(scenario, platform_index, replication, jobs);
+    sim.timeline = Some(Timeline {
+        gpus_per_node: scenario.platforms[platform_index].gpus_per_node,
+        horizon_s: sim.horizon_s,
+        ..Timeline::default()
+    });
+    sim.run();
+    let timeline = sim.timeline.take().unwrap_or_default();
+    (sim.outcome(), timeline)
+}
+
+fn new_sim<'a>(
+    scenario: &'a Scenario,
+    platform_index: usize,
+    replication: u64,
+    jobs: &'a [Job],
+) -> Sim<'a> {
     let platform = &scenario.platforms[platform_index];
     let discount = match platform.cloud {
         Cloud::Aws => scenario.discounts.aws_pct,
@@ -185,6 +281,7 @@ pub fn simulate_platform(
         states: Vec::with_capacity(jobs.len()),
         waiting: BTreeSet::new(),
         replication,
+        timeline: None,
         usd: Breakdown::default(),
         gpu_s: [0.0; 10],
         useful_ref_gpu_s: 0.0,
@@ -230,21 +327,22 @@ pub fn simulate_platform(
             kept_gpu_s: [0.0; 3],
         });
     }
-    sim.run();
-    let records = keep_records.then(|| {
-        jobs.iter()
-            .zip(&sim.states)
+    sim
+}
+
+impl Sim<'_> {
+    fn job_records(&self) -> Vec<JobRecord> {
+        self.jobs
+            .iter()
+            .zip(&self.states)
             .map(|(job, state)| JobRecord {
                 arrival_s: job.arrival_s,
                 first_compute_s: state.first_compute_s,
                 finished_s: state.finished_s,
             })
             .collect()
-    });
-    (sim.outcome(), records)
-}
+    }
 
-impl Sim<'_> {
     fn nodes_needed(&self, gpus: u32) -> u32 {
         gpus.div_ceil(self.platform.gpus_per_node)
     }
@@ -306,6 +404,20 @@ impl Sim<'_> {
         });
         self.alive_nodes += 1;
         self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
+        if let Some(t) = self.timeline.as_mut() {
+            t.nodes.push(NodeSpan {
+                kind: match kind {
+                    NodeKind::Reserved => "reserved",
+                    NodeKind::OnDemand => "on_demand",
+                    NodeKind::Spot => "spot",
+                },
+                requested_s: self.now,
+                billing_start_s: billing_start,
+                ready_s: None,
+                end_s: self.horizon_s,
+                interrupted: false,
+            });
+        }
         if ready_now {
             self.node_ready(id);
         } else {
@@ -345,6 +457,10 @@ impl Sim<'_> {
         let n = &mut self.nodes[node];
         n.ready = true;
         n.ready_at_s = self.now;
+        if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
+            span.ready_s = Some(self.now);
+        }
+        let n = &mut self.nodes[node];
         n.free_since_s = self.now;
         if n.kind == NodeKind::Spot {
             let rate = self.platform.spot_interruptions_per_node_hour;
@@ -386,6 +502,10 @@ impl Sim<'_> {
         self.charge(node, GpuUse::BillingRounding, (billed - used) as f64 * gpn);
         self.paid_gpu_s += billed as f64 * gpn;
         self.nodes[node].released = true;
+        let now = self.now;
+        if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
+            span.end_s = now;
+        }
         self.alive_nodes -= 1;
     }
 
@@ -701,6 +821,9 @@ impl Sim<'_> {
         lost_as: Option<GpuUse>,
         on_notice: bool,
     ) {
+        if self.timeline.is_some() {
+            self.record_attempt(job, finished, lost_as);
+        }
         let st = &self.states[job];
         let elapsed = self.now - st.attempt_start_s;
         let pull = elapsed.min(st.pull_s);
@@ -770,6 +893,32 @@ impl Sim<'_> {
         };
         let st = &mut self.states[job];
         st.committed_c += kept_total.min(remaining);
+    }
+
+    fn record_attempt(&mut self, job: usize, finished: bool, lost_as: Option<GpuUse>) {
+        let st = &self.states[job];
+        let span = AttemptSpan {
+            job,
+            class: self.jobs[job].class,
+            nodes: st
+                .nodes
+                .iter()
+                .copied()
+                .zip(st.used_per_node.iter().copied())
+                .collect(),
+            start_s: st.attempt_start_s,
+            compute_start_s: (st.attempt_start_s + st.pull_s + st.restart_s).min(self.now),
+            end_s: self.now,
+            ended: match (finished, lost_as) {
+                (true, _) => AttemptEnd::Finished,
+                (false, Some(GpuUse::InterruptionRework)) => AttemptEnd::Interrupted,
+                (false, Some(_)) => AttemptEnd::Failed,
+                (false, None) => AttemptEnd::Horizon,
+            },
+        };
+        if let Some(t) = self.timeline.as_mut() {
+            t.attempts.push(span);
+        }
     }
 
     /// Charges kept compute as useful, storage slowdown and scaling loss, and remembers it for
@@ -852,6 +1001,9 @@ impl Sim<'_> {
             return;
         }
         self.interruptions += 1;
+        if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
+            span.interrupted = true;
+        }
         let notice_ok = |sim: &Self, job: usize| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
             class.checkpoint_interval_min > 0.0

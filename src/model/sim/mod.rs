@@ -11,6 +11,9 @@ pub mod engine;
 pub mod jobs;
 pub mod outcome;
 
-pub use engine::{simulate_platform, JobRecord};
+pub use engine::{
+    simulate_platform, simulate_platform_timeline, AttemptEnd, AttemptSpan, JobRecord, NodeSpan,
+    Timeline,
+};
 pub use jobs::{generate_jobs, Job};
 pub use outcome::{Breakdown, GpuUse, PlatformOutcome};

@@ -1,0 +1,104 @@
+//! The node timeline of one replication: which jobs ran where, and when nodes sat idle, were
+//! provisioned, pulled images or were interrupted. The picture that shows bin-packing and
+//! warm pools.
+
+use crate::charts::timeline::layout_timeline;
+use crate::model::scenario::Scenario;
+use crate::model::sim::{generate_jobs, simulate_platform_timeline, AttemptEnd};
+use leptos::prelude::*;
+
+const W: f64 = 640.0;
+const LABEL_W: f64 = 70.0;
+const LANE_H: f64 = 4.0;
+const MAX_ROWS: usize = 30;
+/// The window shown: the first two days.
+const WINDOW_S: i64 = 2 * 86_400;
+
+/// Timeline of replication 0 for the chosen platform.
+#[component]
+pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
+    let (chosen, set_chosen) = signal(0usize);
+    let layout = Memo::new(move |_| {
+        scenario.with(|s| {
+            if s.validate().is_err() || s.platforms.is_empty() {
+                return None;
+            }
+            let p = chosen.get().min(s.platforms.len() - 1);
+            let jobs = generate_jobs(s, 0);
+            let (_, timeline) = simulate_platform_timeline(s, p, 0, &jobs);
+            let end = timeline.horizon_s.min(WINDOW_S);
+            Some(layout_timeline(
+                &timeline,
+                (0, end),
+                LABEL_W,
+                W - 8.0,
+                LANE_H,
+                MAX_ROWS,
+            ))
+        })
+    });
+    view! {
+        <figure class="chart timeline">
+            <figcaption>"Nodes and jobs in the first two days of one run"</figcaption>
+            <div class="control inline">
+                <label for="timeline-platform">"Platform shown"</label>
+                <select
+                    id="timeline-platform"
+                    on:change=move |ev| set_chosen.set(event_target_value(&ev).parse().unwrap_or(0))
+                >
+                    {move || {
+                        scenario.with(|s| {
+                            s.platforms
+                                .iter()
+                                .enumerate()
+                                .map(|(i, p)| view! { <option value=i.to_string() selected=move || chosen.get() == i>{p.name.clone()}</option> })
+                                .collect_view()
+                        })
+                    }}
+                </select>
+            </div>
+            {move || {
+                layout.get().map(|l| {
+                    let height = l.height + 22.0;
+                    let hidden = l.hidden_nodes;
+                    view! {
+                        <svg viewBox=format!("0 0 {W} {height}") role="img"
+                            aria-label="Gantt chart: one row per node, job attempts as bars in the GPU lanes they used">
+                            {l.ticks.iter().map(|(h, x)| view! {
+                                <line class="gridline" x1=*x x2=*x y1=0.0 y2=l.height />
+                                <text class="tick-label" x=*x y=height - 6.0 text-anchor="middle">{format!("{h} h")}</text>
+                            }).collect_view()}
+                            {l.rows.iter().map(|r| view! {
+                                <text class="row-label" x=LABEL_W - 4.0 y=r.y + r.height / 2.0 text-anchor="end" dominant-baseline="middle">
+                                    {format!("{} {}", match r.kind { "reserved" => "R", "spot" => "S", _ => "OD" }, r.node)}
+                                </text>
+                                {r.provisioning.map(|(x, w)| view! { <rect class="tl-provisioning" x=x y=r.y width=w height=r.height><title>"provisioning (billed)"</title></rect> })}
+                                {r.ready.map(|(x, w)| view! { <rect class="tl-idle" x=x y=r.y width=w height=r.height><title>"node up: idle where no job runs"</title></rect> })}
+                                {r.interrupted_at.map(|x| view! { <line class="tl-interrupt" x1=x x2=x y1=r.y - 1.0 y2=r.y + r.height + 1.0><title>"spot interruption"</title></line> })}
+                            }).collect_view()}
+                            {l.bars.iter().map(|b| {
+                                let class = match b.ended {
+                                    AttemptEnd::Finished => "tl-job finished",
+                                    AttemptEnd::Interrupted => "tl-job interrupted",
+                                    AttemptEnd::Failed => "tl-job failed",
+                                    AttemptEnd::Horizon => "tl-job running",
+                                };
+                                view! {
+                                    <rect class=class x=b.x y=b.y + 0.5 width=b.width.max(0.5) height=(b.height - 1.0).max(0.5)>
+                                        <title>{format!("job {}", b.job)}</title>
+                                    </rect>
+                                    <rect class="tl-setup" x=b.x y=b.y + 0.5 width=b.setup_width height=(b.height - 1.0).max(0.5) />
+                                }
+                            }).collect_view()}
+                        </svg>
+                        <p class="readout">
+                            {if hidden > 0 { format!("{hidden} more nodes not shown. ") } else { String::new() }}
+                            "Rows: nodes (R reserved, OD on-demand, S spot), one lane per GPU. Grey: provisioning; pale: idle; "
+                            "dark start of a bar: image pull and restart; green: finished; orange: interrupted; purple: failed; blue: running at the end."
+                        </p>
+                    }
+                })
+            }}
+        </figure>
+    }
+}
