@@ -27,8 +27,8 @@ for (const scheme of ['light', 'dark']) {
     const app = await openCalculator();
     try {
       await app.page.emulateMedia({ colorScheme: scheme });
-      // Open the method panel so its text is checked too.
-      await app.page.locator('details.method summary').click();
+      // Open every collapsible section (method panel, all settings) so it is checked too.
+      await app.page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
       assert.deepEqual(await violations(app.page), []);
     } finally {
       await app.close();

@@ -76,3 +76,56 @@ pub fn SliderField(
         </div>
     }
 }
+
+/// A labelled number field for one scenario value. Text that is not a number in `min..=max`
+/// is refused with a message naming the range; the scenario keeps its last valid value.
+#[component]
+pub fn NumberField(
+    /// Element id.
+    id: String,
+    /// Label text (the accessible name).
+    label: &'static str,
+    /// Unit shown after the field.
+    unit: &'static str,
+    /// Smallest value.
+    min: f64,
+    /// Largest value.
+    max: f64,
+    /// Current value.
+    #[prop(into)]
+    value: Signal<f64>,
+    /// Called with every accepted value.
+    on_change: Callback<f64>,
+) -> impl IntoView {
+    let (error, set_error) = signal(None::<String>);
+    view! {
+        <div class="field">
+            <label for=id.clone()>{label}</label>
+            <input
+                id=id
+                type="number"
+                min=min
+                max=max
+                step="any"
+                prop:value=move || trim_number(value.get())
+                on:change=move |ev| {
+                    let text = event_target_value(&ev);
+                    match text.trim().parse::<f64>() {
+                        Ok(v) if v.is_finite() && v >= min && v <= max => {
+                            set_error.set(None);
+                            on_change.run(v);
+                        }
+                        _ => set_error.set(Some(format!(
+                            "{label} must be a number from {} to {}; \"{}\" was not applied.",
+                            trim_number(min),
+                            trim_number(max),
+                            text.trim()
+                        ))),
+                    }
+                }
+            />
+            <span class="unit">{unit}</span>
+            <p class="input-error" role="alert">{move || error.get()}</p>
+        </div>
+    }
+}

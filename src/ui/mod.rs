@@ -7,8 +7,10 @@
 mod breakdown_chart;
 mod controls;
 mod histogram_chart;
+mod job_classes;
 mod method_panel;
 mod node_timeline;
+mod platform_settings;
 mod results_view;
 mod runner;
 mod scenario_editor;

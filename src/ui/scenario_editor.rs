@@ -48,6 +48,15 @@ pub fn ScenarioEditor(
                     .map(|i| view! { <PlatformFieldset scenario=scenario index=i /> })
                     .collect_view()
             }}
+            <AddPlatform scenario=scenario />
+            <h3>"Workload"</h3>
+            {move || {
+                let count = scenario.with(|s| s.job_classes.len());
+                (0..count)
+                    .map(|i| view! { <super::job_classes::JobClassFieldset scenario=scenario index=i /> })
+                    .collect_view()
+            }}
+            <super::job_classes::AddJobClass scenario=scenario />
         </section>
     }
 }
@@ -278,6 +287,74 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                 })
             })
         />
+        <SliderField
+            id="discount-aws"
+            label="Negotiated discount, AWS"
+            unit="%"
+            min=0.0
+            max=90.0
+            step=1.0
+            value=Signal::derive(move || scenario.with(|s| s.discounts.aws_pct))
+            help="Enterprise discount on every AWS list price (compute), on top of spot and reserved pricing."
+            on_change=Callback::new(move |v| scenario.update(|s| s.discounts.aws_pct = v))
+        />
+        <SliderField
+            id="discount-gcp"
+            label="Negotiated discount, GCP"
+            unit="%"
+            min=0.0
+            max=90.0
+            step=1.0
+            value=Signal::derive(move || scenario.with(|s| s.discounts.gcp_pct))
+            help="Enterprise discount on every GCP list price (compute), on top of spot and committed-use pricing."
+            on_change=Callback::new(move |v| scenario.update(|s| s.discounts.gcp_pct = v))
+        />
+    }
+}
+
+/// Adds a platform of a chosen profile (up to the limit of four).
+#[component]
+fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
+    let (profile, set_profile) = signal(Profile::Eks.id().to_string());
+    let full = move || {
+        scenario.with(|s| s.platforms.len() >= crate::model::scenario::limits::PLATFORMS_MAX)
+    };
+    let add = move |_| {
+        let Some(p) = Profile::from_id(&profile.get_untracked()) else {
+            return;
+        };
+        scenario.update(|s| {
+            if s.platforms.len() >= crate::model::scenario::limits::PLATFORMS_MAX {
+                return;
+            }
+            let (instance, region) = if p.cloud() == crate::model::scenario::Cloud::Aws {
+                ("p4d.24xlarge", "us-east-1")
+            } else {
+                ("a2-highgpu-8g", "us-central1")
+            };
+            let mut name = p.label().to_string();
+            let mut n = 2;
+            while s.platforms.iter().any(|q| q.name == name) {
+                name = format!("{} {n}", p.label());
+                n += 1;
+            }
+            if let Some(row) = catalog::find(instance, region) {
+                s.platforms
+                    .push(p.platform_on(&name, row, &s.reference_gpu));
+            }
+        })
+    };
+    view! {
+        <div class="control inline add">
+            <label for="add-platform-profile">"Add a platform"</label>
+            <select id="add-platform-profile" on:change=move |ev| set_profile.set(event_target_value(&ev))>
+                {Profile::ALL
+                    .iter()
+                    .map(|p| view! { <option value=p.id() selected=*p == Profile::Eks>{p.label()}</option> })
+                    .collect_view()}
+            </select>
+            <button type="button" disabled=full on:click=add>"Add"</button>
+        </div>
     }
 }
 
@@ -470,7 +547,21 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                     }
                 ))}
             </p>
-            <button type="button" on:click=reset>"Reset to defaults"</button>
+            <super::platform_settings::PlatformSettings scenario=scenario index=index />
+            <div class="buttons">
+                <button type="button" on:click=reset>"Reset to defaults"</button>
+                <button
+                    type="button"
+                    disabled=move || scenario.with(|s| s.platforms.len() <= 1)
+                    on:click=move |_| scenario.update(|s| {
+                        if s.platforms.len() > 1 && index < s.platforms.len() {
+                            s.platforms.remove(index);
+                        }
+                    })
+                >
+                    "Remove platform"
+                </button>
+            </div>
         </fieldset>
     }
 }

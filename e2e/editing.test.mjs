@@ -1,0 +1,67 @@
+// Stories: a user adds and removes platforms and job classes, overrides a platform default,
+// and gets a clear message when the scenario cannot run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
+
+test('adding and removing a platform adds and removes its card', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    let run = await runId(page);
+    await page.locator('#add-platform-profile').selectOption('gke_autopilot');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await waitForRun(page, run);
+    const names = Object.keys(await metric(page, 'monthly_tco_usd.p50'));
+    assert.deepEqual(names, ['AWS Batch on-demand', 'EKS spot', 'SageMaker', 'GKE Autopilot']);
+    // Four is the limit.
+    assert.equal(await page.getByRole('button', { name: 'Add', exact: true }).isDisabled(), true);
+    run = await runId(page);
+    await page.locator('fieldset.platform').nth(3).getByRole('button', { name: 'Remove platform' }).click();
+    await waitForRun(page, run);
+    assert.equal(Object.keys(await metric(page, 'monthly_tco_usd.p50')).length, 3);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('overriding a default changes that platform only; reset restores it', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    const before = await metric(page, 'breakdown_usd.fees');
+    let run = await runId(page);
+    // EKS's control-plane fee: $0.10/cluster-hour → $0.60 (extended support): +$365/month.
+    await page.locator('fieldset.platform').nth(1).locator('details.all-settings summary').click();
+    await typeNumber(page, 'platform-1-setting-6', 0.6);
+    await waitForRun(page, run);
+    const after = await metric(page, 'breakdown_usd.fees');
+    assert.ok(Math.abs(after['EKS spot'] - 0.6 * 730) < 1e-9, `${after['EKS spot']}`);
+    assert.equal(after['AWS Batch on-demand'], before['AWS Batch on-demand']);
+    run = await runId(page);
+    await page.locator('fieldset.platform').nth(1).getByRole('button', { name: 'Reset to defaults' }).click();
+    await waitForRun(page, run);
+    assert.ok(Math.abs((await metric(page, 'breakdown_usd.fees'))['EKS spot'] - 73) < 1e-9);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('a job class that fits no GPU is explained, naming the field, and the page stays usable', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    await page.locator('fieldset.job-class').first().locator('details.all-settings summary').click();
+    await typeNumber(page, 'class-0-setting-4', 80); // 80 GB per GPU on 40 GB A100s
+    await page.getByText('This scenario cannot run: job_classes.0.gpu_memory_gb: job class "Training" needs 80 GB per GPU but platform "AWS Batch on-demand" has 40 GB GPUs').waitFor();
+    const run = await runId(page);
+    await typeNumber(page, 'class-0-setting-4', 30);
+    await waitForRun(page, run);
+    assert.equal(await page.locator('.scenario-error').textContent(), '');
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
