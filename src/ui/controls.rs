@@ -34,17 +34,12 @@ pub fn SliderField(
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
     let number_id = format!("{id}-number");
-    let accept = move |text: String| match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= min && v <= max => {
+    let accept = move |text: String| match parse_in_range(label, min, max, &text) {
+        Ok(v) => {
             set_error.set(None);
             on_change.run(v);
         }
-        _ => set_error.set(Some(format!(
-            "{label} must be a number from {} to {}; \"{}\" was not applied.",
-            trim_number(min),
-            trim_number(max),
-            text.trim()
-        ))),
+        Err(message) => set_error.set(Some(message)),
     };
     view! {
         <div class="control" title=help>
@@ -108,24 +103,77 @@ pub fn NumberField(
                 max=max
                 step="any"
                 prop:value=move || trim_number(value.get())
-                on:change=move |ev| {
-                    let text = event_target_value(&ev);
-                    match text.trim().parse::<f64>() {
-                        Ok(v) if v.is_finite() && v >= min && v <= max => {
-                            set_error.set(None);
-                            on_change.run(v);
-                        }
-                        _ => set_error.set(Some(format!(
-                            "{label} must be a number from {} to {}; \"{}\" was not applied.",
-                            trim_number(min),
-                            trim_number(max),
-                            text.trim()
-                        ))),
+                on:change=move |ev| match parse_in_range(label, min, max, &event_target_value(&ev)) {
+                    Ok(v) => {
+                        set_error.set(None);
+                        on_change.run(v);
                     }
+                    Err(message) => set_error.set(Some(message)),
                 }
             />
             <span class="unit">{unit}</span>
             <p class="input-error" role="alert">{move || error.get()}</p>
         </div>
     }
+}
+
+/// The number in `text` if it is one within `min..=max`, else the message shown under the field.
+fn parse_in_range(label: &str, min: f64, max: f64, text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
+        _ => Err(format!(
+            "{label} must be a number from {} to {}; \"{}\" was not applied.",
+            trim_number(min),
+            trim_number(max),
+            text.trim()
+        )),
+    }
+}
+
+/// (label, unit, min, max, read, write) of one numeric setting of a `T` in the scenario.
+pub type NumericSetting<T> = (
+    &'static str,
+    &'static str,
+    f64,
+    f64,
+    fn(&T) -> f64,
+    fn(&mut T, f64),
+);
+
+/// Number fields for `settings` of item `index` of the scenario, reached through `item` and
+/// `item_mut` (a platform, a job class). Element ids are `{id_prefix}-{index}-setting-{k}`.
+pub fn numeric_fields<T: 'static>(
+    scenario: RwSignal<crate::model::scenario::Scenario>,
+    index: usize,
+    id_prefix: &'static str,
+    settings: &'static [NumericSetting<T>],
+    item: fn(&crate::model::scenario::Scenario, usize) -> Option<&T>,
+    item_mut: fn(&mut crate::model::scenario::Scenario, usize) -> Option<&mut T>,
+) -> impl IntoView {
+    settings
+        .iter()
+        .enumerate()
+        .map(|(k, &(label, unit, min, max, read, write))| {
+            let value =
+                Signal::derive(move || scenario.with(|s| item(s, index).map(read).unwrap_or(0.0)));
+            let on_change = Callback::new(move |v: f64| {
+                scenario.update(|s| {
+                    if let Some(t) = item_mut(s, index) {
+                        write(t, v);
+                    }
+                })
+            });
+            view! {
+                <NumberField
+                    id=format!("{id_prefix}-{index}-setting-{k}")
+                    label=label
+                    unit=unit
+                    min=min
+                    max=max
+                    value=value
+                    on_change=on_change
+                />
+            }
+        })
+        .collect_view()
 }

@@ -1,21 +1,11 @@
 //! The workload editor: one fieldset per job class (its legend the class's name), every field
 //! of the class editable, and classes added or removed (1 to 16).
 
-use super::controls::NumberField;
+use super::controls::{numeric_fields, NumericSetting};
 use crate::model::scenario::{Arrivals, Duration, FailureKind, JobClass, Scenario};
 use leptos::prelude::*;
 
-/// (label, unit, min, max, read, write) of one numeric job-class setting.
-type Setting = (
-    &'static str,
-    &'static str,
-    f64,
-    f64,
-    fn(&JobClass) -> f64,
-    fn(&mut JobClass, f64),
-);
-
-const SETTINGS: &[Setting] = &[
+const SETTINGS: &[NumericSetting<JobClass>] = &[
     (
         "Jobs per day",
         "/day",
@@ -201,26 +191,14 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             },
         )
     };
-    let fields = SETTINGS
-        .iter()
-        .enumerate()
-        .map(|(k, &(label, unit, min, max, read, write))| {
-            let value = Signal::derive(move || {
-                scenario.with(|s| s.job_classes.get(index).map(read).unwrap_or(0.0))
-            });
-            view! {
-                <NumberField
-                    id=format!("class-{index}-setting-{k}")
-                    label=label
-                    unit=unit
-                    min=min
-                    max=max
-                    value=value
-                    on_change=Callback::new(move |v: f64| update(Box::new(move |c| write(c, v))))
-                />
-            }
-        })
-        .collect_view();
+    let fields = numeric_fields(
+        scenario,
+        index,
+        "class",
+        SETTINGS,
+        |s, i| s.job_classes.get(i),
+        |s, i| s.job_classes.get_mut(i),
+    );
     view! {
         <fieldset class="job-class">
             <legend>{name}</legend>

@@ -1,21 +1,11 @@
 //! Every setting of one platform, each a number field (or a choice), so every default is
 //! visible and can be overridden; "Reset to defaults" in the fieldset restores the profile's.
 
-use super::controls::NumberField;
+use super::controls::{numeric_fields, NumericSetting};
 use crate::model::scenario::{Placement, Platform, Scenario};
 use leptos::prelude::*;
 
-/// (label, unit, min, max, read, write) of one numeric platform setting.
-type Setting = (
-    &'static str,
-    &'static str,
-    f64,
-    f64,
-    fn(&Platform) -> f64,
-    fn(&mut Platform, f64),
-);
-
-const SETTINGS: &[Setting] = &[
+const SETTINGS: &[NumericSetting<Platform>] = &[
     (
         "GPUs per node",
         "",
@@ -235,36 +225,14 @@ const SETTINGS: &[Setting] = &[
 /// The "All settings" section of platform `index`.
 #[component]
 pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
-    let fields = SETTINGS
-        .iter()
-        .enumerate()
-        .map(|(k, &(label, unit, min, max, read, write))| {
-            let value = Signal::derive(move || {
-                scenario.with(|s| s.platforms.get(index).map(read).unwrap_or(0.0))
-            });
-            let whole =
-                label.starts_with("GPUs") || label.starts_with("Billing") || label == "Max nodes";
-            let on_change = Callback::new(move |v: f64| {
-                let v = if whole { v.round() } else { v };
-                scenario.update(|s| {
-                    if let Some(p) = s.platforms.get_mut(index) {
-                        write(p, v);
-                    }
-                })
-            });
-            view! {
-                <NumberField
-                    id=format!("platform-{index}-setting-{k}")
-                    label=label
-                    unit=unit
-                    min=min
-                    max=max
-                    value=value
-                    on_change=on_change
-                />
-            }
-        })
-        .collect_view();
+    let fields = numeric_fields(
+        scenario,
+        index,
+        "platform",
+        SETTINGS,
+        |s, i| s.platforms.get(i),
+        |s, i| s.platforms.get_mut(i),
+    );
     let placement = move || {
         scenario.with(|s| match s.platforms.get(index).map(|p| p.placement) {
             Some(Placement::Spread) => "spread",
