@@ -65,3 +65,19 @@ test('a job class that fits no GPU is explained, naming the field, and the page 
     await app.close();
   }
 });
+
+test('the break-evens appear after the tornado, in the units of their inputs', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    await page.waitForSelector('[data-metric="break_even.utilization"]', { timeout: 120_000 });
+    // Reserving at 37 % off pays only above 63 % busy, a little later with Poisson bursts.
+    const u = Number(await page.locator('[data-metric="break_even.utilization"]').getAttribute('data-value'));
+    assert.ok(u > 0.6 && u < 0.8, `${u}`);
+    const spot = await page.locator('[data-metric="break_even.spot_interruptions_per_node_hour"]').textContent();
+    assert.match(spot, /^EKS spot: /);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});

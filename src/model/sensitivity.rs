@@ -257,34 +257,196 @@ pub struct BreakEven {
     pub above: String,
 }
 
-/// Bisection on `x` in [lo, hi] (geometric when `log`) for the sign change of `gap(x)`.
-fn bisect(lo: f64, hi: f64, log: bool, gap: impl Fn(f64) -> f64) -> (Option<f64>, f64, f64) {
-    let (g_lo, g_hi) = (gap(lo), gap(hi));
-    if g_lo.signum() == g_hi.signum() {
-        return (None, g_lo, g_hi);
-    }
-    let (mut a, mut b) = (lo, hi);
-    for _ in 0..14 {
-        let mid = if log {
-            libm::sqrt(a * b)
-        } else {
-            (a + b) / 2.0
+/// Which break-even a [`BreakEvenSearch`] looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BreakEvenKind {
+    /// Spot interruption rate where spot stops paying (per node-hour), 10⁻⁴ to 2.
+    SpotRate,
+    /// Offered utilization where reserving the reference cluster beats on-demand, 2 % to 150 %.
+    ReservedUtilization,
+}
+
+/// A break-even search as a resumable computation (one replication per [`step`]), so the UI
+/// can run it in slices: evaluate both ends, then bisect. Each point compares option A with
+/// option B over the same replications (common random numbers).
+///
+/// [`step`]: BreakEvenSearch::step
+#[derive(Debug, Clone)]
+pub struct BreakEvenSearch {
+    kind: BreakEvenKind,
+    base: Scenario,
+    reps: u32,
+    /// Bracket and the sign of the gap at its low end.
+    lo: f64,
+    hi: f64,
+    sign_lo: Option<f64>,
+    /// Points evaluated so far, and how many bisections remain.
+    evaluated: u32,
+    bisections_left: u32,
+    /// The point being evaluated: x, its two scenarios, the sums and the next replication.
+    x: f64,
+    pair: (Scenario, Scenario),
+    sums: (f64, f64),
+    rep: u32,
+    result: Option<BreakEven>,
+}
+
+const BISECTIONS: u32 = 12;
+
+impl BreakEvenSearch {
+    /// Prepares the search for platform `index` of `scenario`.
+    pub fn new(
+        scenario: &Scenario,
+        index: usize,
+        kind: BreakEvenKind,
+        reps: u32,
+    ) -> Result<BreakEvenSearch, ScenarioError> {
+        scenario.validate()?;
+        let mut base = scenario.clone();
+        base.platforms = vec![scenario.platforms[index].clone()];
+        let (lo, hi) = match kind {
+            BreakEvenKind::SpotRate => (1e-4, 2.0),
+            BreakEvenKind::ReservedUtilization => (0.02, 1.5),
         };
-        if gap(mid).signum() == g_lo.signum() {
-            a = mid;
-        } else {
-            b = mid;
+        let pair = Self::pair(kind, &base, lo);
+        Ok(BreakEvenSearch {
+            kind,
+            base,
+            reps: reps.max(1),
+            lo,
+            hi,
+            sign_lo: None,
+            evaluated: 0,
+            bisections_left: BISECTIONS,
+            x: lo,
+            pair,
+            sums: (0.0, 0.0),
+            rep: 0,
+            result: None,
+        })
+    }
+
+    /// Options A and B at `x`; the gap is cost(A) − cost(B).
+    fn pair(kind: BreakEvenKind, base: &Scenario, x: f64) -> (Scenario, Scenario) {
+        match kind {
+            BreakEvenKind::SpotRate => {
+                let mut spot = base.clone();
+                spot.platforms[0].purchase.overflow = Overflow::Spot;
+                spot.platforms[0].spot_interruptions_per_node_hour = x;
+                let mut on_demand = base.clone();
+                on_demand.platforms[0].purchase.overflow = Overflow::OnDemand;
+                (spot, on_demand)
+            }
+            BreakEvenKind::ReservedUtilization => {
+                let mut at = base
+                    .with_offered_utilization(x)
+                    .unwrap_or_else(|| base.clone());
+                at.platforms[0].purchase.overflow = Overflow::OnDemand;
+                let mut reserved = at.clone();
+                reserved.platforms[0].purchase.reserved_share = 1.0;
+                at.platforms[0].purchase.reserved_share = 0.0;
+                (reserved, at)
+            }
         }
     }
-    (
-        Some(if log {
-            libm::sqrt(a * b)
+
+    fn names(&self) -> (&'static str, &'static str) {
+        match self.kind {
+            BreakEvenKind::SpotRate => ("spot", "on-demand"),
+            BreakEvenKind::ReservedUtilization => ("reserved", "on-demand"),
+        }
+    }
+
+    fn next_x(&self) -> f64 {
+        match self.kind {
+            BreakEvenKind::SpotRate => libm::sqrt(self.lo * self.hi),
+            BreakEvenKind::ReservedUtilization => (self.lo + self.hi) / 2.0,
+        }
+    }
+
+    /// The answer, once the search is complete.
+    pub fn result(&self) -> Option<&BreakEven> {
+        self.result.as_ref()
+    }
+
+    /// Share (0–1) of the work done (an upper bound on the steps: both ends plus bisections).
+    pub fn progress(&self) -> f64 {
+        if self.result.is_some() {
+            return 1.0;
+        }
+        let points = f64::from(2 + BISECTIONS);
+        (f64::from(self.evaluated) + f64::from(self.rep) / f64::from(2 * self.reps)) / points
+    }
+
+    /// Runs one replication of one option at the current point; returns whether the search is
+    /// complete.
+    pub fn step(&mut self) -> bool {
+        if self.result.is_some() {
+            return true;
+        }
+        let r = u64::from(self.rep % self.reps);
+        if self.rep < self.reps {
+            self.sums.0 += run_replication(&self.pair.0, r)[0].monthly_tco_usd;
         } else {
-            (a + b) / 2.0
-        }),
-        g_lo,
-        g_hi,
-    )
+            self.sums.1 += run_replication(&self.pair.1, r)[0].monthly_tco_usd;
+        }
+        self.rep += 1;
+        if self.rep < 2 * self.reps {
+            return false;
+        }
+        let gap = (self.sums.0 - self.sums.1) / f64::from(self.reps);
+        self.evaluated += 1;
+        let (a, b) = self.names();
+        match self.evaluated {
+            1 => {
+                self.sign_lo = Some(gap.signum());
+                self.x = self.hi;
+            }
+            2 => {
+                let sign_lo = self.sign_lo.unwrap_or(1.0);
+                if gap.signum() == sign_lo {
+                    let winner = if sign_lo < 0.0 { a } else { b };
+                    self.result = Some(BreakEven {
+                        value: None,
+                        searched_min: self.lo,
+                        searched_max: self.hi,
+                        below: winner.to_string(),
+                        above: winner.to_string(),
+                    });
+                    return true;
+                }
+                self.x = self.next_x();
+            }
+            _ => {
+                if gap.signum() == self.sign_lo.unwrap_or(1.0) {
+                    self.lo = self.x;
+                } else {
+                    self.hi = self.x;
+                }
+                self.bisections_left -= 1;
+                if self.bisections_left == 0 {
+                    let (searched_min, searched_max) = match self.kind {
+                        BreakEvenKind::SpotRate => (1e-4, 2.0),
+                        BreakEvenKind::ReservedUtilization => (0.02, 1.5),
+                    };
+                    let a_wins_low = self.sign_lo.unwrap_or(1.0) < 0.0;
+                    self.result = Some(BreakEven {
+                        value: Some(self.next_x()),
+                        searched_min,
+                        searched_max,
+                        below: if a_wins_low { a } else { b }.to_string(),
+                        above: if a_wins_low { b } else { a }.to_string(),
+                    });
+                    return true;
+                }
+                self.x = self.next_x();
+            }
+        }
+        self.pair = Self::pair(self.kind, &self.base, self.x);
+        self.sums = (0.0, 0.0);
+        self.rep = 0;
+        false
+    }
 }
 
 /// The spot interruption rate (per node-hour) above which platform `index` on spot costs more
@@ -295,33 +457,12 @@ pub fn spot_break_even_rate(
     index: usize,
     reps: u32,
 ) -> Result<BreakEven, ScenarioError> {
-    scenario.validate()?;
-    let mut base = scenario.clone();
-    base.platforms = vec![scenario.platforms[index].clone()];
-    let mut on_demand = base.clone();
-    on_demand.platforms[0].purchase.overflow = Overflow::OnDemand;
-    let od_cost = mean_tco(&on_demand, reps)[0];
-    let spot_cost = |rate: f64| {
-        let mut s = base.clone();
-        s.platforms[0].purchase.overflow = Overflow::Spot;
-        s.platforms[0].spot_interruptions_per_node_hour = rate;
-        mean_tco(&s, reps)[0]
-    };
-    let (lo, hi) = (1e-4, 2.0);
-    let (value, g_lo, _) = bisect(lo, hi, true, |rate| spot_cost(rate) - od_cost);
-    let spot_wins_low = g_lo < 0.0;
-    Ok(BreakEven {
-        value,
-        searched_min: lo,
-        searched_max: hi,
-        below: if spot_wins_low { "spot" } else { "on-demand" }.to_string(),
-        above: if value.is_some() == spot_wins_low {
-            "on-demand"
-        } else {
-            "spot"
-        }
-        .to_string(),
-    })
+    run_search(BreakEvenSearch::new(
+        scenario,
+        index,
+        BreakEvenKind::SpotRate,
+        reps,
+    )?)
 }
 
 /// The offered utilization above which reserving the whole reference cluster (on-demand
@@ -331,35 +472,21 @@ pub fn reserved_break_even_utilization(
     index: usize,
     reps: u32,
 ) -> Result<BreakEven, ScenarioError> {
-    scenario.validate()?;
-    let mut base = scenario.clone();
-    base.platforms = vec![scenario.platforms[index].clone()];
-    base.platforms[0].purchase.overflow = Overflow::OnDemand;
-    let cost = |utilization: f64, reserved_share: f64| {
-        let Some(mut s) = base.with_offered_utilization(utilization) else {
-            return 0.0;
-        };
-        s.platforms[0].purchase.reserved_share = reserved_share;
-        mean_tco(&s, reps)[0]
-    };
-    let (lo, hi) = (0.02, 1.5);
-    let (value, g_lo, _) = bisect(lo, hi, false, |u| cost(u, 1.0) - cost(u, 0.0));
-    let reserved_wins_low = g_lo < 0.0;
-    Ok(BreakEven {
-        value,
-        searched_min: lo,
-        searched_max: hi,
-        below: if reserved_wins_low {
-            "reserved"
-        } else {
-            "on-demand"
-        }
-        .to_string(),
-        above: if value.is_some() == reserved_wins_low {
-            "on-demand"
-        } else {
-            "reserved"
-        }
-        .to_string(),
-    })
+    run_search(BreakEvenSearch::new(
+        scenario,
+        index,
+        BreakEvenKind::ReservedUtilization,
+        reps,
+    )?)
+}
+
+fn run_search(mut search: BreakEvenSearch) -> Result<BreakEven, ScenarioError> {
+    while !search.step() {}
+    Ok(search.result().cloned().unwrap_or(BreakEven {
+        value: None,
+        searched_min: 0.0,
+        searched_max: 0.0,
+        below: String::new(),
+        above: String::new(),
+    }))
 }

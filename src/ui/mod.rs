@@ -25,9 +25,9 @@ use leptos::prelude::*;
 use method_panel::MethodPanel;
 use node_timeline::NodeTimeline;
 use results_view::Headlines;
-use runner::{use_monte_carlo, use_tornado};
+use runner::{use_break_evens, use_monte_carlo, use_tornado};
 use scenario_editor::ScenarioEditor;
-use sensitivity_view::{CheckpointAdvicePanel, TornadoCharts};
+use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
 
 /// The whole page.
 #[component]
@@ -48,7 +48,9 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
-    let tornado = use_tornado(scenario.into(), run.running);
+    let tornado = use_tornado(scenario.into(), run.running.into());
+    let tornado_busy = Signal::derive(move || run.running.get() || tornado.progress.get() < 1.0);
+    let break_evens = use_break_evens(scenario.into(), tornado_busy);
     let state = move || if run.running.get() { "running" } else { "done" };
     view! {
         <header class="masthead">
@@ -95,6 +97,7 @@ pub fn App() -> impl IntoView {
                 <CostHistograms results=run.results />
                 <NodeTimeline scenario=scenario />
                 <TornadoCharts state=tornado />
+                <BreakEvens found=break_evens />
                 <CheckpointAdvicePanel scenario=scenario />
                 <MethodPanel scenario=scenario />
             </section>

@@ -5,7 +5,10 @@
 //! cancels the older run: each run carries a number and answers for older runs are dropped.
 
 use crate::model::monte_carlo::{MonteCarlo, Results};
-use crate::model::scenario::Scenario;
+use crate::model::scenario::{Overflow, Scenario};
+use crate::model::sensitivity::{
+    BreakEven, BreakEvenKind, BreakEvenSearch, TornadoBar, TornadoRun,
+};
 use crate::worker::{JsValueCodec, SimulationWorker, WorkerInput, WorkerOutput};
 use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
@@ -207,20 +210,80 @@ fn schedule_slice(mut run: MonteCarlo, this_run: u64, set: Setters) {
 const TORNADO_REPS: u32 = 12;
 /// Each input is moved by ± this many percent.
 pub const TORNADO_PCT: f64 = 20.0;
+/// Replications per option per point of a break-even search.
+const BREAK_EVEN_REPS: u32 = 6;
+
+/// A computation the page runs in slices after the headline run: one small step at a time.
+trait Sliced: 'static {
+    /// Does one step; returns whether the computation is complete.
+    fn step(&mut self) -> bool;
+}
+
+impl Sliced for TornadoRun {
+    fn step(&mut self) -> bool {
+        TornadoRun::step(self)
+    }
+}
+
+impl Sliced for Vec<BreakEvenSearch> {
+    fn step(&mut self) -> bool {
+        match self.iter_mut().find(|s| s.result().is_none()) {
+            Some(search) => {
+                search.step();
+                self.iter().all(|s| s.result().is_some())
+            }
+            None => true,
+        }
+    }
+}
+
+/// Called after each slice with the task and whether it is complete.
+type Publish<T> = std::rc::Rc<dyn Fn(&T, bool)>;
+
+/// Runs `task` in slices while `busy` is false, calling `publish` after each slice (with
+/// whether it is complete); stops when a newer run number replaces `this_run`.
+fn run_sliced<T: Sliced>(
+    mut task: T,
+    this_run: u64,
+    generation: StoredValue<u64>,
+    busy: Signal<bool>,
+    publish: Publish<T>,
+) {
+    let waiting = busy.get_untracked();
+    set_timeout(
+        move || {
+            if generation.get_value() != this_run {
+                return;
+            }
+            if !busy.get_untracked() {
+                let start = now_ms();
+                let mut complete = task.step();
+                while !complete && now_ms() - start < SLICE_BUDGET_MS {
+                    complete = task.step();
+                }
+                publish(&task, complete);
+                if complete {
+                    return;
+                }
+            }
+            run_sliced(task, this_run, generation, busy, publish);
+        },
+        Duration::from_millis(if waiting { 50 } else { 0 }),
+    );
+}
 
 /// What the page reads of the sensitivity run.
 #[derive(Clone, Copy)]
 pub struct TornadoState {
     /// The bars, once the run for the current inputs is complete.
-    pub bars: ReadSignal<Vec<crate::model::sensitivity::TornadoBar>>,
+    pub bars: ReadSignal<Vec<TornadoBar>>,
     /// Share (0–1) of the run done.
     pub progress: ReadSignal<f64>,
 }
 
-/// Recomputes the tornado whenever `scenario` changes, in slices that yield to the main
-/// Monte Carlo run (`busy`) so the headline numbers come first.
-pub fn use_tornado(scenario: Signal<Scenario>, busy: ReadSignal<bool>) -> TornadoState {
-    use crate::model::sensitivity::TornadoRun;
+/// Recomputes the tornado whenever `scenario` changes, in slices that wait for the headline
+/// run (`busy`) so its numbers come first.
+pub fn use_tornado(scenario: Signal<Scenario>, busy: Signal<bool>) -> TornadoState {
     let (bars, set_bars) = signal(Vec::new());
     let (progress, set_progress) = signal(0.0);
     let generation = StoredValue::new(0u64);
@@ -231,37 +294,90 @@ pub fn use_tornado(scenario: Signal<Scenario>, busy: ReadSignal<bool>) -> Tornad
         set_bars.set(Vec::new());
         set_progress.set(0.0);
         if let Ok(run) = TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS) {
-            step_tornado(run, this_run, generation, busy, set_bars, set_progress);
+            let publish = move |run: &TornadoRun, complete: bool| {
+                set_progress.set(run.done_steps() as f64 / run.total_steps().max(1) as f64);
+                if complete {
+                    set_bars.set(run.bars());
+                }
+            };
+            run_sliced(run, this_run, generation, busy, std::rc::Rc::new(publish));
         }
     });
     TornadoState { bars, progress }
 }
 
-fn step_tornado(
-    mut run: crate::model::sensitivity::TornadoRun,
-    this_run: u64,
-    generation: StoredValue<u64>,
-    busy: ReadSignal<bool>,
-    set_bars: WriteSignal<Vec<crate::model::sensitivity::TornadoBar>>,
-    set_progress: WriteSignal<f64>,
-) {
-    let waiting = busy.get_untracked();
-    set_timeout(
-        move || {
-            if generation.get_value() != this_run {
-                return;
-            }
-            if !busy.get_untracked() {
-                let start = now_ms();
-                while !run.step() && now_ms() - start < SLICE_BUDGET_MS {}
-                set_progress.set(run.done_steps() as f64 / run.total_steps().max(1) as f64);
-                if run.is_done() {
-                    set_bars.set(run.bars());
-                    return;
+/// A break-even found for one platform.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundBreakEven {
+    /// Platform name.
+    pub platform: String,
+    /// Which break-even.
+    pub kind: BreakEvenKind,
+    /// The answer.
+    pub result: BreakEven,
+}
+
+/// Searches the break-evens after the tornado: where spot stops paying for the first spot
+/// platform, and where reserving beats on-demand for the first on-demand platform.
+pub fn use_break_evens(
+    scenario: Signal<Scenario>,
+    busy: Signal<bool>,
+) -> ReadSignal<Vec<FoundBreakEven>> {
+    let (found, set_found) = signal(Vec::new());
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let s = scenario.get();
+        let this_run = generation.get_value() + 1;
+        generation.set_value(this_run);
+        set_found.set(Vec::new());
+        let mut searches = Vec::new();
+        let mut names = Vec::new();
+        let first = |overflow: Overflow| {
+            s.platforms
+                .iter()
+                .position(|p| p.purchase.overflow == overflow)
+        };
+        for (kind, index) in [
+            (BreakEvenKind::SpotRate, first(Overflow::Spot)),
+            (
+                BreakEvenKind::ReservedUtilization,
+                first(Overflow::OnDemand),
+            ),
+        ] {
+            if let Some(i) = index {
+                if let Ok(search) = BreakEvenSearch::new(&s, i, kind, BREAK_EVEN_REPS) {
+                    searches.push(search);
+                    names.push((s.platforms[i].name.clone(), kind));
                 }
             }
-            step_tornado(run, this_run, generation, busy, set_bars, set_progress);
-        },
-        Duration::from_millis(if waiting { 50 } else { 0 }),
-    );
+        }
+        if searches.is_empty() {
+            return;
+        }
+        let publish = move |searches: &Vec<BreakEvenSearch>, complete: bool| {
+            if complete {
+                set_found.set(
+                    searches
+                        .iter()
+                        .zip(&names)
+                        .filter_map(|(search, (platform, kind))| {
+                            search.result().map(|r| FoundBreakEven {
+                                platform: platform.clone(),
+                                kind: *kind,
+                                result: r.clone(),
+                            })
+                        })
+                        .collect(),
+                );
+            }
+        };
+        run_sliced(
+            searches,
+            this_run,
+            generation,
+            busy,
+            std::rc::Rc::new(publish),
+        );
+    });
+    found
 }

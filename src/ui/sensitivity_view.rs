@@ -1,10 +1,11 @@
 //! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
 
-use super::runner::{TornadoState, TORNADO_PCT};
+use super::runner::{FoundBreakEven, TornadoState, TORNADO_PCT};
 use crate::charts::format::{trim_number, usd, usd_compact};
 use crate::charts::tornado::layout_tornado;
 use crate::model::analytic::checkpoint_advice;
 use crate::model::scenario::Scenario;
+use crate::model::sensitivity::BreakEvenKind;
 use leptos::prelude::*;
 
 const W: f64 = 560.0;
@@ -136,6 +137,64 @@ pub fn CheckpointAdvicePanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                             items.collect_view().into_any()
                         }
                     })
+                }}
+            </ul>
+        </section>
+    }
+}
+
+/// The break-evens, in the units of the inputs they concern.
+#[component]
+pub fn BreakEvens(found: ReadSignal<Vec<FoundBreakEven>>) -> impl IntoView {
+    view! {
+        <section class="break-evens" aria-labelledby="break-even-heading">
+            <h3 id="break-even-heading">"Break-evens"</h3>
+            <ul>
+                {move || {
+                    let found = found.get();
+                    if found.is_empty() {
+                        return view! { <li>"Searching (after the tornado) …"</li> }.into_any();
+                    }
+                    found
+                        .into_iter()
+                        .map(|f| {
+                            let r = &f.result;
+                            let text = match (f.kind, r.value) {
+                                (BreakEvenKind::SpotRate, Some(rate)) => format!(
+                                    "{}: spot stops paying above {} interruptions per node-hour (one every {} h; searched {}–{}).",
+                                    f.platform,
+                                    trim_number((rate * 10_000.0).round() / 10_000.0),
+                                    trim_number((1.0 / rate).round()),
+                                    trim_number(r.searched_min),
+                                    trim_number(r.searched_max)
+                                ),
+                                (BreakEvenKind::SpotRate, None) => format!(
+                                    "{}: {} is cheaper at every interruption rate from {} to {} per node-hour.",
+                                    f.platform, r.below, trim_number(r.searched_min), trim_number(r.searched_max)
+                                ),
+                                (BreakEvenKind::ReservedUtilization, Some(u)) => format!(
+                                    "{}: reserving the reference cluster beats on-demand above {:.0} % utilization (offered load).",
+                                    f.platform,
+                                    u * 100.0
+                                ),
+                                (BreakEvenKind::ReservedUtilization, None) => format!(
+                                    "{}: {} is cheaper at every utilization from {:.0} % to {:.0} %.",
+                                    f.platform, r.below, r.searched_min * 100.0, r.searched_max * 100.0
+                                ),
+                            };
+                            let metric = match f.kind {
+                                BreakEvenKind::SpotRate => "break_even.spot_interruptions_per_node_hour",
+                                BreakEvenKind::ReservedUtilization => "break_even.utilization",
+                            };
+                            view! {
+                                <li data-metric=metric data-platform=f.platform.clone()
+                                    data-value=r.value.map(|v| v.to_string()).unwrap_or_else(|| "n/a".into())>
+                                    {text}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                        .into_any()
                 }}
             </ul>
         </section>
