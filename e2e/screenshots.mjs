@@ -9,6 +9,8 @@ const SHOTS = [
 
 for (const shot of SHOTS) {
   const app = await openCalculator({ width: shot.width, height: shot.height });
+  // Wait for the tornado and the break-evens, which follow the headline run.
+  await app.page.waitForSelector('[data-metric^="break_even."]', { timeout: 120_000 });
   await app.page.screenshot({ path: shot.file, fullPage: true });
   if (app.problems.length > 0) {
     console.error(app.problems.join('\n'));
