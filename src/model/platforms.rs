@@ -102,6 +102,11 @@ impl Profile {
 
     /// A platform named `name` with this profile's defaults on `instance`, with durations
     /// measured on `reference_gpu`.
+    ///
+    /// Each default below carries its source in a comment: `[ref]` the project's reference
+    /// data (platform facts and prices, dated in README.md "Price data"), `[seed NNN]` a seed
+    /// article, `[assumption]` where no public figure exists. [`Profile::sources`] gives the
+    /// same sources as data, which the page's method panel shows.
     pub fn platform_on(self, name: &str, instance: &InstanceType, reference_gpu: &str) -> Platform {
         let on_demand = instance.on_demand_usd_per_node_hour.unwrap_or(0.0);
         let cloud = self.cloud();
@@ -114,6 +119,7 @@ impl Profile {
             gpus_per_node: instance.gpus_per_node,
             gpu_model: instance.gpu_model.clone(),
             gpu_memory_gb: instance.gpu_memory_gb,
+            // [assumption] rough training-throughput ratios, see catalog::relative_throughput_vs_a100
             relative_throughput: catalog::relative_throughput(&instance.gpu_model, reference_gpu),
             on_demand_usd_per_node_hour: on_demand,
             // No spot quote: spot priced as on-demand, so choosing spot never looks free.
@@ -122,33 +128,51 @@ impl Profile {
             fee_usd_per_cluster_hour: 0.0,
             tooling_usd_per_month: 0.0,
             purchase: Purchase::default(),
+            // [assumption] MTBI 200 h: GPU pools sit in the Spot Advisor's ">20 %" band
             spot_interruptions_per_node_hour: 0.005,
+            // [ref] AWS 2-minute notice; Compute Engine 30 s from soft to hard off
             spot_notice_s: if aws { 120.0 } else { 30.0 },
+            // [assumption] GPU boot and driver init; [ref] "5–15 min to a running batch job"
             provisioning_median_s: 300.0,
             provisioning_p90_s: 600.0,
+            // [assumption] capacity assumed available; raise it for scarce GPUs
             capacity_wait_mean_s: 0.0,
+            // [ref] AWS ML blog: 15–20 GB images pull in 4–6 min ≈ 0.06 GB/s
             image_pull_gb_per_s: 0.06,
+            // [seed 004] keep images on the node (disable image cleanup)
             image_cache: true,
+            // [seed 004] a warm scale-down window; 10 min [assumption]
             warm_pool_window_s: 600.0,
+            // [ref] EC2 and Compute Engine: per second, 60 s minimum
             billing: Billing {
                 granularity_s: 1,
                 minimum_s: 60,
             },
+            // [ref] Karpenter, Slurm and Batch pack nodes; [seed 001] gang scheduling (Volcano)
             placement: Placement::BinPack,
             gang_scheduling: true,
+            // [assumption] an account quota of 64 nodes
             max_nodes: 64,
+            // [seed 002] direct object-store reads +12 %
             storage_read_slowdown_pct: 12.0,
+            // [assumption] 90 %; [seed 001] reports 78–92 % at 64 GPUs
             multi_node_efficiency: 0.9,
+            // [ref] AWS $0.09/GB after 100 GB/month free; GCP Premium tier $0.12/GiB (0–1 TiB)
             egress_usd_per_gb: if aws { 0.09 } else { 0.12 },
             egress_free_gb_per_month: if aws { 100.0 } else { 0.0 },
+            // [assumption] 2 TB of datasets and checkpoints
             storage_gb: 2_000.0,
+            // [ref] S3 Standard $0.023; GCS Standard us-central1 $0.020 per GB-month
             storage_usd_per_gb_month: if aws { 0.023 } else { 0.020 },
+            // [assumption] ¼ FTE
             ops_fte: 0.25,
         };
         match self {
             Profile::AwsBatch => {}
             Profile::Sagemaker => {
+                // [ref] ml.p4d.24xlarge vs p4d.24xlarge +15 % (smaller ml.* +25–40 %)
                 p.service_premium_pct = 15.0;
+                // [ref] SageMaker gives each training job whole instances of its own
                 p.placement = Placement::Exclusive;
                 p.provisioning_median_s = 360.0;
                 p.provisioning_p90_s = 720.0;
@@ -158,6 +182,7 @@ impl Profile {
                 p.ops_fte = 0.1;
             }
             Profile::Eks => {
+                // [ref] EKS standard support $0.10/cluster-hour; [seed 001] ½ FTE
                 p.fee_usd_per_cluster_hour = 0.10;
                 p.provisioning_median_s = 240.0;
                 p.provisioning_p90_s = 480.0;
@@ -165,6 +190,8 @@ impl Profile {
                 p.ops_fte = 0.5;
             }
             Profile::GkeAutopilot => {
+                // [ref] GKE management fee $0.10/cluster-hour; GPU pods on node price plus a
+                // small premium (10 % [assumption]); spread and 0.1 FTE [assumption]
                 p.fee_usd_per_cluster_hour = 0.10;
                 p.service_premium_pct = 10.0;
                 p.placement = Placement::Spread;
@@ -173,6 +200,7 @@ impl Profile {
                 p.ops_fte = 0.1;
             }
             Profile::GkeStandard => {
+                // [ref] GKE management fee $0.10/cluster-hour; ½ FTE like EKS [seed 001]
                 p.fee_usd_per_cluster_hour = 0.10;
                 p.provisioning_median_s = 240.0;
                 p.provisioning_p90_s = 480.0;
@@ -180,12 +208,15 @@ impl Profile {
                 p.ops_fte = 0.5;
             }
             Profile::ParallelCluster => {
+                // [assumption] an always-on head node ≈ $124/month; [ref] FSx for Lustre
+                // ≈ $0.145/GB-month; [seed 002] parallel file system +1 %
                 p.tooling_usd_per_month = 124.0;
                 p.storage_read_slowdown_pct = 1.0;
                 p.storage_usd_per_gb_month = 0.145;
                 p.ops_fte = 0.5;
             }
             Profile::ReservedCluster => {
+                // [ref] GCP 1-year resource CUD for A2/G2: 37 % off
                 p.purchase = Purchase {
                     reserved_share: 1.0,
                     reserved_discount_pct: 37.0,
