@@ -96,8 +96,8 @@ pub fn App() -> impl IntoView {
                 <BreakdownChart results=run.results />
                 <CostHistograms results=run.results />
                 <NodeTimeline scenario=scenario />
-                <TornadoCharts state=tornado />
-                <BreakEvens found=break_evens />
+                <TornadoCharts state=tornado scenario=scenario />
+                <BreakEvens found=break_evens scenario=scenario />
                 <CheckpointAdvicePanel scenario=scenario />
                 <MethodPanel scenario=scenario />
             </section>

@@ -24,9 +24,14 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                 return None;
             }
             let p = chosen.get().min(s.platforms.len() - 1);
-            let jobs = generate_jobs(s, 0);
-            let (_, timeline) = simulate_platform_timeline(s, p, 0, &jobs);
-            let end = timeline.horizon_s.min(WINDOW_S);
+            // Only the window is drawn, and the simulation is causal with per-class, per-node
+            // and per-job random streams: simulating just the window gives the same first two
+            // days at a bounded cost, whatever the horizon.
+            let mut window = s.clone();
+            window.horizon_days = window.horizon_days.min(WINDOW_S as f64 / 86_400.0);
+            let jobs = generate_jobs(&window, 0);
+            let (_, timeline) = simulate_platform_timeline(&window, p, 0, &jobs);
+            let end = timeline.horizon_s;
             Some(layout_timeline(
                 &timeline,
                 (0, end),

@@ -213,6 +213,16 @@ pub const TORNADO_PCT: f64 = 20.0;
 /// Replications per option per point of a break-even search.
 const BREAK_EVEN_REPS: u32 = 6;
 
+/// Largest expected jobs per replication, summed over platforms, for which the page runs the
+/// tornado and the break-evens: each of their steps is one whole replication on the main
+/// thread, which must stay short.
+pub const SENSITIVITY_MAX_JOB_RUNS: f64 = 60_000.0;
+
+/// Whether the sensitivity pass fits the main thread for this scenario.
+pub fn sensitivity_fits(s: &Scenario) -> bool {
+    s.expected_jobs() * s.platforms.len() as f64 <= SENSITIVITY_MAX_JOB_RUNS
+}
+
 /// A computation the page runs in slices after the headline run: one small step at a time.
 trait Sliced: 'static {
     /// Does one step; returns whether the computation is complete.
@@ -293,6 +303,9 @@ pub fn use_tornado(scenario: Signal<Scenario>, busy: Signal<bool>) -> TornadoSta
         generation.set_value(this_run);
         set_bars.set(Vec::new());
         set_progress.set(0.0);
+        if !sensitivity_fits(&s) {
+            return;
+        }
         if let Ok(run) = TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS) {
             let publish = move |run: &TornadoRun, complete: bool| {
                 set_progress.set(run.done_steps() as f64 / run.total_steps().max(1) as f64);
@@ -330,6 +343,9 @@ pub fn use_break_evens(
         let this_run = generation.get_value() + 1;
         generation.set_value(this_run);
         set_found.set(Vec::new());
+        if !sensitivity_fits(&s) {
+            return;
+        }
         let mut searches = Vec::new();
         let mut names = Vec::new();
         let first = |overflow: Overflow| {

@@ -1,6 +1,6 @@
 //! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
 
-use super::runner::{FoundBreakEven, TornadoState, TORNADO_PCT};
+use super::runner::{sensitivity_fits, FoundBreakEven, TornadoState, TORNADO_PCT};
 use crate::charts::format::{trim_number, usd, usd_compact};
 use crate::charts::tornado::layout_tornado;
 use crate::model::analytic::checkpoint_advice;
@@ -15,7 +15,7 @@ const TOP: f64 = 6.0;
 
 /// One tornado per platform.
 #[component]
-pub fn TornadoCharts(state: TornadoState) -> impl IntoView {
+pub fn TornadoCharts(state: TornadoState, scenario: RwSignal<Scenario>) -> impl IntoView {
     view! {
         <figure class="chart tornado">
             <figcaption>
@@ -24,7 +24,11 @@ pub fn TornadoCharts(state: TornadoState) -> impl IntoView {
             <p class="readout">
                 {move || {
                     let p = state.progress.get();
-                    if p < 1.0 {
+                    if !scenario.with(sensitivity_fits) {
+                        "This scenario is too large for the sensitivity pass on this page; \
+                         run it with the gpucost command-line tool."
+                            .to_string()
+                    } else if p < 1.0 {
                         format!("computing: {:.0} % …", p * 100.0)
                     } else {
                         "Orange: input lowered; blue: input raised. Mean of 12 replications per variant, same seed.".to_string()
@@ -145,7 +149,10 @@ pub fn CheckpointAdvicePanel(scenario: RwSignal<Scenario>) -> impl IntoView {
 
 /// The break-evens, in the units of the inputs they concern.
 #[component]
-pub fn BreakEvens(found: ReadSignal<Vec<FoundBreakEven>>) -> impl IntoView {
+pub fn BreakEvens(
+    found: ReadSignal<Vec<FoundBreakEven>>,
+    scenario: RwSignal<Scenario>,
+) -> impl IntoView {
     view! {
         <section class="break-evens" aria-labelledby="break-even-heading">
             <h3 id="break-even-heading">"Break-evens"</h3>
@@ -153,7 +160,12 @@ pub fn BreakEvens(found: ReadSignal<Vec<FoundBreakEven>>) -> impl IntoView {
                 {move || {
                     let found = found.get();
                     if found.is_empty() {
-                        return view! { <li>"Searching (after the tornado) …"</li> }.into_any();
+                        let text = if scenario.with(sensitivity_fits) {
+                            "Searching (after the tornado) …"
+                        } else {
+                            "Too large to search on this page; use the gpucost command-line tool."
+                        };
+                        return view! { <li>{text}</li> }.into_any();
                     }
                     found
                         .into_iter()

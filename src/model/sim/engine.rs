@@ -511,9 +511,13 @@ impl Sim<'_> {
 
     // ----- placement -----
 
+    /// Offers free capacity to waiting jobs in submission order. Walks the queue with a
+    /// cursor (placing a job removes it) and stops as soon as no slot is free and no node can
+    /// be added, so a long queue costs nothing while the cluster is full.
     fn dispatch(&mut self) {
-        let waiting: Vec<usize> = self.waiting.iter().copied().collect();
-        for job in waiting {
+        let mut cursor = 0;
+        while let Some(&job) = self.waiting.range(cursor..).next() {
+            cursor = job + 1;
             let any_free = self.nodes.iter().any(|n| !n.released && n.free > 0);
             if !any_free && !self.can_add_node() {
                 break;
