@@ -76,7 +76,7 @@ pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, Ed
     Ok(edited)
 }
 
-fn field_mut<'a>(doc: &'a mut Value, path: &str) -> Result<&'a mut Value, EditError> {
+pub(crate) fn field_mut<'a>(doc: &'a mut Value, path: &str) -> Result<&'a mut Value, EditError> {
     let mut here = doc;
     let mut walked: Vec<&str> = Vec::new();
     for part in path.split('.') {

@@ -3,4 +3,5 @@
 //! and, later, the link codec. Pure: no web crate.
 
 pub mod edit;
+pub mod link;
 pub mod presets;

@@ -8,5 +8,6 @@ mod determinism;
 mod golden_values;
 mod hand_cases;
 mod invariants;
+mod links;
 mod sensitivity;
 mod support;

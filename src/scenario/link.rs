@@ -1,0 +1,248 @@
+//! Scenarios in a link: the whole scenario in the URL fragment, compact and versioned.
+//!
+//! Format (fragment, after `#`): `v=1&p=<preset>@<preset version>&d=<payload>`, where the
+//! payload is base64url (no padding) of deflated JSON `{"c": {path: value, …}}`: the leaf
+//! fields that differ from the named preset, by dotted path, plus every platform's prices
+//! (so a link keeps the prices it was computed with when the catalog is re-dated).
+//!
+//! Decoding never fails: whatever cannot be read is left at the preset's value and reported in
+//! a notice that says exactly what was ignored. Output sizes are bounded against hostile links.
+
+use super::edit::field_mut;
+use super::presets::{preset, DEFAULT};
+use crate::model::scenario::Scenario;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde_json::{Map, Value};
+
+/// The link format version this build writes (and the newest it reads).
+pub const LINK_VERSION: u32 = 1;
+/// Longest fragment read, characters.
+pub const MAX_LINK_CHARS: usize = 16_384;
+/// Largest decompressed payload read, bytes.
+pub const MAX_PAYLOAD_BYTES: usize = 262_144;
+
+/// The fragment for `scenario`, relative to preset `preset_name` (the default preset when the
+/// name is unknown).
+pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
+    let chosen = preset(preset_name).unwrap_or_else(|| preset(DEFAULT).expect("default preset"));
+    let base = serde_json::to_value(chosen.scenario()).unwrap_or(Value::Null);
+    let doc = serde_json::to_value(scenario).unwrap_or(Value::Null);
+    let mut changes = Map::new();
+    diff("", &base, &doc, &mut changes);
+    for (i, p) in scenario.platforms.iter().enumerate() {
+        for (field, value) in [
+            ("on_demand_usd_per_node_hour", p.on_demand_usd_per_node_hour),
+            ("spot_usd_per_node_hour", p.spot_usd_per_node_hour),
+        ] {
+            changes
+                .entry(format!("platforms.{i}.{field}"))
+                .or_insert_with(|| Value::from(value));
+        }
+    }
+    let payload = serde_json::json!({ "c": changes }).to_string();
+    let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
+    format!(
+        "v={LINK_VERSION}&p={}@{}&d={}",
+        chosen.name,
+        chosen.version,
+        URL_SAFE_NO_PAD.encode(packed)
+    )
+}
+
+/// Leaf differences between `base` and `doc` as dotted paths; an array whose length changed
+/// (a platform or job class added or removed) is carried whole.
+fn diff(path: &str, base: &Value, doc: &Value, out: &mut Map<String, Value>) {
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (base, doc) {
+        (Value::Object(b), Value::Object(d)) if b.keys().eq(d.keys()) => {
+            for (key, dv) in d {
+                diff(&join(key), &b[key], dv, out);
+            }
+        }
+        (Value::Array(b), Value::Array(d)) if b.len() == d.len() => {
+            for (i, (bv, dv)) in b.iter().zip(d).enumerate() {
+                diff(&join(&i.to_string()), bv, dv, out);
+            }
+        }
+        _ if base == doc => {}
+        _ => {
+            out.insert(path.to_string(), doc.clone());
+        }
+    }
+}
+
+/// A scenario read from a link, with what could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodedLink {
+    /// The scenario: the preset with every change that could be applied.
+    pub scenario: Scenario,
+    /// The preset it starts from.
+    pub preset: String,
+    /// Whether the link asks for the embed view (`embed=1`).
+    pub embed: bool,
+    /// One plain-text sentence per thing ignored; empty when the whole link was read.
+    pub notices: Vec<String>,
+}
+
+/// Reads a fragment (with or without the leading `#`, or a whole URL). Never fails.
+pub fn decode_link(link: &str) -> DecodedLink {
+    let mut notices = Vec::new();
+    let fragment = link.split_once('#').map_or(link, |(_, f)| f);
+    let default = || preset(DEFAULT).expect("default preset");
+    let mut out = DecodedLink {
+        scenario: default().scenario(),
+        preset: DEFAULT.to_string(),
+        embed: false,
+        notices: Vec::new(),
+    };
+    if fragment.trim().is_empty() {
+        return out;
+    }
+    if fragment.len() > MAX_LINK_CHARS {
+        out.notices.push(format!(
+            "The link is {} characters long, more than the {MAX_LINK_CHARS} this page reads; \
+             opened the default scenario.",
+            fragment.len()
+        ));
+        return out;
+    }
+    let mut version = None;
+    let mut preset_field = None;
+    let mut payload = None;
+    for part in fragment.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        match key {
+            "v" => version = Some(value),
+            "p" => preset_field = Some(value),
+            "d" => payload = Some(value),
+            "embed" => out.embed = value == "1",
+            other => notices.push(format!(
+                "Ignored the unknown link part \"{}\".",
+                shorten(other)
+            )),
+        }
+    }
+    match version.map(str::parse::<u32>) {
+        Some(Ok(v)) if v == LINK_VERSION => {}
+        Some(Ok(v)) if v > LINK_VERSION => {
+            notices.push(format!(
+                "The link is format version {v}, newer than this page (version {LINK_VERSION}); \
+                 opened the default scenario. Open it in a newer copy of the calculator."
+            ));
+            out.notices = notices;
+            return out;
+        }
+        Some(_) => {
+            notices.push(
+                "The link's version is not one this page knows; opened the default scenario."
+                    .into(),
+            );
+            out.notices = notices;
+            return out;
+        }
+        None => notices.push(format!(
+            "The link names no version; read it as version {LINK_VERSION}."
+        )),
+    }
+    if let Some(field) = preset_field {
+        let (name, wanted) = field.split_once('@').unwrap_or((field, ""));
+        match preset(name) {
+            Some(p) => {
+                out.preset = p.name.to_string();
+                out.scenario = p.scenario();
+                if wanted.parse::<u32>().ok() != Some(p.version) {
+                    notices.push(format!(
+                        "The link was made with version \"{}\" of preset {}; this page has version {}, \
+                         so values the link does not carry may differ.",
+                        shorten(wanted),
+                        p.name,
+                        p.version
+                    ));
+                }
+            }
+            None => notices.push(format!(
+                "The link names an unknown preset \"{}\"; started from the default preset.",
+                shorten(name)
+            )),
+        }
+    }
+    if let Some(data) = payload {
+        match read_payload(data) {
+            Ok(changes) => apply_changes(&mut out.scenario, changes, &mut notices),
+            Err(why) => notices.push(format!(
+                "{why} Its changes were ignored; the preset's values are shown."
+            )),
+        }
+    }
+    out.notices = notices;
+    out
+}
+
+fn read_payload(data: &str) -> Result<Map<String, Value>, String> {
+    let packed = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|_| "The scenario part of the link is damaged (not base64url).".to_string())?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_PAYLOAD_BYTES)
+        .map_err(|_| {
+            "The scenario part of the link is truncated or damaged (it does not decompress)."
+                .to_string()
+        })?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|_| "The scenario part of the link is not valid JSON.".to_string())?;
+    match value {
+        Value::Object(mut top) => match top.remove("c") {
+            Some(Value::Object(changes)) => Ok(changes),
+            _ => Err("The scenario part of the link has no list of changes.".to_string()),
+        },
+        _ => Err("The scenario part of the link has no list of changes.".to_string()),
+    }
+}
+
+/// Applies each change on its own; one that names no field, has the wrong type or is out of
+/// range is skipped with a notice, and the others still apply.
+fn apply_changes(scenario: &mut Scenario, changes: Map<String, Value>, notices: &mut Vec<String>) {
+    for (path, value) in changes {
+        let Ok(mut doc) = serde_json::to_value(&*scenario) else {
+            return;
+        };
+        let applied = match field_mut(&mut doc, &path) {
+            Ok(slot) => {
+                *slot = value;
+                match Scenario::from_json_value(doc) {
+                    Ok(next) => match next.validate() {
+                        Ok(()) => {
+                            *scenario = next;
+                            Ok(())
+                        }
+                        Err(e) => Err(e.to_string()),
+                    },
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            Err(_) => Err("no such field".to_string()),
+        };
+        if let Err(why) = applied {
+            notices.push(format!(
+                "Ignored {}: {}; kept the previous value.",
+                shorten(&path),
+                shorten(&why)
+            ));
+        }
+    }
+}
+
+/// At most 80 characters of `text`, so a hostile link cannot flood the notices.
+fn shorten(text: &str) -> String {
+    let mut out: String = text.chars().take(80).collect();
+    if text.chars().count() > 80 {
+        out.push('…');
+    }
+    out
+}
