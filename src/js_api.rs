@@ -39,3 +39,26 @@ pub fn evaluate(scenario_json: &str) -> Result<String, JsError> {
     }
     serde_json::to_string(&run.results()).map_err(|e| JsError::new(&e.to_string()))
 }
+
+/// The link fragment (`v=1&p=…&d=…`) of a scenario (JSON text), relative to preset
+/// `preset_name`.
+#[wasm_bindgen(js_name = encodeLink)]
+pub fn encode_link(scenario_json: &str, preset_name: &str) -> Result<String, JsError> {
+    let scenario = Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(crate::scenario::link::encode_link(&scenario, preset_name))
+}
+
+/// Reads a link (whole URL or fragment); returns JSON text
+/// `{"scenario": …, "preset": …, "embed": bool, "notices": [..]}`. Never throws for a bad link:
+/// what could not be read is listed in `notices`.
+#[wasm_bindgen(js_name = decodeLink)]
+pub fn decode_link(link: &str) -> String {
+    let d = crate::scenario::link::decode_link(link);
+    serde_json::json!({
+        "scenario": d.scenario,
+        "preset": d.preset,
+        "embed": d.embed,
+        "notices": d.notices,
+    })
+    .to_string()
+}

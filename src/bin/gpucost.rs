@@ -6,6 +6,8 @@
 //! gpucost presets
 //! gpucost scenario --preset NAME
 //! gpucost schema
+//! gpucost link [--preset NAME] [--set path=value]…   # prints the link fragment
+//! gpucost eval --url LINK                            # evaluates a shared link
 //! ```
 //!
 //! Exit 0 on success; exit 2 with a one-line message naming the bad field or flag.
@@ -54,13 +56,26 @@ mod cli {
         },
         /// Print the JSON schema of a scenario document.
         Schema,
+        /// Print the link (URL fragment) of a preset with edits.
+        Link {
+            /// Preset the link starts from.
+            #[arg(long, default_value = DEFAULT)]
+            preset: String,
+            /// Edit a field by dotted path.
+            #[arg(long = "set", value_name = "PATH=VALUE")]
+            set: Vec<String>,
+        },
     }
 
     #[derive(clap::Args)]
     struct EvalArgs {
         /// Start from this preset (default: the page's default preset).
-        #[arg(long, conflicts_with = "scenario")]
+        #[arg(long, conflicts_with_all = ["scenario", "url"])]
         preset: Option<String>,
+        /// Start from a shared link (a whole URL or its fragment); anything the link could not
+        /// carry is reported on stderr.
+        #[arg(long, conflicts_with = "scenario")]
+        url: Option<String>,
         /// Start from this scenario JSON file.
         #[arg(long)]
         scenario: Option<std::path::PathBuf>,
@@ -120,6 +135,11 @@ mod cli {
                 serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
             }
             Command::Eval(args) => eval(args),
+            Command::Link { preset: name, set } => {
+                let base = find_preset(&name)?;
+                let scenario = apply_edits(&base, &set).map_err(|e| e.to_string())?;
+                Ok(gpucost::scenario::link::encode_link(&scenario, &name))
+            }
             Command::Schema => serde_json::to_string_pretty(&schemars::schema_for!(Scenario))
                 .map_err(|e| e.to_string()),
         }
@@ -137,6 +157,14 @@ mod cli {
 
     fn eval(args: EvalArgs) -> Result<String, String> {
         let base = match (&args.preset, &args.scenario) {
+            _ if args.url.is_some() => {
+                let decoded =
+                    gpucost::scenario::link::decode_link(args.url.as_deref().unwrap_or_default());
+                for notice in &decoded.notices {
+                    eprintln!("gpucost: link: {notice}");
+                }
+                decoded.scenario
+            }
             (_, Some(path)) => {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("--scenario {}: {e}", path.display()))?;

@@ -141,3 +141,35 @@ fn schema_describes_the_scenario_and_scenario_prints_a_template() {
             .scenario()
     );
 }
+
+#[test]
+fn a_link_from_gpucost_link_evaluates_to_the_same_numbers_as_its_edits() {
+    let edits = [
+        "--set",
+        "seed=11",
+        "--set",
+        "platforms.1.spot_interruptions_per_node_hour=0.03",
+    ];
+    let mut link_args = vec!["link", "--preset", "spot-p4d-retrains"];
+    link_args.extend(edits);
+    let o = gpucost(&link_args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let link = stdout(&o).trim().to_string();
+    assert!(link.starts_with("v=1&p=spot-p4d-retrains@1&d="), "{link}");
+    let url = format!("https://calc.example/#{link}");
+    let by_link = gpucost(&["eval", "--url", &url, "--reps", "5"]);
+    let mut direct_args = vec!["eval", "--preset", "spot-p4d-retrains", "--reps", "5"];
+    direct_args.extend(edits);
+    let direct = gpucost(&direct_args);
+    assert!(by_link.status.success(), "{}", stderr(&by_link));
+    assert_eq!(by_link.stdout, direct.stdout);
+    assert!(stderr(&by_link).is_empty());
+    // A damaged link still evaluates (the preset) and says what was ignored.
+    let damaged = gpucost(&["eval", "--url", "#v=1&p=nope@1", "--reps", "2"]);
+    assert!(damaged.status.success());
+    assert!(
+        stderr(&damaged).contains("unknown preset \"nope\""),
+        "{}",
+        stderr(&damaged)
+    );
+}
