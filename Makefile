@@ -65,8 +65,9 @@ test-wasm:
 	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
 		cargo test --target $(WASM) --test web
 
-# End-to-end: the release build, served from a sub-path, driven in headless Chromium.
-test-e2e:
+# End-to-end: the release build, served from a sub-path, driven in headless Chromium; the
+# JS package (pkg/) is checked against the CLI and the page.
+test-e2e: pkg
 	trunk build --release
 	@scripts/bundle-sizes.sh dist
 	cargo build --release --bin gpucost

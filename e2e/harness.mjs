@@ -47,7 +47,7 @@ function serveDist(distDir) {
 }
 
 /** Starts the server and the browser; returns { page, url, problems, requests, close }. */
-export async function openCalculator({ width = 1280, height = 900 } = {}) {
+export async function openCalculator({ width = 1280, height = 900, hash = '' } = {}) {
   const server = await serveDist(process.env.DIST ?? 'dist');
   const { port } = server.address();
   const browser = await chromium.launch({
@@ -76,7 +76,7 @@ export async function openCalculator({ width = 1280, height = 900 } = {}) {
   const requests = [];
   page.on('request', (req) => requests.push(req.url()));
   const url = `http://127.0.0.1:${port}${SUB_PATH}`;
-  await page.goto(url);
+  await page.goto(url + hash);
   await waitForRun(page, 0);
   return {
     page,

@@ -8,6 +8,7 @@ mod breakdown_chart;
 mod controls;
 mod histogram_chart;
 mod job_classes;
+mod link_sync;
 mod method_panel;
 mod node_timeline;
 mod platform_settings;
@@ -18,7 +19,6 @@ mod sensitivity_view;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
-use crate::scenario::presets::{preset, DEFAULT};
 use breakdown_chart::BreakdownChart;
 use histogram_chart::CostHistograms;
 use leptos::prelude::*;
@@ -32,8 +32,10 @@ use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let preset_name = RwSignal::new(DEFAULT.to_string());
-    let scenario = RwSignal::new(preset(DEFAULT).map(|p| p.scenario()).unwrap_or_default());
+    let from_link = link_sync::initial_from_location();
+    let preset_name = RwSignal::new(from_link.preset.clone());
+    let scenario = RwSignal::new(from_link.scenario.clone());
+    link_sync::sync_to_location(scenario, preset_name);
     let valid = Memo::new(move |_| scenario.with(|s| s.validate().map_err(|e| e.to_string())));
     let estimates = Memo::new(move |_| {
         if valid.with(|v| v.is_err()) {
@@ -67,6 +69,11 @@ pub fn App() -> impl IntoView {
                 data-run=move || run.run_id.get()
             >
                 <h2 id="results-heading">"Results"</h2>
+                <link_sync::LinkBar
+                    scenario=scenario
+                    preset_name=preset_name
+                    notices=from_link.notices.clone()
+                />
                 <p class="scenario-error" role="alert">
                     {move || run.error.get().map(|e| format!("This scenario cannot run: {e}"))}
                 </p>
