@@ -35,6 +35,7 @@ serve: tools
 
 build: tools
 	trunk build --release
+	node scripts/externalize-start-script.mjs dist
 	@scripts/bundle-sizes.sh dist
 
 pkg: tools
@@ -69,12 +70,14 @@ test-wasm:
 # JS package (pkg/) is checked against the CLI and the page.
 test-e2e: pkg
 	trunk build --release
+	node scripts/externalize-start-script.mjs dist
 	@scripts/bundle-sizes.sh dist
 	cargo build --release --bin gpucost
 	DIST=dist node --test e2e/
 
 screenshots: tools-browser
 	trunk build --release
+	node scripts/externalize-start-script.mjs dist
 	mkdir -p docs/screenshots
 	DIST=dist node e2e/screenshots.mjs
 

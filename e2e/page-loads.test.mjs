@@ -18,6 +18,10 @@ test('the release page renders the default preset with no errors, from a sub-pat
       'FTE cost', 'Warm-pool window', 'Image pull time', 'Checkpoint interval', 'Reserved share']) {
       assert.equal(await page.getByLabel(label, { exact: false }).first().getAttribute('type'), 'range', label);
     }
+    // A Content-Security-Policy the page satisfies: no inline script, only its own origin.
+    const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+    assert.equal(await page.locator('script:not([src])').count(), 0);
     // The simulation ran in the Web Worker.
     assert.equal(await page.locator('.runner-note').textContent(), 'Simulated in a background worker.');
     // One fieldset per platform, its legend the platform's name.

@@ -1,0 +1,45 @@
+// Post-build step for the release page (dist/): moves Trunk's inline start-up module script
+// into its own file and adds a Content-Security-Policy <meta> that the page satisfies: no
+// inline script, WebAssembly allowed ('wasm-unsafe-eval'), only the page's own origin.
+// `trunk serve` keeps the inline script (and no CSP) for development.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+
+const dist = process.argv[2] ?? 'dist';
+const indexPath = join(dist, 'index.html');
+let html = readFileSync(indexPath, 'utf8');
+
+const inline = /<script type="module">([\s\S]*?)<\/script>/;
+const match = html.match(inline);
+if (!match) {
+  if (html.includes('http-equiv="Content-Security-Policy"')) process.exit(0); // already done
+  console.error(`${indexPath}: no inline module script found`);
+  process.exit(1);
+}
+const body = match[1].trim() + '\n';
+const name = `start-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
+writeFileSync(join(dist, name), body);
+html = html.replace(inline, `<script type="module" src="./${name}"></script>`);
+if (/<script(?![^>]*\bsrc=)[^>]*>/.test(html)) {
+  console.error(`${indexPath}: an inline script is left`);
+  process.exit(1);
+}
+
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+html = html.replace(
+  '<meta charset="utf-8" />',
+  `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${CSP}" />`,
+);
+writeFileSync(indexPath, html);
+console.log(`moved the start-up script to ${name}; added the CSP`);
