@@ -53,3 +53,29 @@ test('a hostile, damaged link opens the default scenario with a notice, as text'
     await app.close();
   }
 });
+
+test('embed=1 shows the numbers and charts without the editor, with a link to the full calculator', async () => {
+  const full = await openCalculator();
+  let snippet;
+  try {
+    await full.page.getByRole('button', { name: 'Embed' }).click();
+    snippet = await full.page.locator('#embed-snippet').inputValue();
+  } finally {
+    await full.close();
+  }
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/tools\/gpu-cost\/#v=1&p=batch-vs-eks-spot@1&d=[A-Za-z0-9_-]+&embed=1"/);
+  assert.match(snippet, /sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"/);
+  const hash = snippet.match(/#[^"]+/)[0];
+  const app = await openCalculator({ hash });
+  try {
+    const { page } = app;
+    assert.equal(await page.locator('section.scenario').count(), 0);
+    assert.equal(Object.keys(await metric(page, 'monthly_tco_usd.p50')).length, 3);
+    assert.equal(await page.locator('figure.breakdown').count(), 1);
+    const href = await page.getByRole('link', { name: 'Open the full calculator' }).getAttribute('href');
+    assert.ok(!href.includes('embed=1') && href.includes('#v=1&p=batch-vs-eks-spot@1'), href);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});

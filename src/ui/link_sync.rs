@@ -16,11 +16,14 @@ pub fn initial_from_location() -> DecodedLink {
     decode_link(hash.trim_start_matches('#'))
 }
 
-/// Keeps the fragment in step with the scenario.
-pub fn sync_to_location(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>) {
+/// Keeps the fragment in step with the scenario (an embedded view keeps its `embed=1`).
+pub fn sync_to_location(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>, embed: bool) {
     let pending = StoredValue::new(0u64);
     Effect::new(move |first: Option<()>| {
-        let link = scenario.with(|s| encode_link(s, &preset_name.get()));
+        let mut link = scenario.with(|s| encode_link(s, &preset_name.get()));
+        if embed {
+            link.push_str("&embed=1");
+        }
         if first.is_none() {
             return; // the page just opened on this scenario: leave the link as the user gave it
         }
@@ -52,13 +55,34 @@ pub fn current_link(scenario: &Scenario, preset_name: &str) -> String {
     format!("{base}#{}", encode_link(scenario, preset_name))
 }
 
-/// Notices about the link, and a "Copy link" button.
+/// The `<iframe>` snippet that embeds the current scenario in another site (a wiki page).
+pub fn embed_snippet(link: &str) -> String {
+    format!(
+        "<iframe src=\"{link}&embed=1\" title=\"GPU training cost calculator\" width=\"100%\" height=\"1200\" \
+         sandbox=\"allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox\" \
+         loading=\"lazy\"></iframe>"
+    )
+}
+
+/// Notices about the link, "Copy link", and the embed snippet; in an embedded view, a link to
+/// the full calculator instead.
 #[component]
 pub fn LinkBar(
     scenario: RwSignal<Scenario>,
     preset_name: RwSignal<String>,
     notices: Vec<String>,
+    embed: bool,
 ) -> impl IntoView {
+    let full_link = move || scenario.with(|s| current_link(s, &preset_name.get()));
+    let (show_embed, set_show_embed) = signal(false);
+    if embed {
+        return view! {
+            <div class="link-bar">
+                <a href=full_link target="_blank" rel="noopener">"Open the full calculator"</a>
+            </div>
+        }
+        .into_any();
+    }
     let (copied, set_copied) = signal(None::<String>);
     let copy = move |_| {
         let link = scenario.with(|s| current_link(s, &preset_name.get_untracked()));
@@ -75,7 +99,14 @@ pub fn LinkBar(
     view! {
         <div class="link-bar">
             <button type="button" on:click=copy>"Copy link"</button>
+            <button type="button" on:click=move |_| set_show_embed.update(|v| *v = !*v)>"Embed"</button>
             <span class="readout" role="status">{move || copied.get()}</span>
+            {move || show_embed.get().then(|| view! {
+                <div class="embed-dialog">
+                    <label for="embed-snippet">"Paste this into a wiki page (the calculator must be served from another origin than the wiki):"</label>
+                    <textarea id="embed-snippet" readonly rows="4">{embed_snippet(&full_link())}</textarea>
+                </div>
+            })}
             {(!notices.is_empty()).then(|| view! {
                 <div class="link-notices" role="alert">
                     <p>"Parts of the link could not be read:"</p>
@@ -84,4 +115,5 @@ pub fn LinkBar(
             })}
         </div>
     }
+    .into_any()
 }

@@ -33,9 +33,10 @@ use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
 #[component]
 pub fn App() -> impl IntoView {
     let from_link = link_sync::initial_from_location();
+    let embed = from_link.embed;
     let preset_name = RwSignal::new(from_link.preset.clone());
     let scenario = RwSignal::new(from_link.scenario.clone());
-    link_sync::sync_to_location(scenario, preset_name);
+    link_sync::sync_to_location(scenario, preset_name, embed);
     let valid = Memo::new(move |_| scenario.with(|s| s.validate().map_err(|e| e.to_string())));
     let estimates = Memo::new(move |_| {
         if valid.with(|v| v.is_err()) {
@@ -63,8 +64,8 @@ pub fn App() -> impl IntoView {
                 "simulated as a distribution, in your browser."
             </p>
         </header>
-        <main class="page">
-            <ScenarioEditor scenario=scenario preset_name=preset_name />
+        <main class="page" class:embed=embed>
+            {(!embed).then(|| view! { <ScenarioEditor scenario=scenario preset_name=preset_name /> })}
             <section class="results" aria-labelledby="results-heading" data-state=state
                 data-run=move || run.run_id.get()
             >
@@ -73,6 +74,7 @@ pub fn App() -> impl IntoView {
                     scenario=scenario
                     preset_name=preset_name
                     notices=from_link.notices.clone()
+                    embed=embed
                 />
                 <p class="scenario-error" role="alert">
                     {move || run.error.get().map(|e| format!("This scenario cannot run: {e}"))}
