@@ -266,6 +266,18 @@ pub enum BreakEvenKind {
     ReservedUtilization,
 }
 
+impl BreakEvenKind {
+    /// The range searched: 10⁻⁴ to 2 interruptions per node-hour (a mean of 30 minutes between
+    /// interruptions; beyond that the simulation's work grows without bound), or 2 % to 150 %
+    /// utilization.
+    pub fn searched_range(self) -> (f64, f64) {
+        match self {
+            BreakEvenKind::SpotRate => (1e-4, 2.0),
+            BreakEvenKind::ReservedUtilization => (0.02, 1.5),
+        }
+    }
+}
+
 /// A break-even search as a resumable computation (one replication per [`step`]), so the UI
 /// can run it in slices: evaluate both ends, then bisect. Each point compares option A with
 /// option B over the same replications (common random numbers).
@@ -304,10 +316,7 @@ impl BreakEvenSearch {
         scenario.validate()?;
         let mut base = scenario.clone();
         base.platforms = vec![scenario.platforms[index].clone()];
-        let (lo, hi) = match kind {
-            BreakEvenKind::SpotRate => (1e-4, 2.0),
-            BreakEvenKind::ReservedUtilization => (0.02, 1.5),
-        };
+        let (lo, hi) = kind.searched_range();
         let pair = Self::pair(kind, &base, lo);
         Ok(BreakEvenSearch {
             kind,
@@ -425,10 +434,7 @@ impl BreakEvenSearch {
                 }
                 self.bisections_left -= 1;
                 if self.bisections_left == 0 {
-                    let (searched_min, searched_max) = match self.kind {
-                        BreakEvenKind::SpotRate => (1e-4, 2.0),
-                        BreakEvenKind::ReservedUtilization => (0.02, 1.5),
-                    };
+                    let (searched_min, searched_max) = self.kind.searched_range();
                     let a_wins_low = self.sign_lo.unwrap_or(1.0) < 0.0;
                     self.result = Some(BreakEven {
                         value: Some(self.next_x()),

@@ -186,23 +186,22 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-fn schedule_slice(mut run: MonteCarlo, this_run: u64, set: Setters) {
-    set_timeout(
-        move || {
-            if set.generation.get_value() != this_run {
-                return; // a newer input replaced this run
-            }
-            let start = now_ms();
-            run.run_while(|| now_ms() - start < SLICE_BUDGET_MS);
-            set.results.set(Some(run.results()));
-            set.done.set(run.done());
-            if run.is_done() {
-                set.running.set(false);
-            } else {
-                schedule_slice(run, this_run, set);
-            }
-        },
-        Duration::ZERO,
+/// Runs the Monte Carlo in main-thread slices (no worker), publishing after each slice.
+fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
+    let publish = move |run: &MonteCarlo, complete: bool| {
+        set.results.set(Some(run.results()));
+        set.done.set(run.done());
+        if complete {
+            set.running.set(false);
+        }
+    };
+    let never_busy = Signal::derive(|| false);
+    run_sliced(
+        run,
+        this_run,
+        set.generation,
+        never_busy,
+        std::rc::Rc::new(publish),
     );
 }
 
@@ -227,6 +226,13 @@ pub fn sensitivity_fits(s: &Scenario) -> bool {
 trait Sliced: 'static {
     /// Does one step; returns whether the computation is complete.
     fn step(&mut self) -> bool;
+}
+
+impl Sliced for MonteCarlo {
+    fn step(&mut self) -> bool {
+        self.run_batch(1);
+        self.is_done()
+    }
 }
 
 impl Sliced for TornadoRun {

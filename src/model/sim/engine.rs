@@ -771,12 +771,7 @@ impl Sim<'_> {
             st.first_compute_s = Some(compute_start);
             st.first_pull_s = pull_s;
         }
-        let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
-        let delta = if tau > 0 {
-            libm::round(class.checkpoint_write_s) as i64
-        } else {
-            0
-        };
+        let (tau, delta) = checkpoint_cycle(class);
         let remaining = st.total_c - st.committed_c;
         // Failure draw for this attempt, from the job's own stream (same on every platform).
         let job_info = &self.jobs[job];
@@ -835,12 +830,7 @@ impl Sim<'_> {
         let compute_phase = (elapsed - st.pull_s - st.restart_s).max(0);
         let remaining = st.total_c - st.committed_c;
         let class = &self.scenario.job_classes[self.jobs[job].class];
-        let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
-        let delta = if tau > 0 {
-            libm::round(class.checkpoint_write_s) as i64
-        } else {
-            0
-        };
+        let (tau, delta) = checkpoint_cycle(class);
         let (done, kept) = if finished {
             (
                 remaining.min(compute_done(compute_phase, tau, delta, remaining)),
@@ -1213,6 +1203,18 @@ impl Sim<'_> {
             },
         }
     }
+}
+
+/// The class's checkpoint interval τ and write time δ in whole seconds; δ is 0 when the
+/// class does not checkpoint (τ = 0).
+fn checkpoint_cycle(class: &crate::model::scenario::JobClass) -> (i64, i64) {
+    let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
+    let delta = if tau > 0 {
+        libm::round(class.checkpoint_write_s) as i64
+    } else {
+        0
+    };
+    (tau, delta)
 }
 
 /// Compute done after `phase` seconds of a compute phase with checkpoints every `tau` seconds
