@@ -56,6 +56,18 @@ mod cli {
         },
         /// Print the JSON schema of a scenario document.
         Schema,
+        /// Fit job classes to a job-history CSV and print the preset's scenario with them (the
+        /// fit summary and every skipped row go to stderr).
+        History {
+            /// The CSV: submit time, duration, GPUs, optional GPU model and outcome.
+            file: std::path::PathBuf,
+            /// Preset whose platforms and other settings the fitted classes join.
+            #[arg(long, default_value = DEFAULT)]
+            preset: String,
+            /// Print the scenario's link instead of its JSON.
+            #[arg(long)]
+            link: bool,
+        },
         /// Print the link (URL fragment) of a preset with edits.
         Link {
             /// Preset the link starts from.
@@ -140,8 +152,37 @@ mod cli {
                 let scenario = apply_edits(&base, &set).map_err(|e| e.to_string())?;
                 Ok(gpucost::scenario::link::encode_link(&scenario, &name))
             }
+            Command::History {
+                file,
+                preset: name,
+                link,
+            } => history(&file, &name, link),
             Command::Schema => serde_json::to_string_pretty(&schemars::schema_for!(Scenario))
                 .map_err(|e| e.to_string()),
+        }
+    }
+
+    fn history(file: &std::path::Path, name: &str, link: bool) -> Result<String, String> {
+        use gpucost::scenario::history::fit_history;
+        let mut scenario = find_preset(name)?;
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let template = scenario.job_classes.first().cloned().unwrap_or_default();
+        let fit = fit_history(&text, &template, &scenario.reference_gpu)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        for line in fit.summary() {
+            eprintln!("{line}");
+        }
+        for bad in &fit.bad_rows {
+            eprintln!("{}:{}: skipped: {}", file.display(), bad.line, bad.reason);
+        }
+        scenario.job_classes = fit.classes;
+        scenario
+            .validate()
+            .map_err(|e| format!("the fitted scenario is not valid with preset {name}: {e}"))?;
+        if link {
+            Ok(gpucost::scenario::link::encode_link(&scenario, name))
+        } else {
+            serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
         }
     }
 

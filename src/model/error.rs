@@ -42,6 +42,13 @@ pub enum ScenarioError {
         /// What is wrong.
         reason: String,
     },
+    /// A value that is in range on its own but not acceptable as a whole.
+    Invalid {
+        /// Dotted path of the field.
+        field: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A job class needs more GPU memory than the platform's GPU has.
     DoesNotFit {
         /// Dotted path of the job class's memory field.
@@ -105,7 +112,9 @@ impl fmt::Display for ScenarioError {
                     "{field}: the name \"{name}\" is already used by another platform"
                 )
             }
-            ScenarioError::BadName { field, reason } => write!(f, "{field}: {reason}"),
+            ScenarioError::BadName { field, reason } | ScenarioError::Invalid { field, reason } => {
+                write!(f, "{field}: {reason}")
+            }
             ScenarioError::DoesNotFit {
                 field,
                 job_class,

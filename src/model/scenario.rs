@@ -126,13 +126,24 @@ pub enum Arrivals {
         /// Jobs in each burst.
         jobs_per_burst: u32,
     },
+    /// A Poisson process whose rate follows the hour of day (as fitted from a job history):
+    /// `per_day` jobs a day on average, hour `h` (0–23, from the start of the horizon) getting
+    /// the share `hourly_weights[h] / Σ hourly_weights` of them.
+    HourOfDay {
+        /// Mean jobs per day.
+        per_day: f64,
+        /// 24 non-negative weights, one per hour of the day; only their ratios matter.
+        hourly_weights: Vec<f64>,
+    },
 }
 
 impl Arrivals {
     /// Mean jobs per day.
     pub fn jobs_per_day(&self) -> f64 {
         match self {
-            Arrivals::Steady { per_day } | Arrivals::Poisson { per_day } => *per_day,
+            Arrivals::Steady { per_day }
+            | Arrivals::Poisson { per_day }
+            | Arrivals::HourOfDay { per_day, .. } => *per_day,
             Arrivals::Bursts {
                 bursts_per_day,
                 jobs_per_burst,
@@ -155,6 +166,13 @@ impl Arrivals {
             } => Arrivals::Bursts {
                 bursts_per_day: bursts_per_day * factor,
                 jobs_per_burst: *jobs_per_burst,
+            },
+            Arrivals::HourOfDay {
+                per_day,
+                hourly_weights,
+            } => Arrivals::HourOfDay {
+                per_day: per_day * factor,
+                hourly_weights: hourly_weights.clone(),
             },
         }
     }
@@ -629,6 +647,30 @@ impl JobClass {
                     1.0,
                     1e4,
                 )?;
+            }
+            Arrivals::HourOfDay {
+                per_day,
+                hourly_weights,
+            } => {
+                range(&format!("{at}.arrivals.per_day"), *per_day, 0.0, 1e6)?;
+                let field = format!("{at}.arrivals.hourly_weights");
+                if hourly_weights.len() != 24 {
+                    return Err(ScenarioError::Count {
+                        field,
+                        min: 24,
+                        max: 24,
+                        got: hourly_weights.len(),
+                    });
+                }
+                for (hour, weight) in hourly_weights.iter().enumerate() {
+                    range(&format!("{field}.{hour}"), *weight, 0.0, 1e6)?;
+                }
+                if hourly_weights.iter().sum::<f64>() <= 0.0 {
+                    return Err(ScenarioError::Invalid {
+                        field,
+                        reason: "at least one hour must have a weight above 0".to_string(),
+                    });
+                }
             }
         }
         let week_h = 24.0 * 366.0;

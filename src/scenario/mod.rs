@@ -3,5 +3,6 @@
 //! and, later, the link codec. Pure: no web crate.
 
 pub mod edit;
+pub mod history;
 pub mod link;
 pub mod presets;

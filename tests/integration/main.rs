@@ -7,6 +7,7 @@ mod closed_forms;
 mod determinism;
 mod golden_values;
 mod hand_cases;
+mod history;
 mod invariants;
 mod links;
 mod sensitivity;

@@ -1,0 +1,172 @@
+//! Job-history import: a hand-made file whose fit is worked out by hand, and a round trip
+//! (jobs generated from known classes, written as a history, fitted back).
+
+use gpucost::model::rng::lognormal_mean;
+use gpucost::model::scenario::{Arrivals, Duration, JobClass, Scenario};
+use gpucost::model::sim::generate_jobs;
+use gpucost::scenario::history::{fit_history, HistoryError};
+
+const HAND: &str = include_str!("../data/job-history-hand.csv");
+
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance
+}
+
+#[test]
+fn hand_made_history_fits_as_worked_out() {
+    let fit = fit_history(HAND, &JobClass::default(), "A100").expect("fits");
+    // Lines 5 (duration "oops"), 9 (three fields) and 11 (0 GPUs) are skipped, by line.
+    let lines: Vec<u64> = fit.bad_rows.iter().map(|b| b.line).collect();
+    assert_eq!(lines, vec![5, 9, 11], "{:?}", fit.bad_rows);
+    assert!(fit.bad_rows[0].reason.contains("oops"));
+    assert_eq!((fit.rows, fit.used), (10, 7));
+    // First submission 03-01 09:00, last 03-05 08:00: 95 h between 7 jobs, widened by 7/6.
+    assert!(close(fit.window_days, 95.0 * 7.0 / 6.0 / 24.0, 1e-12));
+    assert_eq!(fit.classes.len(), 2);
+
+    // 8-GPU jobs: 1 h, 2 h on an H100 (= 4 A100-hours), 1.5 h, 3 h → sorted [1, 1.5, 3, 4]:
+    // median 2.25, p90 3 + 0.7 × 1 = 3.7 (type-7 quantiles); 1 failed of 4 with an outcome.
+    let eight = &fit.classes[0];
+    assert_eq!((eight.gpus_per_job, eight.name.as_str()), (8, "8-GPU jobs"));
+    assert_eq!(
+        eight.duration,
+        Duration::LogNormal {
+            median_hours: 2.25,
+            p90_hours: 3.7
+        }
+    );
+    assert_eq!(eight.failures.probability, 0.25);
+    // 4 jobs in 4.6181 days = 0.86617/day, to four digits.
+    let Arrivals::HourOfDay {
+        per_day,
+        hourly_weights,
+    } = &eight.arrivals
+    else {
+        panic!("hour-of-day arrivals expected: {:?}", eight.arrivals);
+    };
+    assert_eq!(*per_day, 0.8662);
+    // Submissions at hours 9, 10, 9, 9, 9, 9, 8: 5/7, 1/7, 1/7 of 24.
+    let mut expected = vec![0.0; 24];
+    expected[8] = 3.429;
+    expected[9] = 17.143;
+    expected[10] = 3.429;
+    assert_eq!(hourly_weights, &expected);
+
+    // 1-GPU jobs: 0.5 h, 1 h (cancelled), 0.75 h (MI300X: not in the catalog, taken as is):
+    // median 0.75, p90 0.75 + 0.8 × 0.25 = 0.95; no failure among the 2 finished.
+    let one = &fit.classes[1];
+    assert_eq!(one.gpus_per_job, 1);
+    assert_eq!(
+        one.duration,
+        Duration::LogNormal {
+            median_hours: 0.75,
+            p90_hours: 0.95
+        }
+    );
+    assert_eq!(one.failures.probability, 0.0);
+    assert_eq!(fit.fits[1].with_outcome, 2);
+    assert!(fit.notes.iter().any(|n| n.contains("MI300X")));
+    assert!(fit.notes.iter().any(|n| n.contains("rough below a week")));
+
+    // The fitted classes make a valid scenario.
+    let scenario = Scenario {
+        job_classes: fit.classes.clone(),
+        ..Default::default()
+    };
+    scenario.validate().expect("valid");
+}
+
+#[test]
+fn unusable_files_say_what_is_missing() {
+    let err = fit_history("when,how_long\n1,2\n", &JobClass::default(), "A100").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            HistoryError::MissingColumn {
+                what: "submit time",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("submit_time"));
+    let err = fit_history(
+        "submit_time,duration_h,gpus\n2024-01-01 00:00,1,1\nbad,1,1\n",
+        &JobClass::default(),
+        "A100",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "1 usable row(s); at least 2 are needed to fit arrivals (1 skipped; line 3: submit \
+         time \"bad\" is not a date-time)"
+    );
+    assert_eq!(
+        fit_history("", &JobClass::default(), "A100").unwrap_err(),
+        HistoryError::Empty
+    );
+}
+
+/// 60 days of 8-GPU jobs from a known class, written as a history with Slurm-style Elapsed
+/// durations and fitted back: the rate, the duration quantiles and the hour-of-day profile
+/// come back within sampling error.
+#[test]
+fn generated_history_fits_back_to_its_class() {
+    let mut weights = vec![0.0; 24];
+    for (hour, w) in weights.iter_mut().enumerate().take(18).skip(8) {
+        *w = if hour < 12 { 2.0 } else { 1.0 };
+    }
+    let class = JobClass {
+        arrivals: Arrivals::HourOfDay {
+            per_day: 40.0,
+            hourly_weights: weights,
+        },
+        duration: Duration::LogNormal {
+            median_hours: 3.0,
+            p90_hours: 9.0,
+        },
+        ..Default::default()
+    };
+    let scenario = Scenario {
+        horizon_days: 60.0,
+        job_classes: vec![class],
+        ..Default::default()
+    };
+    let jobs = generate_jobs(&scenario, 0);
+    let mut csv = String::from("submitted_at,elapsed,gpus\n");
+    for job in &jobs {
+        let s = job.arrival_s + 1_700_006_400; // 2023-11-15 00:00:00 UTC, a midnight
+        let d = job.work_ref_s.round() as i64;
+        csv += &format!(
+            "{s},{}-{:02}:{:02}:{:02},8\n",
+            d / 86_400,
+            d % 86_400 / 3600,
+            d % 3600 / 60,
+            d % 60
+        );
+    }
+    let fit = fit_history(&csv, &JobClass::default(), "A100").expect("fits");
+    assert!(fit.bad_rows.is_empty());
+    assert_eq!(fit.classes.len(), 1);
+    let f = &fit.fits[0];
+    // 2,400 expected jobs: the rate is within 3 sd (√2400/60 ≈ 0.82/day) of 40.
+    assert!(close(f.per_day, 40.0, 2.5), "rate {}", f.per_day);
+    // Quantiles of 2,400 log-normal draws: within ~5 % of 3 h and 9 h.
+    assert!(
+        close(f.median_hours, 3.0, 0.15),
+        "median {}",
+        f.median_hours
+    );
+    assert!(close(f.p90_hours, 9.0, 0.6), "p90 {}", f.p90_hours);
+    assert!(close(f.fitted_mean_hours, lognormal_mean(3.0, 9.0), 0.4));
+    assert!(f.ks_distance < 0.05, "KS {}", f.ks_distance);
+    // Hours 8–11 get 2/14 of the jobs each, 12–17 1/14, the rest none.
+    for (hour, share) in fit.hourly_share.iter().enumerate() {
+        let expected = match hour {
+            8..=11 => 2.0 / 14.0,
+            12..=17 => 1.0 / 14.0,
+            _ => 0.0,
+        };
+        assert!(close(*share, expected, 0.025), "hour {hour}: {share}");
+    }
+}
