@@ -13,13 +13,16 @@ WASM := wasm32-unknown-unknown
 CHROMEDRIVER ?= /usr/bin/chromedriver
 # Property tests run this many cases per property in `make test` (proptest's default is 256).
 PROPTEST_CASES ?= 64
+# The calculator as one self-contained HTML file (`make single-file`; the e2e tests open it).
+SINGLE_FILE ?= single-file/gpucost.html
 
-.PHONY: help tools tools-browser serve build pkg test lint test-native test-wasm test-e2e bench screenshots clean
+.PHONY: help tools tools-browser serve build single-file pkg test lint test-native test-wasm test-e2e bench screenshots clean
 
 help:
 	@echo "make serve   install what is missing, then serve the app on http://127.0.0.1:8080"
 	@echo "make test    install what is missing, then run every check (fmt, clippy, unit, browser, e2e)"
 	@echo "make build   release build into dist/, with .wasm and JS sizes (raw and gzip)"
+	@echo "make single-file  the page as one HTML file to open from disk: $(SINGLE_FILE)"
 	@echo "make pkg     the model as a JS/WASM package in pkg/"
 	@echo "make bench   benchmarks"
 	@echo "make screenshots  regenerate docs/screenshots (desktop and phone) from the release build"
@@ -38,11 +41,18 @@ build: tools
 	node scripts/externalize-start-script.mjs dist
 	@scripts/bundle-sizes.sh dist
 
+# Everything inline (app JS, wasm, CSS, icon); no worker and no CSP, so it runs from file://.
+single-file: build
+	node scripts/make-single-file.mjs dist $(SINGLE_FILE)
+
 pkg: tools
 	cargo build --lib --release --target $(WASM) --no-default-features --features js-api
 	wasm-bindgen --target web --typescript --out-dir pkg target/$(WASM)/release/gpucost.wasm
 	wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 		--enable-mutable-globals pkg/gpucost_bg.wasm -o pkg/gpucost_bg.wasm
+	cargo build --release --bin gpucost
+	node scripts/pkg-types.mjs target/release/gpucost pkg/types.d.ts
+	tsc -p pkg
 	@scripts/bundle-sizes.sh pkg
 
 # The whole check, in this order; the first failure stops it.
@@ -66,14 +76,16 @@ test-wasm:
 	CHROMEDRIVER=$(CHROMEDRIVER) WASM_BINDGEN_TEST_TIMEOUT=120 \
 		cargo test --target $(WASM) --test web
 
-# End-to-end: the release build, served from a sub-path, driven in headless Chromium; the
-# JS package (pkg/) is checked against the CLI and the page.
+# End-to-end: the release build, served from a sub-path (and framed by another origin), and its
+# single-file form from file://, driven in headless Chromium; the JS package (pkg/) is checked
+# against the CLI and the page.
 test-e2e: pkg
 	trunk build --release
 	node scripts/externalize-start-script.mjs dist
 	@scripts/bundle-sizes.sh dist
+	node scripts/make-single-file.mjs dist $(SINGLE_FILE)
 	cargo build --release --bin gpucost
-	DIST=dist node --test e2e/
+	SINGLE_FILE=$(SINGLE_FILE) DIST=dist node --test e2e/
 
 screenshots: tools-browser
 	trunk build --release
@@ -86,4 +98,4 @@ bench: build
 
 clean:
 	cargo clean
-	rm -rf dist pkg/*.js pkg/*.ts pkg/*.wasm
+	rm -rf dist single-file pkg/*.js pkg/*.ts pkg/*.wasm

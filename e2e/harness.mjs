@@ -21,7 +21,11 @@ const MIME = {
   '.json': 'application/json',
 };
 
-function serveDist(distDir) {
+/**
+ * Serves `distDir` under SUB_PATH on a free loopback port, adding `headers` to every file's
+ * response. Resolves to the listening http.Server.
+ */
+export function serveDist(distDir, { headers = {} } = {}) {
   const root = resolve(distDir);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
@@ -37,7 +41,7 @@ function serveDist(distDir) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { ...headers, 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');
@@ -46,11 +50,14 @@ function serveDist(distDir) {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
-/** Starts the server and the browser; returns { page, url, problems, requests, close }. */
-export async function openCalculator({ width = 1280, height = 900, hash = '' } = {}) {
-  const server = await serveDist(process.env.DIST ?? 'dist');
-  const { port } = server.address();
-  const browser = await chromium.launch({
+/** Closes an http.Server started here. */
+export function stopServer(server) {
+  return new Promise((ok) => server.close(ok));
+}
+
+/** Debian's headless Chromium (never a downloaded one). */
+export function launchBrowser() {
+  return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -61,7 +68,13 @@ export async function openCalculator({ width = 1280, height = 900, hash = '' } =
       '--no-first-run',
     ],
   });
-  const page = await browser.newPage({ viewport: { width, height } });
+}
+
+/**
+ * Records on `page` (its frames included) every console error or warning, page error and
+ * failed or 4xx/5xx request into `problems`, and every requested URL into `requests`.
+ */
+export function watchPage(page) {
   const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') {
@@ -75,19 +88,44 @@ export async function openCalculator({ width = 1280, height = 900, hash = '' } =
   });
   const requests = [];
   page.on('request', (req) => requests.push(req.url()));
-  const url = `http://127.0.0.1:${port}${SUB_PATH}`;
-  await page.goto(url + hash);
-  await waitForRun(page, 0);
-  return {
-    page,
-    url,
-    problems,
-    requests,
-    async close() {
-      await browser.close();
-      await new Promise((ok) => server.close(ok));
-    },
-  };
+  return { problems, requests };
+}
+
+/**
+ * Opens the calculator at `url` (any URL: served, file://) in a fresh browser and waits for its
+ * first run; returns { page, url, problems, requests, close }.
+ */
+export async function openPage(url, { width = 1280, height = 900, hash = '' } = {}) {
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width, height } });
+  const { problems, requests } = watchPage(page);
+  try {
+    await page.goto(url + hash);
+    await waitForRun(page, 0);
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+  return { page, url, problems, requests, close: () => browser.close() };
+}
+
+/** Serves dist/ (or $DIST) and opens it; returns { page, url, problems, requests, close }. */
+export async function openCalculator({ width = 1280, height = 900, hash = '' } = {}) {
+  const server = await serveDist(process.env.DIST ?? 'dist');
+  const { port } = server.address();
+  try {
+    const app = await openPage(`http://127.0.0.1:${port}${SUB_PATH}`, { width, height, hash });
+    return {
+      ...app,
+      async close() {
+        await app.close();
+        await stopServer(server);
+      },
+    };
+  } catch (e) {
+    await stopServer(server);
+    throw e;
+  }
 }
 
 /** The id of the latest run (it changes with every input that starts a new run). */

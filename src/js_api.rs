@@ -1,13 +1,52 @@
 //! The model exported to JavaScript for the `pkg/` package (feature `js-api`, no Leptos).
 //!
-//! Built by `make pkg` with wasm-bindgen `--target web`. Scenarios and results cross the
-//! boundary as JSON text in the same shape as `gpucost scenario` and `gpucost eval`.
+//! Built by `make pkg` with wasm-bindgen `--target web`. Scenarios and reports cross the
+//! boundary as plain JS objects (serde-wasm-bindgen, JSON-compatible: maps become objects)
+//! in the shapes of `gpucost scenario` and `gpucost eval`; `pkg/types.d.ts`, generated from
+//! the same types' JSON schema, describes them for TypeScript.
 
 use crate::model::monte_carlo::MonteCarlo;
 use crate::model::scenario::Scenario;
 use crate::model::ENGINE_VERSION;
-use crate::scenario::presets::{preset, presets};
+use crate::scenario::history::fit_history;
+use crate::scenario::presets::presets as all_presets;
+use crate::scenario::report::report;
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+import type { Scenario, EvalReport } from "./types";
+export type { Scenario, EvalReport };
+/** A named starting scenario. */
+export interface Preset { name: string; version: number; description: string; scenario: Scenario; }
+/** A link read back; `notices` says, in plain text, whatever could not be read. */
+export interface DecodedLink { scenario: Scenario; preset: string; embed: boolean; notices: string[]; }
+/** Job classes fitted to a job history, in `scenario`, with the fit summary. */
+export interface HistoryImport {
+  scenario: Scenario;
+  summary: string[];
+  bad_rows: { line: number; reason: string }[];
+}
+"#;
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A scenario from a JS object, with the field path in the error, validated. It goes through
+/// a JSON value so the scenario's (large) path-tracking deserializer is the one links use.
+fn scenario_from_js(value: JsValue) -> Result<Scenario, JsError> {
+    let json: serde_json::Value = serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("scenario: {e}")))?;
+    let scenario = Scenario::from_json_value(json).map_err(|e| JsError::new(&e.to_string()))?;
+    scenario
+        .validate()
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(scenario)
+}
 
 /// The engine version every result carries.
 #[wasm_bindgen(js_name = engineVersion)]
@@ -15,50 +54,84 @@ pub fn engine_version() -> String {
     ENGINE_VERSION.to_string()
 }
 
-/// Preset names, in display order.
-#[wasm_bindgen(js_name = presetNames)]
-pub fn preset_names() -> Vec<String> {
-    presets().iter().map(|p| p.name.to_string()).collect()
+/// Every preset: name, version, description and scenario, in display order.
+#[wasm_bindgen(unchecked_return_type = "Preset[]")]
+pub fn presets() -> Result<JsValue, JsError> {
+    let list: Vec<serde_json::Value> = all_presets()
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "name": p.name,
+                "version": p.version,
+                "description": p.description,
+                "scenario": p.scenario(),
+            })
+        })
+        .collect();
+    to_js(&list)
 }
 
-/// The scenario JSON of preset `name`.
-#[wasm_bindgen(js_name = presetScenario)]
-pub fn preset_scenario(name: &str) -> Result<String, JsError> {
-    let p = preset(name).ok_or_else(|| JsError::new(&format!("no such preset: {name}")))?;
-    serde_json::to_string(&p.scenario()).map_err(|e| JsError::new(&e.to_string()))
-}
-
-/// Runs every replication of the scenario (JSON text) and returns the results as JSON text:
-/// `engine_version`, `replications`, `platforms`, `paired`.
-#[wasm_bindgen]
-pub fn evaluate(scenario_json: &str) -> Result<String, JsError> {
-    let scenario = Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e.to_string()))?;
-    let mut run = MonteCarlo::new(scenario).map_err(|e| JsError::new(&e.to_string()))?;
+/// Runs every replication of `scenario` and returns the report `gpucost eval` prints. Throws
+/// with the field's path when the scenario is not valid.
+#[wasm_bindgen(unchecked_return_type = "EvalReport")]
+pub fn evaluate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
+) -> Result<JsValue, JsError> {
+    let scenario = scenario_from_js(scenario)?;
+    let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| JsError::new(&e.to_string()))?;
     while !run.is_done() {
         run.run_batch(16);
     }
-    serde_json::to_string(&run.results()).map_err(|e| JsError::new(&e.to_string()))
+    to_js(&report(&scenario, &run.results()))
 }
 
-/// The link fragment (`v=1&p=…&d=…`) of a scenario (JSON text), relative to preset
-/// `preset_name`.
+/// The link fragment (`v=1&p=…&d=…`) of `scenario`, relative to preset `preset_name`.
 #[wasm_bindgen(js_name = encodeLink)]
-pub fn encode_link(scenario_json: &str, preset_name: &str) -> Result<String, JsError> {
-    let scenario = Scenario::from_json(scenario_json).map_err(|e| JsError::new(&e.to_string()))?;
+pub fn encode_link(
+    #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
+    preset_name: &str,
+) -> Result<String, JsError> {
+    let scenario = scenario_from_js(scenario)?;
     Ok(crate::scenario::link::encode_link(&scenario, preset_name))
 }
 
-/// Reads a link (whole URL or fragment); returns JSON text
-/// `{"scenario": …, "preset": …, "embed": bool, "notices": [..]}`. Never throws for a bad link:
-/// what could not be read is listed in `notices`.
-#[wasm_bindgen(js_name = decodeLink)]
-pub fn decode_link(link: &str) -> String {
+/// Reads a link (whole URL or fragment). Never throws for a bad link: what could not be read
+/// is listed in `notices`.
+#[wasm_bindgen(js_name = decodeLink, unchecked_return_type = "DecodedLink")]
+pub fn decode_link(link: &str) -> Result<JsValue, JsError> {
     let d = crate::scenario::link::decode_link(link);
-    serde_json::json!({
+    to_js(&serde_json::json!({
         "scenario": d.scenario,
         "preset": d.preset,
         "embed": d.embed,
         "notices": d.notices,
-    })
-    .to_string()
+    }))
+}
+
+/// Fits job classes to a job-history CSV and returns `scenario` with them as its workload,
+/// the fit summary and the skipped rows by line. Throws when nothing can be fitted or the
+/// result is not a valid scenario.
+#[wasm_bindgen(js_name = fitHistory, unchecked_return_type = "HistoryImport")]
+pub fn fit_history_js(
+    csv: &str,
+    #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
+) -> Result<JsValue, JsError> {
+    let mut scenario = scenario_from_js(scenario)?;
+    let template = scenario.job_classes.first().cloned().unwrap_or_default();
+    let fit = fit_history(csv, &template, &scenario.reference_gpu)
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    scenario.job_classes = fit.classes.clone();
+    scenario
+        .validate()
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let bad_rows: Vec<serde_json::Value> = fit
+        .bad_rows
+        .iter()
+        .map(|b| serde_json::json!({ "line": b.line, "reason": b.reason }))
+        .collect();
+    to_js(&serde_json::json!({
+        "scenario": scenario,
+        "summary": fit.summary(),
+        "bad_rows": bad_rows,
+    }))
 }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! gpucost eval [--preset NAME | --scenario FILE.json] [--set path=value]… [--reps N]
-//!              [--seed S] [--format json|table]
+//!              [--seed S] [--format json|csv|table]
 //! gpucost presets
 //! gpucost scenario --preset NAME
 //! gpucost schema
@@ -29,7 +29,7 @@ mod cli {
     use gpucost::model::stats::Summary;
     use gpucost::scenario::edit::apply_edits;
     use gpucost::scenario::presets::{preset, presets, DEFAULT};
-    use serde_json::json;
+    use gpucost::scenario::report::{report_csv, report_json_text};
 
     #[derive(Parser)]
     #[command(
@@ -54,8 +54,12 @@ mod cli {
             #[arg(long, default_value = DEFAULT)]
             preset: String,
         },
-        /// Print the JSON schema of a scenario document.
-        Schema,
+        /// Print the JSON schema of a scenario document (or of the `eval` report).
+        Schema {
+            /// Which document.
+            #[arg(long, value_enum, default_value_t = SchemaOf::Scenario)]
+            of: SchemaOf,
+        },
         /// Fit job classes to a job-history CSV and print the preset's scenario with them (the
         /// fit summary and every skipped row go to stderr).
         History {
@@ -106,8 +110,18 @@ mod cli {
     }
 
     #[derive(Clone, Copy, ValueEnum)]
+    enum SchemaOf {
+        /// A scenario (`gpucost scenario`, `--scenario FILE`).
+        Scenario,
+        /// The `gpucost eval` report.
+        Report,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
     enum Format {
         Json,
+        /// One row per platform and metric (as the page's CSV download).
+        Csv,
         Table,
     }
 
@@ -157,8 +171,13 @@ mod cli {
                 preset: name,
                 link,
             } => history(&file, &name, link),
-            Command::Schema => serde_json::to_string_pretty(&schemars::schema_for!(Scenario))
-                .map_err(|e| e.to_string()),
+            Command::Schema { of } => serde_json::to_string_pretty(&match of {
+                SchemaOf::Scenario => schemars::schema_for!(Scenario),
+                SchemaOf::Report => {
+                    schemars::schema_for!(gpucost::scenario::report::EvalReport)
+                }
+            })
+            .map_err(|e| e.to_string()),
         }
     }
 
@@ -229,19 +248,9 @@ mod cli {
         }
         let results = run.results();
         Ok(match args.format {
-            Format::Json => serde_json::to_string_pretty(&eval_json(&scenario, &results))
-                .map_err(|e| e.to_string())?,
+            Format::Json => report_json_text(&scenario, &results),
+            Format::Csv => report_csv(&results).trim_end().to_string(),
             Format::Table => table(&results),
-        })
-    }
-
-    fn eval_json(scenario: &Scenario, results: &Results) -> serde_json::Value {
-        json!({
-            "engine_version": results.engine_version,
-            "replications": results.replications,
-            "scenario": scenario,
-            "platforms": results.platforms,
-            "paired": results.paired,
         })
     }
 

@@ -84,6 +84,7 @@ impl MonteCarlo {
 
 /// One platform over all replications.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct PlatformResult {
     /// Platform name.
     pub name: String,
@@ -123,6 +124,7 @@ pub struct PlatformResult {
 
 /// "A is cheaper than B in X % of replications" (common random numbers make this paired).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct PairedComparison {
     /// Platform A.
     pub a: String,
@@ -134,6 +136,7 @@ pub struct PairedComparison {
 
 /// The summary of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Results {
     /// Engine version that computed it.
     pub engine_version: String,

@@ -38,6 +38,7 @@ pub fn standard_error(values: &[f64]) -> f64 {
 
 /// Mean and the 5th, 50th and 95th percentiles over replications.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Summary {
     /// Mean.
     pub mean: f64,
@@ -68,6 +69,7 @@ impl Summary {
 
 /// Equal-width histogram.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Histogram {
     /// Lower edge of the first bin.
     pub start: f64,

@@ -19,6 +19,7 @@
 //! - optional outcome: `outcome`, `status`, `state` — completed/succeeded/success/ok,
 //!   failed/error/oom/node_fail/timeout, or cancelled (counted as an arrival, not a failure).
 
+use super::shorten;
 use crate::model::catalog::relative_throughput_vs_a100;
 use crate::model::scenario::{
     limits, Arrivals, Duration, FailureKind, Failures, JobClass, DAY_S, HOUR_S,
@@ -536,12 +537,20 @@ fn read_row(
     reference_gpu: &str,
 ) -> Result<(Row, Option<(String, bool)>), String> {
     let submit_text = &record[columns.submit];
-    let (submit_s, hour) = parse_submit(submit_text)
-        .ok_or_else(|| format!("submit time \"{}\" is not a date-time", clip(submit_text)))?;
+    let (submit_s, hour) = parse_submit(submit_text).ok_or_else(|| {
+        format!(
+            "submit time \"{}\" is not a date-time",
+            shorten(40, submit_text)
+        )
+    })?;
     let (index, unit) = columns.duration;
     let duration_text = &record[index];
-    let seconds = parse_duration(duration_text, unit)
-        .ok_or_else(|| format!("duration \"{}\" is not a duration", clip(duration_text)))?;
+    let seconds = parse_duration(duration_text, unit).ok_or_else(|| {
+        format!(
+            "duration \"{}\" is not a duration",
+            shorten(40, duration_text)
+        )
+    })?;
     if seconds <= 0.0 {
         return Err("duration must be above 0".to_string());
     }
@@ -549,9 +558,12 @@ fn read_row(
         return Err("duration is longer than a year".to_string());
     }
     let gpus_text = &record[columns.gpus];
-    let gpus: u32 = gpus_text
-        .parse()
-        .map_err(|_| format!("GPU count \"{}\" is not a whole number", clip(gpus_text)))?;
+    let gpus: u32 = gpus_text.parse().map_err(|_| {
+        format!(
+            "GPU count \"{}\" is not a whole number",
+            shorten(40, gpus_text)
+        )
+    })?;
     if gpus == 0 || gpus > limits::GPUS_PER_JOB_MAX {
         return Err(format!(
             "GPU count {gpus} is outside 1–{}",
@@ -564,7 +576,7 @@ fn read_row(
         .filter(|m| !m.is_empty())
         .map(|m| match canonical_gpu(m) {
             Some(known) => (known.to_string(), true),
-            None => (clip(m), false),
+            None => (shorten(40, m), false),
         });
     // A job that took d on a GPU r times an A100 takes d·r/r_ref on the reference GPU.
     let speed = match &model {
@@ -577,7 +589,7 @@ fn read_row(
         Some(i) => parse_outcome(&record[i]).ok_or_else(|| {
             format!(
                 "outcome \"{}\" is not one this importer knows (completed, failed, cancelled…)",
-                clip(&record[i])
+                shorten(40, &record[i])
             )
         })?,
         None => Outcome::Unknown,
@@ -792,15 +804,6 @@ fn round_significant(value: f64, digits: i32) -> f64 {
     }
     let scale = 10f64.powi(digits - 1 - libm::floor(libm::log10(value.abs())) as i32);
     (value * scale).round() / scale
-}
-
-/// At most 40 characters of a cell, for messages.
-fn clip(text: &str) -> String {
-    let mut out: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

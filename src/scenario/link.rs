@@ -8,8 +8,10 @@
 //! Decoding never fails: whatever cannot be read is left at the preset's value and reported in
 //! a notice that says exactly what was ignored. Output sizes are bounded against hostile links.
 
+use super::compare::leaf_differences;
 use super::edit::field_mut;
-use super::presets::{preset, DEFAULT};
+use super::presets::{preset, preset_scenario_at, DEFAULT};
+use super::shorten;
 use crate::model::scenario::Scenario;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -28,8 +30,10 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     let chosen = preset(preset_name).unwrap_or_else(|| preset(DEFAULT).expect("default preset"));
     let base = serde_json::to_value(chosen.scenario()).unwrap_or(Value::Null);
     let doc = serde_json::to_value(scenario).unwrap_or(Value::Null);
-    let mut changes = Map::new();
-    diff("", &base, &doc, &mut changes);
+    let mut changes: Map<String, Value> = leaf_differences(&base, &doc)
+        .into_iter()
+        .map(|(path, _, value)| (path, value))
+        .collect();
     for (i, p) in scenario.platforms.iter().enumerate() {
         for (field, value) in [
             ("on_demand_usd_per_node_hour", p.on_demand_usd_per_node_hour),
@@ -48,34 +52,6 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
         chosen.version,
         URL_SAFE_NO_PAD.encode(packed)
     )
-}
-
-/// Leaf differences between `base` and `doc` as dotted paths; an array whose length changed
-/// (a platform or job class added or removed) is carried whole.
-fn diff(path: &str, base: &Value, doc: &Value, out: &mut Map<String, Value>) {
-    let join = |key: &str| {
-        if path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{path}.{key}")
-        }
-    };
-    match (base, doc) {
-        (Value::Object(b), Value::Object(d)) if b.keys().eq(d.keys()) => {
-            for (key, dv) in d {
-                diff(&join(key), &b[key], dv, out);
-            }
-        }
-        (Value::Array(b), Value::Array(d)) if b.len() == d.len() => {
-            for (i, (bv, dv)) in b.iter().zip(d).enumerate() {
-                diff(&join(&i.to_string()), bv, dv, out);
-            }
-        }
-        _ if base == doc => {}
-        _ => {
-            out.insert(path.to_string(), doc.clone());
-        }
-    }
 }
 
 /// A scenario read from a link, with what could not be read.
@@ -125,7 +101,7 @@ pub fn decode_link(link: &str) -> DecodedLink {
             "embed" => out.embed = value == "1",
             other => notices.push(format!(
                 "Ignored the unknown link part \"{}\".",
-                shorten(other)
+                shorten(80, other)
             )),
         }
     }
@@ -156,20 +132,29 @@ pub fn decode_link(link: &str) -> DecodedLink {
         match preset(name) {
             Some(p) => {
                 out.preset = p.name.to_string();
-                out.scenario = p.scenario();
-                if wanted.parse::<u32>().ok() != Some(p.version) {
-                    notices.push(format!(
-                        "The link was made with version \"{}\" of preset {}; this page has version {}, \
-                         so values the link does not carry may differ.",
-                        shorten(wanted),
-                        p.name,
-                        p.version
-                    ));
+                match wanted
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|v| preset_scenario_at(p.name, v))
+                {
+                    // The link's own version, current or frozen.
+                    Some(scenario) => out.scenario = scenario,
+                    None => {
+                        out.scenario = p.scenario();
+                        notices.push(format!(
+                            "The link was made with version \"{}\" of preset {}, which this page \
+                             does not have (it has version {}), so values the link does not carry \
+                             may differ.",
+                            shorten(80, wanted),
+                            p.name,
+                            p.version
+                        ));
+                    }
                 }
             }
             None => notices.push(format!(
                 "The link names an unknown preset \"{}\"; started from the default preset.",
-                shorten(name)
+                shorten(80, name)
             )),
         }
     }
@@ -231,18 +216,9 @@ fn apply_changes(scenario: &mut Scenario, changes: Map<String, Value>, notices: 
         if let Err(why) = applied {
             notices.push(format!(
                 "Ignored {}: {}; kept the previous value.",
-                shorten(&path),
-                shorten(&why)
+                shorten(80, &path),
+                shorten(80, &why)
             ));
         }
     }
-}
-
-/// At most 80 characters of `text`, so a hostile link cannot flood the notices.
-fn shorten(text: &str) -> String {
-    let mut out: String = text.chars().take(80).collect();
-    if text.chars().count() > 80 {
-        out.push('…');
-    }
-    out
 }

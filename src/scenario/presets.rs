@@ -90,6 +90,27 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
     presets().iter().find(|p| p.name == name)
 }
 
+/// Earlier versions of presets, frozen as the scenario JSON they had: (name, version, JSON).
+/// Every published version is also in `data/presets/<name>@<version>.json`, and a test holds
+/// the current versions to those files: when a preset's contents change (its own edits, or a
+/// platform default or catalog price it is built from), that test fails until the version
+/// goes up and the old JSON is added here, so links naming the old version keep opening the
+/// same scenario. No preset has changed since version 1, so the list is empty.
+const FROZEN: &[(&str, u32, &str)] = &[];
+
+/// The scenario of version `version` of preset `name`: the current one or a frozen earlier
+/// one; `None` when this build does not have that version.
+pub fn preset_scenario_at(name: &str, version: u32) -> Option<Scenario> {
+    let current = preset(name)?;
+    if current.version == version {
+        return Some(current.scenario());
+    }
+    FROZEN
+        .iter()
+        .find(|(n, v, _)| *n == name && *v == version)
+        .and_then(|(_, _, json)| Scenario::from_json(json).ok())
+}
+
 fn training_class() -> JobClass {
     JobClass::default()
 }

@@ -180,6 +180,7 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
         scenario.with(|s| match s.job_classes.get(index).map(|c| &c.arrivals) {
             Some(Arrivals::Steady { .. }) => "steady",
             Some(Arrivals::Bursts { .. }) => "bursts",
+            Some(Arrivals::HourOfDay { .. }) => "hour_of_day",
             _ => "poisson",
         })
     };
@@ -214,6 +215,10 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                             c.arrivals = match kind.as_str() {
                                 "steady" => Arrivals::Steady { per_day },
                                 "bursts" => Arrivals::Bursts { bursts_per_day: per_day / 12.0, jobs_per_burst: 12 },
+                                "hour_of_day" => match &c.arrivals {
+                                    keep @ Arrivals::HourOfDay { .. } => keep.clone(),
+                                    _ => Arrivals::HourOfDay { per_day, hourly_weights: vec![1.0; 24] },
+                                },
                                 _ => Arrivals::Poisson { per_day },
                             };
                         }))
@@ -222,6 +227,7 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                     <option value="poisson">"Poisson (random)"</option>
                     <option value="steady">"Steady (evenly spaced)"</option>
                     <option value="bursts">"Bursts of 12"</option>
+                    <option value="hour_of_day">"Poisson by hour of day (from a job history)"</option>
                 </select>
             </div>
             <div class="field">

@@ -72,9 +72,12 @@ pub fn LinkBar(
     preset_name: RwSignal<String>,
     notices: Vec<String>,
     embed: bool,
+    /// The page's own run is in flight (the comparison waits for it).
+    busy: Signal<bool>,
 ) -> impl IntoView {
     let full_link = move || scenario.with(|s| current_link(s, &preset_name.get()));
     let (show_embed, set_show_embed) = signal(false);
+    let (show_compare, set_show_compare) = signal(false);
     if embed {
         return view! {
             <div class="link-bar">
@@ -100,12 +103,17 @@ pub fn LinkBar(
         <div class="link-bar">
             <button type="button" on:click=copy>"Copy link"</button>
             <button type="button" on:click=move |_| set_show_embed.update(|v| *v = !*v)>"Embed"</button>
+            <button type="button" aria-expanded=move || show_compare.get().to_string()
+                on:click=move |_| set_show_compare.update(|v| *v = !*v)>"Compare"</button>
             <span class="readout" role="status">{move || copied.get()}</span>
             {move || show_embed.get().then(|| view! {
                 <div class="embed-dialog">
                     <label for="embed-snippet">"Paste this into a wiki page (the calculator must be served from another origin than the wiki):"</label>
                     <textarea id="embed-snippet" readonly rows="4">{embed_snippet(&full_link())}</textarea>
                 </div>
+            })}
+            {move || show_compare.get().then(|| view! {
+                <super::compare::ComparePanel current_link=Signal::derive(full_link) busy=busy />
             })}
             {(!notices.is_empty()).then(|| view! {
                 <div class="link-notices" role="alert">

@@ -5,7 +5,9 @@
 //! ([`runner`]) and a newer input cancels the older run.
 
 mod breakdown_chart;
+mod compare;
 mod controls;
+mod export;
 mod histogram_chart;
 mod job_classes;
 mod link_sync;
@@ -15,6 +17,7 @@ mod platform_settings;
 mod results_view;
 mod runner;
 mod scenario_editor;
+mod scenario_files;
 mod sensitivity_view;
 
 use crate::model::analytic::estimate_platform;
@@ -75,6 +78,7 @@ pub fn App() -> impl IntoView {
                     preset_name=preset_name
                     notices=from_link.notices.clone()
                     embed=embed
+                    busy=run.running.into()
                 />
                 <p class="scenario-error" role="alert">
                     {move || run.error.get().map(|e| format!("This scenario cannot run: {e}"))}
@@ -102,6 +106,7 @@ pub fn App() -> impl IntoView {
                     </span>
                 </div>
                 <Headlines results=run.results estimates=estimates />
+                {(!embed).then(|| view! { <export::ExportBar scenario=scenario results=run.results /> })}
                 <BreakdownChart results=run.results />
                 <CostHistograms results=run.results />
                 <NodeTimeline scenario=scenario />

@@ -235,6 +235,39 @@ impl Sliced for MonteCarlo {
     }
 }
 
+/// Several scenarios' runs, one after another (the comparison view).
+impl Sliced for Vec<MonteCarlo> {
+    fn step(&mut self) -> bool {
+        match self.iter_mut().find(|run| !run.is_done()) {
+            Some(run) => {
+                run.run_batch(1);
+                self.iter().all(MonteCarlo::is_done)
+            }
+            None => true,
+        }
+    }
+}
+
+/// Runs each scenario's Monte Carlo in main-thread slices while `busy` is false, calling
+/// `publish` with the results so far (`None` for a run not started) after each slice; a newer
+/// `this_run` in `generation` stops it.
+pub fn run_side_by_side(
+    runs: Vec<MonteCarlo>,
+    this_run: u64,
+    generation: StoredValue<u64>,
+    busy: Signal<bool>,
+    publish: impl Fn(Vec<Option<Results>>, bool) + 'static,
+) {
+    let publish = move |runs: &Vec<MonteCarlo>, complete: bool| {
+        let results = runs
+            .iter()
+            .map(|run| (run.done() > 0).then(|| run.results()))
+            .collect();
+        publish(results, complete);
+    };
+    run_sliced(runs, this_run, generation, busy, std::rc::Rc::new(publish));
+}
+
 impl Sliced for TornadoRun {
     fn step(&mut self) -> bool {
         TornadoRun::step(self)

@@ -40,6 +40,7 @@ pub fn ScenarioEditor(
                         .collect_view()}
                 </select>
             </div>
+            <super::scenario_files::ScenarioFiles scenario=scenario preset_name=preset_name />
             <GlobalSliders scenario=scenario />
             <h3>"Platforms"</h3>
             {move || {

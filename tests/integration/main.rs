@@ -10,5 +10,7 @@ mod hand_cases;
 mod history;
 mod invariants;
 mod links;
+mod presets;
+mod report;
 mod sensitivity;
 mod support;

@@ -50,6 +50,7 @@ impl GpuUse {
 /// Monthly cost by category, USD (MODEL.md's categories). The first ten are GPU time, the rest
 /// are other costs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Breakdown {
     /// Compute that produced kept progress.
     pub useful_compute: f64,

@@ -1,0 +1,136 @@
+//! Results as documents: the JSON report `gpucost eval` prints and the page downloads (the
+//! same bytes for the same scenario and seed), and the same numbers as CSV, one row per
+//! platform and metric, for spreadsheets.
+
+use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
+use crate::model::scenario::Scenario;
+use crate::model::stats::Summary;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// The evaluation report: what `gpucost eval` prints, the page downloads and `pkg`'s
+/// `evaluate` returns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct EvalReport {
+    /// Engine version that computed the results.
+    pub engine_version: String,
+    /// Every ordered pair of platforms: how often A is cheaper than B.
+    pub paired: Vec<PairedComparison>,
+    /// Per platform, in scenario order.
+    pub platforms: Vec<PlatformResult>,
+    /// Replications summarised.
+    pub replications: u32,
+    /// The scenario simulated.
+    pub scenario: Scenario,
+}
+
+/// The report of `results` for `scenario`.
+pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
+    EvalReport {
+        engine_version: results.engine_version.clone(),
+        paired: results.paired.clone(),
+        platforms: results.platforms.clone(),
+        replications: results.replications,
+        scenario: scenario.clone(),
+    }
+}
+
+/// [`report`] pretty-printed, as `gpucost eval` prints it.
+pub fn report_json_text(scenario: &Scenario, results: &Results) -> String {
+    serde_json::to_string_pretty(&report(scenario, results)).unwrap_or_default()
+}
+
+/// The CSV header.
+pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,replications,engine_version";
+
+/// The results as CSV: for each platform, one row per summarised metric (mean, p5, p50, p95),
+/// one per cost category (`breakdown_usd.<category>`, mean monthly USD) and one per paired
+/// comparison (`cheaper_than.<other platform>`, share of replications); a metric no
+/// replication could measure has empty cells.
+pub fn report_csv(results: &Results) -> String {
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    let tail = format!(
+        "{},{}",
+        results.replications,
+        csv_cell(&results.engine_version)
+    );
+    for p in &results.platforms {
+        let name = csv_cell(&p.name);
+        for (metric, summary) in summaries(p) {
+            let cells = summary.map_or(",,,".to_string(), |s| {
+                format!("{},{},{},{}", s.mean, s.p5, s.p50, s.p95)
+            });
+            let _ = writeln!(out, "{name},{metric},{cells},{tail}");
+        }
+        for (category, usd) in p.breakdown_usd.entries() {
+            let _ = writeln!(out, "{name},breakdown_usd.{category},{usd},,,,{tail}");
+        }
+        for pair in results.paired.iter().filter(|c| c.a == p.name) {
+            let _ = writeln!(
+                out,
+                "{name},{},{},,,,{tail}",
+                csv_cell(&format!("cheaper_than.{}", pair.b)),
+                pair.a_cheaper_share
+            );
+        }
+    }
+    out
+}
+
+fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 14] {
+    [
+        ("monthly_tco_usd", Some(&p.monthly_tco_usd)),
+        (
+            "usd_per_useful_gpu_hour",
+            p.usd_per_useful_gpu_hour.as_ref(),
+        ),
+        ("usd_per_successful_job", p.usd_per_successful_job.as_ref()),
+        ("utilization", Some(&p.utilization)),
+        ("queue_wait_p50_min", Some(&p.queue_wait_p50_min)),
+        ("queue_wait_p95_min", Some(&p.queue_wait_p95_min)),
+        ("queue_wait_mean_min", Some(&p.queue_wait_mean_min)),
+        (
+            "queue_wait_for_nodes_min",
+            Some(&p.queue_wait_for_nodes_min),
+        ),
+        (
+            "queue_wait_image_pull_min",
+            Some(&p.queue_wait_image_pull_min),
+        ),
+        ("jobs_completed", Some(&p.jobs_completed)),
+        ("jobs_failed", Some(&p.jobs_failed)),
+        ("interruptions", Some(&p.interruptions)),
+        ("peak_nodes", Some(&p.peak_nodes)),
+        ("turnaround_inflation", Some(&p.turnaround_inflation)),
+    ]
+}
+
+/// A CSV cell: quoted when it holds a comma, quote or line break (RFC 4180), and prefixed with
+/// an apostrophe when it starts like a spreadsheet formula.
+fn csv_cell(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    };
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_cell;
+
+    #[test]
+    fn cells_are_quoted_and_defused() {
+        assert_eq!(csv_cell("EKS, spot"), "\"EKS, spot\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_cell("=cmd()"), "'=cmd()");
+        assert_eq!(csv_cell("AWS Batch"), "AWS Batch");
+    }
+}

@@ -1,0 +1,64 @@
+//! The CSV export holds exactly the numbers of the JSON report, row by row.
+
+use gpucost::model::monte_carlo::MonteCarlo;
+use gpucost::scenario::presets::{preset, DEFAULT};
+use gpucost::scenario::report::{report, report_csv, CSV_HEADER};
+
+#[test]
+fn csv_rows_are_the_json_report_numbers() {
+    let mut scenario = preset(DEFAULT).unwrap().scenario();
+    scenario.replications = 8;
+    let mut run = MonteCarlo::new(scenario.clone()).unwrap();
+    run.run_batch(8);
+    let results = run.results();
+    let json = serde_json::to_value(report(&scenario, &results)).unwrap();
+    let csv = report_csv(&results);
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    assert_eq!(
+        reader
+            .headers()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>()
+            .join(","),
+        CSV_HEADER
+    );
+    let platforms = json["platforms"].as_array().unwrap();
+    let n = platforms.len();
+    let mut rows = 0;
+    for record in reader.records() {
+        let r = record.unwrap();
+        rows += 1;
+        let p = platforms
+            .iter()
+            .find(|p| p["name"] == r[0])
+            .expect("platform");
+        let number =
+            |i: usize| -> Option<f64> { (!r[i].is_empty()).then(|| r[i].parse().unwrap()) };
+        assert_eq!(&r[6], "8");
+        assert_eq!(&r[7], json["engine_version"].as_str().unwrap());
+        if let Some(category) = r[1].strip_prefix("breakdown_usd.") {
+            assert_eq!(
+                number(2),
+                p["breakdown_usd"][category].as_f64(),
+                "{}",
+                &r[1]
+            );
+        } else if let Some(other) = r[1].strip_prefix("cheaper_than.") {
+            let pair = json["paired"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["a"] == r[0] && c["b"] == other)
+                .expect("pair");
+            assert_eq!(number(2), pair["a_cheaper_share"].as_f64());
+        } else {
+            let s = &p[&r[1]];
+            for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95")] {
+                assert_eq!(number(i), s[stat].as_f64(), "{} {stat}", &r[1]);
+            }
+        }
+    }
+    // 14 summaries + 15 categories + (n − 1) comparisons per platform.
+    assert_eq!(rows, n * (14 + 15 + n - 1));
+}
