@@ -47,7 +47,8 @@ test('raising the spot interruption rate raises the spot platform and leaves on-
     // Common random numbers: the on-demand platforms see the same jobs and no interruptions.
     assert.equal(after['AWS Batch on-demand'], before['AWS Batch on-demand']);
     assert.equal(after.SageMaker, before.SageMaker);
-    const readout = await page.locator('.readout').first().textContent();
+    const readout = await page.locator('.control', { has: page.locator('#spot-rate-number') })
+      .locator('.readout').textContent();
     assert.match(readout, /mean time between interruptions 20 h; 100\.0 % of always-on nodes/);
     await page.screenshot({ path: 'e2e/artifacts/spot-rate-raised.png', fullPage: true });
     assert.deepEqual(app.problems, []);

@@ -17,6 +17,12 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                 bursts_per_day: b,
                 jobs_per_burst: j
             }),
+            (0.0f64..40.0, prop::collection::vec(0.0f64..5.0, 24))
+                .prop_filter("some hour above 0", |(_, w)| w.iter().sum::<f64>() > 0.0)
+                .prop_map(|(per_day, hourly_weights)| Arrivals::HourOfDay {
+                    per_day,
+                    hourly_weights
+                }),
         ],
         prop_oneof![
             (0.01f64..10.0).prop_map(|hours| Duration::Fixed { hours }),

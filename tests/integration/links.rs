@@ -3,6 +3,7 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use gpucost::model::platforms::Profile;
+use gpucost::model::scenario::Arrivals;
 use gpucost::scenario::edit::apply_edits;
 use gpucost::scenario::link::{decode_link, encode_link};
 use gpucost::scenario::presets::{preset, presets, DEFAULT};
@@ -190,6 +191,7 @@ proptest! {
         rate in 0.0f64..2.0,
         util in 0.05f64..1.5,
         image in 0.0f64..100.0,
+        hourly in prop::option::of(prop::collection::vec(0.0f64..5.0, 24)),
     ) {
         let p = &presets()[which % presets().len()];
         let mut s = p.scenario().with_offered_utilization(util).unwrap();
@@ -197,6 +199,11 @@ proptest! {
         s.platforms[0].ops_fte = fte;
         s.platforms.last_mut().unwrap().spot_interruptions_per_node_hour = rate;
         s.job_classes[0].image_gb = image;
+        if let Some(hourly_weights) = hourly {
+            // As fitted from a job history.
+            let per_day = s.job_classes[0].arrivals.jobs_per_day();
+            s.job_classes[0].arrivals = Arrivals::HourOfDay { per_day, hourly_weights };
+        }
         prop_assume!(s.validate().is_ok());
         let back = decode_link(&encode_link(&s, p.name));
         prop_assert!(back.notices.is_empty(), "{:?}", back.notices);
