@@ -24,7 +24,7 @@ help:
 	@echo "make build   release build into dist/, with .wasm and JS sizes (raw and gzip)"
 	@echo "make single-file  the page as one HTML file to open from disk: $(SINGLE_FILE)"
 	@echo "make pkg     the model as a JS/WASM package in pkg/"
-	@echo "make bench   benchmarks"
+	@echo "make bench   benchmarks: prints a table and writes bench/RESULTS.md"
 	@echo "make screenshots  regenerate docs/screenshots (desktop and phone) from the release build"
 
 tools:
@@ -46,9 +46,9 @@ single-file: build
 	node scripts/make-single-file.mjs dist $(SINGLE_FILE)
 
 pkg: tools
-	cargo build --lib --release --target $(WASM) --no-default-features --features js-api
-	wasm-bindgen --target web --typescript --out-dir pkg target/$(WASM)/release/gpucost.wasm
-	wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+	cargo build --lib --profile release-sim --target $(WASM) --no-default-features --features js-api
+	wasm-bindgen --target web --typescript --out-dir pkg target/$(WASM)/release-sim/gpucost.wasm
+	wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 		--enable-mutable-globals pkg/gpucost_bg.wasm -o pkg/gpucost_bg.wasm
 	cargo build --release --bin gpucost
 	node scripts/pkg-types.mjs target/release/gpucost pkg/types.d.ts
@@ -93,8 +93,16 @@ screenshots: tools-browser
 	mkdir -p docs/screenshots
 	DIST=dist node e2e/screenshots.mjs
 
-bench: build
-	@echo "Simulation benchmarks (native and wasm, jobs/s, latency) arrive with the model; sizes above."
+# Performance: native criterion benches, the same scenario in wasm in Chromium, the page's
+# latencies, sizes, the SimPy peer (pinned in bench/peer/requirements.txt, in a venv) and
+# memory; prints one table and writes bench/RESULTS.md. Not part of `make test`: timings are
+# read by people, never asserted.
+bench: build pkg
+	cargo bench --profile release-sim --bench engine | tee target/bench-native.txt
+	cargo build --profile release-sim --bin gpucost
+	test -x bench/peer/.venv/bin/python || python3 -m venv bench/peer/.venv
+	bench/peer/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/peer/requirements.txt
+	DIST=dist node bench/report.mjs
 
 clean:
 	cargo clean

@@ -135,3 +135,23 @@ pub fn fit_history_js(
         "bad_rows": bad_rows,
     }))
 }
+
+/// Runs every replication of `scenario` and returns what was simulated — `{ job_runs, events,
+/// replications }` — for the benchmarks, which time the call.
+#[wasm_bindgen(
+    unchecked_return_type = "{ job_runs: number; events: number; replications: number }"
+)]
+pub fn simulate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
+) -> Result<JsValue, JsError> {
+    let scenario = scenario_from_js(scenario)?;
+    let mut run = MonteCarlo::new(scenario).map_err(|e| JsError::new(&e.to_string()))?;
+    while !run.is_done() {
+        run.run_batch(16);
+    }
+    to_js(&serde_json::json!({
+        "job_runs": run.job_runs(),
+        "events": run.events(),
+        "replications": run.done(),
+    }))
+}

@@ -71,6 +71,21 @@ impl MonteCarlo {
         self.done() >= self.scenario.replications
     }
 
+    /// Jobs simulated so far, counted once per platform (a job that every one of three
+    /// platforms runs counts three times): the work measure of the benchmarks.
+    pub fn job_runs(&self) -> u64 {
+        self.outcomes
+            .iter()
+            .flatten()
+            .map(|o| o.jobs_submitted)
+            .sum()
+    }
+
+    /// Simulation events handled so far, over all platforms.
+    pub fn events(&self) -> u64 {
+        self.outcomes.iter().flatten().map(|o| o.events).sum()
+    }
+
     /// The scenario being run.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
@@ -79,6 +94,44 @@ impl MonteCarlo {
     /// Summary of the replications done so far.
     pub fn results(&self) -> Results {
         Results::from_outcomes(&self.scenario, &self.outcomes)
+    }
+}
+
+/// One share of a run's replications — those whose index is `index` modulo `count` — for
+/// spreading a run over several workers. Each replication depends only on (scenario, seed,
+/// index), so the outcomes of all shards, put back in replication order, summarise to exactly
+/// the results of one [`MonteCarlo`].
+#[derive(Debug, Clone)]
+pub struct Shard {
+    scenario: Scenario,
+    next: u32,
+    count: u32,
+}
+
+impl Shard {
+    /// Validates the scenario and prepares shard `index` of `count`.
+    pub fn new(scenario: Scenario, index: u32, count: u32) -> Result<Self, ScenarioError> {
+        scenario.validate()?;
+        Ok(Shard {
+            scenario,
+            next: index,
+            count: count.max(1),
+        })
+    }
+
+    /// Runs this shard's next replication; `None` when it has none left.
+    pub fn step(&mut self) -> Option<(u32, Vec<PlatformOutcome>)> {
+        if self.next >= self.scenario.replications {
+            return None;
+        }
+        let r = self.next;
+        self.next = self.next.saturating_add(self.count);
+        Some((r, run_replication(&self.scenario, u64::from(r))))
+    }
+
+    /// Whether every replication of this shard is done.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.scenario.replications
     }
 }
 

@@ -5,8 +5,10 @@
 //!   any worker, in any order, and give the same draws.
 //! - The generator is xoshiro256++ from `rand_xoshiro`, whose output is fixed by its algorithm,
 //!   not by a crate's choice of default (unlike `StdRng`).
-//! - Samplers use only integer arithmetic and the pure-Rust `libm` functions, so natively and in
-//!   wasm32 they return the same bits.
+//! - Samplers use only integer arithmetic, the pure-Rust `libm` functions (log, exp, cos) and
+//!   the operations IEEE 754 rounds exactly (+, −, ×, ÷, √, floor, ceil: hardware `sqrt` is
+//!   as exact as libm's and much faster in wasm32), so natively and in wasm32 they return the
+//!   same bits.
 
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -76,7 +78,7 @@ impl Stream {
     pub fn standard_normal(&mut self) -> f64 {
         let u1 = self.open_uniform();
         let u2 = self.uniform();
-        libm::sqrt(-2.0 * libm::log(u1)) * libm::cos(2.0 * core::f64::consts::PI * u2)
+        (-2.0 * libm::log(u1)).sqrt() * libm::cos(2.0 * core::f64::consts::PI * u2)
     }
 
     /// Log-normal given its median and 90th percentile (p90 ≥ median > 0). When p90 equals the

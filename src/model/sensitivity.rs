@@ -242,6 +242,80 @@ pub fn tornado(scenario: &Scenario, pct: f64, reps: u32) -> Result<Vec<TornadoBa
     Ok(run.bars())
 }
 
+/// A break-even found for one platform.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FoundBreakEven {
+    /// Platform name.
+    pub platform: String,
+    /// Which break-even.
+    pub kind: BreakEvenKind,
+    /// The answer.
+    pub result: BreakEven,
+}
+
+/// The page's break-evens as one resumable computation: where spot stops paying for the first
+/// spot platform, and where reserving beats on-demand for the first on-demand platform, each
+/// searched in turn, one replication per [`step`](BreakEvenSet::step).
+#[derive(Debug, Clone)]
+pub struct BreakEvenSet {
+    searches: Vec<(String, BreakEvenSearch)>,
+}
+
+impl BreakEvenSet {
+    /// The searches that apply to `scenario` (none when no platform has spot or on-demand
+    /// overflow), `reps` replications per point.
+    pub fn new(scenario: &Scenario, reps: u32) -> BreakEvenSet {
+        let first = |overflow: Overflow| {
+            scenario
+                .platforms
+                .iter()
+                .position(|p| p.purchase.overflow == overflow)
+        };
+        let searches = [
+            (BreakEvenKind::SpotRate, first(Overflow::Spot)),
+            (
+                BreakEvenKind::ReservedUtilization,
+                first(Overflow::OnDemand),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(kind, index)| {
+            let i = index?;
+            let search = BreakEvenSearch::new(scenario, i, kind, reps).ok()?;
+            Some((scenario.platforms[i].name.clone(), search))
+        })
+        .collect();
+        BreakEvenSet { searches }
+    }
+
+    /// Whether there is nothing to search.
+    pub fn is_empty(&self) -> bool {
+        self.searches.is_empty()
+    }
+
+    /// One replication of the first unfinished search; returns whether all are done.
+    pub fn step(&mut self) -> bool {
+        if let Some((_, search)) = self.searches.iter_mut().find(|(_, s)| s.result().is_none()) {
+            search.step();
+        }
+        self.searches.iter().all(|(_, s)| s.result().is_some())
+    }
+
+    /// The break-evens found so far.
+    pub fn found(&self) -> Vec<FoundBreakEven> {
+        self.searches
+            .iter()
+            .filter_map(|(platform, search)| {
+                search.result().map(|r| FoundBreakEven {
+                    platform: platform.clone(),
+                    kind: search.kind,
+                    result: r.clone(),
+                })
+            })
+            .collect()
+    }
+}
+
 /// Where two options cost the same, found by bisection over a searched range.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BreakEven {

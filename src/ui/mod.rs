@@ -54,9 +54,9 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
-    let tornado = use_tornado(scenario.into(), run.running.into());
-    let tornado_busy = Signal::derive(move || run.running.get() || tornado.progress.get() < 1.0);
-    let break_evens = use_break_evens(scenario.into(), tornado_busy);
+    let tornado = use_tornado(scenario.into(), run);
+    let tornado_busy = Signal::derive(move || tornado.progress.get() < 1.0);
+    let break_evens = use_break_evens(scenario.into(), run, tornado_busy);
     let state = move || if run.running.get() { "running" } else { "done" };
     view! {
         <header class="masthead">
@@ -98,10 +98,10 @@ pub fn App() -> impl IntoView {
                         )}
                     </span>
                     <span class="runner-note">
-                        {move || if run.in_worker.get() {
-                            "Simulated in a background worker."
-                        } else {
-                            "No background worker here: simulated on the page's main thread in short slices."
+                        {move || match (run.in_worker.get(), run.workers.get()) {
+                            (true, 1) => "Simulated in a background worker.".to_string(),
+                            (true, n) => format!("Simulated in {n} background workers."),
+                            _ => "No background worker here: simulated on the page's main thread in short slices.".to_string(),
                         }}
                     </span>
                 </div>

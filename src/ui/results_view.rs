@@ -40,7 +40,10 @@ fn summary_range(s: &Summary, f: fn(f64) -> String) -> String {
 
 /// The card of one platform.
 #[component]
-fn PlatformCard(result: PlatformResult, estimate: Option<Estimate>) -> impl IntoView {
+fn PlatformCard(
+    result: PlatformResult,
+    estimates: Signal<Vec<(String, Estimate)>>,
+) -> impl IntoView {
     let name = result.name.clone();
     let per_hour = result.usd_per_useful_gpu_hour;
     let per_job = result.usd_per_successful_job;
@@ -96,19 +99,26 @@ fn PlatformCard(result: PlatformResult, estimate: Option<Estimate>) -> impl Into
                     help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged."
                 />
             </dl>
-            {estimate.map(|e| view! {
-                <p class="estimate">
-                    "Instant estimate: "
-                    <span
-                        data-metric="estimate.monthly_tco_usd"
-                        data-platform=name.clone()
-                        data-value=e.monthly_tco_usd.to_string()
-                    >
-                        {usd(e.monthly_tco_usd)}
-                    </span>
-                    " a month (expected values, no queueing)"
-                </p>
-            })}
+            // Only this paragraph follows the inputs between runs: an input redraws the
+            // estimate, not the card.
+            {let name = name.clone(); move || {
+                let estimate = estimates.with(|es| {
+                    es.iter().find(|(n, _)| *n == name).map(|(_, e)| *e)
+                });
+                estimate.map(|e| view! {
+                    <p class="estimate">
+                        "Instant estimate: "
+                        <span
+                            data-metric="estimate.monthly_tco_usd"
+                            data-platform=name.clone()
+                            data-value=e.monthly_tco_usd.to_string()
+                        >
+                            {usd(e.monthly_tco_usd)}
+                        </span>
+                        " a month (expected values, no queueing)"
+                    </p>
+                })
+            }}
         </article>
     }
 }
@@ -124,21 +134,12 @@ pub fn Headlines(
     view! {
         <div class="cards">
             {move || {
-                let estimates = estimates.get();
-                results
-                    .get()
-                    .map(|r| {
-                        r.platforms
-                            .into_iter()
-                            .map(|p| {
-                                let estimate = estimates
-                                    .iter()
-                                    .find(|(name, _)| *name == p.name)
-                                    .map(|(_, e)| *e);
-                                view! { <PlatformCard result=p estimate=estimate /> }
-                            })
-                            .collect_view()
-                    })
+                results.get().map(|r| {
+                    r.platforms
+                        .into_iter()
+                        .map(|p| view! { <PlatformCard result=p estimates=estimates /> })
+                        .collect_view()
+                })
             }}
         </div>
         <ul class="paired">

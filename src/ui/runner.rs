@@ -5,13 +5,16 @@
 //! cancels the older run: each run carries a number and answers for older runs are dropped.
 
 use crate::model::monte_carlo::{MonteCarlo, Results};
-use crate::model::scenario::{Overflow, Scenario};
-use crate::model::sensitivity::{
-    BreakEven, BreakEvenKind, BreakEvenSearch, TornadoBar, TornadoRun,
+use crate::model::scenario::Scenario;
+use crate::model::sensitivity::{BreakEvenSet, FoundBreakEven, TornadoBar, TornadoRun};
+use crate::model::sim::PlatformOutcome;
+use crate::worker::{
+    JsValueCodec, SimulationWorker, WorkerInput, WorkerOutput, BREAK_EVEN_REPS,
+    COARSE_REPLICATIONS, TORNADO_PCT, TORNADO_REPS,
 };
-use crate::worker::{JsValueCodec, SimulationWorker, WorkerInput, WorkerOutput};
 use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The worker's loader (src/worker-loader.js), next to the page.
@@ -38,8 +41,90 @@ pub struct MonteCarloRun {
     pub error: ReadSignal<Option<String>>,
     /// Counts runs started; tests wait for it to change after an input.
     pub run_id: ReadSignal<u64>,
-    /// The run goes in the Web Worker (false: main-thread slices).
+    /// The run goes in the Web Workers (false: main-thread slices).
     pub in_worker: ReadSignal<bool>,
+    /// Workers sharing each run.
+    pub workers: ReadSignal<u32>,
+    /// The workers' sensitivity answers.
+    pub answers: SensitivityAnswers,
+    bridges: StoredValue<Vec<WorkerBridge<SimulationWorker>>, LocalStorage>,
+}
+
+/// The latest sensitivity answers from the workers, with the run they belong to.
+#[derive(Clone, Copy)]
+pub struct SensitivityAnswers {
+    /// (run, steps done, steps, bars when complete).
+    pub tornado: ReadSignal<Option<TornadoAnswer>>,
+    /// (run, break-evens found).
+    pub break_evens: ReadSignal<Option<(u64, Vec<FoundBreakEven>)>>,
+}
+
+/// A tornado answer: (run, steps done, steps, bars when complete).
+pub type TornadoAnswer = (u64, u32, u32, Option<Vec<TornadoBar>>);
+
+impl MonteCarloRun {
+    /// Sends `input` to worker `index` (modulo the worker count); false when there is none.
+    fn send_to(&self, index: usize, input: WorkerInput) -> bool {
+        self.bridges.with_value(|bridges| match bridges.len() {
+            0 => false,
+            n => {
+                bridges[index % n].send(input);
+                true
+            }
+        })
+    }
+}
+
+/// How many workers to start: one per core but the one the page itself needs for input and
+/// drawing (`navigator.hardwareConcurrency` − 1, from 1 to 8), or `?workers=N` in the page's
+/// query (1–16; the benchmarks compare 1 with 2). Measured on 2 cores (bench/RESULTS.md): a
+/// second worker shortens the full run but, competing with the page for the cores, delays
+/// the coarse pass past its 50 ms budget.
+fn worker_count() -> u32 {
+    let window = window();
+    let asked = window
+        .location()
+        .search()
+        .ok()
+        .and_then(|q| {
+            q.trim_start_matches('?')
+                .split('&')
+                .find_map(|kv| kv.strip_prefix("workers=").map(str::to_string))
+        })
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|n| (1..=16).contains(n));
+    asked.unwrap_or_else(|| {
+        (window.navigator().hardware_concurrency() as u32)
+            .saturating_sub(1)
+            .clamp(1, 8)
+    })
+}
+
+/// A performance mark (`gpucost:<what>:<run>`) for the benchmarks' latency measurements.
+fn mark(what: &str, run: u64) {
+    if let Some(p) = window().performance() {
+        let _ = p.mark(&format!("gpucost:{what}:{run}"));
+    }
+}
+
+/// When the summary of received outcomes is redrawn.
+enum Flush {
+    /// Now (the coarse pass just completed).
+    Now,
+    /// At the next animation frame.
+    NextFrame,
+    /// A redraw is already due.
+    Pending,
+}
+
+/// The outcomes received for the current run, by replication, and that run's scenario.
+struct Collected {
+    run_id: u64,
+    scenario: Option<Scenario>,
+    outcomes: BTreeMap<u32, Vec<PlatformOutcome>>,
+    coarse_marked: bool,
+    /// A redraw is due at the next animation frame.
+    flush_scheduled: bool,
 }
 
 /// Starts a run whenever `scenario` changes.
@@ -51,26 +136,103 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
     let (error, set_error) = signal(None::<String>);
     let (run_id, set_run_id) = signal(0u64);
     let generation = StoredValue::new(0u64);
-    let bridge = spawn_worker(move |out| match out {
-        WorkerOutput::Progress {
-            run_id,
-            done,
-            total,
-            results,
-        } if run_id == generation.get_value() => {
-            set_results.set(Some(results));
-            set_done.set(done);
-            set_total.set(total);
-            set_running.set(done < total);
+    let (tornado, set_tornado) = signal(None::<TornadoAnswer>);
+    let (break_evens, set_break_evens) = signal(None::<(u64, Vec<FoundBreakEven>)>);
+    let collected = StoredValue::new_local(Collected {
+        run_id: 0,
+        scenario: None,
+        outcomes: BTreeMap::new(),
+        coarse_marked: false,
+        flush_scheduled: false,
+    });
+    // Answers from every worker: outcomes by replication. The summary is recomputed from all
+    // received so far, in replication order (so the final one is that of a single run), at
+    // most once per animation frame, and not before the coarse pass is complete: the page
+    // redraws a few times per run instead of once per answer.
+    let flush = move || {
+        let summary = collected.try_update_value(|c| {
+            c.flush_scheduled = false;
+            let scenario = c.scenario.as_ref()?;
+            let reps = scenario.replications;
+            let n = c.outcomes.len() as u32;
+            if n < COARSE_REPLICATIONS.min(reps) {
+                return None;
+            }
+            let ordered: Vec<Vec<PlatformOutcome>> = c.outcomes.values().cloned().collect();
+            let first_coarse = !c.coarse_marked;
+            c.coarse_marked = true;
+            Some((
+                c.run_id,
+                Results::from_outcomes(scenario, &ordered),
+                n,
+                reps,
+                first_coarse,
+            ))
+        });
+        if let Some(Some((run_id, r, n, reps, first_coarse))) = summary {
+            if run_id != generation.get_value() {
+                return;
+            }
+            set_results.set(Some(r));
+            set_done.set(n);
+            set_running.set(n < reps);
+            if first_coarse {
+                mark("coarse", run_id);
+            }
+            if n >= reps {
+                mark("full", run_id);
+            }
+        }
+    };
+    let on_output = move |out: WorkerOutput| match out {
+        WorkerOutput::Progress { run_id, outcomes } if run_id == generation.get_value() => {
+            let schedule = collected.try_update_value(|c| {
+                if c.run_id != run_id {
+                    return Flush::Pending;
+                }
+                if c.outcomes.is_empty() {
+                    mark("answer", run_id);
+                }
+                c.outcomes.extend(outcomes);
+                let n = c.outcomes.len() as u32;
+                let reps = c.scenario.as_ref().map_or(0, |s| s.replications);
+                // The coarse pass goes on screen at once; later answers wait for a frame.
+                if !c.coarse_marked && n >= COARSE_REPLICATIONS.min(reps) {
+                    return Flush::Now;
+                }
+                if c.flush_scheduled {
+                    return Flush::Pending;
+                }
+                c.flush_scheduled = true;
+                Flush::NextFrame
+            });
+            match schedule {
+                Some(Flush::Now) => flush(),
+                Some(Flush::NextFrame) => request_animation_frame(flush),
+                _ => {}
+            }
         }
         WorkerOutput::Invalid { run_id, message } if run_id == generation.get_value() => {
             set_error.set(Some(message));
             set_running.set(false);
         }
+        WorkerOutput::Tornado {
+            run_id,
+            done,
+            total,
+            bars,
+        } if run_id == generation.get_value() => set_tornado.set(Some((run_id, done, total, bars))),
+        WorkerOutput::BreakEvens { run_id, found } if run_id == generation.get_value() => {
+            set_break_evens.set(Some((run_id, found)))
+        }
         _ => {}
-    });
-    let (in_worker, set_in_worker) = signal(bridge.is_some());
-    let bridge = StoredValue::new_local(bridge);
+    };
+    let bridges: Vec<WorkerBridge<SimulationWorker>> = (0..worker_count())
+        .map_while(|_| spawn_worker(on_output))
+        .collect();
+    let (in_worker, set_in_worker) = signal(!bridges.is_empty());
+    let (workers, _) = signal(bridges.len() as u32);
+    let bridges = StoredValue::new_local(bridges);
     let setters = Setters {
         results: set_results,
         done: set_done,
@@ -102,15 +264,28 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                 set_total.set(run.scenario().replications);
                 set_done.set(0);
                 set_running.set(true);
-                let sent = bridge.with_value(|b| {
-                    b.as_ref().map(|b| {
-                        b.send(WorkerInput::Start {
-                            run_id: this_run,
-                            scenario: run.scenario().clone(),
-                        })
-                    })
+                collected.set_value(Collected {
+                    run_id: this_run,
+                    scenario: Some(run.scenario().clone()),
+                    outcomes: BTreeMap::new(),
+                    coarse_marked: false,
+                    flush_scheduled: false,
                 });
-                if sent.is_none() || !in_worker.get_untracked() {
+                let shards = workers.get_untracked();
+                let sent = in_worker.get_untracked()
+                    && bridges.with_value(|bridges| {
+                        for (i, b) in bridges.iter().enumerate() {
+                            b.send(WorkerInput::Start {
+                                run_id: this_run,
+                                scenario: run.scenario().clone(),
+                                shard: i as u32,
+                                shards,
+                            });
+                        }
+                        !bridges.is_empty()
+                    });
+                mark("sent", this_run);
+                if !sent {
                     schedule_slice(run, this_run, setters);
                 } else {
                     // Watchdog: a worker blocked after construction (e.g. by a policy of the
@@ -144,12 +319,18 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         error,
         run_id,
         in_worker,
+        workers,
+        answers: SensitivityAnswers {
+            tornado,
+            break_evens,
+        },
+        bridges,
     }
 }
 
 /// Starts the simulation worker, or `None` where this context cannot run one.
 fn spawn_worker(
-    on_output: impl Fn(WorkerOutput) + 'static,
+    on_output: impl Fn(WorkerOutput) + Clone + 'static,
 ) -> Option<WorkerBridge<SimulationWorker>> {
     let global = js_sys::global();
     let has_worker = js_sys::Reflect::has(&global, &"Worker".into()).unwrap_or(false);
@@ -188,11 +369,19 @@ fn now_ms() -> f64 {
 
 /// Runs the Monte Carlo in main-thread slices (no worker), publishing after each slice.
 fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
+    let coarse_marked = std::cell::Cell::new(false);
     let publish = move |run: &MonteCarlo, complete: bool| {
         set.results.set(Some(run.results()));
         set.done.set(run.done());
+        if !coarse_marked.get()
+            && run.done() >= COARSE_REPLICATIONS.min(run.scenario().replications)
+        {
+            coarse_marked.set(true);
+            mark("coarse", this_run);
+        }
         if complete {
             set.running.set(false);
+            mark("full", this_run);
         }
     };
     let never_busy = Signal::derive(|| false);
@@ -204,13 +393,6 @@ fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
         std::rc::Rc::new(publish),
     );
 }
-
-/// Replications per tornado variant: coarse, so the tornado follows the inputs quickly.
-const TORNADO_REPS: u32 = 12;
-/// Each input is moved by ± this many percent.
-pub const TORNADO_PCT: f64 = 20.0;
-/// Replications per option per point of a break-even search.
-const BREAK_EVEN_REPS: u32 = 6;
 
 /// Largest expected jobs per replication, summed over platforms, for which the page runs the
 /// tornado and the break-evens: each of their steps is one whole replication on the main
@@ -274,15 +456,9 @@ impl Sliced for TornadoRun {
     }
 }
 
-impl Sliced for Vec<BreakEvenSearch> {
+impl Sliced for BreakEvenSet {
     fn step(&mut self) -> bool {
-        match self.iter_mut().find(|s| s.result().is_none()) {
-            Some(search) => {
-                search.step();
-                self.iter().all(|s| s.result().is_some())
-            }
-            None => true,
-        }
+        BreakEvenSet::step(self)
     }
 }
 
@@ -330,109 +506,160 @@ pub struct TornadoState {
     pub progress: ReadSignal<f64>,
 }
 
-/// Recomputes the tornado whenever `scenario` changes, in slices that wait for the headline
-/// run (`busy`) so its numbers come first.
-pub fn use_tornado(scenario: Signal<Scenario>, busy: Signal<bool>) -> TornadoState {
+/// Runs `start` once per Monte Carlo run, when that run's replications are complete and the
+/// scenario is small enough for the sensitivity pass; `clear` whenever a new run starts.
+fn after_each_run(
+    scenario: Signal<Scenario>,
+    run: MonteCarloRun,
+    clear: impl Fn() + 'static,
+    start: impl Fn(u64, Scenario, bool) + Clone + 'static,
+) {
+    let started_for = StoredValue::new(0u64);
+    let cleared_for = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let id = run.run_id.get();
+        let running = run.running.get();
+        let failed = run.error.with(Option::is_some);
+        if cleared_for.get_value() != id {
+            cleared_for.set_value(id);
+            clear();
+        }
+        if running || failed || started_for.get_value() == id {
+            return;
+        }
+        let s = scenario.get_untracked();
+        if !sensitivity_fits(&s) {
+            return;
+        }
+        started_for.set_value(id);
+        // Once the inputs settle: while a slider is dragged each run is replaced before this
+        // fires, so the sensitivity pass never competes with the headline runs for the cores.
+        let start = start.clone();
+        set_timeout(
+            move || {
+                if run.run_id.get_untracked() == id {
+                    start(id, s, run.in_worker.get_untracked());
+                }
+            },
+            SENSITIVITY_SETTLE,
+        );
+    });
+}
+
+/// How long the inputs must stay unchanged after a run before its sensitivity pass starts.
+const SENSITIVITY_SETTLE: Duration = Duration::from_millis(250);
+
+/// The tornado of the current inputs: computed in a worker after the run's replications (on
+/// the main thread in slices where there is no worker).
+pub fn use_tornado(scenario: Signal<Scenario>, run: MonteCarloRun) -> TornadoState {
     let (bars, set_bars) = signal(Vec::new());
     let (progress, set_progress) = signal(0.0);
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let s = scenario.get();
-        let this_run = generation.get_value() + 1;
-        generation.set_value(this_run);
-        set_bars.set(Vec::new());
-        set_progress.set(0.0);
-        if !sensitivity_fits(&s) {
-            return;
-        }
-        if let Ok(run) = TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS) {
-            let publish = move |run: &TornadoRun, complete: bool| {
-                set_progress.set(run.done_steps() as f64 / run.total_steps().max(1) as f64);
-                if complete {
-                    set_bars.set(run.bars());
+        if let Some((id, done, total, answer)) = run.answers.tornado.get() {
+            if id == run.run_id.get_untracked() {
+                set_progress.set(f64::from(done) / f64::from(total.max(1)));
+                if let Some(b) = answer {
+                    set_bars.set(b);
                 }
-            };
-            run_sliced(run, this_run, generation, busy, std::rc::Rc::new(publish));
+            }
         }
     });
+    after_each_run(
+        scenario,
+        run,
+        move || {
+            generation.set_value(generation.get_value() + 1);
+            set_bars.set(Vec::new());
+            set_progress.set(0.0);
+        },
+        move |id, s, in_worker| {
+            if in_worker
+                && run.send_to(
+                    0,
+                    WorkerInput::Tornado {
+                        run_id: id,
+                        scenario: s.clone(),
+                    },
+                )
+            {
+                return;
+            }
+            if let Ok(task) = TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS) {
+                let publish = move |task: &TornadoRun, complete: bool| {
+                    set_progress.set(task.done_steps() as f64 / task.total_steps().max(1) as f64);
+                    if complete {
+                        set_bars.set(task.bars());
+                    }
+                };
+                let never_busy = Signal::derive(|| false);
+                run_sliced(
+                    task,
+                    generation.get_value(),
+                    generation,
+                    never_busy,
+                    std::rc::Rc::new(publish),
+                );
+            }
+        },
+    );
     TornadoState { bars, progress }
 }
 
-/// A break-even found for one platform.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FoundBreakEven {
-    /// Platform name.
-    pub platform: String,
-    /// Which break-even.
-    pub kind: BreakEvenKind,
-    /// The answer.
-    pub result: BreakEven,
-}
-
-/// Searches the break-evens after the tornado: where spot stops paying for the first spot
-/// platform, and where reserving beats on-demand for the first on-demand platform.
+/// The break-evens of the current inputs: where spot stops paying for the first spot platform,
+/// and where reserving beats on-demand for the first on-demand platform; computed in a worker
+/// (the second, when there are two) after the run's replications, or on the main thread after
+/// the tornado (`busy` while it runs) where there is no worker.
 pub fn use_break_evens(
     scenario: Signal<Scenario>,
+    run: MonteCarloRun,
     busy: Signal<bool>,
 ) -> ReadSignal<Vec<FoundBreakEven>> {
     let (found, set_found) = signal(Vec::new());
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let s = scenario.get();
-        let this_run = generation.get_value() + 1;
-        generation.set_value(this_run);
-        set_found.set(Vec::new());
-        if !sensitivity_fits(&s) {
-            return;
-        }
-        let mut searches = Vec::new();
-        let mut names = Vec::new();
-        let first = |overflow: Overflow| {
-            s.platforms
-                .iter()
-                .position(|p| p.purchase.overflow == overflow)
-        };
-        for (kind, index) in [
-            (BreakEvenKind::SpotRate, first(Overflow::Spot)),
-            (
-                BreakEvenKind::ReservedUtilization,
-                first(Overflow::OnDemand),
-            ),
-        ] {
-            if let Some(i) = index {
-                if let Ok(search) = BreakEvenSearch::new(&s, i, kind, BREAK_EVEN_REPS) {
-                    searches.push(search);
-                    names.push((s.platforms[i].name.clone(), kind));
-                }
+        if let Some((id, answer)) = run.answers.break_evens.get() {
+            if id == run.run_id.get_untracked() {
+                set_found.set(answer);
             }
         }
-        if searches.is_empty() {
-            return;
-        }
-        let publish = move |searches: &Vec<BreakEvenSearch>, complete: bool| {
-            if complete {
-                set_found.set(
-                    searches
-                        .iter()
-                        .zip(&names)
-                        .filter_map(|(search, (platform, kind))| {
-                            search.result().map(|r| FoundBreakEven {
-                                platform: platform.clone(),
-                                kind: *kind,
-                                result: r.clone(),
-                            })
-                        })
-                        .collect(),
-                );
-            }
-        };
-        run_sliced(
-            searches,
-            this_run,
-            generation,
-            busy,
-            std::rc::Rc::new(publish),
-        );
     });
+    after_each_run(
+        scenario,
+        run,
+        move || {
+            generation.set_value(generation.get_value() + 1);
+            set_found.set(Vec::new());
+        },
+        move |id, s, in_worker| {
+            if in_worker
+                && run.send_to(
+                    1,
+                    WorkerInput::BreakEvens {
+                        run_id: id,
+                        scenario: s.clone(),
+                    },
+                )
+            {
+                return;
+            }
+            let set = BreakEvenSet::new(&s, BREAK_EVEN_REPS);
+            if set.is_empty() {
+                return;
+            }
+            let publish = move |set: &BreakEvenSet, complete: bool| {
+                if complete {
+                    set_found.set(set.found());
+                }
+            };
+            run_sliced(
+                set,
+                generation.get_value(),
+                generation,
+                busy,
+                std::rc::Rc::new(publish),
+            );
+        },
+    );
     found
 }

@@ -1,11 +1,13 @@
 //! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
 
-use super::runner::{sensitivity_fits, FoundBreakEven, TornadoState, TORNADO_PCT};
+use super::runner::{sensitivity_fits, TornadoState};
 use crate::charts::format::{trim_number, usd, usd_compact};
 use crate::charts::tornado::layout_tornado;
 use crate::model::analytic::checkpoint_advice;
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::BreakEvenKind;
+use crate::model::sensitivity::FoundBreakEven;
+use crate::worker::TORNADO_PCT;
 use leptos::prelude::*;
 
 const W: f64 = 560.0;

@@ -96,3 +96,33 @@ fn run_while_runs_at_least_one_replication_and_stops_when_told() {
         "stops at the scenario's replications"
     );
 }
+
+#[test]
+fn replications_spread_over_shards_summarise_to_the_same_results() {
+    use gpucost::model::monte_carlo::{MonteCarlo, Results, Shard};
+    use gpucost::scenario::presets::preset;
+    let mut scenario = preset("bursty-g5-warm-pool").unwrap().scenario();
+    scenario.replications = 23;
+    let mut whole = MonteCarlo::new(scenario.clone()).unwrap();
+    whole.run_batch(23);
+    for count in [1u32, 2, 3, 8] {
+        let mut outcomes = std::collections::BTreeMap::new();
+        // Shards interleaved in an arbitrary order, as answers from workers arrive.
+        let mut shards: Vec<Shard> = (0..count)
+            .map(|i| Shard::new(scenario.clone(), i, count).unwrap())
+            .collect();
+        while shards.iter().any(|s| !s.is_done()) {
+            for shard in shards.iter_mut().rev() {
+                if let Some((r, o)) = shard.step() {
+                    assert!(outcomes.insert(r, o).is_none(), "replication {r} twice");
+                }
+            }
+        }
+        let ordered: Vec<_> = outcomes.into_values().collect();
+        assert_eq!(
+            Results::from_outcomes(&scenario, &ordered),
+            whole.results(),
+            "{count} shards"
+        );
+    }
+}

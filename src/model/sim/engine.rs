@@ -26,6 +26,7 @@ use crate::model::scenario::{
     Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
 };
 use crate::model::HOURS_PER_MONTH;
+use smallvec::SmallVec;
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
@@ -132,7 +133,7 @@ struct Node {
     /// Since when `free` has been unchanged (idle accounting, while ready).
     free_since_s: i64,
     /// Jobs holding slots on this node.
-    holders: Vec<usize>,
+    holders: SmallVec<[usize; 8]>,
     /// Job classes whose image this node has cached (bit per class).
     images: u64,
     idle_generation: u32,
@@ -160,10 +161,10 @@ struct JobState {
     attempts: u32,
     generation: u32,
     /// Nodes held and, per node, since when (max of hold and ready time) for capacity wait.
-    nodes: Vec<usize>,
-    held_since_s: Vec<i64>,
+    nodes: SmallVec<[usize; 2]>,
+    held_since_s: SmallVec<[i64; 2]>,
     /// Slots the job uses on each held node (the rest of a held whole node is idle).
-    used_per_node: Vec<u32>,
+    used_per_node: SmallVec<[u32; 2]>,
     /// Current attempt.
     attempt_start_s: i64,
     pull_s: i64,
@@ -189,6 +190,10 @@ struct Sim<'a> {
     seq: u64,
     queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
     nodes: Vec<Node>,
+    /// Ids of the nodes not yet released, ascending (placement scans only these).
+    alive: Vec<usize>,
+    /// Free GPU slots over the nodes not yet released.
+    free_slots: u64,
     alive_nodes: u32,
     peak_nodes: u32,
     states: Vec<JobState>,
@@ -203,6 +208,8 @@ struct Sim<'a> {
     paid_gpu_s: f64,
     egress_gb: f64,
     interruptions: u64,
+    /// Events handled (arrivals and queued events), for the benchmarks.
+    events: u64,
     completed: u64,
     gave_up: u64,
     inflation_sum: f64,
@@ -276,6 +283,8 @@ fn new_sim<'a>(
         seq: 0,
         queue: BinaryHeap::new(),
         nodes: Vec::new(),
+        alive: Vec::new(),
+        free_slots: 0,
         alive_nodes: 0,
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
@@ -288,6 +297,7 @@ fn new_sim<'a>(
         paid_gpu_s: 0.0,
         egress_gb: 0.0,
         interruptions: 0,
+        events: 0,
         completed: 0,
         gave_up: 0,
         inflation_sum: 0.0,
@@ -313,9 +323,9 @@ fn new_sim<'a>(
             committed_c: 0,
             attempts: 0,
             generation: 0,
-            nodes: Vec::new(),
-            held_since_s: Vec::new(),
-            used_per_node: Vec::new(),
+            nodes: SmallVec::new(),
+            held_since_s: SmallVec::new(),
+            used_per_node: SmallVec::new(),
             attempt_start_s: 0,
             pull_s: 0,
             restart_s: 0,
@@ -397,11 +407,13 @@ impl Sim<'_> {
             released: false,
             free: p.gpus_per_node,
             free_since_s: self.now,
-            holders: Vec::new(),
+            holders: SmallVec::new(),
             images: 0,
             idle_generation: 0,
             interruption_draw,
         });
+        self.alive.push(id);
+        self.free_slots += u64::from(p.gpus_per_node);
         self.alive_nodes += 1;
         self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
         if let Some(t) = self.timeline.as_mut() {
@@ -446,6 +458,9 @@ impl Sim<'_> {
             self.charge(node, GpuUse::Idle, idle);
         }
         let n = &mut self.nodes[node];
+        if !n.released {
+            self.free_slots = self.free_slots + u64::from(free) - u64::from(n.free);
+        }
         n.free = free;
         n.free_since_s = self.now;
     }
@@ -472,8 +487,9 @@ impl Sim<'_> {
                 }
             }
         }
-        let holders = self.nodes[node].holders.clone();
-        for job in holders {
+        // By index: a job starting here does not change this node's holders.
+        for i in 0..self.nodes[node].holders.len() {
+            let job = self.nodes[node].holders[i];
             self.nodes_ready_check(job);
         }
         self.maybe_schedule_release(node);
@@ -501,7 +517,11 @@ impl Sim<'_> {
         let gpn = f64::from(self.platform.gpus_per_node);
         self.charge(node, GpuUse::BillingRounding, (billed - used) as f64 * gpn);
         self.paid_gpu_s += billed as f64 * gpn;
+        self.free_slots -= u64::from(self.nodes[node].free);
         self.nodes[node].released = true;
+        if let Ok(at) = self.alive.binary_search(&node) {
+            self.alive.remove(at);
+        }
         let now = self.now;
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
             span.end_s = now;
@@ -514,15 +534,36 @@ impl Sim<'_> {
     /// Offers free capacity to waiting jobs in submission order. Walks the queue with a
     /// cursor (placing a job removes it) and stops as soon as no slot is free and no node can
     /// be added, so a long queue costs nothing while the cluster is full.
+    ///
+    /// Within one pass capacity only shrinks (jobs take slots, nodes are only added while the
+    /// node limit allows, and a refusal means it does not), so once a job of some size is
+    /// refused, every later job at least as large is refused too and is skipped without a
+    /// search: the same placements, without rescanning the nodes for each of them.
     fn dispatch(&mut self) {
         let mut cursor = 0;
+        // Smallest shared-node job (GPUs) and smallest gang of whole nodes refused so far.
+        let mut refused_gpus = u32::MAX;
+        let mut refused_nodes = usize::MAX;
         while let Some(&job) = self.waiting.range(cursor..).next() {
             cursor = job + 1;
-            let any_free = self.nodes.iter().any(|n| !n.released && n.free > 0);
-            if !any_free && !self.can_add_node() {
+            if self.free_slots == 0 && !self.can_add_node() {
                 break;
             }
+            let gpus = self.gpus(job);
+            let shared = !self.holds_whole_nodes(job);
+            let missing = self.nodes_needed(gpus) as usize - self.states[job].nodes.len();
+            let gang = self.platform.gang_scheduling || missing == 1;
+            if (shared && gpus >= refused_gpus) || (!shared && gang && missing >= refused_nodes) {
+                continue;
+            }
             self.try_place(job);
+            if self.waiting.contains(&job) {
+                if shared {
+                    refused_gpus = refused_gpus.min(gpus);
+                } else if gang {
+                    refused_nodes = refused_nodes.min(missing);
+                }
+            }
         }
     }
 
@@ -567,7 +608,7 @@ impl Sim<'_> {
             self.waiting.remove(&job);
             // Spread the job's GPUs over its nodes; the rest of each node is held but idle.
             let mut left = gpus;
-            let used: Vec<u32> = (0..needed)
+            let used: SmallVec<[u32; 2]> = (0..needed)
                 .map(|_| {
                     let here = left.min(gpn);
                     left -= here;
@@ -583,10 +624,10 @@ impl Sim<'_> {
     fn pick_shared_node(&mut self, gpus: u32, placement: Placement) -> Option<usize> {
         let gpn = self.platform.gpus_per_node;
         let fits = |n: &Node| !n.released && n.free >= gpus;
-        let best = |ready: bool, nodes: &[Node], prefer_full: bool| -> Option<usize> {
-            nodes
-                .iter()
-                .enumerate()
+        // Only nodes not yet released, in id order (ties go to the lowest id).
+        let alive = || self.alive.iter().map(|&i| (i, &self.nodes[i]));
+        let best = |ready: bool, prefer_full: bool| -> Option<usize> {
+            alive()
                 .filter(|(_, n)| fits(n) && n.ready == ready)
                 .min_by_key(|(i, n)| {
                     let key = if prefer_full { n.free } else { gpn - n.free };
@@ -596,19 +637,11 @@ impl Sim<'_> {
         };
         match placement {
             Placement::Spread => {
-                let empty_ready = self
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .find(|(_, n)| fits(n) && n.ready && n.free == gpn);
+                let empty_ready = alive().find(|(_, n)| fits(n) && n.ready && n.free == gpn);
                 if let Some((i, _)) = empty_ready {
                     return Some(i);
                 }
-                let empty_booting = self
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .find(|(_, n)| fits(n) && !n.ready && n.free == gpn);
+                let empty_booting = alive().find(|(_, n)| fits(n) && !n.ready && n.free == gpn);
                 if let Some((i, _)) = empty_booting {
                     return Some(i);
                 }
@@ -616,12 +649,10 @@ impl Sim<'_> {
                     let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
                     return Some(self.add_node(kind, false));
                 }
-                best(true, &self.nodes, false).or_else(|| best(false, &self.nodes, false))
+                best(true, false).or_else(|| best(false, false))
             }
             _ => {
-                if let Some(i) =
-                    best(true, &self.nodes, true).or_else(|| best(false, &self.nodes, true))
-                {
+                if let Some(i) = best(true, true).or_else(|| best(false, true)) {
                     return Some(i);
                 }
                 if self.can_add_node() {
@@ -637,7 +668,8 @@ impl Sim<'_> {
         let gpn = self.platform.gpus_per_node;
         let mut ready: Vec<usize> = Vec::new();
         let mut booting: Vec<usize> = Vec::new();
-        for (i, n) in self.nodes.iter().enumerate() {
+        for &i in &self.alive {
+            let n = &self.nodes[i];
             if !n.released && n.free == gpn {
                 if n.ready {
                     ready.push(i);
@@ -713,15 +745,9 @@ impl Sim<'_> {
     }
 
     fn charge_capacity_wait(&mut self, job: usize) {
-        let st = &self.states[job];
-        let held: Vec<(usize, i64)> = st
-            .nodes
-            .iter()
-            .copied()
-            .zip(st.held_since_s.iter().copied())
-            .collect();
         let slots = self.slots_held_per_node(job);
-        for (node, since) in held {
+        for i in 0..self.states[job].nodes.len() {
+            let (node, since) = (self.states[job].nodes[i], self.states[job].held_since_s[i]);
             // Held time counts only while the node is ready (provisioning is charged per node).
             if !self.nodes[node].ready {
                 continue;
@@ -773,23 +799,31 @@ impl Sim<'_> {
         }
         let (tau, delta) = checkpoint_cycle(class);
         let remaining = st.total_c - st.committed_c;
-        // Failure draw for this attempt, from the job's own stream (same on every platform).
+        // Failure draw for this attempt, from the job's own stream (same on every platform;
+        // a class that never fails needs no stream).
         let job_info = &self.jobs[job];
-        let mut rng = Stream::new(
-            job_info.attempt_seed,
-            u64::from(st.attempts),
-            Purpose::Attempts,
-            0,
-        );
-        let fails = match class.failures.kind {
-            FailureKind::Transient => rng.bernoulli(class.failures.probability),
+        let may_fail = match class.failures.kind {
+            FailureKind::Transient => class.failures.probability > 0.0,
             FailureKind::Deterministic => job_info.broken,
         };
-        let fail_after = if fails {
+        let mut rng = may_fail.then(|| {
+            Stream::new(
+                job_info.attempt_seed,
+                u64::from(st.attempts),
+                Purpose::Attempts,
+                0,
+            )
+        });
+        let fails = match (class.failures.kind, rng.as_mut()) {
+            (FailureKind::Transient, Some(rng)) => rng.bernoulli(class.failures.probability),
+            (FailureKind::Deterministic, _) => job_info.broken,
+            _ => false,
+        };
+        let fail_after = if let (true, Some(rng)) = (fails, rng.as_mut()) {
             let at = match class.failures.kind {
-                FailureKind::Transient => libm::ceil(rng.uniform() * remaining as f64) as i64,
+                FailureKind::Transient => (rng.uniform() * remaining as f64).ceil() as i64,
                 FailureKind::Deterministic => {
-                    libm::ceil(job_info.fail_point * st.total_c as f64) as i64 - st.committed_c
+                    (job_info.fail_point * st.total_c as f64).ceil() as i64 - st.committed_c
                 }
             };
             Some(at.clamp(1, remaining))
@@ -1045,6 +1079,7 @@ impl Sim<'_> {
                     break;
                 }
                 self.now = t;
+                self.events += 1;
                 self.handle(event);
             } else {
                 let t = self.jobs[next_job].arrival_s;
@@ -1056,6 +1091,7 @@ impl Sim<'_> {
                     continue;
                 }
                 self.now = t;
+                self.events += 1;
                 self.waiting.insert(next_job);
                 next_job += 1;
             }
@@ -1201,6 +1237,7 @@ impl Sim<'_> {
             } else {
                 0.0
             },
+            events: self.events,
         }
     }
 }

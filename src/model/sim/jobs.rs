@@ -88,7 +88,7 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
             let fail_point = rng.uniform();
             let attempt_seed = rng.next_u64();
             jobs.push(Job {
-                arrival_s: libm::floor(t) as i64,
+                arrival_s: t.floor() as i64,
                 class: class_index,
                 work_ref_s,
                 broken,
@@ -124,7 +124,7 @@ fn hour_of_day_arrivals(
     let mut t = 0.0;
     let mut left = rng.exponential(1.0);
     while t < horizon_s {
-        let hour = libm::floor(t / HOUR_S);
+        let hour = (t / HOUR_S).floor();
         let rate = rates[(hour as usize) % rates.len()];
         let hour_end = (hour + 1.0) * HOUR_S;
         if rate > 0.0 && left <= rate * (hour_end - t) {

@@ -215,4 +215,7 @@ pub struct PlatformOutcome {
     pub queue_wait_image_pull_mean_s: f64,
     /// Mean of wall time ÷ nominal run time over finished jobs (1 = no overhead).
     pub turnaround_inflation: f64,
+    /// Simulation events handled (job arrivals, node and attempt events), for benchmarks.
+    #[serde(default)]
+    pub events: u64,
 }

@@ -1,0 +1,142 @@
+// The default scenario as a user sees it, in the release page (dist/) in headless Chromium:
+// first paint and first simulated chart; for each slider input, the instant estimate (drawn in
+// the input's own task), the coarse pass and the full run (the page's performance marks
+// `gpucost:coarse:<run>` and `gpucost:full:<run>`); long tasks while dragging; cancellation of
+// an older run by a newer input; and the full run with one worker vs two.
+// Exports measurePage(); `node bench/page-latency.mjs` prints its figures.
+import { SUB_PATH, launchBrowser, serveDist, stopServer } from '../e2e/harness.mjs';
+
+const INPUTS = 30;
+
+const percentile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+
+async function openPage(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('gpucost:full:1').length > 0, null, { timeout: 60_000 });
+  return page;
+}
+
+/** One input on the utilization slider; resolves to its latencies, ms. */
+function input(page, value) {
+  return page.evaluate(async (v) => {
+    const slider = document.getElementById('utilization');
+    const estimate = () => [...document.querySelectorAll('[data-metric="estimate.monthly_tco_usd"]')]
+      .map((e) => e.dataset.value).join();
+    const before = estimate();
+    // The page's effects run in microtasks after the input's handler; the estimate is drawn
+    // when its element changes (seen by a MutationObserver, itself a microtask).
+    let estimateAt = NaN;
+    const observer = new MutationObserver(() => {
+      if (Number.isNaN(estimateAt) && estimate() !== before) estimateAt = performance.now();
+    });
+    observer.observe(document.querySelector('section.results'), { subtree: true, attributes: true, childList: true, characterData: true });
+    const run = Number(document.querySelector('section.results').dataset.run) + 1;
+    const t0 = performance.now();
+    slider.value = String(v);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    const markTime = (name) => new Promise((ok) => {
+      const poll = () => {
+        const m = performance.getEntriesByName(name);
+        if (m.length) ok(m[0].startTime - t0); else setTimeout(poll, 1);
+      };
+      poll();
+    });
+    const coarse = await markTime(`gpucost:coarse:${run}`);
+    const full = await markTime(`gpucost:full:${run}`);
+    observer.disconnect();
+    // Where the time goes: the run sent to the workers, their first answer.
+    const sent = performance.getEntriesByName(`gpucost:sent:${run}`)[0]?.startTime - t0;
+    const answer = performance.getEntriesByName(`gpucost:answer:${run}`)[0]?.startTime - t0;
+    return { estimate: estimateAt - t0, sent, answer, coarse, full };
+  }, value);
+}
+
+/** Latency figures over INPUTS inputs at the given worker count. */
+async function latencies(browser, url) {
+  const page = await openPage(browser, url);
+  const paint = await page.evaluate(() => ({
+    firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+    firstChart: performance.getEntriesByName('gpucost:coarse:1')[0]?.startTime ?? NaN,
+    runner: document.querySelector('.runner-note').textContent,
+  }));
+  const samples = [];
+  // Alternating values, each different from the one before (every input starts a run).
+  for (let i = 0; i < INPUTS; i++) samples.push(await input(page, 50 + (i % 2) * 20 + i));
+  await page.close();
+  return {
+    ...paint,
+    estimateP95: percentile(samples.map((s) => s.estimate), 0.95),
+    estimateAlwaysDrawn: samples.every((s) => !Number.isNaN(s.estimate)),
+    sentMedian: percentile(samples.map((s) => s.sent), 0.5),
+    firstAnswerMedian: percentile(samples.map((s) => s.answer), 0.5),
+    coarseMedian: percentile(samples.map((s) => s.coarse), 0.5),
+    coarseP95: percentile(samples.map((s) => s.coarse), 0.95),
+    fullP95: percentile(samples.map((s) => s.full), 0.95),
+    fullMedian: percentile(samples.map((s) => s.full), 0.5),
+  };
+}
+
+/** A drag: 40 inputs 16 ms apart; long tasks (> 50 ms) seen from its start to the last run's end. */
+async function drag(browser, url) {
+  const page = await openPage(browser, url);
+  const result = await page.evaluate(async () => {
+    const slider = document.getElementById('utilization');
+    const runId = () => Number(document.querySelector('section.results').dataset.run);
+    const first = runId() + 1;
+    const start = performance.now();
+    for (let i = 0; i < 40; i++) {
+      slider.value = String(40 + i);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((ok) => setTimeout(ok, 16));
+    }
+    const last = runId();
+    const runs = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    await new Promise((ok) => {
+      const poll = () => (performance.getEntriesByName(`gpucost:full:${last}`).length ? ok() : setTimeout(poll, 5));
+      poll();
+    });
+    // Runs replaced by a newer input before they finished never reach their full mark.
+    const finished = runs.slice(0, -1).filter((r) => performance.getEntriesByName(`gpucost:full:${r}`).length);
+    const longTasks = window.__longTasks.filter((t) => t.start >= start);
+    return {
+      inputs: runs.length,
+      olderRunsFinished: finished.length,
+      longTasks: longTasks.length,
+      longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
+    };
+  });
+  await page.close();
+  return result;
+}
+
+/** Every figure of the page. */
+export async function measurePage(distDir = process.env.DIST ?? 'dist') {
+  const server = await serveDist(distDir);
+  const browser = await launchBrowser();
+  try {
+    const base = `http://127.0.0.1:${server.address().port}${SUB_PATH}`;
+    // The page as shipped (workers: cores − 1), then one and two workers forced.
+    const shipped = await latencies(browser, base);
+    const one = await latencies(browser, `${base}?workers=1`);
+    const two = await latencies(browser, `${base}?workers=2`);
+    const dragging = await drag(browser, base);
+    return { shipped, one, two, dragging };
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await measurePage(), null, 2));
+}

@@ -1,0 +1,52 @@
+// The simulation core in WebAssembly: the same scenarios and replications as the native
+// criterion benches (benches/engine.rs), run through pkg/ in headless Chromium, timed in the
+// page. Exports measureWasm(); `node bench/wasm-engine.mjs` prints its figures.
+import { readFileSync } from 'node:fs';
+import { SUB_PATH, launchBrowser, serveDist, stopServer } from '../e2e/harness.mjs';
+
+export const REPLICATIONS = 8; // as benches/engine.rs
+const RUNS = 12;
+
+/** { name: { medianMs, jobRuns, events } } for the benchmark scenario, in Chromium. */
+export async function measureWasm() {
+  const scenario = JSON.parse(readFileSync(new URL('./scenarios/mixed-fleet.json', import.meta.url)));
+  scenario.replications = REPLICATIONS;
+  const server = await serveDist('.');
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const base = `http://127.0.0.1:${server.address().port}${SUB_PATH}`;
+    await page.goto(`${base}bench/scenarios/mixed-fleet.json`);
+    return await page.evaluate(async ({ pkg, scenario, runs }) => {
+      const m = await import(pkg);
+      await m.default();
+      m.simulate(scenario); // warm-up: compile and first-touch memory
+      const times = [];
+      let counts;
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        counts = m.simulate(scenario);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      return {
+        'mixed-fleet (all mechanisms)': {
+          medianMs: times[Math.floor(times.length / 2)],
+          jobRuns: counts.job_runs,
+          events: counts.events,
+        },
+      };
+    }, { pkg: `${base}pkg/gpucost.js`, scenario, runs: RUNS });
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const out = await measureWasm();
+  for (const [name, r] of Object.entries(out)) {
+    const perS = (n) => (n / (r.medianMs / 1000) / 1e6).toFixed(3);
+    console.log(`${name}: ${r.medianMs.toFixed(1)} ms, ${perS(r.jobRuns)} M job-runs/s, ${perS(r.events)} M events/s`);
+  }
+}
