@@ -16,7 +16,7 @@ PROPTEST_CASES ?= 64
 # The calculator as one self-contained HTML file (`make single-file`; the e2e tests open it).
 SINGLE_FILE ?= single-file/gpucost.html
 
-.PHONY: help tools tools-browser serve build single-file pkg test lint test-native test-wasm test-e2e bench screenshots clean
+.PHONY: help tools tools-browser serve build single-file pkg test lint test-native test-wasm test-e2e bench fuzz screenshots clean
 
 help:
 	@echo "make serve   install what is missing, then serve the app on http://127.0.0.1:8080"
@@ -25,6 +25,7 @@ help:
 	@echo "make single-file  the page as one HTML file to open from disk: $(SINGLE_FILE)"
 	@echo "make pkg     the model as a JS/WASM package in pkg/"
 	@echo "make bench   benchmarks: prints a table and writes bench/RESULTS.md"
+	@echo "make fuzz    fuzz the link decoder, scenario reader and history importer (FUZZ_SECONDS each)"
 	@echo "make screenshots  regenerate docs/screenshots (desktop and phone) from the release build"
 
 tools:
@@ -103,6 +104,20 @@ bench: build pkg
 	test -x bench/peer/.venv/bin/python || python3 -m venv bench/peer/.venv
 	bench/peer/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/peer/requirements.txt
 	DIST=dist node bench/report.mjs
+
+# Fuzzing (libFuzzer through cargo-fuzz, nightly toolchain) of what users paste or drop: the
+# link decoder, the scenario JSON reader and the job-history importer, FUZZ_SECONDS each.
+# Corpora grow in fuzz/corpus (seeded from fuzz/seeds); a crash lands in fuzz/artifacts and
+# becomes a regression test.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := link_decode scenario_json history_csv
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/corpus/$$t; \
+		cargo +nightly fuzz run $$t fuzz/corpus/$$t fuzz/seeds/$$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -print_final_stats=1 || exit 1; \
+	done
 
 clean:
 	cargo clean
