@@ -18,7 +18,14 @@ test('edit, take the link, open it in a fresh page: identical numbers', async ()
     await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
     // The debounced fragment write follows the last edit.
     await page.waitForTimeout(600);
-    hash = await page.evaluate(() => location.hash);
+    // "Copy link" puts the page's address, fragment included, on the clipboard.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(first.url).origin });
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await page.getByText('Link copied.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.ok(copied.startsWith(first.url), copied);
+    hash = new URL(copied).hash;
+    assert.equal(hash, await page.evaluate(() => location.hash));
     numbers = await metric(page, 'monthly_tco_usd.p50');
     assert.deepEqual(first.problems, []);
   } finally {
