@@ -8,7 +8,7 @@
 use crate::model::monte_carlo::MonteCarlo;
 use crate::model::scenario::Scenario;
 use crate::model::ENGINE_VERSION;
-use crate::scenario::history::fit_history;
+use crate::scenario::history::fit_into;
 use crate::scenario::presets::presets as all_presets;
 use crate::scenario::report::report;
 use serde::Serialize;
@@ -79,9 +79,7 @@ pub fn evaluate(
 ) -> Result<JsValue, JsError> {
     let scenario = scenario_from_js(scenario)?;
     let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| JsError::new(&e.to_string()))?;
-    while !run.is_done() {
-        run.run_batch(16);
-    }
+    run.run_to_end();
     to_js(&report(&scenario, &run.results()))
 }
 
@@ -116,14 +114,8 @@ pub fn fit_history_js(
     csv: &str,
     #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
 ) -> Result<JsValue, JsError> {
-    let mut scenario = scenario_from_js(scenario)?;
-    let template = scenario.job_classes.first().cloned().unwrap_or_default();
-    let fit = fit_history(csv, &template, &scenario.reference_gpu)
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    scenario.job_classes = fit.classes.clone();
-    scenario
-        .validate()
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let base = scenario_from_js(scenario)?;
+    let (scenario, fit) = fit_into(&base, csv).map_err(|e| JsError::new(&e.to_string()))?;
     let bad_rows: Vec<serde_json::Value> = fit
         .bad_rows
         .iter()
@@ -146,9 +138,7 @@ pub fn simulate(
 ) -> Result<JsValue, JsError> {
     let scenario = scenario_from_js(scenario)?;
     let mut run = MonteCarlo::new(scenario).map_err(|e| JsError::new(&e.to_string()))?;
-    while !run.is_done() {
-        run.run_batch(16);
-    }
+    run.run_to_end();
     to_js(&serde_json::json!({
         "job_runs": run.job_runs(),
         "events": run.events(),

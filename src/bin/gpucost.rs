@@ -182,22 +182,21 @@ mod cli {
     }
 
     fn history(file: &std::path::Path, name: &str, link: bool) -> Result<String, String> {
-        use gpucost::scenario::history::fit_history;
-        let mut scenario = find_preset(name)?;
+        use gpucost::scenario::history::{fit_into, HistoryImportError};
+        let base = find_preset(name)?;
         let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let template = scenario.job_classes.first().cloned().unwrap_or_default();
-        let fit = fit_history(&text, &template, &scenario.reference_gpu)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
+        let (scenario, fit) = fit_into(&base, &text).map_err(|e| match e {
+            HistoryImportError::Fit(e) => format!("{}: {e}", file.display()),
+            HistoryImportError::Invalid(e) => {
+                format!("the fitted scenario is not valid with preset {name}: {e}")
+            }
+        })?;
         for line in fit.summary() {
             eprintln!("{line}");
         }
         for bad in &fit.bad_rows {
             eprintln!("{}:{}: skipped: {}", file.display(), bad.line, bad.reason);
         }
-        scenario.job_classes = fit.classes;
-        scenario
-            .validate()
-            .map_err(|e| format!("the fitted scenario is not valid with preset {name}: {e}"))?;
         if link {
             Ok(gpucost::scenario::link::encode_link(&scenario, name))
         } else {
@@ -243,9 +242,7 @@ mod cli {
         }
         let scenario = apply_edits(&base, &edits).map_err(|e| e.to_string())?;
         let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
-        while !run.is_done() {
-            run.run_batch(16);
-        }
+        run.run_to_end();
         let results = run.results();
         Ok(match args.format {
             Format::Json => report_json_text(&scenario, &results),

@@ -49,6 +49,11 @@ impl MonteCarlo {
         self.done()
     }
 
+    /// Runs every replication left.
+    pub fn run_to_end(&mut self) {
+        self.run_batch(self.scenario.replications);
+    }
+
     /// Runs replications one at a time, at least one, until all are done or `keep_going`
     /// (asked after each) says stop — a time slice in the UI or the worker. Returns how many
     /// are done in all.

@@ -1,7 +1,7 @@
 //! Two scenarios side by side: the fields that differ (by dotted path, as in links and
 //! `--set`) and the headline numbers of each platform in both.
 
-use crate::model::monte_carlo::Results;
+use crate::model::monte_carlo::{PlatformResult, Results};
 use crate::model::scenario::Scenario;
 use serde_json::Value;
 
@@ -79,21 +79,20 @@ pub struct HeadlinePair {
 }
 
 /// Every platform of A then those only in B, matched by name.
-pub fn headline_pairs(a: &Results, b: &Results) -> Vec<HeadlinePair> {
+pub fn headline_pairs<'a>(a: &'a Results, b: &'a Results) -> Vec<HeadlinePair> {
     let mut names: Vec<&str> = a.platforms.iter().map(|p| p.name.as_str()).collect();
     for p in &b.platforms {
         if !names.contains(&p.name.as_str()) {
             names.push(&p.name);
         }
     }
-    let find = |r: &'_ Results, name: &str| r.platforms.iter().find(|p| p.name == name).cloned();
+    let find = |r: &'a Results, name: &str| r.platforms.iter().find(|p| p.name == name);
     names
         .into_iter()
         .map(|name| {
             let (pa, pb) = (find(a, name), find(b, name));
-            let both = |f: &dyn Fn(&crate::model::monte_carlo::PlatformResult) -> Option<f64>| {
-                (pa.as_ref().and_then(f), pb.as_ref().and_then(f))
-            };
+            let both =
+                |f: &dyn Fn(&PlatformResult) -> Option<f64>| (pa.and_then(f), pb.and_then(f));
             HeadlinePair {
                 platform: name.to_string(),
                 monthly_tco_p50: both(&|p| Some(p.monthly_tco_usd.p50)),

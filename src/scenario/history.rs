@@ -21,8 +21,9 @@
 
 use super::shorten;
 use crate::model::catalog::relative_throughput_vs_a100;
+use crate::model::error::ScenarioError;
 use crate::model::scenario::{
-    limits, Arrivals, Duration, FailureKind, Failures, JobClass, DAY_S, HOUR_S,
+    limits, Arrivals, Duration, FailureKind, Failures, JobClass, Scenario, DAY_S, HOUR_S,
 };
 use crate::model::stats::quantile_sorted;
 use std::fmt;
@@ -291,6 +292,46 @@ struct Row {
     reference_hours: f64,
     gpus: u32,
     outcome: Outcome,
+}
+
+/// Why a job history could not become a scenario's workload.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HistoryImportError {
+    /// Nothing could be fitted.
+    Fit(HistoryError),
+    /// The fitted classes do not fit the scenario (e.g. more GPUs than a platform can have).
+    Invalid(ScenarioError),
+}
+
+impl fmt::Display for HistoryImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HistoryImportError::Fit(e) => e.fmt(f),
+            HistoryImportError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HistoryImportError {}
+
+/// `scenario` with job classes fitted to the job history `text` as its workload, and the fit.
+/// The scenario's first class gives the fields a history does not record, its reference GPU
+/// the unit of the durations; the result is validated.
+pub fn fit_into(
+    scenario: &Scenario,
+    text: &str,
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    let template = scenario.job_classes.first().cloned().unwrap_or_default();
+    let fit =
+        fit_history(text, &template, &scenario.reference_gpu).map_err(HistoryImportError::Fit)?;
+    let next = Scenario {
+        job_classes: fit.classes.clone(),
+        ..scenario.clone()
+    };
+    match next.validate() {
+        Ok(()) => Ok((next, fit)),
+        Err(e) => Err(HistoryImportError::Invalid(e)),
+    }
 }
 
 /// Fits job classes to a job history. `template` gives the fields a history does not record

@@ -7,7 +7,7 @@
 //! page says so; a damaged saved entry is reported and skipped, the others still load.
 
 use crate::model::scenario::Scenario;
-use crate::scenario::history::{fit_history, HistoryFit, MAX_HISTORY_BYTES};
+use crate::scenario::history::{fit_into, HistoryFit, HistoryImportError, MAX_HISTORY_BYTES};
 use crate::scenario::link::{decode_link, encode_link};
 use gloo_storage::Storage as _;
 use leptos::prelude::*;
@@ -90,8 +90,9 @@ enum ImportReport {
 /// Saved scenarios and file import.
 #[component]
 pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>) -> impl IntoView {
-    let available = storage().is_some();
-    let (saved, set_saved) = signal(storage().map(|s| list_saved(&s)).unwrap_or_default());
+    let store = storage();
+    let available = store.is_some();
+    let (saved, set_saved) = signal(store.map(|s| list_saved(&s)).unwrap_or_default());
     let (status, set_status) = signal(None::<String>);
     let (name, set_name) = signal(String::new());
     let (notices, set_notices) = signal(Vec::<String>::new());
@@ -271,20 +272,14 @@ fn import_scenario(text: &str, scenario: RwSignal<Scenario>) -> Result<(), Strin
 /// Fits job classes to a job history and, if the scenario stays valid with them, makes them
 /// its workload.
 fn import_history(text: &str, scenario: RwSignal<Scenario>) -> Result<HistoryFit, String> {
-    let (template, reference_gpu) = scenario.with_untracked(|s| {
-        (
-            s.job_classes.first().cloned().unwrap_or_default(),
-            s.reference_gpu.clone(),
-        )
-    });
-    let fit = fit_history(text, &template, &reference_gpu).map_err(|e| e.to_string())?;
-    let mut next = scenario.get_untracked();
-    next.job_classes = fit.classes.clone();
-    next.validate().map_err(|e| {
-        format!(
-            "the fitted job classes do not fit this scenario ({e}); the workload was not changed"
-        )
-    })?;
+    let (next, fit) = scenario
+        .with_untracked(|s| fit_into(s, text))
+        .map_err(|e| match e {
+            HistoryImportError::Fit(e) => e.to_string(),
+            HistoryImportError::Invalid(e) => format!(
+                "the fitted job classes do not fit this scenario ({e}); the workload was not changed"
+            ),
+        })?;
     scenario.set(next);
     Ok(fit)
 }
