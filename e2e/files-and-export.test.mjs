@@ -4,17 +4,10 @@
 // scenario JSON; compares two links side by side.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
+import { cli, dropFile, metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
 
 const SAMPLE = 'tests/data/job-history-sample.csv';
-
-function cli(...args) {
-  const bin = process.env.GPUCOST ?? 'target/release/gpucost';
-  return execFileSync(bin, args, { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
-    .toString();
-}
 
 /** The fragment once the debounced write after the last edit has happened. */
 async function settledHash(page) {
@@ -116,6 +109,8 @@ test('saved scenarios survive a reload; a damaged entry is reported and skipped'
     await page.getByText('Saved "Team plan <b>v2</b>".').waitFor();
     // Another tab (or an old version) left a damaged entry behind.
     await page.evaluate(() => localStorage.setItem('gpucost.saved.Broken', '{"link": 42'));
+    // Let the page's own requests (the favicon among them) finish: a navigation aborts them.
+    await page.waitForLoadState('networkidle');
     await page.goto(app.url); // the default scenario again, no fragment
     await waitForRun(page, 0);
     await openFilesPanel(page);
@@ -140,14 +135,7 @@ test('a dropped scenario JSON replaces the scenario; a broken one names the fiel
     const { page } = app;
     await openFilesPanel(page);
     const scenario = JSON.parse(cli('scenario', '--preset', 'spot-p4d-retrains'));
-    const drop = async (name, text) => {
-      const transfer = await page.evaluateHandle(([n, t]) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([t], n, { type: 'application/json' }));
-        return dt;
-      }, [name, text]);
-      await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
-    };
+    const drop = (name, text) => dropFile(page, name, text, 'application/json');
     const run = await runId(page);
     await drop('retrains.json', JSON.stringify(scenario));
     await page.getByText('Opened the scenario in retrains.json.').waitFor();

@@ -162,6 +162,22 @@ export async function typeNumber(page, id, value) {
 
 /** Runs the native CLI on a preset; returns the parsed JSON. */
 export function cliEval(preset) {
+  return JSON.parse(cli('eval', '--preset', preset));
+}
+
+/** Runs the native CLI with `args`; returns its standard output (standard error is dropped). */
+export function cli(...args) {
   const bin = process.env.GPUCOST ?? 'target/release/gpucost';
-  return JSON.parse(execFileSync(bin, ['eval', '--preset', preset], { maxBuffer: 64 << 20 }));
+  return execFileSync(bin, args, { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+    .toString();
+}
+
+/** Drops a file named `name` holding `text` on the page's import zone, as a user would. */
+export async function dropFile(page, name, text, type) {
+  const transfer = await page.evaluateHandle(([n, t, ty]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: ty }));
+    return dt;
+  }, [name, text, type]);
+  await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
 }

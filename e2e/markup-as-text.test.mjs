@@ -3,11 +3,9 @@
 // never runs or loads anything from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { metric, openCalculator, runId, waitForRun } from './harness.mjs';
+import { cli, dropFile, metric, openCalculator, runId, waitForRun } from './harness.mjs';
 
 const PAYLOAD = '<img src=x onerror="window.pwned=1">';
-const BIN = process.env.GPUCOST ?? 'target/release/gpucost';
 
 /** No element the payloads could have created, nothing run, nothing fetched. */
 async function assertInert(app) {
@@ -17,25 +15,16 @@ async function assertInert(app) {
   assert.ok(!app.requests.some((u) => /\/x$/.test(u)), app.requests.join(', '));
 }
 
-async function drop(page, name, text, type) {
-  const transfer = await page.evaluateHandle(([n, t, ty]) => {
-    const dt = new DataTransfer();
-    dt.items.add(new File([t], n, { type: ty }));
-    return dt;
-  }, [name, text, type]);
-  await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
-}
-
 test('names from a scenario file and cells from a job history are shown as text', async () => {
   const app = await openCalculator();
   try {
     const { page } = app;
     await page.locator('details.scenario-files > summary').click();
-    const scenario = JSON.parse(execFileSync(BIN, ['scenario', '--preset', 'batch-vs-eks-spot']));
+    const scenario = JSON.parse(cli('scenario', '--preset', 'batch-vs-eks-spot'));
     scenario.platforms[0].name = PAYLOAD;
     scenario.job_classes[0].name = `${PAYLOAD} jobs`;
     let run = await runId(page);
-    await drop(page, 'hostile.json', JSON.stringify(scenario), 'application/json');
+    await dropFile(page, 'hostile.json', JSON.stringify(scenario), 'application/json');
     await waitForRun(page, run);
     assert.ok(Object.keys(await metric(page, 'monthly_tco_usd.p50')).includes(PAYLOAD));
     assert.ok((await page.locator('fieldset.platform legend').allTextContents()).includes(PAYLOAD));
@@ -49,7 +38,7 @@ test('names from a scenario file and cells from a job history are shown as text'
       `2025-01-03T11:00:00Z,${PAYLOAD.replaceAll('"', '')},8,A100,completed`,
     ].join('\n');
     run = await runId(page);
-    await drop(page, 'history.csv', csv, 'text/csv');
+    await dropFile(page, 'history.csv', csv, 'text/csv');
     await page.locator('.fit-summary').waitFor();
     await waitForRun(page, run);
     const notes = (await page.locator('.fit-notes').textContent()) + (await page.locator('.bad-rows').textContent());
