@@ -72,7 +72,9 @@ pub fn presets() -> Result<JsValue, JsError> {
 }
 
 /// Runs every replication of `scenario` and returns the report `gpucost eval` prints. Throws
-/// with the field's path when the scenario is not valid.
+/// with the field's path when the scenario is not valid, and with the reason when an event
+/// budget stopped the run before any replication could be summarised (a run stopped later
+/// says why in the report's `cut_off`).
 #[wasm_bindgen(unchecked_return_type = "EvalReport")]
 pub fn evaluate(
     #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
@@ -80,7 +82,11 @@ pub fn evaluate(
     let scenario = scenario_from_js(scenario)?;
     let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| JsError::new(&e.to_string()))?;
     run.run_to_end();
-    to_js(&report(&scenario, &run.results()))
+    let results = run.results();
+    if let (Some(cut), 0) = (&results.cut_off, results.replications) {
+        return Err(JsError::new(&cut.to_string()));
+    }
+    to_js(&report(&scenario, &results))
 }
 
 /// The link fragment (`v=1&p=…&d=…`) of `scenario`, relative to preset `preset_name`.

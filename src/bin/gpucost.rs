@@ -244,6 +244,12 @@ mod cli {
         let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
         run.run_to_end();
         let results = run.results();
+        if let Some(cut) = &results.cut_off {
+            if results.replications == 0 {
+                return Err(cut.to_string());
+            }
+            eprintln!("gpucost: {cut}");
+        }
         Ok(match args.format {
             Format::Json => report_json_text(&scenario, &results),
             Format::Csv => report_csv(&results).trim_end().to_string(),

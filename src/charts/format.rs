@@ -66,7 +66,8 @@ pub fn percent(share: f64) -> String {
     format!("{:.0} %", share * 100.0)
 }
 
-fn group_thousands(n: u64) -> String {
+/// Thousands separators: `1234567` → `"1,234,567"`.
+pub fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, ch) in digits.chars().enumerate() {

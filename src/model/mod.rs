@@ -6,6 +6,7 @@
 //! the map.
 
 pub mod analytic;
+pub mod budget;
 pub mod catalog;
 pub mod error;
 pub mod monte_carlo;

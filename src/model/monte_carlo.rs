@@ -4,18 +4,30 @@
 //! Replication `i` depends only on (scenario, seed, i), so replications can be computed in any
 //! order or batch size; results are combined in replication order and are identical either way.
 
+use super::budget::{BudgetMeter, CutOff, EventBudget};
 use super::error::ScenarioError;
-use super::scenario::Scenario;
-use super::sim::{generate_jobs, simulate_platform, Breakdown, PlatformOutcome};
+use super::scenario::{limits, Scenario};
+use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
 use super::ENGINE_VERSION;
 use serde::{Deserialize, Serialize};
 
 /// Every platform's outcome in replication `replication`, all against the same job stream.
+/// A platform that needs more than [`limits::EVENTS_PER_REPLICATION_MAX`] events is stopped
+/// there, its outcome marked `cut_off`.
 pub fn run_replication(scenario: &Scenario, replication: u64) -> Vec<PlatformOutcome> {
+    run_replication_within(scenario, replication, limits::EVENTS_PER_REPLICATION_MAX)
+}
+
+/// [`run_replication`] with another per-replication event budget.
+pub fn run_replication_within(
+    scenario: &Scenario,
+    replication: u64,
+    event_budget: u64,
+) -> Vec<PlatformOutcome> {
     let jobs = generate_jobs(scenario, replication);
     (0..scenario.platforms.len())
-        .map(|p| simulate_platform(scenario, p, replication, &jobs, false).0)
+        .map(|p| simulate_platform_within(scenario, p, replication, &jobs, event_budget))
         .collect()
 }
 
@@ -25,28 +37,53 @@ pub struct MonteCarlo {
     scenario: Scenario,
     /// `outcomes[r][p]`: replication r, platform p, in replication order.
     outcomes: Vec<Vec<PlatformOutcome>>,
+    budget: EventBudget,
+    meter: BudgetMeter,
+    /// Why the run stopped early, if it did.
+    cut_off: Option<CutOff>,
 }
 
 impl MonteCarlo {
-    /// Validates the scenario and prepares a run.
+    /// Validates the scenario and prepares a run within the default event budgets.
     pub fn new(scenario: Scenario) -> Result<Self, ScenarioError> {
+        Self::within(scenario, EventBudget::default())
+    }
+
+    /// Like [`MonteCarlo::new`], with other event budgets.
+    pub fn within(scenario: Scenario, budget: EventBudget) -> Result<Self, ScenarioError> {
         scenario.validate()?;
         Ok(MonteCarlo {
+            meter: BudgetMeter::new(budget, scenario.replications),
             scenario,
             outcomes: Vec::new(),
+            budget,
+            cut_off: None,
         })
     }
 
-    /// Runs up to `n` more replications; returns how many are done in all.
+    /// Runs up to `n` more replications, or until an event budget stops the run; returns how
+    /// many are done in all.
     pub fn run_batch(&mut self, n: u32) -> u32 {
         let total = self.scenario.replications;
         let start = self.done();
         let end = start.saturating_add(n).min(total);
         for r in start..end {
-            self.outcomes
-                .push(run_replication(&self.scenario, u64::from(r)));
+            if self.cut_off.is_some() {
+                break;
+            }
+            let outcomes =
+                run_replication_within(&self.scenario, u64::from(r), self.budget.per_replication);
+            self.cut_off = self.meter.add(&self.scenario, &outcomes);
+            if self.cut_off.as_ref().is_none_or(|c| c.summarised() > r) {
+                self.outcomes.push(outcomes);
+            }
         }
         self.done()
+    }
+
+    /// Why the run stopped before its last replication, if it did.
+    pub fn cut_off(&self) -> Option<&CutOff> {
+        self.cut_off.as_ref()
     }
 
     /// Runs every replication left.
@@ -71,9 +108,9 @@ impl MonteCarlo {
         self.outcomes.len() as u32
     }
 
-    /// All replications done.
+    /// All replications done, or the run stopped by an event budget.
     pub fn is_done(&self) -> bool {
-        self.done() >= self.scenario.replications
+        self.done() >= self.scenario.replications || self.cut_off.is_some()
     }
 
     /// Jobs simulated so far, counted once per platform (a job that every one of three
@@ -96,9 +133,11 @@ impl MonteCarlo {
         &self.scenario
     }
 
-    /// Summary of the replications done so far.
+    /// Summary of the replications done so far (and why the run stopped early, if it did).
     pub fn results(&self) -> Results {
-        Results::from_outcomes(&self.scenario, &self.outcomes)
+        let mut results = Results::from_outcomes(&self.scenario, &self.outcomes);
+        results.cut_off = self.cut_off.clone();
+        results
     }
 }
 
@@ -204,6 +243,9 @@ pub struct Results {
     pub platforms: Vec<PlatformResult>,
     /// Every ordered pair of platforms.
     pub paired: Vec<PairedComparison>,
+    /// Why the run stopped before the replications asked for (an event budget), if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_off: Option<CutOff>,
 }
 
 impl Results {
@@ -286,6 +328,7 @@ impl Results {
             replications: n as u32,
             platforms,
             paired,
+            cut_off: None,
         }
     }
 }

@@ -30,6 +30,14 @@ pub mod limits {
     pub const MAX_NODES: u32 = 10_000;
     /// Most GPUs per job.
     pub const GPUS_PER_JOB_MAX: u32 = 4_096;
+    /// Most simulation events (job arrivals, node and attempt events) one platform may handle
+    /// in one replication; a replication that needs more is stopped and reported, never
+    /// summarised. The largest valid workload (2 million jobs) needs about 6 million.
+    pub const EVENTS_PER_REPLICATION_MAX: u64 = 100_000_000;
+    /// Most simulation events in one run, over all replications and platforms: a run that
+    /// reaches it stops after the replication that did, and says how many it summarises
+    /// (about five minutes of simulation in a browser).
+    pub const EVENTS_PER_RUN_MAX: u64 = 2_000_000_000;
 }
 
 /// The whole input of a run.

@@ -2,6 +2,7 @@
 //! same bytes for the same scenario and seed), and the same numbers as CSV, one row per
 //! platform and metric, for spreadsheets.
 
+use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
 use crate::model::scenario::Scenario;
 use crate::model::stats::Summary;
@@ -21,6 +22,10 @@ pub struct EvalReport {
     pub platforms: Vec<PlatformResult>,
     /// Replications summarised.
     pub replications: u32,
+    /// Why the run stopped before the replications the scenario asks for (an event budget),
+    /// if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_off: Option<CutOff>,
     /// The scenario simulated.
     pub scenario: Scenario,
 }
@@ -32,6 +37,7 @@ pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
         paired: results.paired.clone(),
         platforms: results.platforms.clone(),
         replications: results.replications,
+        cut_off: results.cut_off.clone(),
         scenario: scenario.clone(),
     }
 }

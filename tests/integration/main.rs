@@ -9,6 +9,7 @@ mod golden_values;
 mod hand_cases;
 mod history;
 mod invariants;
+mod limits;
 mod links;
 mod presets;
 mod report;

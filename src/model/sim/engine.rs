@@ -23,7 +23,7 @@ use super::jobs::Job;
 use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
 use crate::model::rng::{Purpose, Stream};
 use crate::model::scenario::{
-    Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
+    limits, Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
 };
 use crate::model::HOURS_PER_MONTH;
 use smallvec::SmallVec;
@@ -210,6 +210,10 @@ struct Sim<'a> {
     interruptions: u64,
     /// Events handled (arrivals and queued events), for the benchmarks.
     events: u64,
+    /// Most events this replication may handle ([`limits::EVENTS_PER_REPLICATION_MAX`]).
+    event_budget: u64,
+    /// The event budget ran out before the horizon.
+    cut_off: bool,
     completed: u64,
     gave_up: u64,
     inflation_sum: f64,
@@ -238,6 +242,21 @@ pub fn simulate_platform(
     sim.run();
     let records = keep_records.then(|| sim.job_records());
     (sim.outcome(), records)
+}
+
+/// Like [`simulate_platform`] (no records), stopping after `event_budget` events: the
+/// outcome says `cut_off` when the budget ran out before the horizon.
+pub fn simulate_platform_within(
+    scenario: &Scenario,
+    platform_index: usize,
+    replication: u64,
+    jobs: &[Job],
+    event_budget: u64,
+) -> PlatformOutcome {
+    let mut sim = new_sim(scenario, platform_index, replication, jobs);
+    sim.event_budget = event_budget;
+    sim.run();
+    sim.outcome()
 }
 
 /// Like [`simulate_platform`], keeping the timeline of every node and attempt (for the node
@@ -298,6 +317,8 @@ fn new_sim<'a>(
         egress_gb: 0.0,
         interruptions: 0,
         events: 0,
+        event_budget: limits::EVENTS_PER_REPLICATION_MAX,
+        cut_off: false,
         completed: 0,
         gave_up: 0,
         inflation_sum: 0.0,
@@ -1078,6 +1099,10 @@ impl Sim<'_> {
                 if t >= self.horizon_s {
                     break;
                 }
+                if self.events >= self.event_budget {
+                    self.cut_off = true;
+                    break;
+                }
                 self.now = t;
                 self.events += 1;
                 self.handle(event);
@@ -1089,6 +1114,10 @@ impl Sim<'_> {
                     }
                     next_job = self.jobs.len();
                     continue;
+                }
+                if self.events >= self.event_budget {
+                    self.cut_off = true;
+                    break;
                 }
                 self.now = t;
                 self.events += 1;
@@ -1238,6 +1267,7 @@ impl Sim<'_> {
                 0.0
             },
             events: self.events,
+            cut_off: self.cut_off,
         }
     }
 }

@@ -12,8 +12,8 @@ pub mod jobs;
 pub mod outcome;
 
 pub use engine::{
-    simulate_platform, simulate_platform_timeline, AttemptEnd, AttemptSpan, JobRecord, NodeSpan,
-    Timeline,
+    simulate_platform, simulate_platform_timeline, simulate_platform_within, AttemptEnd,
+    AttemptSpan, JobRecord, NodeSpan, Timeline,
 };
 pub use jobs::{generate_jobs, Job};
 pub use outcome::{Breakdown, GpuUse, PlatformOutcome};

@@ -218,4 +218,9 @@ pub struct PlatformOutcome {
     /// Simulation events handled (job arrivals, node and attempt events), for benchmarks.
     #[serde(default)]
     pub events: u64,
+    /// The replication reached its event budget
+    /// ([`crate::model::scenario::limits::EVENTS_PER_REPLICATION_MAX`]) before the horizon and
+    /// was stopped there: its figures cover less than the horizon and must not be summarised.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut_off: bool,
 }
