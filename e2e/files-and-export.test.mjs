@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { cli, dropFile, metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
+import { cli, dropFile, metric, openCalculator, openFilesPanel, runId, typeNumber, waitForRun } from './harness.mjs';
 
 const SAMPLE = 'tests/data/job-history-sample.csv';
 
@@ -14,10 +14,6 @@ async function settledHash(page) {
   await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
   await page.waitForTimeout(600);
   return page.evaluate(() => location.hash.slice(1));
-}
-
-async function openFilesPanel(page) {
-  await page.locator('details.scenario-files > summary').click();
 }
 
 test('a job-history CSV becomes fitted classes, bad rows by line, and the link carries them', async () => {

@@ -181,3 +181,8 @@ export async function dropFile(page, name, text, type) {
   }, [name, text, type]);
   await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
 }
+
+/** Opens the "Scenario files" panel (saved scenarios, import by drop or file picker). */
+export async function openFilesPanel(page) {
+  await page.locator('details.scenario-files > summary').click();
+}

@@ -3,7 +3,14 @@
 //! the replications done in each, and drops a run as soon as a newer one arrives.
 //!
 //! Between slices it yields to its event loop (a zero timeout), so a `Start` for newer inputs
-//! is read within one slice and the older run is abandoned.
+//! is read within one slice and the older run is abandoned. A single replication cannot be
+//! interrupted: when one runs long (a large scenario) the page terminates the worker and
+//! starts a new one instead (`crate::ui::sim_worker`), which is also how it recovers from a
+//! worker that crashed.
+//!
+//! Messages are plain JS values through serde-wasm-bindgen, posted with `postMessage`; the
+//! worker says [`WorkerOutput::Ready`] once it listens, and the page holds its messages until
+//! then.
 
 use crate::model::monte_carlo::Shard;
 use crate::model::scenario::Scenario;
@@ -16,9 +23,11 @@ pub const TORNADO_REPS: u32 = 12;
 pub const TORNADO_PCT: f64 = 20.0;
 /// Replications per option per point of a break-even search.
 pub const BREAK_EVEN_REPS: u32 = 6;
-use gloo_worker::{Codec, HandlerId, Worker, WorkerScope};
 use serde::{Deserialize, Serialize};
-use wasm_bindgen::JsValue;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 /// Longest a worker slice runs before yielding, milliseconds.
 const SLICE_BUDGET_MS: f64 = 16.0;
@@ -64,12 +73,16 @@ pub enum WorkerInput {
 /// What the worker answers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum WorkerOutput {
+    /// The worker is listening (its first message).
+    Ready,
     /// Outcomes of the replications done since the last answer.
     Progress {
         /// The run answered.
         run_id: u64,
         /// (replication index, each platform's outcome).
         outcomes: Vec<(u32, Vec<PlatformOutcome>)>,
+        /// This worker's share of the run is done.
+        finished: bool,
     },
     /// Tornado progress; the bars once complete.
     Tornado {
@@ -98,28 +111,37 @@ pub enum WorkerOutput {
     },
 }
 
-/// Worker messages as JS values through serde-wasm-bindgen; u64 (seeds) travel as BigInt.
-pub struct JsValueCodec;
-
-impl Codec for JsValueCodec {
-    fn encode<I: Serialize>(input: I) -> JsValue {
-        let serializer =
-            serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-        input
-            .serialize(&serializer)
-            .expect("worker messages are plain data")
-    }
-
-    fn decode<O: for<'de> Deserialize<'de>>(input: JsValue) -> O {
-        serde_wasm_bindgen::from_value(input).expect("worker messages come from this crate")
+impl WorkerOutput {
+    /// Whether this answer ends the work asked of the worker (a finished share of a run, a
+    /// complete tornado, the break-evens, a refusal).
+    pub fn ends_work(&self) -> bool {
+        match self {
+            WorkerOutput::Ready => false,
+            WorkerOutput::Progress { finished, .. } => *finished,
+            WorkerOutput::Tornado { bars, .. } => bars.is_some(),
+            WorkerOutput::BreakEvens { .. } | WorkerOutput::Invalid { .. } => true,
+        }
     }
 }
 
-/// The current run: its id, who asked, the shard, and how many of the coarse pass's
-/// replications are this shard's.
+/// A worker message as a JS value (u64 seeds travel as BigInt, exactly).
+pub fn encode<T: Serialize>(message: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
+    let serializer =
+        serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
+    message.serialize(&serializer)
+}
+
+/// A worker message from a JS value.
+pub fn decode<T: for<'de> Deserialize<'de>>(
+    value: JsValue,
+) -> Result<T, serde_wasm_bindgen::Error> {
+    serde_wasm_bindgen::from_value(value)
+}
+
+/// The current run: its id, the shard, and how many of the coarse pass's replications are
+/// this shard's.
 struct Current {
     run_id: u64,
-    who: HandlerId,
     shard: Shard,
     coarse_left: u32,
 }
@@ -131,48 +153,62 @@ enum Sensitivity {
 }
 
 /// The worker's state: the current run's replications, then its sensitivity tasks, in order.
-pub struct SimulationWorker {
+#[derive(Default)]
+struct SimulationWorker {
     current: Option<Current>,
-    sensitivity: Vec<(u64, HandlerId, Sensitivity)>,
+    sensitivity: Vec<(u64, Sensitivity)>,
     /// The run whose slices are scheduled (one chain of slices at a time).
     scheduled: Option<u64>,
 }
 
-/// Internal tick: run a slice of run `run_id`.
-pub struct Slice {
-    run_id: u64,
+thread_local! {
+    static WORKER: RefCell<SimulationWorker> = RefCell::new(SimulationWorker::default());
 }
 
 fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
-fn schedule(scope: &WorkerScope<SimulationWorker>, run_id: u64) {
-    scope.send_future(async move {
-        gloo_timers::future::TimeoutFuture::new(0).await;
-        Slice { run_id }
-    });
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
 }
 
-impl Worker for SimulationWorker {
-    type Message = Slice;
-    type Input = WorkerInput;
-    type Output = WorkerOutput;
+/// Posts an answer to the page.
+fn respond(output: WorkerOutput) {
+    let value = encode(&output).expect("worker answers are plain data");
+    scope()
+        .post_message(&value)
+        .expect("the page listens to its worker");
+}
 
-    fn create(_scope: &WorkerScope<Self>) -> Self {
-        SimulationWorker {
-            current: None,
-            sensitivity: Vec::new(),
-            scheduled: None,
+/// Runs a slice of run `run_id` after the worker's event loop has read its messages.
+fn schedule(run_id: u64) {
+    gloo_timers::callback::Timeout::new(0, move || {
+        WORKER.with(|w| w.borrow_mut().slice(run_id));
+    })
+    .forget();
+}
+
+/// The worker's entry point: listens to the page and says it is ready.
+pub fn start() {
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+        // Only this crate's page talks to the worker; anything else is ignored.
+        if let Ok(input) = decode::<WorkerInput>(event.data()) {
+            WORKER.with(|w| w.borrow_mut().received(input));
         }
-    }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    respond(WorkerOutput::Ready);
+}
 
-    fn update(&mut self, scope: &WorkerScope<Self>, msg: Slice) {
-        if self.scheduled != Some(msg.run_id) {
+impl SimulationWorker {
+    fn slice(&mut self, run_id: u64) {
+        if self.scheduled != Some(run_id) {
             return; // a newer run replaced this one
         }
         let more = match self.current.as_mut() {
-            Some(current) if current.run_id == msg.run_id => {
+            Some(current) if current.run_id == run_id => {
                 let start = now_ms();
                 let mut outcomes = Vec::new();
                 // One replication at least; then until the slice is used up, or this worker's
@@ -185,29 +221,28 @@ impl Worker for SimulationWorker {
                         break;
                     }
                 }
-                scope.respond(
-                    current.who,
-                    WorkerOutput::Progress {
-                        run_id: current.run_id,
-                        outcomes,
-                    },
-                );
-                if current.shard.is_done() {
+                let finished = current.shard.is_done();
+                respond(WorkerOutput::Progress {
+                    run_id: current.run_id,
+                    outcomes,
+                    finished,
+                });
+                if finished {
                     self.current = None;
                 }
                 true
             }
-            _ => self.sensitivity_slice(scope, msg.run_id),
+            _ => self.sensitivity_slice(run_id),
         };
         let more = more && (self.current.is_some() || !self.sensitivity.is_empty());
         if more {
-            schedule(scope, msg.run_id);
+            schedule(run_id);
         } else {
             self.scheduled = None;
         }
     }
 
-    fn received(&mut self, scope: &WorkerScope<Self>, msg: WorkerInput, who: HandlerId) {
+    fn received(&mut self, msg: WorkerInput) {
         match msg {
             WorkerInput::Start {
                 run_id,
@@ -221,70 +256,61 @@ impl Worker for SimulationWorker {
                     let coarse_left = COARSE_REPLICATIONS.saturating_sub(shard).div_ceil(shards);
                     self.current = Some(Current {
                         run_id,
-                        who,
                         shard: run,
                         coarse_left,
                     });
                     self.sensitivity.clear();
-                    self.start_slices(scope, run_id);
+                    self.start_slices(run_id);
                 }
                 Err(e) => {
                     self.current = None;
                     self.sensitivity.clear();
-                    scope.respond(
-                        who,
-                        WorkerOutput::Invalid {
-                            run_id,
-                            message: e.to_string(),
-                        },
-                    );
+                    respond(WorkerOutput::Invalid {
+                        run_id,
+                        message: e.to_string(),
+                    });
                 }
             },
             WorkerInput::Tornado { run_id, scenario } => {
                 if let Ok(run) = TornadoRun::new(&scenario, TORNADO_PCT, TORNADO_REPS) {
-                    self.queue(scope, run_id, who, Sensitivity::Tornado(Box::new(run)));
+                    self.queue(run_id, Sensitivity::Tornado(Box::new(run)));
                 }
             }
             WorkerInput::BreakEvens { run_id, scenario } => {
                 let set = BreakEvenSet::new(&scenario, BREAK_EVEN_REPS);
                 if set.is_empty() {
-                    scope.respond(
-                        who,
-                        WorkerOutput::BreakEvens {
-                            run_id,
-                            found: Vec::new(),
-                        },
-                    );
+                    respond(WorkerOutput::BreakEvens {
+                        run_id,
+                        found: Vec::new(),
+                    });
                 } else {
-                    self.queue(scope, run_id, who, Sensitivity::BreakEvens(set));
+                    self.queue(run_id, Sensitivity::BreakEvens(set));
                 }
             }
         }
     }
-}
 
-impl SimulationWorker {
     /// Starts the chain of slices for `run_id` unless it is already running.
-    fn start_slices(&mut self, scope: &WorkerScope<Self>, run_id: u64) {
+    fn start_slices(&mut self, run_id: u64) {
         if self.scheduled != Some(run_id) {
             self.scheduled = Some(run_id);
-            schedule(scope, run_id);
+            schedule(run_id);
         }
     }
 
     /// Queues a sensitivity task of run `run_id`; tasks of older runs are dropped.
-    fn queue(&mut self, scope: &WorkerScope<Self>, run_id: u64, who: HandlerId, task: Sensitivity) {
-        self.sensitivity.retain(|(id, _, _)| *id == run_id);
+    fn queue(&mut self, run_id: u64, task: Sensitivity) {
+        self.sensitivity.retain(|(id, _)| *id == run_id);
         if self.current.as_ref().is_some_and(|c| c.run_id != run_id) {
             self.current = None;
         }
-        self.sensitivity.push((run_id, who, task));
-        self.start_slices(scope, run_id);
+        self.sensitivity.push((run_id, task));
+        self.start_slices(run_id);
     }
 
     /// One slice of the first sensitivity task; returns whether anything is left to do.
-    fn sensitivity_slice(&mut self, scope: &WorkerScope<Self>, run_id: u64) -> bool {
-        let Some((id, who, task)) = self.sensitivity.first_mut() else {
+    fn sensitivity_slice(&mut self, run_id: u64) -> bool {
+        let Some((id, task)) = self.sensitivity.first_mut() else {
             return false;
         };
         if *id != run_id {
@@ -313,7 +339,7 @@ impl SimulationWorker {
             }),
         };
         if let Some(answer) = answer {
-            scope.respond(*who, answer);
+            respond(answer);
         }
         if complete {
             self.sensitivity.remove(0);

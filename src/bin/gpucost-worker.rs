@@ -3,11 +3,8 @@
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 fn main() {
-    use gloo_worker::Registrable;
     console_error_panic_hook::set_once();
-    gpucost::worker::SimulationWorker::registrar()
-        .encoding::<gpucost::worker::JsValueCodec>()
-        .register();
+    gpucost::worker::start();
 }
 
 /// The worker only runs in the browser.

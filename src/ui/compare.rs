@@ -1,7 +1,7 @@
 //! "Compare": two links side by side — the fields that differ, highlighted, and each
 //! platform's headline numbers in both, simulated on the page in slices after the main run.
 
-use super::runner::run_side_by_side;
+use super::runner::{main_thread_fits, main_thread_refusal, run_side_by_side};
 use crate::charts::format::{usd, usd_cents};
 use crate::model::monte_carlo::{MonteCarlo, Results};
 use crate::model::scenario::Scenario;
@@ -43,7 +43,15 @@ pub fn ComparePanel(
         generation.set_value(this_run);
         let runs: Result<Vec<MonteCarlo>, String> = [&a.scenario, &b.scenario]
             .into_iter()
-            .map(|s: &Scenario| MonteCarlo::new(s.clone()).map_err(|e| e.to_string()))
+            .map(|s: &Scenario| {
+                let run = MonteCarlo::new(s.clone()).map_err(|e| e.to_string())?;
+                // The comparison runs in main-thread slices: a scenario too large for them is
+                // refused with the reason rather than freezing the page.
+                if !main_thread_fits(s) {
+                    return Err(main_thread_refusal(s));
+                }
+                Ok(run)
+            })
             .collect();
         let base = Comparison {
             differences: differences(&a.scenario, &b.scenario),

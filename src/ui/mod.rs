@@ -19,6 +19,7 @@ mod runner;
 mod scenario_editor;
 mod scenario_files;
 mod sensitivity_view;
+mod sim_worker;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
@@ -82,6 +83,15 @@ pub fn App() -> impl IntoView {
                 />
                 <p class="scenario-error" role="alert">
                     {move || run.error.get().map(|e| format!("This scenario cannot run: {e}"))}
+                </p>
+                <p class="run-notice" role="status">
+                    {move || {
+                        let cut = run.results.with(|r| {
+                            r.as_ref().and_then(|r| r.cut_off.as_ref().map(|c| c.to_string()))
+                        });
+                        let parts: Vec<String> = cut.into_iter().chain(run.restarted.get()).collect();
+                        (!parts.is_empty()).then(|| parts.join(" "))
+                    }}
                 </p>
                 <div class="progress" aria-live="polite">
                     <progress

@@ -11,8 +11,31 @@ const W: f64 = 640.0;
 const LABEL_W: f64 = 70.0;
 const LANE_H: f64 = 4.0;
 const MAX_ROWS: usize = 30;
-/// The window shown: the first two days.
+/// The window shown: the first two days, or less when more than [`WINDOW_MAX_JOBS`] jobs
+/// would arrive in them.
 const WINDOW_S: i64 = 2 * 86_400;
+/// Most jobs (expected) the timeline simulates: it runs on the page's main thread, so its cost
+/// must stay a few milliseconds whatever the scenario's rate.
+const WINDOW_MAX_JOBS: f64 = 5_000.0;
+
+/// Hours of the window shown for `s`: two days, or the whole hours in which about
+/// [`WINDOW_MAX_JOBS`] jobs arrive (at least one).
+fn window_hours(s: &Scenario) -> f64 {
+    let per_day = s.expected_jobs() / s.horizon_days.max(1e-9);
+    let days = (WINDOW_S as f64 / 86_400.0).min(WINDOW_MAX_JOBS / per_day.max(1e-9));
+    (days * 24.0).floor().clamp(1.0, WINDOW_S as f64 / 3_600.0)
+}
+
+/// "the first two days" or "the first 12 hours".
+fn window_text(hours: f64) -> String {
+    if hours >= 48.0 {
+        "the first two days".to_string()
+    } else if hours == 1.0 {
+        "the first hour".to_string()
+    } else {
+        format!("the first {hours:.0} hours")
+    }
+}
 
 /// Timeline of replication 0 for the chosen platform.
 #[component]
@@ -28,7 +51,7 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             // and per-job random streams: simulating just the window gives the same first two
             // days at a bounded cost, whatever the horizon.
             let mut window = s.clone();
-            window.horizon_days = window.horizon_days.min(WINDOW_S as f64 / 86_400.0);
+            window.horizon_days = window.horizon_days.min(window_hours(s) / 24.0);
             let jobs = generate_jobs(&window, 0);
             let (_, timeline) = simulate_platform_timeline(&window, p, 0, &jobs);
             let end = timeline.horizon_s;
@@ -44,7 +67,9 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
     });
     view! {
         <figure class="chart timeline">
-            <figcaption>"Nodes and jobs in the first two days of one run"</figcaption>
+            <figcaption>
+                {move || format!("Nodes and jobs in {} of one run", scenario.with(|s| window_text(window_hours(s).min(s.horizon_days * 24.0))))}
+            </figcaption>
             <div class="control inline">
                 <label for="timeline-platform">"Platform shown"</label>
                 <select

@@ -1,18 +1,20 @@
 //! Runs the Monte Carlo for the current scenario off the main thread in the simulation Web
-//! Worker (`crate::worker`), which answers with partial results after each slice. Where a
-//! worker cannot be created (no Worker in this context, or it fails to start) the run goes in
-//! short slices on the main thread instead, and the page says so. Either way a newer scenario
-//! cancels the older run: each run carries a number and answers for older runs are dropped.
+//! Workers (`crate::worker`, through [`WorkerPool`]), which answer with partial results after
+//! each slice. Where a worker cannot be created (no Worker in this context, or it fails to
+//! start) the run goes in short slices on the main thread instead, and the page says so. Either
+//! way a newer scenario cancels the older run: each run carries a number and answers for older
+//! runs are dropped; a worker stuck in one long replication of an older run is terminated and
+//! replaced. A worker that crashes is restarted and asked again; the page says so.
 
+use super::sim_worker::WorkerPool;
+use crate::model::budget::{BudgetMeter, CutOff, EventBudget};
 use crate::model::monte_carlo::{MonteCarlo, Results};
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{BreakEvenSet, FoundBreakEven, TornadoBar, TornadoRun};
 use crate::model::sim::PlatformOutcome;
 use crate::worker::{
-    JsValueCodec, SimulationWorker, WorkerInput, WorkerOutput, BREAK_EVEN_REPS,
-    COARSE_REPLICATIONS, TORNADO_PCT, TORNADO_REPS,
+    WorkerInput, WorkerOutput, BREAK_EVEN_REPS, COARSE_REPLICATIONS, TORNADO_PCT, TORNADO_REPS,
 };
-use gloo_worker::{Spawnable, WorkerBridge};
 use leptos::prelude::*;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -20,8 +22,17 @@ use std::time::Duration;
 /// The worker's loader (src/worker-loader.js), next to the page.
 const WORKER_LOADER: &str = "./worker-loader.js";
 
-/// Seconds to wait for the worker's first answer before running on the main thread.
+/// Seconds to wait for the workers to load before running on the main thread.
 const WORKER_WATCHDOG_S: u64 = 8;
+
+/// A worker with unfinished work of an older run that has not answered for this long when a
+/// newer input arrives is inside one long replication: it is terminated and replaced, since a
+/// message would only be read after that replication. Healthy workers answer every slice
+/// (16 ms).
+const STALLED_MS: f64 = 300.0;
+
+/// Restarts of crashed workers allowed per run before the page gives up on it and says so.
+const RESTARTS_PER_RUN: u32 = 2;
 
 /// Longest a slice may run before yielding to the browser, milliseconds.
 const SLICE_BUDGET_MS: f64 = 12.0;
@@ -47,7 +58,9 @@ pub struct MonteCarloRun {
     pub workers: ReadSignal<u32>,
     /// The workers' sensitivity answers.
     pub answers: SensitivityAnswers,
-    bridges: StoredValue<Vec<WorkerBridge<SimulationWorker>>, LocalStorage>,
+    /// Set when a worker crashed during the current run and was restarted: what happened.
+    pub restarted: ReadSignal<Option<String>>,
+    pool: StoredValue<Option<WorkerPool>, LocalStorage>,
 }
 
 /// The latest sensitivity answers from the workers, with the run they belong to.
@@ -65,13 +78,8 @@ pub type TornadoAnswer = (u64, u32, u32, Option<Vec<TornadoBar>>);
 impl MonteCarloRun {
     /// Sends `input` to worker `index` (modulo the worker count); false when there is none.
     fn send_to(&self, index: usize, input: WorkerInput) -> bool {
-        self.bridges.with_value(|bridges| match bridges.len() {
-            0 => false,
-            n => {
-                bridges[index % n].send(input);
-                true
-            }
-        })
+        self.pool
+            .with_value(|pool| pool.as_ref().is_some_and(|pool| pool.send(index, input)))
     }
 }
 
@@ -100,7 +108,9 @@ fn worker_count() -> u32 {
     })
 }
 
-/// A performance mark (`gpucost:<what>:<run>`) for the benchmarks' latency measurements.
+/// A performance mark (`gpucost:<what>:<run>`) for the benchmarks' latency measurements and
+/// the tests: `sent`, `answer`, `coarse`, `full`; `terminated` (a worker stuck in an older
+/// run's replication was replaced for this run) and `restarted` (a crashed worker was).
 fn mark(what: &str, run: u64) {
     if let Some(p) = window().performance() {
         let _ = p.mark(&format!("gpucost:{what}:{run}"));
@@ -125,6 +135,57 @@ struct Collected {
     coarse_marked: bool,
     /// A redraw is due at the next animation frame.
     flush_scheduled: bool,
+    /// Counts events in replication order, as a single run would.
+    meter: BudgetMeter,
+    /// Where an event budget stopped the run, if it did.
+    cut_off: Option<CutOff>,
+    /// Crashed workers restarted during this run.
+    restarts: u32,
+}
+
+impl Collected {
+    fn new(run_id: u64, scenario: Option<Scenario>) -> Self {
+        let reps = scenario.as_ref().map_or(0, |s| s.replications);
+        Collected {
+            run_id,
+            scenario,
+            outcomes: BTreeMap::new(),
+            coarse_marked: false,
+            flush_scheduled: false,
+            meter: BudgetMeter::new(EventBudget::default(), reps),
+            cut_off: None,
+            restarts: 0,
+        }
+    }
+
+    /// Replications the run will summarise: those asked for, or fewer after a cut-off.
+    fn expected(&self) -> u32 {
+        match &self.cut_off {
+            Some(cut) => cut.summarised(),
+            None => self.scenario.as_ref().map_or(0, |s| s.replications),
+        }
+    }
+
+    /// Adds a worker's outcomes and applies the event budgets in replication order; returns
+    /// whether this made the run stop (the workers then have nothing left to do).
+    fn add(&mut self, outcomes: Vec<(u32, Vec<PlatformOutcome>)>) -> bool {
+        if self.cut_off.is_some() {
+            return false;
+        }
+        self.outcomes.extend(outcomes);
+        let Some(scenario) = self.scenario.as_ref() else {
+            return false;
+        };
+        while let Some(rep) = self.outcomes.get(&self.meter.next()) {
+            if let Some(cut) = self.meter.add(scenario, rep) {
+                let keep = cut.summarised();
+                self.outcomes.retain(|r, _| *r < keep);
+                self.cut_off = Some(cut);
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// Starts a run whenever `scenario` changes.
@@ -138,13 +199,9 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
     let generation = StoredValue::new(0u64);
     let (tornado, set_tornado) = signal(None::<TornadoAnswer>);
     let (break_evens, set_break_evens) = signal(None::<(u64, Vec<FoundBreakEven>)>);
-    let collected = StoredValue::new_local(Collected {
-        run_id: 0,
-        scenario: None,
-        outcomes: BTreeMap::new(),
-        coarse_marked: false,
-        flush_scheduled: false,
-    });
+    let (restarted, set_restarted) = signal(None::<String>);
+    let collected = StoredValue::new_local(Collected::new(0, None));
+    let pool = StoredValue::new_local(None::<WorkerPool>);
     // Answers from every worker: outcomes by replication. The summary is recomputed from all
     // received so far, in replication order (so the final one is that of a single run), at
     // most once per animation frame, and not before the coarse pass is complete: the page
@@ -153,21 +210,17 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         let summary = collected.try_update_value(|c| {
             c.flush_scheduled = false;
             let scenario = c.scenario.as_ref()?;
-            let reps = scenario.replications;
+            let reps = c.expected();
             let n = c.outcomes.len() as u32;
-            if n < COARSE_REPLICATIONS.min(reps) {
+            if n < COARSE_REPLICATIONS.min(reps) && c.cut_off.is_none() {
                 return None;
             }
             let ordered: Vec<Vec<PlatformOutcome>> = c.outcomes.values().cloned().collect();
             let first_coarse = !c.coarse_marked;
             c.coarse_marked = true;
-            Some((
-                c.run_id,
-                Results::from_outcomes(scenario, &ordered),
-                n,
-                reps,
-                first_coarse,
-            ))
+            let mut results = Results::from_outcomes(scenario, &ordered);
+            results.cut_off = c.cut_off.clone();
+            Some((c.run_id, results, n, reps, first_coarse))
         });
         if let Some(Some((run_id, r, n, reps, first_coarse))) = summary {
             if run_id != generation.get_value() {
@@ -184,8 +237,10 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
             }
         }
     };
-    let on_output = move |out: WorkerOutput| match out {
-        WorkerOutput::Progress { run_id, outcomes } if run_id == generation.get_value() => {
+    let on_output = move |_worker: usize, out: WorkerOutput| match out {
+        WorkerOutput::Progress {
+            run_id, outcomes, ..
+        } if run_id == generation.get_value() => {
             let schedule = collected.try_update_value(|c| {
                 if c.run_id != run_id {
                     return Flush::Pending;
@@ -193,9 +248,19 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                 if c.outcomes.is_empty() {
                     mark("answer", run_id);
                 }
-                c.outcomes.extend(outcomes);
+                if c.add(outcomes) {
+                    // An event budget stopped the run: the workers' remaining work is moot.
+                    pool.with_value(|pool| {
+                        if let Some(pool) = pool {
+                            for i in 0..pool.count() {
+                                pool.restart(i, false);
+                            }
+                        }
+                    });
+                    return Flush::Now;
+                }
                 let n = c.outcomes.len() as u32;
-                let reps = c.scenario.as_ref().map_or(0, |s| s.replications);
+                let reps = c.expected();
                 // The coarse pass goes on screen at once; later answers wait for a frame.
                 if !c.coarse_marked && n >= COARSE_REPLICATIONS.min(reps) {
                     return Flush::Now;
@@ -227,16 +292,46 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         }
         _ => {}
     };
-    let bridges: Vec<WorkerBridge<SimulationWorker>> = (0..worker_count())
-        .map_while(|_| spawn_worker(on_output))
-        .collect();
-    let (in_worker, set_in_worker) = signal(!bridges.is_empty());
-    let (workers, _) = signal(bridges.len() as u32);
-    let bridges = StoredValue::new_local(bridges);
+    // A crashed worker is restarted and asked again, a few times per run; then the run stops
+    // with the reason.
+    let on_crash = move |index: usize, message: String| {
+        let run_id = generation.get_value();
+        let again = collected
+            .try_update_value(|c| {
+                c.restarts += 1;
+                c.restarts <= RESTARTS_PER_RUN
+            })
+            .unwrap_or(false);
+        let restarted = again
+            && pool.with_value(|pool| pool.as_ref().is_some_and(|pool| pool.restart(index, true)));
+        if restarted {
+            mark("restarted", run_id);
+            set_restarted.set(Some(format!(
+                "A simulation worker stopped ({message}) and was restarted; its share of this \
+                 run was simulated again."
+            )));
+        } else if run_id == generation.get_value() {
+            set_error.set(Some(format!(
+                "the simulation stopped with an internal error ({message}) and did not recover \
+                 after {RESTARTS_PER_RUN} restarts. Please report it with this page's link."
+            )));
+            set_running.set(false);
+        }
+    };
+    let started = WorkerPool::start(
+        WORKER_LOADER,
+        worker_count() as usize,
+        std::rc::Rc::new(on_output),
+        std::rc::Rc::new(on_crash),
+    );
+    let (in_worker, set_in_worker) = signal(started.is_some());
+    let (workers, _) = signal(started.as_ref().map_or(0, |p| p.count() as u32));
+    pool.set_value(started);
     let setters = Setters {
         results: set_results,
         done: set_done,
         running: set_running,
+        error: set_error,
         generation,
     };
     Effect::new(move |_| {
@@ -258,41 +353,48 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         if !same_platforms {
             set_results.set(None);
         }
+        set_restarted.set(None);
         match MonteCarlo::new(s) {
             Ok(run) => {
                 set_error.set(None);
                 set_total.set(run.scenario().replications);
                 set_done.set(0);
                 set_running.set(true);
-                collected.set_value(Collected {
-                    run_id: this_run,
-                    scenario: Some(run.scenario().clone()),
-                    outcomes: BTreeMap::new(),
-                    coarse_marked: false,
-                    flush_scheduled: false,
-                });
+                collected.set_value(Collected::new(this_run, Some(run.scenario().clone())));
                 let shards = workers.get_untracked();
                 let sent = in_worker.get_untracked()
-                    && bridges.with_value(|bridges| {
-                        for (i, b) in bridges.iter().enumerate() {
-                            b.send(WorkerInput::Start {
-                                run_id: this_run,
-                                scenario: run.scenario().clone(),
-                                shard: i as u32,
-                                shards,
-                            });
+                    && pool.with_value(|pool| {
+                        let Some(pool) = pool else { return false };
+                        for i in 0..pool.count() {
+                            if pool.stalled(i, STALLED_MS) {
+                                pool.restart(i, false);
+                                mark("terminated", this_run);
+                            }
+                            pool.send(
+                                i,
+                                WorkerInput::Start {
+                                    run_id: this_run,
+                                    scenario: run.scenario().clone(),
+                                    shard: i as u32,
+                                    shards,
+                                },
+                            );
                         }
-                        !bridges.is_empty()
+                        true
                     });
                 mark("sent", this_run);
                 if !sent {
                     schedule_slice(run, this_run, setters);
                 } else {
                     // Watchdog: a worker blocked after construction (e.g. by a policy of the
-                    // embedding page) never answers; then run here instead, and say so.
+                    // embedding page) never loads; then run here instead, and say so.
                     set_timeout(
                         move || {
+                            let loaded = pool.with_value(|pool| {
+                                pool.as_ref().is_some_and(WorkerPool::all_ready)
+                            });
                             if generation.get_value() == this_run
+                                && !loaded
                                 && done.get_untracked() == 0
                                 && running.get_untracked()
                             {
@@ -324,35 +426,9 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
             tornado,
             break_evens,
         },
-        bridges,
+        restarted,
+        pool,
     }
-}
-
-/// Starts the simulation worker, or `None` where this context cannot run one.
-fn spawn_worker(
-    on_output: impl Fn(WorkerOutput) + Clone + 'static,
-) -> Option<WorkerBridge<SimulationWorker>> {
-    let global = js_sys::global();
-    let has_worker = js_sys::Reflect::has(&global, &"Worker".into()).unwrap_or(false);
-    if !has_worker {
-        return None;
-    }
-    // A sandboxed frame without same-origin access has an opaque origin ("null"), where
-    // constructing a worker from the page's own URL throws; gloo-worker would abort on that.
-    let opaque = web_sys::window()
-        .map(|w| w.origin() == "null")
-        .unwrap_or(true);
-    if opaque {
-        return None;
-    }
-    Some(
-        SimulationWorker::spawner()
-            .encoding::<JsValueCodec>()
-            .callback(on_output)
-            .with_loader(true)
-            .as_module(false)
-            .spawn(WORKER_LOADER),
-    )
 }
 
 #[derive(Clone, Copy)]
@@ -360,6 +436,7 @@ struct Setters {
     results: WriteSignal<Option<Results>>,
     done: WriteSignal<u32>,
     running: WriteSignal<bool>,
+    error: WriteSignal<Option<String>>,
     generation: StoredValue<u64>,
 }
 
@@ -367,8 +444,38 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// Most expected jobs per replication, summed over platforms, that the page simulates on its
+/// main thread (no worker): each slice runs at least one whole replication, so a larger one
+/// would freeze the page for a second or more.
+pub const MAIN_THREAD_MAX_JOB_RUNS: f64 = 200_000.0;
+
+/// Whether one replication of `s` is short enough for the main thread.
+pub fn main_thread_fits(s: &Scenario) -> bool {
+    s.expected_jobs() * s.platforms.len() as f64 <= MAIN_THREAD_MAX_JOB_RUNS
+}
+
+/// Why `s` is not simulated on the main thread.
+pub fn main_thread_refusal(s: &Scenario) -> String {
+    format!(
+        "about {} simulated jobs per replication (jobs × platforms) is more than the page's main \
+         thread can simulate without freezing it ({}), and there is no background worker here. \
+         Open the calculator directly (not in a sandboxed frame or from a single file) or use \
+         the command-line tool.",
+        crate::charts::format::group_thousands(
+            (s.expected_jobs() * s.platforms.len() as f64) as u64
+        ),
+        crate::charts::format::group_thousands(MAIN_THREAD_MAX_JOB_RUNS as u64)
+    )
+}
+
 /// Runs the Monte Carlo in main-thread slices (no worker), publishing after each slice.
 fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
+    if !main_thread_fits(run.scenario()) {
+        set.error.set(Some(main_thread_refusal(run.scenario())));
+        set.results.set(None);
+        set.running.set(false);
+        return;
+    }
     let coarse_marked = std::cell::Cell::new(false);
     let publish = move |run: &MonteCarlo, complete: bool| {
         set.results.set(Some(run.results()));
