@@ -128,11 +128,17 @@ test('a worker that keeps crashing stops the run with the reason, not a loop', a
   const app = await openCalculator();
   try {
     const { page } = app;
-    // Every worker started from now on crashes at once, three times over.
+    // Every worker started from now on crashes as soon as it has loaded, three times over. (A
+    // worker that fails before it has loaded means there is no worker here: the page runs on
+    // its main thread instead, as the embed tests show.)
     let crashes = 0;
     const crash = async (w) => {
       crashes += 1;
-      await w.evaluate(() => setTimeout(() => { throw new Error('injected crash'); }, 0)).catch(() => {});
+      await w.evaluate(() => new Promise((loaded) => {
+        const check = () => (self.onmessage ? loaded() : setTimeout(check, 10));
+        check();
+      })).catch(() => {});
+      await w.evaluate(() => setTimeout(() => { throw new Error('injected crash'); }, 50)).catch(() => {});
     };
     page.on('worker', crash);
     await typeNumber(page, 'fte-cost-number', 300000);

@@ -3,7 +3,7 @@
 // never runs or loads anything from it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, dropFile, metric, openCalculator, runId, waitForRun } from './harness.mjs';
+import { cli, dropFile, metric, openCalculator, openFilesPanel, runId, waitForRun } from './harness.mjs';
 
 const PAYLOAD = '<img src=x onerror="window.pwned=1">';
 
@@ -19,7 +19,7 @@ test('names from a scenario file and cells from a job history are shown as text'
   const app = await openCalculator();
   try {
     const { page } = app;
-    await page.locator('details.scenario-files > summary').click();
+    await openFilesPanel(page);
     const scenario = JSON.parse(cli('scenario', '--preset', 'batch-vs-eks-spot'));
     scenario.platforms[0].name = PAYLOAD;
     scenario.job_classes[0].name = `${PAYLOAD} jobs`;
@@ -43,6 +43,36 @@ test('names from a scenario file and cells from a job history are shown as text'
     await waitForRun(page, run);
     const notes = (await page.locator('.fit-notes').textContent()) + (await page.locator('.bad-rows').textContent());
     assert.ok(notes.includes('<img src=x'), notes);
+    await assertInert(app);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('markup typed into the text fields (saved name, Compare links) is shown as text', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    // A saved scenario's name, in the notice and in the list, then after a reload.
+    await openFilesPanel(page);
+    await page.locator('#save-name').fill(PAYLOAD);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(`Saved "${PAYLOAD}".`).waitFor();
+    await assertInert(app);
+    await page.waitForLoadState('networkidle');
+    await page.reload();
+    await waitForRun(page, 0);
+    await openFilesPanel(page);
+    await page.locator('.scenario-files').getByText(PAYLOAD).first().waitFor();
+    await assertInert(app);
+    // Compare: the payload as a link, and a link whose scenario carries it as a platform name.
+    const link = cli('link', '--preset', 'batch-vs-eks-spot', '--set', `platforms.1.name=${PAYLOAD}`).trim();
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.locator('#compare-a').fill(PAYLOAD);
+    await page.locator('#compare-b').fill(`https://example.org/calc/${link.startsWith('#') ? '' : '#'}${link}`);
+    await page.locator('.compare-panel').getByRole('button', { name: 'Compare', exact: true }).click();
+    await page.locator('.compare-panel').getByText(PAYLOAD).first().waitFor();
     await assertInert(app);
     assert.deepEqual(app.problems, []);
   } finally {

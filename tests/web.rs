@@ -22,6 +22,15 @@ fn simulation_gives_the_same_bits_as_native() {
     assert_eq!(golden::golden_tco_bits(), golden::GOLDEN_TCO_BITS);
 }
 
+#[wasm_bindgen_test]
+fn the_whole_report_has_the_same_bytes_as_native() {
+    let text = golden::golden_report();
+    assert_eq!(
+        (text.len(), golden::fnv1a(text.as_bytes())),
+        golden::GOLDEN_REPORT
+    );
+}
+
 fn mount_app() -> (Element, impl Sized) {
     let document = document();
     let root = document.create_element("section").unwrap();

@@ -292,9 +292,36 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         }
         _ => {}
     };
-    // A crashed worker is restarted and asked again, a few times per run; then the run stops
-    // with the reason.
-    let on_crash = move |index: usize, message: String| {
+    let setters = Setters {
+        results: set_results,
+        done: set_done,
+        running: set_running,
+        error: set_error,
+        generation,
+    };
+    let (in_worker, set_in_worker) = signal(false);
+    // No worker after all (it never loaded): the current run goes on the main thread, and the
+    // page says so. The pool is dropped after this turn (its own callback may be running).
+    let fall_back = move || {
+        if !in_worker.get_untracked() {
+            return;
+        }
+        set_in_worker.set(false);
+        set_timeout(move || pool.set_value(None), Duration::ZERO);
+        let (id, s) = collected.with_value(|c| (c.run_id, c.scenario.clone()));
+        if id == generation.get_value() && running.get_untracked() {
+            if let Some(Ok(run)) = s.map(MonteCarlo::new) {
+                schedule_slice(run, id, setters);
+            }
+        }
+    };
+    // A worker that fails before it loaded means no worker here; one that crashes later is
+    // restarted and asked again, a few times per run, then the run stops with the reason.
+    let on_crash = move |index: usize, message: String, loaded: bool| {
+        if !loaded {
+            fall_back();
+            return;
+        }
         let run_id = generation.get_value();
         let again = collected
             .try_update_value(|c| {
@@ -311,6 +338,8 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                  run was simulated again."
             )));
         } else if run_id == generation.get_value() {
+            // The run is over: later answers of other workers are dropped.
+            collected.update_value(|c| c.scenario = None);
             set_error.set(Some(format!(
                 "the simulation stopped with an internal error ({message}) and did not recover \
                  after {RESTARTS_PER_RUN} restarts. Please report it with this page's link."
@@ -324,16 +353,9 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         std::rc::Rc::new(on_output),
         std::rc::Rc::new(on_crash),
     );
-    let (in_worker, set_in_worker) = signal(started.is_some());
+    set_in_worker.set(started.is_some());
     let (workers, _) = signal(started.as_ref().map_or(0, |p| p.count() as u32));
     pool.set_value(started);
-    let setters = Setters {
-        results: set_results,
-        done: set_done,
-        running: set_running,
-        error: set_error,
-        generation,
-    };
     Effect::new(move |_| {
         let s = scenario.get();
         let this_run = generation.get_value() + 1;
@@ -396,10 +418,8 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                             if generation.get_value() == this_run
                                 && !loaded
                                 && done.get_untracked() == 0
-                                && running.get_untracked()
                             {
-                                set_in_worker.set(false);
-                                schedule_slice(run, this_run, setters);
+                                fall_back();
                             }
                         },
                         Duration::from_secs(WORKER_WATCHDOG_S),

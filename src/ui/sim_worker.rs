@@ -16,8 +16,9 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 /// Called with the worker's index and its answer.
 pub type OnOutput = Rc<dyn Fn(usize, WorkerOutput)>;
-/// Called with the worker's index and what went wrong when a worker crashed.
-pub type OnCrash = Rc<dyn Fn(usize, String)>;
+/// Called with the worker's index, what went wrong, and whether the worker had loaded (false:
+/// it never started, e.g. its script was refused) when a worker failed.
+pub type OnCrash = Rc<dyn Fn(usize, String, bool)>;
 
 /// One worker and what the page knows of it.
 struct SimWorker {
@@ -138,6 +139,12 @@ impl WorkerPool {
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
             event.prevent_default();
             if let Some(pool) = pool.upgrade() {
+                let loaded = pool
+                    .workers
+                    .borrow()
+                    .get(index)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|w| w.ready);
                 let message = event.message();
                 (pool.on_crash)(
                     index,
@@ -146,6 +153,7 @@ impl WorkerPool {
                     } else {
                         message
                     },
+                    loaded,
                 );
             }
         });

@@ -38,3 +38,23 @@ pub const GOLDEN_TCO_BITS: [u64; 6] = [
     4672728217307885722,
     4681201828228176839,
 ];
+
+/// The whole `gpucost eval` report of the golden scenario (4 replications), as JSON text:
+/// every output number, the breakdown, histograms and paired comparisons, byte for byte.
+pub fn golden_report() -> String {
+    let mut s = golden_scenario();
+    s.replications = 4;
+    let mut run = gpucost::model::monte_carlo::MonteCarlo::new(s.clone()).unwrap();
+    run.run_to_end();
+    gpucost::scenario::report::report_json_text(&s, &run.results())
+}
+
+/// FNV-1a (64-bit) of `bytes`: a fingerprint to compare the report's bytes across targets.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Length and FNV-1a of [`golden_report`] computed natively (x86_64) for this engine version.
+pub const GOLDEN_REPORT: (usize, u64) = (15_522, 12_541_430_539_692_647_272);

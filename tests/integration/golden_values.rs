@@ -9,3 +9,12 @@ fn golden_values_are_unchanged() {
     println!("{bits:?}");
     assert_eq!(bits, golden::GOLDEN_TCO_BITS);
 }
+
+#[test]
+fn the_whole_report_is_unchanged() {
+    let text = golden::golden_report();
+    assert_eq!(
+        (text.len(), golden::fnv1a(text.as_bytes())),
+        golden::GOLDEN_REPORT
+    );
+}

@@ -1,11 +1,12 @@
 //! Properties over random valid scenarios: costs finite and ≥ 0, useful ≤ paid, the measured
 //! GPU categories add up to the measured paid GPU time, the breakdown adds up to the total.
 
-use gpucost::model::monte_carlo::run_replication;
+use gpucost::model::monte_carlo::{run_replication, MonteCarlo};
 use gpucost::model::platforms::Profile;
 use gpucost::model::scenario::{
     Arrivals, Duration, FailureKind, Failures, JobClass, Overflow, Placement, Scenario,
 };
+use gpucost::model::sim::PlatformOutcome;
 use proptest::prelude::*;
 
 fn arb_class() -> impl Strategy<Value = JobClass> {
@@ -155,5 +156,185 @@ proptest! {
             prop_assert!(o.jobs_completed + o.jobs_failed + o.jobs_running + o.jobs_waiting
                 == o.jobs_submitted);
         }
+    }
+}
+
+/// Every price in `s` raised: list prices, fees, tooling, storage, egress and people by their
+/// factor (≥ 1), the service premium up, the discounts down.
+fn dearer(s: &Scenario, f: &[f64; 8]) -> Scenario {
+    let mut d = s.clone();
+    for p in &mut d.platforms {
+        p.on_demand_usd_per_node_hour *= f[0];
+        p.spot_usd_per_node_hour *= f[1];
+        p.fee_usd_per_cluster_hour *= f[2];
+        p.tooling_usd_per_month *= f[3];
+        p.storage_usd_per_gb_month *= f[4];
+        p.egress_usd_per_gb *= f[5];
+        p.service_premium_pct += 10.0 * (f[6] - 1.0);
+        p.purchase.reserved_discount_pct /= f[7];
+    }
+    d.people.fte_cost_usd_per_year *= f[6];
+    d.discounts.aws_pct /= f[7];
+    d.discounts.gcp_pct /= f[7];
+    d
+}
+
+/// The outcome without its money: what was simulated.
+fn simulated(o: &PlatformOutcome) -> String {
+    let mut o = o.clone();
+    o.breakdown_usd = Default::default();
+    o.monthly_tco_usd = 0.0;
+    o.usd_per_useful_gpu_hour = None;
+    o.usd_per_successful_job = None;
+    serde_json::to_string(&o).unwrap()
+}
+
+/// Every `null` in `value` sits under one of the optional keys; serde_json writes a NaN or an
+/// infinity as `null`, so any other `null` is a number that is not finite.
+fn assert_finite(value: &serde_json::Value, path: &str) -> Result<(), TestCaseError> {
+    const OPTIONAL: [&str; 3] = [
+        "usd_per_useful_gpu_hour",
+        "usd_per_successful_job",
+        "cut_off",
+    ];
+    match value {
+        serde_json::Value::Null => {
+            let key = path.rsplit('.').next().unwrap_or_default();
+            prop_assert!(OPTIONAL.contains(&key), "{path} is NaN or infinite");
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                assert_finite(v, &format!("{path}[{i}]"))?;
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                assert_finite(v, &format!("{path}.{k}"))?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Mean and standard error of each platform's monthly TCO over `reps` replications.
+fn tco_mean_se(s: &Scenario, reps: u64) -> Vec<(f64, f64)> {
+    let runs: Vec<Vec<PlatformOutcome>> = (0..reps).map(|r| run_replication(s, r)).collect();
+    (0..s.platforms.len())
+        .map(|p| {
+            let v: Vec<f64> = runs.iter().map(|o| o[p].monthly_tco_usd).collect();
+            let n = v.len() as f64;
+            let mean = v.iter().sum::<f64>() / n;
+            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            (mean, (var / n).sqrt())
+        })
+        .collect()
+}
+
+/// `higher` is not below `lower` beyond four standard errors of the difference (and rounding).
+fn not_lower(lower: &[(f64, f64)], higher: &[(f64, f64)], what: &str) -> Result<(), TestCaseError> {
+    for (p, ((a, sa), (b, sb))) in lower.iter().zip(higher).enumerate() {
+        let tolerance = 4.0 * (sa * sa + sb * sb).sqrt() + 1e-9 * a.abs().max(1.0);
+        prop_assert!(
+            *b >= a - tolerance,
+            "{what}: platform {p} mean TCO {b} < {a} − {tolerance}"
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn prices_change_no_simulation_and_a_higher_price_lowers_no_cost(
+        s in arb_scenario(),
+        f in prop::array::uniform8(1.0f64..3.0),
+    ) {
+        prop_assume!(s.validate().is_ok());
+        let d = dearer(&s, &f);
+        prop_assume!(d.validate().is_ok());
+        for (cheap, dear) in run_replication(&s, 0).iter().zip(run_replication(&d, 0).iter()) {
+            prop_assert_eq!(simulated(cheap), simulated(dear));
+            for ((name, a), (_, b)) in cheap.breakdown_usd.entries().iter().zip(dear.breakdown_usd.entries()) {
+                prop_assert!(b >= *a, "{name}: {b} < {a}");
+            }
+            prop_assert!(dear.monthly_tco_usd >= cheap.monthly_tco_usd);
+            for (a, b) in [
+                (cheap.usd_per_useful_gpu_hour, dear.usd_per_useful_gpu_hour),
+                (cheap.usd_per_successful_job, dear.usd_per_successful_job),
+            ] {
+                prop_assert_eq!(a.is_some(), b.is_some());
+                if let (Some(a), Some(b)) = (a, b) {
+                    prop_assert!(b >= a, "{b} < {a}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_output_is_nan_or_infinite(s in arb_scenario()) {
+        prop_assume!(s.validate().is_ok());
+        let mut s = s;
+        s.replications = 3;
+        let mut run = MonteCarlo::new(s.clone()).unwrap();
+        run.run_to_end();
+        let report = gpucost::scenario::report::report(&s, &run.results());
+        assert_finite(&serde_json::to_value(&report).unwrap(), "report")?;
+        for (p, o) in run_replication(&s, 0).iter().enumerate() {
+            assert_finite(&serde_json::to_value(o).unwrap(), &format!("outcome[{p}]"))?;
+        }
+        for p in 0..s.platforms.len() {
+            let e = gpucost::model::analytic::estimate_platform(&s, p);
+            assert_finite(&serde_json::to_value(e).unwrap(), &format!("estimate[{p}]"))?;
+        }
+    }
+}
+
+proptest! {
+    // Statistical: few cases of 30 replications each, from a fixed seed, so that a run of the
+    // suite is repeatable; the tolerance is four standard errors of the difference of means.
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn more_jobs_do_not_cost_less(s in arb_scenario(), more in 1.5f64..3.0) {
+        prop_assume!(s.validate().is_ok());
+        let mut busier = s.clone();
+        for c in &mut busier.job_classes {
+            c.arrivals = match c.arrivals.clone() {
+                Arrivals::Poisson { per_day } => Arrivals::Poisson { per_day: per_day * more },
+                Arrivals::Steady { per_day } => Arrivals::Steady { per_day: per_day * more },
+                Arrivals::Bursts { bursts_per_day, jobs_per_burst } => Arrivals::Bursts {
+                    bursts_per_day: bursts_per_day * more,
+                    jobs_per_burst,
+                },
+                Arrivals::HourOfDay { per_day, hourly_weights } => Arrivals::HourOfDay {
+                    per_day: per_day * more,
+                    hourly_weights,
+                },
+            };
+        }
+        prop_assume!(busier.validate().is_ok());
+        not_lower(&tco_mean_se(&s, 30), &tco_mean_se(&busier, 30), "more jobs")?;
+    }
+
+    #[test]
+    fn with_no_warm_pool_more_spot_interruptions_do_not_cost_less(
+        s in arb_scenario(),
+        extra in 0.05f64..0.5,
+    ) {
+        let mut s = s;
+        for p in &mut s.platforms {
+            p.warm_pool_window_s = 0.0;
+        }
+        prop_assume!(s.validate().is_ok());
+        let mut stormier = s.clone();
+        for p in &mut stormier.platforms {
+            p.spot_interruptions_per_node_hour += extra;
+        }
+        prop_assume!(stormier.validate().is_ok());
+        not_lower(&tco_mean_se(&s, 30), &tco_mean_se(&stormier, 30), "more interruptions")?;
     }
 }
