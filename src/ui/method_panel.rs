@@ -3,6 +3,7 @@
 
 use crate::model::catalog;
 use crate::model::platforms::Profile;
+use crate::charts::format::group_thousands;
 use crate::model::scenario::{limits, Scenario};
 use crate::model::ENGINE_VERSION;
 use leptos::prelude::*;
@@ -39,14 +40,16 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
             <h3>"Limits"</h3>
             <p>
                 {format!(
-                    "Horizon ≤ {} days; ≤ {} replications; ≤ {} job classes; {}–{} platforms; ≤ {} expected jobs per replication; ≤ {} nodes per platform.",
+                    "Horizon ≤ {} days; ≤ {} replications; ≤ {} job classes; {}–{} platforms; ≤ {} expected jobs per replication; ≤ {} nodes per platform. Event budgets: a platform may handle {} simulation events in one replication (a replication that needs more is stopped and not summarised) and a run {} in all (a run that reaches it summarises the replications done and says so).",
                     limits::HORIZON_DAYS_MAX,
                     limits::REPLICATIONS_MAX,
                     limits::JOB_CLASSES_MAX,
                     limits::PLATFORMS_MIN,
                     limits::PLATFORMS_MAX,
-                    limits::JOBS_PER_REPLICATION_MAX,
-                    limits::MAX_NODES
+                    group_thousands(limits::JOBS_PER_REPLICATION_MAX as u64),
+                    group_thousands(u64::from(limits::MAX_NODES)),
+                    group_thousands(limits::EVENTS_PER_REPLICATION_MAX),
+                    group_thousands(limits::EVENTS_PER_RUN_MAX)
                 )}
             </p>
             <h3>"Prices"</h3>
