@@ -1,9 +1,9 @@
 //! "Method and assumptions": the definitions, formulas, limits, the catalog's date, the engine
 //! version, and where every default of the platforms on screen comes from.
 
+use crate::charts::format::group_thousands;
 use crate::model::catalog;
 use crate::model::platforms::Profile;
-use crate::charts::format::group_thousands;
 use crate::model::scenario::{limits, Scenario};
 use crate::model::ENGINE_VERSION;
 use leptos::prelude::*;
