@@ -2,7 +2,7 @@
 // numbers are those of the command-line model for the same scenario and seed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliEval, metric, openCalculator, runId, waitForRun } from './harness.mjs';
+import { SUB_PATH, cliEval, launchBrowser, metric, openCalculator, runId, serveDist, stopServer, waitForRun } from './harness.mjs';
 
 test('the release page renders the default preset with no errors, from a sub-path', async () => {
   const app = await openCalculator();
@@ -71,5 +71,24 @@ test('every preset shows the numbers gpucost eval computes for it', async () => 
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();
+  }
+});
+
+test('where the WebAssembly cannot start, the page says why instead of staying blank', async () => {
+  const server = await serveDist(process.env.DIST ?? 'dist');
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    // As a browser without WebAssembly SIMD (or a damaged download) would see it.
+    await page.route('**/gpucost-app-*_bg.wasm', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from('not wasm') }));
+    await page.goto(`http://127.0.0.1:${server.address().port}${SUB_PATH}`);
+    const message = page.locator('.start-error');
+    await message.waitFor();
+    assert.match(await message.textContent(), /could not start in this browser \(CompileError: .*\)\. It needs WebAssembly with SIMD/);
+    assert.equal(await message.getAttribute('role'), 'alert');
+  } finally {
+    await browser.close();
+    await stopServer(server);
   }
 });

@@ -17,7 +17,23 @@ if (!match) {
   console.error(`${indexPath}: no inline module script found`);
   process.exit(1);
 }
-const body = match[1].trim() + '\n';
+// The start-up code goes in a try: where the app cannot start (no WebAssembly, a browser
+// without WebAssembly SIMD, a damaged download) the page says why instead of staying blank.
+const source = match[1].trim();
+const imports = source.split('\n').filter((l) => /^import /.test(l));
+const rest = source.split('\n').filter((l) => !/^import /.test(l)).join('\n').trim();
+const body = `${imports.join('\n')}
+try {
+${rest}
+} catch (e) {
+  const p = document.createElement('p');
+  p.className = 'start-error';
+  p.setAttribute('role', 'alert');
+  p.textContent = 'The calculator could not start in this browser (' + e + '). It needs '
+    + 'WebAssembly with SIMD: Chrome or Edge 91, Firefox 89, Safari 16.4 or later.';
+  document.body.prepend(p);
+}
+`;
 const name = `start-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dist, name), body);
 html = html.replace(inline, `<script type="module" src="./${name}"></script>`);

@@ -210,6 +210,8 @@ struct Sim<'a> {
     interruptions: u64,
     /// Events handled (arrivals and queued events), for the benchmarks.
     events: u64,
+    /// Reused buffer of node ids (no allocation per placement attempt).
+    scratch_nodes: Vec<usize>,
     /// Most events this replication may handle ([`limits::EVENTS_PER_REPLICATION_MAX`]).
     event_budget: u64,
     /// The event budget ran out before the horizon.
@@ -317,6 +319,7 @@ fn new_sim<'a>(
         egress_gb: 0.0,
         interruptions: 0,
         events: 0,
+        scratch_nodes: Vec::new(),
         event_budget: limits::EVENTS_PER_REPLICATION_MAX,
         cut_off: false,
         completed: 0,
@@ -577,8 +580,7 @@ impl Sim<'_> {
             if (shared && gpus >= refused_gpus) || (!shared && gang && missing >= refused_nodes) {
                 continue;
             }
-            self.try_place(job);
-            if self.waiting.contains(&job) {
+            if !self.try_place(job) {
                 if shared {
                     refused_gpus = refused_gpus.min(gpus);
                 } else if gang {
@@ -588,7 +590,8 @@ impl Sim<'_> {
         }
     }
 
-    fn try_place(&mut self, job: usize) {
+    /// Places `job` (or the part of a gang it can hold); returns whether it left the queue.
+    fn try_place(&mut self, job: usize) -> bool {
         let class = &self.scenario.job_classes[self.jobs[job].class];
         let gpus = class.gpus_per_job;
         let gpn = self.platform.gpus_per_node;
@@ -598,13 +601,15 @@ impl Sim<'_> {
                 self.hold(job, node, gpus);
                 self.waiting.remove(&job);
                 self.nodes_ready_check(job);
+                return true;
             }
-            return;
+            return false;
         }
         // Whole nodes: multi-node jobs, and every job on exclusive platforms.
         let needed = self.nodes_needed(gpus) as usize;
         let missing = needed - self.states[job].nodes.len();
-        let empty: Vec<usize> = self.empty_nodes();
+        let mut empty = std::mem::take(&mut self.scratch_nodes);
+        self.empty_nodes(&mut empty);
         let addable = if self.overflow_kind().is_some() {
             (self.platform.max_nodes - self.alive_nodes) as usize
         } else {
@@ -612,13 +617,15 @@ impl Sim<'_> {
         };
         let gang = self.platform.gang_scheduling || needed == 1;
         if gang && empty.len() + addable < missing {
-            return;
+            self.scratch_nodes = empty;
+            return false;
         }
         let mut taken = 0;
-        for node in empty.into_iter().take(missing) {
+        for &node in empty.iter().take(missing) {
             self.hold(job, node, gpn);
             taken += 1;
         }
+        self.scratch_nodes = empty;
         while taken < missing && self.can_add_node() {
             let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
             let node = self.add_node(kind, false);
@@ -638,7 +645,9 @@ impl Sim<'_> {
                 .collect();
             self.states[job].used_per_node = used;
             self.nodes_ready_check(job);
+            return true;
         }
+        false
     }
 
     /// Ready nodes first, then nodes being provisioned; among them by placement.
@@ -685,22 +694,17 @@ impl Sim<'_> {
         }
     }
 
-    fn empty_nodes(&self) -> Vec<usize> {
+    /// The empty nodes into `out` (cleared first): ready ones, then those being provisioned,
+    /// each in id order.
+    fn empty_nodes(&self, out: &mut Vec<usize>) {
         let gpn = self.platform.gpus_per_node;
-        let mut ready: Vec<usize> = Vec::new();
-        let mut booting: Vec<usize> = Vec::new();
-        for &i in &self.alive {
-            let n = &self.nodes[i];
-            if !n.released && n.free == gpn {
-                if n.ready {
-                    ready.push(i);
-                } else {
-                    booting.push(i);
-                }
-            }
+        out.clear();
+        for ready in [true, false] {
+            out.extend(self.alive.iter().copied().filter(|&i| {
+                let n = &self.nodes[i];
+                !n.released && n.free == gpn && n.ready == ready
+            }));
         }
-        ready.extend(booting);
-        ready
     }
 
     fn hold(&mut self, job: usize, node: usize, slots: u32) {
