@@ -20,6 +20,7 @@
 //! up turns all its kept compute into failed-attempt cost.
 
 use super::jobs::Job;
+use super::node_index::NodeIndex;
 use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
 use crate::model::rng::{Purpose, Stream};
 use crate::model::scenario::{
@@ -103,6 +104,9 @@ pub struct Timeline {
     /// Attempts in the order they ended.
     pub attempts: Vec<AttemptSpan>,
 }
+
+/// Queue length below which stale events are never dropped (small runs never compact).
+const COMPACT_MIN: usize = 4096;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
@@ -189,15 +193,23 @@ struct Sim<'a> {
     now: i64,
     seq: u64,
     queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
+    /// Queue length at which stale events are dropped next (see [`Sim::compact_queue`]).
+    compact_at: usize,
+    /// Smallest queue that is ever compacted ([`COMPACT_MIN`]; tests change it).
+    compact_min: usize,
     nodes: Vec<Node>,
-    /// Ids of the nodes not yet released, ascending (placement scans only these).
-    alive: Vec<usize>,
+    /// The nodes not yet released by state and free GPUs: placement looks nodes up here
+    /// instead of scanning every live node, so an event costs about the same on a
+    /// 10,000-node cluster as on a small one.
+    index: NodeIndex,
     /// Free GPU slots over the nodes not yet released.
     free_slots: u64,
     alive_nodes: u32,
     peak_nodes: u32,
     states: Vec<JobState>,
     waiting: BTreeSet<usize>,
+    /// Jobs in `waiting` per job class (lets placement stop once no waiting class can fit).
+    waiting_per_class: Vec<u32>,
     replication: u64,
     /// Kept only when a timeline is asked for.
     timeline: Option<Timeline>,
@@ -303,13 +315,16 @@ fn new_sim<'a>(
         now: 0,
         seq: 0,
         queue: BinaryHeap::new(),
+        compact_at: COMPACT_MIN,
+        compact_min: COMPACT_MIN,
         nodes: Vec::new(),
-        alive: Vec::new(),
+        index: NodeIndex::new(platform.gpus_per_node),
         free_slots: 0,
         alive_nodes: 0,
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
         waiting: BTreeSet::new(),
+        waiting_per_class: vec![0; scenario.job_classes.len()],
         replication,
         timeline: None,
         usd: Breakdown::default(),
@@ -384,6 +399,9 @@ impl Sim<'_> {
     fn push(&mut self, at_s: i64, event: Event) {
         self.seq += 1;
         self.queue.push(Reverse((at_s, self.seq, event)));
+        if self.queue.len() >= self.compact_at {
+            self.compact_queue();
+        }
     }
 
     fn charge(&mut self, node: usize, used: GpuUse, gpu_seconds: f64) {
@@ -436,7 +454,7 @@ impl Sim<'_> {
             idle_generation: 0,
             interruption_draw,
         });
-        self.alive.push(id);
+        self.index.insert(false, p.gpus_per_node, id);
         self.free_slots += u64::from(p.gpus_per_node);
         self.alive_nodes += 1;
         self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
@@ -484,6 +502,8 @@ impl Sim<'_> {
         let n = &mut self.nodes[node];
         if !n.released {
             self.free_slots = self.free_slots + u64::from(free) - u64::from(n.free);
+            self.index.remove(n.ready, n.free, node);
+            self.index.insert(n.ready, free, node);
         }
         n.free = free;
         n.free_since_s = self.now;
@@ -494,6 +514,10 @@ impl Sim<'_> {
         let provisioning = (self.now - self.nodes[node].billing_start_s) as f64 * gpn;
         self.charge(node, GpuUse::ProvisioningAndPulls, provisioning);
         let n = &mut self.nodes[node];
+        if !n.ready && !n.released {
+            self.index.remove(false, n.free, node);
+            self.index.insert(true, n.free, node);
+        }
         n.ready = true;
         n.ready_at_s = self.now;
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
@@ -542,10 +566,9 @@ impl Sim<'_> {
         self.charge(node, GpuUse::BillingRounding, (billed - used) as f64 * gpn);
         self.paid_gpu_s += billed as f64 * gpn;
         self.free_slots -= u64::from(self.nodes[node].free);
+        let n = &self.nodes[node];
+        self.index.remove(n.ready, n.free, node);
         self.nodes[node].released = true;
-        if let Ok(at) = self.alive.binary_search(&node) {
-            self.alive.remove(at);
-        }
         let now = self.now;
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
             span.end_s = now;
@@ -586,7 +609,43 @@ impl Sim<'_> {
                 } else if gang {
                     refused_nodes = refused_nodes.min(missing);
                 }
+                // Every job still waiting would be skipped: stop (a long queue of jobs that
+                // cannot fit must not cost a walk per event).
+                if self.all_waiting_refused(refused_gpus, refused_nodes) {
+                    break;
+                }
             }
+        }
+    }
+
+    /// Whether every waiting job's class is one the pass already refused: shared-node jobs of
+    /// at least `refused_gpus` GPUs, gangs of at least `refused_nodes` whole nodes. (Jobs of a
+    /// non-gang multi-node class may hold part of their nodes, so they are never skipped.)
+    fn all_waiting_refused(&self, refused_gpus: u32, refused_nodes: usize) -> bool {
+        self.waiting_per_class
+            .iter()
+            .zip(&self.scenario.job_classes)
+            .all(|(&n, class)| {
+                let gpus = class.gpus_per_job;
+                let needed = self.nodes_needed(gpus) as usize;
+                let shared = !(needed > 1 || self.platform.placement == Placement::Exclusive);
+                n == 0
+                    || (shared && gpus >= refused_gpus)
+                    || (!shared
+                        && (self.platform.gang_scheduling || needed == 1)
+                        && needed >= refused_nodes)
+            })
+    }
+
+    fn enqueue(&mut self, job: usize) {
+        if self.waiting.insert(job) {
+            self.waiting_per_class[self.jobs[job].class] += 1;
+        }
+    }
+
+    fn dequeue(&mut self, job: usize) {
+        if self.waiting.remove(&job) {
+            self.waiting_per_class[self.jobs[job].class] -= 1;
         }
     }
 
@@ -599,7 +658,7 @@ impl Sim<'_> {
         if gpus <= gpn && placement != Placement::Exclusive {
             if let Some(node) = self.pick_shared_node(gpus, placement) {
                 self.hold(job, node, gpus);
-                self.waiting.remove(&job);
+                self.dequeue(job);
                 self.nodes_ready_check(job);
                 return true;
             }
@@ -633,7 +692,7 @@ impl Sim<'_> {
             taken += 1;
         }
         if self.states[job].nodes.len() == needed {
-            self.waiting.remove(&job);
+            self.dequeue(job);
             // Spread the job's GPUs over its nodes; the rest of each node is held but idle.
             let mut left = gpus;
             let used: SmallVec<[u32; 2]> = (0..needed)
@@ -650,40 +709,34 @@ impl Sim<'_> {
         false
     }
 
-    /// Ready nodes first, then nodes being provisioned; among them by placement.
+    /// Ready nodes first, then nodes being provisioned; among them by placement: the fullest
+    /// node the job fits on (bin-pack), or an empty node, else the emptiest (spread); ties go
+    /// to the lowest id.
     fn pick_shared_node(&mut self, gpus: u32, placement: Placement) -> Option<usize> {
-        let gpn = self.platform.gpus_per_node;
-        let fits = |n: &Node| !n.released && n.free >= gpus;
-        // Only nodes not yet released, in id order (ties go to the lowest id).
-        let alive = || self.alive.iter().map(|&i| (i, &self.nodes[i]));
-        let best = |ready: bool, prefer_full: bool| -> Option<usize> {
-            alive()
-                .filter(|(_, n)| fits(n) && n.ready == ready)
-                .min_by_key(|(i, n)| {
-                    let key = if prefer_full { n.free } else { gpn - n.free };
-                    (key, *i)
-                })
-                .map(|(i, _)| i)
-        };
+        let index = &self.index;
         match placement {
             Placement::Spread => {
-                let empty_ready = alive().find(|(_, n)| fits(n) && n.ready && n.free == gpn);
-                if let Some((i, _)) = empty_ready {
-                    return Some(i);
-                }
-                let empty_booting = alive().find(|(_, n)| fits(n) && !n.ready && n.free == gpn);
-                if let Some((i, _)) = empty_booting {
+                if let Some(i) = index
+                    .empty(true)
+                    .next()
+                    .or_else(|| index.empty(false).next())
+                {
                     return Some(i);
                 }
                 if self.can_add_node() {
                     let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
                     return Some(self.add_node(kind, false));
                 }
-                best(true, false).or_else(|| best(false, false))
+                index
+                    .emptiest(true, gpus)
+                    .or_else(|| index.emptiest(false, gpus))
             }
             _ => {
-                if let Some(i) = best(true, true).or_else(|| best(false, true)) {
-                    return Some(i);
+                let fit = index
+                    .fullest_fit(true, gpus)
+                    .or_else(|| index.fullest_fit(false, gpus));
+                if fit.is_some() {
+                    return fit;
                 }
                 if self.can_add_node() {
                     let kind = self.overflow_kind().unwrap_or(NodeKind::OnDemand);
@@ -697,14 +750,9 @@ impl Sim<'_> {
     /// The empty nodes into `out` (cleared first): ready ones, then those being provisioned,
     /// each in id order.
     fn empty_nodes(&self, out: &mut Vec<usize>) {
-        let gpn = self.platform.gpus_per_node;
         out.clear();
-        for ready in [true, false] {
-            out.extend(self.alive.iter().copied().filter(|&i| {
-                let n = &self.nodes[i];
-                !n.released && n.free == gpn && n.ready == ready
-            }));
-        }
+        out.extend(self.index.empty(true));
+        out.extend(self.index.empty(false));
     }
 
     fn hold(&mut self, job: usize, node: usize, slots: u32) {
@@ -1043,7 +1091,7 @@ impl Sim<'_> {
                     self.give_up(job);
                 } else {
                     self.states[job].phase = Phase::Waiting;
-                    self.waiting.insert(job);
+                    self.enqueue(job);
                 }
             }
         }
@@ -1074,7 +1122,7 @@ impl Sim<'_> {
             }
             self.unhold_all(job);
             self.states[job].phase = Phase::Waiting;
-            self.waiting.insert(job);
+            self.enqueue(job);
         }
         self.release_node(node);
     }
@@ -1125,13 +1173,38 @@ impl Sim<'_> {
                 }
                 self.now = t;
                 self.events += 1;
-                self.waiting.insert(next_job);
+                self.enqueue(next_job);
                 next_job += 1;
             }
             self.dispatch();
         }
         self.now = self.horizon_s;
         self.finish_horizon();
+    }
+
+    /// Whether handling `event` could no longer do anything, whenever it comes: its node was
+    /// released, or its job or idle window moved on (generations only grow).
+    fn is_stale(&self, event: &Event) -> bool {
+        match *event {
+            Event::NodeReady(node) | Event::Interrupt(node) => self.nodes[node].released,
+            Event::AttemptEnd { job, generation } => self.states[job].generation != generation,
+            Event::IdleTimeout { node, generation } => {
+                self.nodes[node].released || self.nodes[node].idle_generation != generation
+            }
+        }
+    }
+
+    /// Drops stale events from the queue. An interrupted or failed attempt leaves its end
+    /// event behind, due hours later; on a large spot cluster these pile up by the million
+    /// and every pop pays for them. Dropping them changes nothing simulated: the rest keep
+    /// their (time, sequence) order, and a stale event's turn only ever ran a placement pass
+    /// over an unchanged state. Done when the queue has doubled since the last time (and holds
+    /// at least [`COMPACT_MIN`]), so it costs O(1) per event.
+    fn compact_queue(&mut self) {
+        let mut events = std::mem::take(&mut self.queue).into_vec();
+        events.retain(|Reverse((_, _, event))| !self.is_stale(event));
+        self.queue = BinaryHeap::from(events);
+        self.compact_at = (2 * self.queue.len()).max(self.compact_min);
     }
 
     fn handle(&mut self, event: Event) {
@@ -1340,5 +1413,42 @@ mod tests {
         assert_eq!(checkpoints_in(25, 10), 3);
         assert_eq!(writes_before(10, 10), 0);
         assert_eq!(writes_before(11, 10), 1);
+    }
+
+    /// Dropping stale events changes nothing simulated: a spot-heavy scenario run with the
+    /// queue compacted as often as possible and never gives the same outcome but the count
+    /// of events handled.
+    #[test]
+    fn compacting_the_queue_changes_nothing_simulated() {
+        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
+            .unwrap()
+            .scenario();
+        s.horizon_days = 4.0;
+        for p in &mut s.platforms {
+            p.spot_interruptions_per_node_hour = 0.5;
+        }
+        for class in &mut s.job_classes {
+            class.failures.probability = 0.2;
+        }
+        let jobs = super::super::generate_jobs(&s, 3);
+        let mut dropped = 0;
+        for p in 0..s.platforms.len() {
+            let run = |compact_min: usize| {
+                let mut sim = new_sim(&s, p, 3, &jobs);
+                sim.compact_min = compact_min;
+                sim.compact_at = compact_min;
+                sim.run();
+                let mut o = sim.outcome();
+                let events = std::mem::take(&mut o.events);
+                (o, events)
+            };
+            let (never, all_events) = run(usize::MAX);
+            let (often, fewer_events) = run(16);
+            assert_eq!(never, often, "platform {p}");
+            assert!(fewer_events <= all_events, "{fewer_events} <= {all_events}");
+            dropped += all_events - fewer_events;
+        }
+        // The spot platform's interrupted attempts left end events behind, and they went.
+        assert!(dropped > 0);
     }
 }

@@ -4,11 +4,13 @@
 //!   numbers).
 //! - [`outcome`]: what one platform's run measured: the cost breakdown and the scheduling
 //!   metrics.
+//! - [`node_index`]: live nodes by state and free GPUs, for placement in constant time.
 //! - [`engine`]: the event loop of one platform: nodes, placement, attempts, interruptions,
 //!   billing.
 
 pub mod engine;
 pub mod jobs;
+pub mod node_index;
 pub mod outcome;
 
 pub use engine::{

@@ -1,0 +1,196 @@
+//! The live nodes of one platform by state (being provisioned or ready) and free GPUs, for
+//! placement: the fullest node a job fits on, the emptiest, the empty ones, each lowest id
+//! first, in constant time whatever the cluster's size (a scan of every live node made each
+//! event cost O(nodes), which a 10,000-node cluster turns into hours).
+//!
+//! One bucket per (state, free GPUs), each a bitset over node ids with the index of its first
+//! non-zero word kept exact, and one bitmask per state of the non-empty buckets (free GPUs
+//! are 0–64, so 65 buckets fit a `u128`).
+
+/// Node ids by (ready, free GPUs).
+#[derive(Debug, Clone)]
+pub struct NodeIndex {
+    gpus_per_node: u32,
+    /// `buckets[ready][free]`.
+    buckets: [Vec<Bucket>; 2],
+    /// Bit `free` set when `buckets[ready][free]` holds a node.
+    non_empty: [u128; 2],
+}
+
+#[derive(Debug, Clone, Default)]
+struct Bucket {
+    words: Vec<u64>,
+    count: usize,
+    /// Index of the first non-zero word (`words.len()` when empty).
+    first: usize,
+}
+
+impl Bucket {
+    fn insert(&mut self, id: usize) {
+        let (w, bit) = (id / 64, 1u64 << (id % 64));
+        if self.words.len() <= w {
+            let was_empty = self.first == self.words.len();
+            self.words.resize(w + 1, 0);
+            if was_empty {
+                self.first = self.words.len();
+            }
+        }
+        if self.words[w] & bit == 0 {
+            self.words[w] |= bit;
+            self.count += 1;
+            self.first = self.first.min(w);
+        }
+    }
+
+    fn remove(&mut self, id: usize) {
+        let (w, bit) = (id / 64, 1u64 << (id % 64));
+        if self.words.get(w).is_some_and(|word| word & bit != 0) {
+            self.words[w] &= !bit;
+            self.count -= 1;
+            if w == self.first && self.words[w] == 0 {
+                self.first = self.words[w..]
+                    .iter()
+                    .position(|&word| word != 0)
+                    .map_or(self.words.len(), |i| w + i);
+            }
+        }
+    }
+
+    fn lowest(&self) -> Option<usize> {
+        let word = *self.words.get(self.first)?;
+        Some(self.first * 64 + word.trailing_zeros() as usize)
+    }
+
+    fn ids(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words
+            .iter()
+            .enumerate()
+            .skip(self.first)
+            .flat_map(|(w, &word)| {
+                let mut rest = word;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let bit = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        w * 64 + bit
+                    })
+                })
+            })
+    }
+}
+
+impl NodeIndex {
+    /// An empty index for nodes of `gpus_per_node` GPUs (at most 64).
+    pub fn new(gpus_per_node: u32) -> Self {
+        let buckets = || vec![Bucket::default(); gpus_per_node as usize + 1];
+        NodeIndex {
+            gpus_per_node,
+            buckets: [buckets(), buckets()],
+            non_empty: [0, 0],
+        }
+    }
+
+    /// Adds node `id` with `free` GPUs.
+    pub fn insert(&mut self, ready: bool, free: u32, id: usize) {
+        let b = &mut self.buckets[usize::from(ready)][free as usize];
+        b.insert(id);
+        self.non_empty[usize::from(ready)] |= 1u128 << free;
+    }
+
+    /// Removes node `id`, listed with `free` GPUs.
+    pub fn remove(&mut self, ready: bool, free: u32, id: usize) {
+        let b = &mut self.buckets[usize::from(ready)][free as usize];
+        b.remove(id);
+        if b.count == 0 {
+            self.non_empty[usize::from(ready)] &= !(1u128 << free);
+        }
+    }
+
+    /// Non-empty buckets with at least `gpus` free GPUs.
+    fn fitting(&self, ready: bool, gpus: u32) -> u128 {
+        if gpus > self.gpus_per_node {
+            return 0;
+        }
+        self.non_empty[usize::from(ready)] & (u128::MAX << gpus)
+    }
+
+    /// The node with the fewest free GPUs that still has `gpus` free, lowest id first.
+    pub fn fullest_fit(&self, ready: bool, gpus: u32) -> Option<usize> {
+        let fitting = self.fitting(ready, gpus);
+        (fitting != 0)
+            .then(|| self.buckets[usize::from(ready)][fitting.trailing_zeros() as usize].lowest())?
+    }
+
+    /// The node with the most free GPUs, if it has `gpus` free, lowest id first.
+    pub fn emptiest(&self, ready: bool, gpus: u32) -> Option<usize> {
+        let fitting = self.fitting(ready, gpus);
+        (fitting != 0).then(|| {
+            self.buckets[usize::from(ready)][127 - fitting.leading_zeros() as usize].lowest()
+        })?
+    }
+
+    /// The empty nodes (every GPU free), in id order.
+    pub fn empty(&self, ready: bool) -> impl Iterator<Item = usize> + '_ {
+        self.buckets[usize::from(ready)][self.gpus_per_node as usize].ids()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same answers as a scan of every node, on a random walk of inserts and removes.
+    #[test]
+    fn answers_as_a_scan_would() {
+        let gpn = 8;
+        let mut index = NodeIndex::new(gpn);
+        // (ready, free) per node id; None once removed.
+        let mut nodes: Vec<Option<(bool, u32)>> = Vec::new();
+        let mut x: u64 = 12345;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..8_000 {
+            match next(4) {
+                0 => {
+                    let state = (next(2) == 1, next(u64::from(gpn) + 1) as u32);
+                    index.insert(state.0, state.1, nodes.len());
+                    nodes.push(Some(state));
+                }
+                1 | 2 if !nodes.is_empty() => {
+                    let id = next(nodes.len() as u64) as usize;
+                    if let Some((ready, free)) = nodes[id] {
+                        index.remove(ready, free, id);
+                        nodes[id] =
+                            (next(3) != 0).then(|| (next(2) == 1, next(u64::from(gpn) + 1) as u32));
+                        if let Some((ready, free)) = nodes[id] {
+                            index.insert(ready, free, id);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            for ready in [false, true] {
+                let live = || {
+                    nodes
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, n)| n.filter(|n| n.0 == ready).map(|n| (n.1, i)))
+                };
+                for gpus in 1..=gpn + 1 {
+                    let fullest = live().filter(|n| n.0 >= gpus).min().map(|n| n.1);
+                    assert_eq!(index.fullest_fit(ready, gpus), fullest);
+                    let most = live().filter(|n| n.0 >= gpus).map(|n| n.0).max();
+                    let emptiest =
+                        most.and_then(|m| live().filter(|n| n.0 == m).min().map(|n| n.1));
+                    assert_eq!(index.emptiest(ready, gpus), emptiest);
+                }
+                let empty: Vec<usize> = live().filter(|n| n.0 == gpn).map(|n| n.1).collect();
+                assert_eq!(index.empty(ready).collect::<Vec<_>>(), empty);
+            }
+        }
+    }
+}
