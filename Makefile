@@ -100,7 +100,9 @@ screenshots: tools-browser
 # read by people, never asserted.
 bench: build pkg
 	cargo bench --profile release-sim --bench engine | tee target/bench-native.txt
-	cargo build --profile release-sim --bin gpucost
+	# Its own target directory: after `cargo bench` (dev-dependency features) the same
+	# profile's directory can hold two builds of a dependency, which the CLI then fails to link.
+	cargo build --profile release-sim --bin gpucost --target-dir target/bench-cli
 	test -x bench/peer/.venv/bin/python || python3 -m venv bench/peer/.venv
 	bench/peer/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/peer/requirements.txt
 	DIST=dist node bench/report.mjs

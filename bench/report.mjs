@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { measureWasm, REPLICATIONS } from './wasm-engine.mjs';
 import { measurePage } from './page-latency.mjs';
 
-const SIM_BIN = 'target/release-sim/gpucost';
+const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 const rows = []; // [area, target, measured, verdict]
 const add = (area, target, measured, pass) => rows.push([area, target, measured, pass === null ? 'report' : pass ? 'pass' : 'miss']);
 const fmt = (n, d = 1) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });

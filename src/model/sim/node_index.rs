@@ -4,8 +4,9 @@
 //! event cost O(nodes), which a 10,000-node cluster turns into hours).
 //!
 //! One bucket per (state, free GPUs), each a bitset over node ids with the index of its first
-//! non-zero word kept exact, and one bitmask per state of the non-empty buckets (free GPUs
-//! are 0–64, so 65 buckets fit a `u128`).
+//! non-zero word kept exact, and one bitmask per state of the non-empty buckets with at least
+//! one free GPU (1–64 free: bit `free − 1` of a `u64`, native in WebAssembly too; nodes with no
+//! free GPU are never looked up).
 
 /// Node ids by (ready, free GPUs).
 #[derive(Debug, Clone)]
@@ -13,8 +14,8 @@ pub struct NodeIndex {
     gpus_per_node: u32,
     /// `buckets[ready][free]`.
     buckets: [Vec<Bucket>; 2],
-    /// Bit `free` set when `buckets[ready][free]` holds a node.
-    non_empty: [u128; 2],
+    /// Bit `free − 1` set when `buckets[ready][free]` (free ≥ 1) holds a node.
+    non_empty: [u64; 2],
 }
 
 #[derive(Debug, Clone, Default)]
@@ -94,38 +95,41 @@ impl NodeIndex {
     pub fn insert(&mut self, ready: bool, free: u32, id: usize) {
         let b = &mut self.buckets[usize::from(ready)][free as usize];
         b.insert(id);
-        self.non_empty[usize::from(ready)] |= 1u128 << free;
+        if free > 0 {
+            self.non_empty[usize::from(ready)] |= 1u64 << (free - 1);
+        }
     }
 
     /// Removes node `id`, listed with `free` GPUs.
     pub fn remove(&mut self, ready: bool, free: u32, id: usize) {
         let b = &mut self.buckets[usize::from(ready)][free as usize];
         b.remove(id);
-        if b.count == 0 {
-            self.non_empty[usize::from(ready)] &= !(1u128 << free);
+        if b.count == 0 && free > 0 {
+            self.non_empty[usize::from(ready)] &= !(1u64 << (free - 1));
         }
     }
 
-    /// Non-empty buckets with at least `gpus` free GPUs.
-    fn fitting(&self, ready: bool, gpus: u32) -> u128 {
-        if gpus > self.gpus_per_node {
+    /// Non-empty buckets with at least `gpus` (≥ 1) free GPUs, as bits `free − 1`.
+    fn fitting(&self, ready: bool, gpus: u32) -> u64 {
+        if gpus == 0 || gpus > self.gpus_per_node {
             return 0;
         }
-        self.non_empty[usize::from(ready)] & (u128::MAX << gpus)
+        self.non_empty[usize::from(ready)] & (u64::MAX << (gpus - 1))
     }
 
     /// The node with the fewest free GPUs that still has `gpus` free, lowest id first.
     pub fn fullest_fit(&self, ready: bool, gpus: u32) -> Option<usize> {
         let fitting = self.fitting(ready, gpus);
-        (fitting != 0)
-            .then(|| self.buckets[usize::from(ready)][fitting.trailing_zeros() as usize].lowest())?
+        (fitting != 0).then(|| {
+            self.buckets[usize::from(ready)][fitting.trailing_zeros() as usize + 1].lowest()
+        })?
     }
 
     /// The node with the most free GPUs, if it has `gpus` free, lowest id first.
     pub fn emptiest(&self, ready: bool, gpus: u32) -> Option<usize> {
         let fitting = self.fitting(ready, gpus);
         (fitting != 0).then(|| {
-            self.buckets[usize::from(ready)][127 - fitting.leading_zeros() as usize].lowest()
+            self.buckets[usize::from(ready)][64 - fitting.leading_zeros() as usize].lowest()
         })?
     }
 
