@@ -100,8 +100,9 @@ screenshots: tools-browser
 # read by people, never asserted.
 bench: build pkg
 	cargo bench --profile release-sim --bench engine | tee target/bench-native.txt
-	# Its own target directory: after `cargo bench` (dev-dependency features) the same
-	# profile's directory can hold two builds of a dependency, which the CLI then fails to link.
+	# Its own target directory: the library is also a cdylib (for pkg/), whose outputs carry no
+	# hash in their names, so `cargo bench` (dev-dependency features) overwrites the CLI's build
+	# of it in a shared directory and the CLI then fails to link (cargo issue 6313).
 	cargo build --profile release-sim --bin gpucost --target-dir target/bench-cli
 	test -x bench/peer/.venv/bin/python || python3 -m venv bench/peer/.venv
 	bench/peer/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/peer/requirements.txt
