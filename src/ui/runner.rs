@@ -226,6 +226,13 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
             if run_id != generation.get_value() {
                 return;
             }
+            // Stopped before any replication could be summarised: the reason, not zeros.
+            if let (0, Some(cut)) = (n, &r.cut_off) {
+                set_error.set(Some(cut.to_string()));
+                set_results.set(None);
+                set_running.set(false);
+                return;
+            }
             set_results.set(Some(r));
             set_done.set(n);
             set_running.set(n < reps);
@@ -498,6 +505,13 @@ fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
     }
     let coarse_marked = std::cell::Cell::new(false);
     let publish = move |run: &MonteCarlo, complete: bool| {
+        // Stopped before any replication could be summarised: the reason, not zeros.
+        if let (0, Some(cut)) = (run.done(), run.cut_off()) {
+            set.error.set(Some(cut.to_string()));
+            set.results.set(None);
+            set.running.set(false);
+            return;
+        }
         set.results.set(Some(run.results()));
         set.done.set(run.done());
         if !coarse_marked.get()
