@@ -28,7 +28,7 @@ fn at_the_limit<T: Copy>(at: T, over: T, edit: impl Fn(&mut Scenario, T), needle
 }
 
 #[test]
-fn horizon_replications_classes_platforms_and_nodes_at_their_limits() {
+fn horizon_replications_classes_platforms_nodes_and_gpus_at_their_limits() {
     at_the_limit(
         limits::HORIZON_DAYS_MAX,
         limits::HORIZON_DAYS_MAX + 0.5,
@@ -82,6 +82,18 @@ fn horizon_replications_classes_platforms_and_nodes_at_their_limits() {
         limits::MAX_NODES + 1,
         |s, n| s.platforms[0].max_nodes = n,
         &["max_nodes", "10000"],
+    );
+    at_the_limit(
+        limits::GPUS_PER_JOB_MAX,
+        limits::GPUS_PER_JOB_MAX + 1,
+        |s, n| {
+            // Room for the largest job on every platform.
+            for p in &mut s.platforms {
+                p.max_nodes = limits::MAX_NODES;
+            }
+            s.job_classes[0].gpus_per_job = n;
+        },
+        &["gpus_per_job", "4096"],
     );
 }
 
