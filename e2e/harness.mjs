@@ -82,7 +82,12 @@ export function watchPage(page) {
     }
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()}`));
+  page.on('requestfailed', (req) => {
+    // The browser fetches the favicon on its own, late; a navigation the test makes (a reload)
+    // can abort it. Any other failed request, or a favicon that fails otherwise, is a problem.
+    if (/\/favicon-[^/]*$/.test(new URL(req.url()).pathname) && req.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${req.url()}`);
+  });
   page.on('response', (res) => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
