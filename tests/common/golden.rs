@@ -56,5 +56,11 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// Length and FNV-1a of [`golden_report`], as computed here (compare with [`GOLDEN_REPORT`]).
+pub fn golden_report_fingerprint() -> (usize, u64) {
+    let text = golden_report();
+    (text.len(), fnv1a(text.as_bytes()))
+}
+
 /// Length and FNV-1a of [`golden_report`] computed natively (x86_64) for this engine version.
 pub const GOLDEN_REPORT: (usize, u64) = (15_522, 12_541_430_539_692_647_272);
