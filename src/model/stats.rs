@@ -5,16 +5,35 @@ use serde::{Deserialize, Serialize};
 /// The `q` quantile (0–1) of sorted data, linearly interpolated between order statistics
 /// (Hyndman–Fan type 7, as in R and NumPy). Empty data gives NaN.
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
-    match sorted.len() {
-        0 => f64::NAN,
-        1 => sorted[0],
-        n => {
-            let h = (n - 1) as f64 * q.clamp(0.0, 1.0);
-            let lo = libm::floor(h) as usize;
-            let hi = (lo + 1).min(n - 1);
-            sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
-        }
+    interpolate(sorted.len(), q, |lo| {
+        (sorted[lo], sorted[(lo + 1).min(sorted.len() - 1)])
+    })
+}
+
+/// [`quantile_sorted`] of data in any order, found by selection instead of a sort (O(n); the
+/// data is reordered). The same two order statistics are interpolated, so the same number.
+pub fn quantile_unsorted(values: &mut [f64], q: f64) -> f64 {
+    let n = values.len();
+    interpolate(n, q, |lo| {
+        let (_, at_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
+        // The next order statistic is the smallest value above position `lo`.
+        let at_hi = above.iter().copied().min_by(f64::total_cmp);
+        (*at_lo, at_hi.unwrap_or(*at_lo))
+    })
+}
+
+/// The type-7 quantile of `n` values, given the order statistics at ranks `lo` and `lo + 1`
+/// (the last one when `lo` is the last rank) from `order_statistics(lo)`.
+fn interpolate(n: usize, q: f64, order_statistics: impl FnOnce(usize) -> (f64, f64)) -> f64 {
+    match n {
+        0 => return f64::NAN,
+        1 => return order_statistics(0).0,
+        _ => {}
     }
+    let h = (n - 1) as f64 * q.clamp(0.0, 1.0);
+    let lo = libm::floor(h) as usize;
+    let (at_lo, at_hi) = order_statistics(lo);
+    at_lo + (h - lo as f64) * (at_hi - at_lo)
 }
 
 /// Mean; NaN for empty data.
@@ -116,6 +135,35 @@ impl Histogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Selection gives the sorted quantile exactly, ties and all, for every n and q.
+    #[test]
+    fn quantile_by_selection_equals_quantile_of_sorted_data() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for n in 0..60usize {
+            let data: Vec<f64> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 17) as f64 * 0.5 // many ties
+                })
+                .collect();
+            let mut sorted = data.clone();
+            sorted.sort_by(f64::total_cmp);
+            for q in [0.0, 0.05, 0.3, 0.5, 0.95, 0.999, 1.0] {
+                let mut scratch = data.clone();
+                let (a, b) = (
+                    quantile_unsorted(&mut scratch, q),
+                    quantile_sorted(&sorted, q),
+                );
+                assert!(
+                    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                    "n {n} q {q}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn quantiles_interpolate_like_numpy() {

@@ -5,10 +5,12 @@
 //! - [`outcome`]: what one platform's run measured: the cost breakdown and the scheduling
 //!   metrics.
 //! - [`node_index`]: live nodes by state and free GPUs, for placement in constant time.
+//! - [`job_queue`]: the waiting jobs in submission order, for placement's walk.
 //! - [`engine`]: the event loop of one platform: nodes, placement, attempts, interruptions,
 //!   billing.
 
 pub mod engine;
+pub mod job_queue;
 pub mod jobs;
 pub mod node_index;
 pub mod outcome;

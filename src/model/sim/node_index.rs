@@ -109,6 +109,14 @@ impl NodeIndex {
         }
     }
 
+    /// Moves node `id` from `from` free GPUs to `to` (the same as a removal and an insertion).
+    pub fn update(&mut self, ready: bool, from: u32, to: u32, id: usize) {
+        if from != to {
+            self.remove(ready, from, id);
+            self.insert(ready, to, id);
+        }
+    }
+
     /// Non-empty buckets with at least `gpus` (≥ 1) free GPUs, as bits `free − 1`.
     fn fitting(&self, ready: bool, gpus: u32) -> u64 {
         if gpus == 0 || gpus > self.gpus_per_node {
