@@ -19,6 +19,7 @@
 //! on notice). A failing attempt loses its compute since the last checkpoint; a job that gives
 //! up turns all its kept compute into failed-attempt cost.
 
+use super::event_queue::{Event, EventQueue};
 use super::job_queue::JobQueue;
 use super::jobs::Job;
 use super::node_index::NodeIndex;
@@ -29,8 +30,6 @@ use crate::model::scenario::{
 };
 use crate::model::HOURS_PER_MONTH;
 use smallvec::SmallVec;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Per-job timeline, kept when asked for (the node timeline and the queueing tests).
 #[derive(Debug, Clone, PartialEq)]
@@ -108,14 +107,6 @@ pub struct Timeline {
 
 /// Queue length below which stale events are never dropped (small runs never compact).
 const COMPACT_MIN: usize = 4096;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Event {
-    NodeReady(usize),
-    AttemptEnd { job: usize, generation: u32 },
-    Interrupt(usize),
-    IdleTimeout { node: usize, generation: u32 },
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NodeKind {
@@ -230,8 +221,7 @@ struct Sim<'a> {
     jobs: &'a [Job],
     horizon_s: i64,
     now: i64,
-    seq: u64,
-    queue: BinaryHeap<Reverse<(i64, u64, Event)>>,
+    queue: EventQueue,
     /// Queue length at which stale events are dropped next (see [`Sim::compact_queue`]).
     compact_at: usize,
     /// Smallest queue that is ever compacted ([`COMPACT_MIN`]; tests change it).
@@ -349,14 +339,14 @@ fn new_sim<'a>(
     let gpn = f64::from(platform.gpus_per_node);
     let per_gpu_s = |usd_per_node_hour: f64| usd_per_node_hour * list_factor / HOUR_S / gpn;
     let slowdown = platform.storage_read_slowdown_pct / 100.0;
+    let horizon_s = libm::round(scenario.horizon_days * DAY_S) as i64;
     let mut sim = Sim {
         scenario,
         platform,
         jobs,
-        horizon_s: libm::round(scenario.horizon_days * DAY_S) as i64,
+        horizon_s,
         now: 0,
-        seq: 0,
-        queue: BinaryHeap::new(),
+        queue: EventQueue::new(horizon_s),
         compact_at: COMPACT_MIN,
         compact_min: COMPACT_MIN,
         nodes: Vec::new(),
@@ -462,8 +452,7 @@ impl Sim<'_> {
     }
 
     fn push(&mut self, at_s: i64, event: Event) {
-        self.seq += 1;
-        self.queue.push(Reverse((at_s, self.seq, event)));
+        self.queue.push(at_s, event);
         if self.queue.len() >= self.compact_at {
             self.compact_queue();
         }
@@ -1185,7 +1174,7 @@ impl Sim<'_> {
         }
         let mut next_job = 0;
         loop {
-            let next_event = self.queue.peek().map(|Reverse((t, _, _))| *t);
+            let next_event = self.queue.peek_time();
             let next_arrival = self.jobs.get(next_job).map(|j| j.arrival_s);
             let take_event = match (next_event, next_arrival) {
                 (None, None) => break,
@@ -1194,7 +1183,7 @@ impl Sim<'_> {
                 (None, Some(_)) => false,
             };
             if take_event {
-                let Some(Reverse((t, _, event))) = self.queue.pop() else {
+                let Some((t, event)) = self.queue.pop() else {
                     break;
                 };
                 if t >= self.horizon_s {
@@ -1236,9 +1225,12 @@ impl Sim<'_> {
     fn is_stale(&self, event: &Event) -> bool {
         match *event {
             Event::NodeReady(node) | Event::Interrupt(node) => self.nodes[node].released,
-            Event::AttemptEnd { job, generation } => self.states[job].generation != generation,
+            Event::AttemptEnd { job, generation } => {
+                Event::generation_stored(self.states[job].generation) != generation
+            }
             Event::IdleTimeout { node, generation } => {
-                self.nodes[node].released || self.nodes[node].idle_generation != generation
+                self.nodes[node].released
+                    || Event::generation_stored(self.nodes[node].idle_generation) != generation
             }
         }
     }
@@ -1250,9 +1242,10 @@ impl Sim<'_> {
     /// over an unchanged state. Done when the queue has doubled since the last time (and holds
     /// at least [`COMPACT_MIN`]), so it costs O(1) per event.
     fn compact_queue(&mut self) {
-        let mut events = std::mem::take(&mut self.queue).into_vec();
-        events.retain(|Reverse((_, _, event))| !self.is_stale(event));
-        self.queue = BinaryHeap::from(events);
+        // Taken out (with its sequence counter) while `is_stale` reads the rest of the state.
+        let mut queue = std::mem::replace(&mut self.queue, EventQueue::new(0));
+        queue.retain(|event| !self.is_stale(event));
+        self.queue = queue;
         self.compact_at = (2 * self.queue.len()).max(self.compact_min);
     }
 
@@ -1264,7 +1257,7 @@ impl Sim<'_> {
                 }
             }
             Event::AttemptEnd { job, generation } => {
-                if self.states[job].generation == generation
+                if Event::generation_stored(self.states[job].generation) == generation
                     && self.states[job].phase == Phase::Running
                 {
                     self.attempt_end(job);
@@ -1273,7 +1266,10 @@ impl Sim<'_> {
             Event::Interrupt(node) => self.interrupt(node),
             Event::IdleTimeout { node, generation } => {
                 let n = &self.nodes[node];
-                if !n.released && n.idle_generation == generation && n.holders.is_empty() {
+                if !n.released
+                    && Event::generation_stored(n.idle_generation) == generation
+                    && n.holders.is_empty()
+                {
                     self.release_node(node);
                 }
             }
