@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! gpucost eval [--preset NAME | --scenario FILE.json] [--set path=value]… [--reps N]
-//!              [--seed S] [--format json|csv|table]
+//!              [--seed S] [--threads N] [--format json|csv|table]
 //! gpucost presets
 //! gpucost scenario --preset NAME
 //! gpucost schema
@@ -104,6 +104,10 @@ mod cli {
         /// Seed (overrides the scenario's).
         #[arg(long)]
         seed: Option<u64>,
+        /// Threads to run replications on (default: one per core). The numbers do not depend
+        /// on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
@@ -242,7 +246,11 @@ mod cli {
         }
         let scenario = apply_edits(&base, &edits).map_err(|e| e.to_string())?;
         let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
-        run.run_to_end();
+        let threads = args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        );
+        run.run_to_end_on(threads);
         let results = run.results();
         if let Some(cut) = &results.cut_off {
             if results.replications == 0 {

@@ -73,12 +73,73 @@ impl MonteCarlo {
             }
             let outcomes =
                 run_replication_within(&self.scenario, u64::from(r), self.budget.per_replication);
-            self.cut_off = self.meter.add(&self.scenario, &outcomes);
-            if self.cut_off.as_ref().is_none_or(|c| c.summarised() > r) {
-                self.outcomes.push(outcomes);
-            }
+            self.add(r, outcomes);
         }
         self.done()
+    }
+
+    /// Adds replication `r`'s outcomes (replications must come in order): the event budget
+    /// decides whether it is summarised and whether the run stops here.
+    fn add(&mut self, r: u32, outcomes: Vec<PlatformOutcome>) {
+        self.cut_off = self.meter.add(&self.scenario, &outcomes);
+        if self.cut_off.as_ref().is_none_or(|c| c.summarised() > r) {
+            self.outcomes.push(outcomes);
+        }
+    }
+
+    /// [`MonteCarlo::run_to_end`] on `threads` threads (native builds: the CLI). Each thread
+    /// takes the next replication not yet taken; outcomes are added in replication order, so
+    /// the results, and where an event budget stops the run, are exactly those of one thread.
+    /// Once a budget stops the run no replication is started; those under way are dropped.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn run_to_end_on(&mut self, threads: usize) {
+        use std::collections::BTreeMap;
+        use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+        if threads <= 1 || self.is_done() {
+            self.run_to_end();
+            return;
+        }
+        let total = self.scenario.replications;
+        let next = AtomicU32::new(self.done());
+        let stop = AtomicBool::new(false);
+        let scenario = self.scenario.clone();
+        let per_replication = self.budget.per_replication;
+        std::thread::scope(|scope| {
+            let (sender, answers) = std::sync::mpsc::channel();
+            for _ in 0..threads {
+                let sender = sender.clone();
+                let (next, stop, scenario) = (&next, &stop, &scenario);
+                scope.spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let r = next.fetch_add(1, Ordering::Relaxed);
+                        if r >= total {
+                            break;
+                        }
+                        let outcomes =
+                            run_replication_within(scenario, u64::from(r), per_replication);
+                        if sender.send((r, outcomes)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sender);
+            // Answers arrive in any order; add them in replication order.
+            let mut early = BTreeMap::new();
+            for (r, outcomes) in answers {
+                early.insert(r, outcomes);
+                while self.cut_off.is_none() {
+                    let Some(outcomes) = early.remove(&self.done()) else {
+                        break;
+                    };
+                    let r = self.done();
+                    self.add(r, outcomes);
+                }
+                if self.cut_off.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
     }
 
     /// Why the run stopped before its last replication, if it did.

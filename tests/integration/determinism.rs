@@ -53,6 +53,12 @@ fn batch_size_and_replication_order_do_not_change_results() {
     let whole = full_run(&s, 1_000);
     assert_eq!(whole, full_run(&s, 1));
     assert_eq!(whole, full_run(&s, 5));
+    // On several threads (the CLI), answers come back in any order.
+    for threads in [2, 3, 16] {
+        let mut mc = MonteCarlo::new(s.clone()).unwrap();
+        mc.run_to_end_on(threads);
+        assert_eq!(whole, mc.results(), "{threads} threads");
+    }
     // Replications computed backwards, then combined in replication order.
     let mut outcomes: Vec<_> = (0..s.replications)
         .rev()

@@ -198,15 +198,19 @@ fn a_run_over_its_event_budget_keeps_the_replications_up_to_the_one_that_reached
     let e1: u64 = events_of(&s, 1).iter().sum();
     let first_two: Vec<_> = (0..2).map(|r| run_replication(&s, r)).collect();
     let expected = Results::from_outcomes(&s, &first_two);
-    for per_run in [e0 + 1, e0 + e1 - 1, e0 + e1] {
+    for (per_run, threads) in [e0 + 1, e0 + e1 - 1, e0 + e1]
+        .into_iter()
+        .flat_map(|b| [(b, 1), (b, 3)])
+    {
         let budget = EventBudget {
             per_replication: limits::EVENTS_PER_REPLICATION_MAX,
             per_run,
         };
         let mut run = MonteCarlo::within(s.clone(), budget).unwrap();
-        run.run_to_end();
+        // On several threads later replications may finish first: still cut at the same one.
+        run.run_to_end_on(threads);
         assert!(run.is_done());
-        assert_eq!(run.done(), 2, "budget {per_run}");
+        assert_eq!(run.done(), 2, "budget {per_run}, {threads} threads");
         let results = run.results();
         assert_eq!(results.platforms, expected.platforms);
         assert_eq!(results.replications, 2);
