@@ -71,9 +71,17 @@ add('Page weight', '.wasm + JS ≤ 300 kB gzip (stretch 200 kB)',
 const peerSpec = JSON.parse(readFileSync('bench/peer/mmc.json'));
 const peer = JSON.parse(execFileSync('bench/peer/.venv/bin/python', ['bench/peer/mmc_overheads.py', 'bench/peer/mmc.json']));
 const reps = peerSpec.peer.replications;
-const t0 = process.hrtime.bigint();
-const ours = JSON.parse(execFileSync(SIM_BIN, ['eval', '--scenario', 'bench/peer/mmc-scenario.json', '--reps', String(reps)], { maxBuffer: 64 << 20 }));
-const oursS = Number(process.hrtime.bigint() - t0) / 1e9;
+// Ours on one thread (like SimPy), then on every core (what `gpucost eval` does by default).
+const timedEval = (threads) => {
+  const t0 = process.hrtime.bigint();
+  const out = execFileSync(SIM_BIN, ['eval', '--scenario', 'bench/peer/mmc-scenario.json', '--reps', String(reps), '--threads', String(threads)], { maxBuffer: 64 << 20 });
+  return [JSON.parse(out), Number(process.hrtime.bigint() - t0) / 1e9];
+};
+const best = (threads) => [0, 1, 2].map(() => timedEval(threads)).reduce((a, b) => (b[1] < a[1] ? b : a));
+const [ours, oursS] = best(1);
+const cores = cpus().length;
+const [oursAll, oursAllS] = best(cores);
+if (JSON.stringify(oursAll) !== JSON.stringify(ours)) throw new Error('eval on several threads differs from one thread');
 const w = ours.platforms[0].queue_wait_mean_min;
 // Standard error from the spread of the per-replication means (p5–p95 ≈ ±1.645 sd).
 const oursSe = (w.p95 - w.p5) / 3.29 / Math.sqrt(reps);
@@ -84,8 +92,11 @@ add('Same model as SimPy', 'same mean queue wait within Monte Carlo error',
 const oursJobs = ours.platforms[0].jobs_completed.mean * reps; // finished jobs: a lower bound on jobs simulated
 const peerRate = peer.jobs / peer.wall_s;
 const oursRate = oursJobs / oursS;
+const oursAllRate = oursJobs / oursAllS;
+// Judged like for like, one core each (SimPy runs on one); the default, every core, beside it.
 add('Faster than SimPy', 'our jobs/s ÷ SimPy jobs/s ≥ 100×',
-  `${fmt(oursRate / 1e6, 2)} M vs ${fmt(peerRate / 1e3, 1)} k jobs/s (native, one core, whole process): ×${fmt(oursRate / peerRate, 0)}`, oursRate / peerRate >= 100);
+  `one core each: ${fmt(oursRate / 1e6, 2)} M vs ${fmt(peerRate / 1e3, 1)} k jobs/s (native, whole process, best of 3): ×${fmt(oursRate / peerRate, 0)}; `
+  + `\`gpucost eval\` on all ${cores} cores (its default): ${fmt(oursAllRate / 1e6, 2)} M jobs/s, ×${fmt(oursAllRate / peerRate, 0)}`, oursRate / peerRate >= 100);
 
 // --- Memory -------------------------------------------------------------------------------
 const timed = spawnSync('/usr/bin/time', ['-v', SIM_BIN, 'eval', '--scenario', 'bench/scenarios/hundred-days.json', '--format', 'table'], { encoding: 'utf8' });
