@@ -8,12 +8,17 @@
 //! has a bit per job; each level above has a bit per word of the level below, set while that
 //! word is non-zero; the top level is a single word.
 
+use std::cell::Cell;
+
 /// Set of job indices below a fixed capacity, walked in increasing order.
 #[derive(Debug, Clone)]
 pub struct JobQueue {
     /// `levels[0]`: a bit per job; `levels[k + 1]`: a bit per non-zero word of `levels[k]`.
     levels: Vec<Vec<u64>>,
     len: usize,
+    /// No job below this waits (a lower bound, made exact by searches from below it): a walk
+    /// from the front starts here instead of climbing the levels over empty words.
+    low: Cell<usize>,
 }
 
 impl JobQueue {
@@ -29,7 +34,11 @@ impl JobQueue {
             }
             bits = words;
         }
-        JobQueue { levels, len: 0 }
+        JobQueue {
+            levels,
+            len: 0,
+            low: Cell::new(capacity),
+        }
     }
 
     /// Jobs in the queue.
@@ -51,6 +60,7 @@ impl JobQueue {
         }
         self.levels[0][w] = before | bit;
         self.len += 1;
+        self.low.set(self.low.get().min(job));
         if before == 0 {
             // The word was empty: mark it, and upwards while words were empty.
             let mut index = w;
@@ -95,6 +105,17 @@ impl JobQueue {
 
     /// The smallest job index in the queue that is at least `from`.
     pub fn first_from(&self, from: usize) -> Option<usize> {
+        let low = self.low.get();
+        if from > low {
+            return self.search(from);
+        }
+        // Nothing waits in [from, low): search from `low`; what it finds is the new bound.
+        let found = self.search(low);
+        self.low.set(found.unwrap_or(usize::MAX));
+        found
+    }
+
+    fn search(&self, from: usize) -> Option<usize> {
         // Up: the first level where the word holding `index` has a set bit at or after it.
         let mut index = from;
         let mut level = 0;
