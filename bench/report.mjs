@@ -131,10 +131,10 @@ ${nativeLines.join('\n')}
   (package \`gpucost-model\`, with libm, rand_xoshiro, rand_core and smallvec) is built at
   \`opt-level = 3\` and the rest at \`"z"\`; \`pkg/\` and the benches build everything at 3
   (\`release-sim\`). Measured when choosing, in the page's worker in Chromium (benchmark
-  scenario, 8 replications, median): 70 ms with the model at 3 in the one module, 67 ms with
-  the separate all-3 worker module it replaced, 95 ms with everything at "z"; the app wasm is
-  452 kB gzip with the model at 3 and 410 kB at "z", against 387 + 131 kB for the two modules
-  before.
+  scenario, 8 replications, median of 10 runs, three rounds on a quiet machine): 67-68 ms
+  with the model at 3 in the one module, 68-69 ms with the separate all-3 worker module it
+  replaced, 93-95 ms with everything at "z"; the app wasm is 452 kB gzip with the model at 3
+  and 410 kB at "z", against 387 + 131 kB for the two modules before.
 - Workers: the page starts one per core but one (\`navigator.hardwareConcurrency\` − 1, at least
   one), each with its own module instance and an interleaved share of the replications. On
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
