@@ -99,7 +99,7 @@ screenshots: tools-browser
 # memory; prints one table and writes bench/RESULTS.md. Not part of `make test`: timings are
 # read by people, never asserted.
 bench: build pkg
-	cargo bench --profile release-sim --bench engine | tee target/bench-native.txt
+	cargo bench --profile bench-sim --bench engine | tee target/bench-native.txt
 	# Its own target directory: the library is also a cdylib (for pkg/), whose outputs carry no
 	# hash in their names, so `cargo bench` (dev-dependency features) overwrites the CLI's build
 	# of it in a shared directory and the CLI then fails to link (cargo issue 6313).

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The model and the pure chart geometry must compile without any web crate (see
-# README.md, "Architecture"). Fails naming the file and line that imports one.
+# The model, its scenarios and the pure chart geometry (the gpucost-model package, model/) must
+# compile without any web crate (see README.md, "Architecture"). Fails naming the file and line
+# that imports or depends on one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pure_dirs=(src/model src/charts)
-[[ -d src/scenario ]] && pure_dirs+=(src/scenario)
-if hits=$(grep -rnE '\b(leptos|web_sys|js_sys|wasm_bindgen|gloo[a-z_]*)\b' "${pure_dirs[@]}"); then
-  echo "Web crates referenced in the pure model (keep them in src/ui or src/js_api):"
+pure=(model/src model/Cargo.toml)
+if hits=$(grep -rnE '\b(leptos|web_sys|web-sys|js_sys|js-sys|wasm_bindgen|wasm-bindgen|gloo[a-z_-]*)\b' "${pure[@]}"); then
+  echo "Web crates referenced in the pure model (keep them in src/ui, src/worker.rs or src/js_api.rs):"
   echo "$hits"
   exit 1
 fi
-echo "model purity: ${pure_dirs[*]} reference no web crate"
+echo "model purity: ${pure[*]} reference no web crate"

@@ -1,9 +1,23 @@
-//! The web app's entry point: installs the panic hook and mounts the Leptos app. Nothing else.
+//! The web app's entry point: installs the panic hook and mounts the Leptos app; and, in the
+//! same wasm module, the simulation worker's entry point. Nothing else.
 
+/// wasm-bindgen runs `main` wherever the module is instantiated: on the page, and in each
+/// simulation worker (which has no window, and is started by [`start_simulation_worker`]).
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 fn main() {
     console_error_panic_hook::set_once();
+    if web_sys::window().is_none() {
+        return;
+    }
     leptos::mount::mount_to_body(gpucost::ui::App);
+}
+
+/// The simulation worker's entry point (see `gpucost::worker`), called by its loader
+/// (src/worker-loader.js) once the worker has instantiated the page's module.
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = startSimulationWorker)]
+pub fn start_simulation_worker() {
+    gpucost::worker::start();
 }
 
 /// The app only runs in the browser; a native build of this binary says so instead of failing.

@@ -3,6 +3,11 @@
 //! crashes, and terminated when a newer input finds one stuck in a long replication (which a
 //! message cannot interrupt).
 //!
+//! A worker runs the page's own wasm module, in an instance of its own: the loader
+//! (src/worker-loader.js, a module worker) is sent the URL of the app's wasm-bindgen glue and
+//! the compiled `WebAssembly.Module` in its first message, so it downloads and compiles no
+//! wasm, and Trunk's hashed file names need not be known to it.
+//!
 //! Each worker remembers what it was asked since its last run started, so a restarted worker
 //! picks the same work up again: its replications depend only on the scenario, seed and index,
 //! so the numbers it answers are the ones the crashed worker would have.
@@ -12,7 +17,23 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+#[wasm_bindgen]
+extern "C" {
+    /// The URL of the app's wasm-bindgen glue (this expression is evaluated inside it).
+    #[wasm_bindgen(thread_local_v2, js_namespace = ["import", "meta"], js_name = url)]
+    static GLUE_URL: String;
+}
+
+/// The first message to a new worker: where the glue is, and the compiled module.
+fn boot_message() -> Option<JsValue> {
+    let message = js_sys::Object::new();
+    let glue = GLUE_URL.with(String::clone);
+    js_sys::Reflect::set(&message, &"glue".into(), &glue.into()).ok()?;
+    js_sys::Reflect::set(&message, &"module".into(), &wasm_bindgen::module()).ok()?;
+    Some(message.into())
+}
 
 /// Called with the worker's index and its answer.
 pub type OnOutput = Rc<dyn Fn(usize, WorkerOutput)>;
@@ -109,7 +130,14 @@ impl WorkerPool {
     }
 
     fn spawn(&self, index: usize) -> Option<SimWorker> {
-        let worker = Worker::new(&self.inner.loader).ok()?;
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(&self.inner.loader, &options).ok()?;
+        // Read before the worker's own messages: it starts the app's module in the worker.
+        if worker.post_message(&boot_message()?).is_err() {
+            worker.terminate();
+            return None;
+        }
         let pool: Weak<Pool> = Rc::downgrade(&self.inner);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(pool) = pool.upgrade() else { return };

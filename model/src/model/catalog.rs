@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 pub const AS_OF: &str = "AWS ~2025-H1 (SkyPilot catalog; P4d/P4de/P5/P5en on-demand predate the \
                          reported mid-2025 price cut), GCP 2026-07-30 (Cloud Billing Catalog)";
 
-const DATA: &str = include_str!("../../data/catalog.csv");
+const DATA: &str = include_str!("../../../data/catalog.csv");
 
 /// One instance type in one region.
 #[derive(Debug, Clone, PartialEq)]

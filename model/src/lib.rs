@@ -1,0 +1,13 @@
+//! gpucost-model: the pure part of the GPU training cost calculator. No web crate is imported
+//! here (`scripts/check-model-purity.sh`), so it compiles natively for the tests and the CLI,
+//! and to wasm32 for the page, its simulation workers and `pkg/`. The `gpucost` package
+//! re-exports these modules under the same paths (`gpucost::model`, ...).
+//!
+//! - [`model`]: the cost and scheduling model (scenarios, the simulation, Monte Carlo).
+//! - [`scenario`]: presets, edits by dotted path, links, reports, job-history import.
+//! - [`charts`]: chart geometry (scales, ticks, bar layout, number formatting); the SVG
+//!   components that draw it live in the `gpucost` package's UI.
+
+pub mod charts;
+pub mod model;
+pub mod scenario;
