@@ -148,8 +148,16 @@ ${nativeLines.join('\n')}
   (\`release-sim\`). Measured when choosing, in the page's worker in Chromium (benchmark
   scenario, 8 replications, median of 10 runs, three rounds on a quiet machine): 67-68 ms
   with the model at 3 in the one module, 68-69 ms with the separate all-3 worker module it
-  replaced, 93-95 ms with everything at "z"; the app wasm is 452 kB gzip with the model at 3
-  and 410 kB at "z", against 387 + 131 kB for the two modules before.
+  replaced, 93-95 ms with everything at "z". The one module is 482 kB gzip; before, the app's
+  own was 418 kB and the worker's 131 kB. Leptos's \`erase_components\` takes 29 kB off it but
+  made every input slower to answer (input to worker message 7 → 17 ms median, estimate p95
+  11-16 → 23-34 ms, coarse p95 48-51 → 70 ms, alternating builds), so it is off.
+- Faster than SimPy: judged on one core each, as SimPy runs on one; \`gpucost eval\` runs
+  replications on every core by default (same numbers on any thread count, checked here).
+  The per-job path got about ×1.3 faster this round without changing a bit of the results
+  (waiting jobs in a hierarchical bitset, 16-byte event-queue entries, per-class constants,
+  queue-wait percentiles by selection); what is left is spread thin (job generation with its
+  logarithms ~15 %, the event heap ~10 %, cost accounting per attempt and node).
 - Workers: the page starts one per core but one (\`navigator.hardwareConcurrency\` − 1, at least
   one), each with its own module instance and an interleaved share of the replications. On
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
