@@ -129,10 +129,10 @@ impl MonteCarlo {
             for (r, outcomes) in answers {
                 early.insert(r, outcomes);
                 while self.cut_off.is_none() {
-                    let Some(outcomes) = early.remove(&self.done()) else {
+                    let r = self.done();
+                    let Some(outcomes) = early.remove(&r) else {
                         break;
                     };
-                    let r = self.done();
                     self.add(r, outcomes);
                 }
                 if self.cut_off.is_some() {

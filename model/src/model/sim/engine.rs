@@ -405,9 +405,7 @@ fn new_sim<'a>(
         })
         .collect();
     for job in jobs {
-        let class = &scenario.job_classes[job.class];
-        let nodes_needed = sim.nodes_needed(class.gpus_per_job);
-        let efficiency = if nodes_needed > 1 {
+        let efficiency = if sim.plans[job.class].nodes_needed > 1 {
             platform.multi_node_efficiency
         } else {
             1.0
@@ -708,9 +706,8 @@ impl Sim<'_> {
         let plan = self.plan(job);
         let gpus = plan.gpus;
         let gpn = self.platform.gpus_per_node;
-        let placement = self.platform.placement;
-        if gpus <= gpn && placement != Placement::Exclusive {
-            if let Some(node) = self.pick_shared_node(gpus, placement) {
+        if !plan.whole_nodes {
+            if let Some(node) = self.pick_shared_node(gpus, self.platform.placement) {
                 self.hold(job, node, gpus);
                 self.dequeue(job);
                 self.nodes_ready_check(job);
@@ -863,8 +860,8 @@ impl Sim<'_> {
     fn charge_capacity_wait(&mut self, job: usize) {
         let slots = self.plan(job).slots_held;
         for i in 0..self.states[job].holds.len() {
-            let Hold { since_s: since, .. } = self.states[job].holds[i];
-            let node = self.states[job].holds[i].node();
+            let hold = self.states[job].holds[i];
+            let (node, since) = (hold.node(), hold.since_s);
             // Held time counts only while the node is ready (provisioning is charged per node).
             if !self.nodes[node].ready {
                 continue;
@@ -1008,9 +1005,9 @@ impl Sim<'_> {
         let held = f64::from(plan.slots_held);
         // By index: charging never changes the job's nodes.
         for i in 0..held_nodes {
-            let Hold { used, .. } = self.states[job].holds[i];
-            let node = self.states[job].holds[i].node();
-            let used_here = f64::from(used);
+            let hold = self.states[job].holds[i];
+            let node = hold.node();
+            let used_here = f64::from(hold.used);
             self.charge(node, GpuUse::ProvisioningAndPulls, pull as f64 * used_here);
             self.charge(
                 node,
@@ -1186,15 +1183,9 @@ impl Sim<'_> {
                 let Some((t, event)) = self.queue.pop() else {
                     break;
                 };
-                if t >= self.horizon_s {
+                if t >= self.horizon_s || !self.begin_event(t) {
                     break;
                 }
-                if self.events >= self.event_budget {
-                    self.cut_off = true;
-                    break;
-                }
-                self.now = t;
-                self.events += 1;
                 self.handle(event);
             } else {
                 let t = self.jobs[next_job].arrival_s;
@@ -1205,12 +1196,9 @@ impl Sim<'_> {
                     next_job = self.jobs.len();
                     continue;
                 }
-                if self.events >= self.event_budget {
-                    self.cut_off = true;
+                if !self.begin_event(t) {
                     break;
                 }
-                self.now = t;
-                self.events += 1;
                 self.enqueue(next_job);
                 next_job += 1;
             }
@@ -1218,6 +1206,18 @@ impl Sim<'_> {
         }
         self.now = self.horizon_s;
         self.finish_horizon();
+    }
+
+    /// Moves the clock to `t` to handle one more event (a queued one or an arrival); false,
+    /// with `cut_off` set, when the replication's event budget is spent.
+    fn begin_event(&mut self, t: i64) -> bool {
+        if self.events >= self.event_budget {
+            self.cut_off = true;
+            return false;
+        }
+        self.now = t;
+        self.events += 1;
+        true
     }
 
     /// Whether handling `event` could no longer do anything, whenever it comes: its node was
