@@ -12,6 +12,7 @@ pub mod error;
 pub mod monte_carlo;
 pub mod platforms;
 pub mod rng;
+pub mod rounding;
 pub mod scenario;
 pub mod sensitivity;
 pub mod sim;

@@ -25,6 +25,7 @@ use super::jobs::Job;
 use super::node_index::NodeIndex;
 use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
 use crate::model::rng::{Purpose, Stream};
+use crate::model::rounding;
 use crate::model::scenario::{
     limits, Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
 };
@@ -268,6 +269,8 @@ struct Sim<'a> {
     price_reserved: f64,
     useful_share: f64,
     slowdown_share: f64,
+    /// How long an idle node is kept before it is released (the warm pool), s.
+    warm_pool_window_s: i64,
 }
 
 /// The index of `used` in [`GpuUse::ALL`] (and in `gpu_seconds`): its declaration order.
@@ -339,7 +342,7 @@ fn new_sim<'a>(
     let gpn = f64::from(platform.gpus_per_node);
     let per_gpu_s = |usd_per_node_hour: f64| usd_per_node_hour * list_factor / HOUR_S / gpn;
     let slowdown = platform.storage_read_slowdown_pct / 100.0;
-    let horizon_s = libm::round(scenario.horizon_days * DAY_S) as i64;
+    let horizon_s = rounding::round(scenario.horizon_days * DAY_S) as i64;
     let mut sim = Sim {
         scenario,
         platform,
@@ -379,6 +382,7 @@ fn new_sim<'a>(
             * (1.0 - platform.purchase.reserved_discount_pct / 100.0),
         useful_share: 1.0 / (1.0 + slowdown),
         slowdown_share: slowdown / (1.0 + slowdown),
+        warm_pool_window_s: rounding::round(platform.warm_pool_window_s) as i64,
     };
     sim.plans = scenario
         .job_classes
@@ -399,8 +403,8 @@ fn new_sim<'a>(
                 },
                 tau,
                 delta,
-                pull_s: libm::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
-                restart_s: libm::round(class.restart_overhead_s) as i64,
+                pull_s: rounding::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
+                restart_s: rounding::round(class.restart_overhead_s) as i64,
             }
         })
         .collect();
@@ -413,7 +417,7 @@ fn new_sim<'a>(
         let wall = job.work_ref_s / platform.relative_throughput * (1.0 + slowdown) / efficiency;
         sim.states.push(JobState {
             phase: Phase::Waiting,
-            total_c: (libm::round(wall) as i64).max(1),
+            total_c: (rounding::round(wall) as i64).max(1),
             committed_c: 0,
             attempts: 0,
             generation: 0,
@@ -490,7 +494,7 @@ impl Sim<'_> {
         let billing_start = if ready_now {
             self.now
         } else {
-            self.now + libm::round(capacity_wait) as i64
+            self.now + rounding::round(capacity_wait) as i64
         };
         self.nodes.push(Node {
             kind,
@@ -527,7 +531,7 @@ impl Sim<'_> {
         if ready_now {
             self.node_ready(id);
         } else {
-            let ready_at = billing_start + libm::round(provisioning) as i64;
+            let ready_at = billing_start + rounding::round(provisioning) as i64;
             self.push(ready_at, Event::NodeReady(id));
         }
         id
@@ -580,7 +584,9 @@ impl Sim<'_> {
             let rate = self.platform.spot_interruptions_per_node_hour;
             if rate > 0.0 {
                 let after = self.nodes[node].interruption_draw * HOUR_S / rate;
-                let at = self.now.saturating_add(libm::round(after.min(1e15)) as i64);
+                let at = self
+                    .now
+                    .saturating_add(rounding::round(after.min(1e15)) as i64);
                 if at < self.horizon_s {
                     self.push(at, Event::Interrupt(node));
                 }
@@ -601,7 +607,7 @@ impl Sim<'_> {
         }
         n.idle_generation += 1;
         let generation = n.idle_generation;
-        let at = self.now + libm::round(self.platform.warm_pool_window_s) as i64;
+        let at = self.now + self.warm_pool_window_s;
         self.push(at, Event::IdleTimeout { node, generation });
     }
 
@@ -827,11 +833,9 @@ impl Sim<'_> {
             }
             let free = self.nodes[node].free + slots;
             self.set_free(node, free);
-            // A job holds a node once; the other holders keep their order.
-            let holders = &mut self.nodes[node].holders;
-            if let Some(at) = holders.iter().position(|j| *j == job) {
-                holders.remove(at);
-            }
+            // A job holds a node once; the other holders keep their order. (Not `remove`: its
+            // shift is a `memory.copy` in wasm32, which V8 calls out for, even for no bytes.)
+            self.nodes[node].holders.retain(|j| *j != job);
             self.maybe_schedule_release(node);
         }
         self.states[job].holds.clear();
@@ -1397,9 +1401,9 @@ impl Sim<'_> {
 /// The class's checkpoint interval τ and write time δ in whole seconds; δ is 0 when the
 /// class does not checkpoint (τ = 0).
 fn checkpoint_cycle(class: &crate::model::scenario::JobClass) -> (i64, i64) {
-    let tau = libm::round(class.checkpoint_interval_min * 60.0) as i64;
+    let tau = rounding::round(class.checkpoint_interval_min * 60.0) as i64;
     let delta = if tau > 0 {
-        libm::round(class.checkpoint_write_s) as i64
+        rounding::round(class.checkpoint_write_s) as i64
     } else {
         0
     };

@@ -5,14 +5,15 @@
 //!
 //! One bucket per (state, free GPUs), each a bitset over node ids with the index of its first
 //! non-zero word kept exact, and one bitmask per state of the non-empty buckets with at least
-//! one free GPU (1–64 free: bit `free − 1` of a `u64`, native in WebAssembly too; nodes with no
-//! free GPU are never looked up).
+//! one free GPU (1–64 free: bit `free − 1` of a `u64`, native in WebAssembly too). Nodes with no
+//! free GPU are never looked up, so they are not kept: filling a node's last GPU and freeing
+//! one are then a single bucket update each.
 
 /// Node ids by (ready, free GPUs).
 #[derive(Debug, Clone)]
 pub struct NodeIndex {
     gpus_per_node: u32,
-    /// `buckets[ready][free]`.
+    /// `buckets[ready][free]` (`buckets[ready][0]` stays empty).
     buckets: [Vec<Bucket>; 2],
     /// Bit `free − 1` set when `buckets[ready][free]` (free ≥ 1) holds a node.
     non_empty: [u64; 2],
@@ -91,20 +92,23 @@ impl NodeIndex {
         }
     }
 
-    /// Adds node `id` with `free` GPUs.
+    /// Adds node `id` with `free` GPUs (a node with none is not kept).
     pub fn insert(&mut self, ready: bool, free: u32, id: usize) {
-        let b = &mut self.buckets[usize::from(ready)][free as usize];
-        b.insert(id);
-        if free > 0 {
-            self.non_empty[usize::from(ready)] |= 1u64 << (free - 1);
+        if free == 0 {
+            return;
         }
+        self.buckets[usize::from(ready)][free as usize].insert(id);
+        self.non_empty[usize::from(ready)] |= 1u64 << (free - 1);
     }
 
     /// Removes node `id`, listed with `free` GPUs.
     pub fn remove(&mut self, ready: bool, free: u32, id: usize) {
+        if free == 0 {
+            return;
+        }
         let b = &mut self.buckets[usize::from(ready)][free as usize];
         b.remove(id);
-        if b.count == 0 && free > 0 {
+        if b.count == 0 {
             self.non_empty[usize::from(ready)] &= !(1u64 << (free - 1));
         }
     }
