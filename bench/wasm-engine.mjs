@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { SUB_PATH, launchBrowser, serveDist, stopServer } from '../e2e/harness.mjs';
 
 export const REPLICATIONS = 8; // as benches/engine.rs
-const RUNS = 12;
+const RUNS = 25;
 
 /** { name: { medianMs, jobRuns, events } } for the benchmark scenario, in Chromium. */
 export async function measureWasm() {
@@ -21,9 +21,14 @@ export async function measureWasm() {
       const m = await import(pkg);
       await m.default();
       // Warm-up: compile, first-touch memory, and let V8 move the hot functions from its
-      // baseline compiler to the optimising one (done in the background: a single warm-up
-      // run left some timed runs on baseline code when the machine was busy).
-      for (let i = 0; i < 3; i++) m.simulate(scenario);
+      // baseline compiler to the optimising one. That happens in the background, and the
+      // run's outer loop only switches at its next call (WebAssembly has no on-stack
+      // replacement); after three warm-up runs the first timed runs were often 10-30 % slower
+      // than the rest. So it warms up for at least two seconds, then times 25 runs: this
+      // machine also has spells of about half a second where every run is ~45 % slower (seen
+      // with V8's eager optimising compilation too), which the median of 25 rides out.
+      const warmUntil = performance.now() + 2000;
+      for (let i = 0; i < 5 || performance.now() < warmUntil; i++) m.simulate(scenario);
       const times = [];
       let counts;
       for (let i = 0; i < runs; i++) {
