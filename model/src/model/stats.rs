@@ -13,13 +13,38 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 /// [`quantile_sorted`] of data in any order, found by selection instead of a sort (O(n); the
 /// data is reordered). The same two order statistics are interpolated, so the same number.
 pub fn quantile_unsorted(values: &mut [f64], q: f64) -> f64 {
+    quantiles_unsorted(values, q, q).0
+}
+
+/// [`quantile_unsorted`] at `q1` ≤ `q2` (say the median and the 95th percentile): the second
+/// selection runs only on the values above the first one's rank, which the first left there.
+pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
     let n = values.len();
-    interpolate(n, q, |lo| {
-        let (_, at_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
-        // The next order statistic is the smallest value above position `lo`.
-        let at_hi = above.iter().copied().min_by(f64::total_cmp);
-        (*at_lo, at_hi.unwrap_or(*at_lo))
-    })
+    let mut first_rank = 0;
+    let first = interpolate(n, q1, |lo| {
+        first_rank = lo;
+        order_statistics_unsorted(values, lo)
+    });
+    let second = interpolate(n, q2.max(q1), |lo| {
+        // Ranks at or below the first selection's are where it put them; above it, the
+        // values are those of ranks above it, in some order.
+        if lo <= first_rank {
+            order_statistics_unsorted(values, lo)
+        } else {
+            let above = first_rank + 1;
+            order_statistics_unsorted(&mut values[above..], lo - above)
+        }
+    });
+    (first, second)
+}
+
+/// The values of ranks `lo` and `lo + 1` (the last one when `lo` is the last rank), by
+/// selection; `values` is reordered around rank `lo`.
+fn order_statistics_unsorted(values: &mut [f64], lo: usize) -> (f64, f64) {
+    let (_, at_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
+    // The next order statistic is the smallest value above position `lo`.
+    let at_hi = above.iter().copied().min_by(f64::total_cmp);
+    (*at_lo, at_hi.unwrap_or(*at_lo))
 }
 
 /// The type-7 quantile of `n` values, given the order statistics at ranks `lo` and `lo + 1`
@@ -161,6 +186,15 @@ mod tests {
                     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
                     "n {n} q {q}"
                 );
+                // Two at once, the second on what the first left above its rank.
+                for q2 in [q, 0.5, 0.95, 1.0] {
+                    let mut scratch = data.clone();
+                    let (a1, a2) = quantiles_unsorted(&mut scratch, q, q2);
+                    let b2 = quantile_sorted(&sorted, q2.max(q));
+                    let same =
+                        |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+                    assert!(same(a1, b) && same(a2, b2), "n {n} q {q} q2 {q2}");
+                }
             }
         }
     }

@@ -1352,8 +1352,7 @@ impl Sim<'_> {
             (0.0, 0.0, 0.0)
         } else {
             let mean = waits.iter().sum::<f64>() / waits.len() as f64;
-            let p50 = crate::model::stats::quantile_unsorted(&mut waits, 0.5);
-            let p95 = crate::model::stats::quantile_unsorted(&mut waits, 0.95);
+            let (p50, p95) = crate::model::stats::quantiles_unsorted(&mut waits, 0.5, 0.95);
             (mean, p50, p95)
         };
         let total_horizon = monthly * months;

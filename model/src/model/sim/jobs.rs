@@ -88,7 +88,9 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
             let fail_point = rng.uniform();
             let attempt_seed = rng.next_u64();
             jobs.push(Job {
-                arrival_s: t.floor() as i64,
+                // Arrival times are never negative, so truncation is the floor (without a
+                // call to the C library's `floor` natively).
+                arrival_s: t as i64,
                 class: class_index,
                 work_ref_s,
                 broken,
