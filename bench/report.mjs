@@ -154,10 +154,22 @@ ${nativeLines.join('\n')}
   11-16 → 23-34 ms, coarse p95 48-51 → 70 ms, alternating builds), so it is off.
 - Faster than SimPy: judged on one core each, as SimPy runs on one; \`gpucost eval\` runs
   replications on every core by default (same numbers on any thread count, checked here).
-  The per-job path got about ×1.3 faster this round without changing a bit of the results
-  (waiting jobs in a hierarchical bitset, 16-byte event-queue entries, per-class constants,
-  queue-wait percentiles by selection); what is left is spread thin (job generation with its
-  logarithms ~15 %, the event heap ~10 %, cost accounting per attempt and node).
+  The per-job path got faster in two rounds without changing a bit of the results (waiting
+  jobs in a hierarchical bitset, 16-byte event-queue entries, per-class constants, queue-wait
+  percentiles by selection: about ×1.3; then no index entries for full nodes: about 3 %);
+  what is left is spread thin (job generation with its logarithms ~15 %, the event heap
+  ~10 %, cost accounting per attempt and node, the node index), about 2,200 instructions
+  per job in all (callgrind).
+- WASM vs native: what cost more in wasm than natively, found with V8's CPU profile of the
+  named module beside \`perf\`: \`libm::round\` (a software \`trunc\` behind a call; the same
+  formula on the \`f64.trunc\` instruction gives the same bits, about 5 % of the wasm run),
+  a \`memory.copy\` per node release (V8 calls out for it even for no bytes) and
+  rand_xoshiro's byte-wise seeding. Tried and not kept: seeding word by word instead of
+  LLVM's two-lane vectors (slower), turning the SLP vectoriser off (1.5 % slower). The wasm
+  figure is the median of 25 runs after at least 2 s of warm-up: after three warm-up runs
+  the first timed runs were often 10-30 % slower (V8 optimises in the background and the
+  outer loop only switches at its next call), and half-second spells where every run is
+  ~45 % slower come and go on this machine.
 - Workers: the page starts one per core but one (\`navigator.hardwareConcurrency\` − 1, at least
   one), each with its own module instance and an interleaved share of the replications. On
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
