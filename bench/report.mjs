@@ -162,14 +162,16 @@ ${nativeLines.join('\n')}
   per job in all (callgrind).
 - WASM vs native: what cost more in wasm than natively, found with V8's CPU profile of the
   named module beside \`perf\`: \`libm::round\` (a software \`trunc\` behind a call; the same
-  formula on the \`f64.trunc\` instruction gives the same bits, about 5 % of the wasm run),
-  a \`memory.copy\` per node release (V8 calls out for it even for no bytes) and
-  rand_xoshiro's byte-wise seeding. Tried and not kept: seeding word by word instead of
-  LLVM's two-lane vectors (slower), turning the SLP vectoriser off (1.5 % slower). The wasm
-  figure is the median of 25 runs after at least 2 s of warm-up: after three warm-up runs
-  the first timed runs were often 10-30 % slower (V8 optimises in the background and the
-  outer loop only switches at its next call), and half-second spells where every run is
-  ~45 % slower come and go on this machine.
+  formula on the \`f64.trunc\` instruction gives the same bits; the largest part),
+  a \`memory.copy\` each time a job leaves a node (V8 calls out for it even for no bytes)
+  and rand_xoshiro's generic seeding: the wasm run 4-5 % faster in all (interleaved A/B
+  runs in V8, each ±1-2 %). Tried and not kept: seeding word by word instead of LLVM's
+  two-lane vectors (slower), turning the SLP vectoriser off (1.5 % slower). The wasm figure
+  is the median of 25 runs after at least 2 s of warm-up: after three warm-up runs the first
+  timed runs were often 10-30 % slower (V8 optimises in the background and the outer loop
+  only switches at its next call), and half-second spells where every run is ~45 % slower
+  come and go on this machine. That method change accounts for the rest of the ratio's move
+  from 1.347 (61.3 / 45.5 ms, three warm-up runs, median of 12).
 - Workers: the page starts one per core but one (\`navigator.hardwareConcurrency\` − 1, at least
   one), each with its own module instance and an interleaved share of the replications. On
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run

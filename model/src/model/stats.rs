@@ -13,11 +13,12 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 /// [`quantile_sorted`] of data in any order, found by selection instead of a sort (O(n); the
 /// data is reordered). The same two order statistics are interpolated, so the same number.
 pub fn quantile_unsorted(values: &mut [f64], q: f64) -> f64 {
-    quantiles_unsorted(values, q, q).0
+    interpolate(values.len(), q, |lo| order_statistics_unsorted(values, lo))
 }
 
-/// [`quantile_unsorted`] at `q1` ≤ `q2` (say the median and the 95th percentile): the second
-/// selection runs only on the values above the first one's rank, which the first left there.
+/// [`quantile_unsorted`] at `q1` and `q2`. When `q2` is the higher (say the median, then the
+/// 95th percentile) the second selection runs only on the values above the first one's rank,
+/// which the first left there.
 pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
     let n = values.len();
     let mut first_rank = 0;
@@ -25,9 +26,9 @@ pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
         first_rank = lo;
         order_statistics_unsorted(values, lo)
     });
-    let second = interpolate(n, q2.max(q1), |lo| {
-        // Ranks at or below the first selection's are where it put them; above it, the
-        // values are those of ranks above it, in some order.
+    let second = interpolate(n, q2, |lo| {
+        // Above the first selection's rank are exactly the values of the higher ranks, in
+        // some order; at or below it, a selection over all the values.
         if lo <= first_rank {
             order_statistics_unsorted(values, lo)
         } else {
@@ -190,7 +191,7 @@ mod tests {
                 for q2 in [q, 0.5, 0.95, 1.0] {
                     let mut scratch = data.clone();
                     let (a1, a2) = quantiles_unsorted(&mut scratch, q, q2);
-                    let b2 = quantile_sorted(&sorted, q2.max(q));
+                    let b2 = quantile_sorted(&sorted, q2);
                     let same =
                         |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
                     assert!(same(a1, b) && same(a2, b2), "n {n} q {q} q2 {q2}");

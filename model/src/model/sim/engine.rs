@@ -481,8 +481,8 @@ impl Sim<'_> {
         };
         let p = self.platform;
         // The n-th node of every platform draws from the same stream, in a fixed order
-        // (capacity wait, provisioning, interruption clock), whatever it uses: common random
-        // numbers across platforms, independent of event order.
+        // (capacity wait, provisioning, then the interruption clock where it can be
+        // interrupted): common random numbers across platforms, independent of event order.
         let mut rng = Stream::new(
             self.scenario.seed,
             self.replication,
