@@ -165,6 +165,7 @@ mod tests {
     /// Selection gives the sorted quantile exactly, ties and all, for every n and q.
     #[test]
     fn quantile_by_selection_equals_quantile_of_sorted_data() {
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for n in 0..60usize {
             let data: Vec<f64> = (0..n)
@@ -183,17 +184,12 @@ mod tests {
                     quantile_unsorted(&mut scratch, q),
                     quantile_sorted(&sorted, q),
                 );
-                assert!(
-                    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
-                    "n {n} q {q}"
-                );
+                assert!(same(a, b), "n {n} q {q}");
                 // Two at once, the second on what the first left above its rank.
                 for q2 in [q, 0.5, 0.95, 1.0] {
                     let mut scratch = data.clone();
                     let (a1, a2) = quantiles_unsorted(&mut scratch, q, q2);
                     let b2 = quantile_sorted(&sorted, q2);
-                    let same =
-                        |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
                     assert!(same(a1, b) && same(a2, b2), "n {n} q {q} q2 {q2}");
                 }
             }

@@ -891,7 +891,7 @@ impl Sim<'_> {
 
     fn start_attempt(&mut self, job: usize) {
         let class = &self.scenario.job_classes[self.jobs[job].class];
-        let plan = self.plans[self.jobs[job].class];
+        let plan = self.plan(job);
         let class_bit = 1u64 << (self.jobs[job].class % 64);
         let needs_pull = self.states[job]
             .holds
