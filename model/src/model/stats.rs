@@ -1,6 +1,7 @@
 //! Summary statistics over replications: mean, percentiles, standard error, histograms.
 
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 
 /// The `q` quantile (0–1) of sorted data, linearly interpolated between order statistics
 /// (Hyndman–Fan type 7, as in R and NumPy). Empty data gives NaN.
@@ -13,27 +14,45 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
 /// [`quantile_sorted`] of data in any order, found by selection instead of a sort (O(n); the
 /// data is reordered). The same two order statistics are interpolated, so the same number.
 pub fn quantile_unsorted(values: &mut [f64], q: f64) -> f64 {
-    interpolate(values.len(), q, |lo| order_statistics_unsorted(values, lo))
+    interpolate(values.len(), q, |lo| {
+        order_statistics_unsorted(values, lo, f64::total_cmp, |v| v)
+    })
 }
 
 /// [`quantile_unsorted`] at `q1` and `q2`. When `q2` is the higher (say the median, then the
 /// 95th percentile) the second selection runs only on the values above the first one's rank,
 /// which the first left there.
 pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
+    quantiles_by_selection(values, q1, q2, f64::total_cmp, |v| v)
+}
+
+/// [`quantiles_unsorted`] of whole numbers (below 2^53 in magnitude, so each is exact as an
+/// `f64`): the same two quantiles as of the numbers as `f64`, compared as integers.
+pub fn whole_quantiles_unsorted(values: &mut [i64], q1: f64, q2: f64) -> (f64, f64) {
+    quantiles_by_selection(values, q1, q2, i64::cmp, |v| v as f64)
+}
+
+fn quantiles_by_selection<T: Copy>(
+    values: &mut [T],
+    q1: f64,
+    q2: f64,
+    order: impl Fn(&T, &T) -> Ordering + Copy,
+    to_f64: impl Fn(T) -> f64 + Copy,
+) -> (f64, f64) {
     let n = values.len();
     let mut first_rank = 0;
     let first = interpolate(n, q1, |lo| {
         first_rank = lo;
-        order_statistics_unsorted(values, lo)
+        order_statistics_unsorted(values, lo, order, to_f64)
     });
     let second = interpolate(n, q2, |lo| {
         // Above the first selection's rank are exactly the values of the higher ranks, in
         // some order; at or below it, a selection over all the values.
         if lo <= first_rank {
-            order_statistics_unsorted(values, lo)
+            order_statistics_unsorted(values, lo, order, to_f64)
         } else {
             let above = first_rank + 1;
-            order_statistics_unsorted(&mut values[above..], lo - above)
+            order_statistics_unsorted(&mut values[above..], lo - above, order, to_f64)
         }
     });
     (first, second)
@@ -41,11 +60,17 @@ pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
 
 /// The values of ranks `lo` and `lo + 1` (the last one when `lo` is the last rank), by
 /// selection; `values` is reordered around rank `lo`.
-fn order_statistics_unsorted(values: &mut [f64], lo: usize) -> (f64, f64) {
-    let (_, at_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
+fn order_statistics_unsorted<T: Copy>(
+    values: &mut [T],
+    lo: usize,
+    order: impl Fn(&T, &T) -> Ordering,
+    to_f64: impl Fn(T) -> f64,
+) -> (f64, f64) {
+    let (_, at_lo, above) = values.select_nth_unstable_by(lo, &order);
     // The next order statistic is the smallest value above position `lo`.
-    let at_hi = above.iter().copied().min_by(f64::total_cmp);
-    (*at_lo, at_hi.unwrap_or(*at_lo))
+    let at_hi = above.iter().copied().min_by(&order);
+    let at_lo = *at_lo;
+    (to_f64(at_lo), to_f64(at_hi.unwrap_or(at_lo)))
 }
 
 /// The type-7 quantile of `n` values, given the order statistics at ranks `lo` and `lo + 1`
@@ -191,6 +216,18 @@ mod tests {
                     let (a1, a2) = quantiles_unsorted(&mut scratch, q, q2);
                     let b2 = quantile_sorted(&sorted, q2);
                     assert!(same(a1, b) && same(a2, b2), "n {n} q {q} q2 {q2}");
+                    // Whole numbers compared as integers: the quantiles of the same numbers
+                    // as floats.
+                    let mut whole: Vec<i64> = data.iter().map(|v| (v * 2.0) as i64).collect();
+                    let as_f64: Vec<f64> = data.iter().map(|v| v * 2.0).collect();
+                    let mut sorted_whole = as_f64.clone();
+                    sorted_whole.sort_by(f64::total_cmp);
+                    let (w1, w2) = whole_quantiles_unsorted(&mut whole, q, q2);
+                    assert!(
+                        same(w1, quantile_sorted(&sorted_whole, q))
+                            && same(w2, quantile_sorted(&sorted_whole, q2)),
+                        "whole: n {n} q {q} q2 {q2}"
+                    );
                 }
             }
         }

@@ -652,6 +652,9 @@ impl Sim<'_> {
     /// refused, every later job at least as large is refused too and is skipped without a
     /// search: the same placements, without rescanning the nodes for each of them.
     fn dispatch(&mut self) {
+        if self.waiting.is_empty() {
+            return;
+        }
         let mut cursor = 0;
         // Smallest shared-node job (GPUs) and smallest gang of whole nodes refused so far.
         let mut refused_gpus = u32::MAX;
@@ -1211,8 +1214,18 @@ impl Sim<'_> {
                 if !self.begin_event(t) {
                     break;
                 }
-                self.enqueue(next_job);
+                let job = next_job;
                 next_job += 1;
+                if self.waiting.is_empty() {
+                    // A placement pass would offer capacity to this job alone: offer it here
+                    // (the same test and placement the pass makes) and skip the pass.
+                    let full = self.free_slots == 0 && !self.can_add_node();
+                    if full || !self.try_place(job) {
+                        self.enqueue(job);
+                    }
+                    continue;
+                }
+                self.enqueue(job);
             }
             self.dispatch();
         }
@@ -1332,11 +1345,12 @@ impl Sim<'_> {
         let paid = self.paid_gpu_s;
         let useful_gpu_s = self.gpu_s[gpu_index(GpuUse::Useful)];
         let useful_ref_hours = self.useful_ref_gpu_s / HOUR_S;
-        let mut waits: Vec<f64> = self
+        // Whole seconds, never negative (compute starts at or after the arrival).
+        let mut waits: Vec<i64> = self
             .jobs
             .iter()
             .zip(&self.states)
-            .filter_map(|(j, s)| s.first_compute_s.map(|c| (c - j.arrival_s) as f64))
+            .filter_map(|(j, s)| s.first_compute_s.map(|c| c - j.arrival_s))
             .collect();
         let started = waits.len().max(1) as f64;
         let pull_mean = self
@@ -1346,13 +1360,14 @@ impl Sim<'_> {
             .map(|s| s.first_pull_s as f64)
             .sum::<f64>()
             / started;
-        // Waits are whole seconds and their total stays far below 2^53, so every partial sum
-        // is exact and the mean is the same in any order; the percentiles come by selection.
+        // Waits are whole seconds and their total stays far below 2^53, so the integer sum is
+        // the sum of the waits as floats in any order (every partial sum exact); the
+        // percentiles come by selection among the integers.
         let (mean, p50, p95) = if waits.is_empty() {
             (0.0, 0.0, 0.0)
         } else {
-            let mean = waits.iter().sum::<f64>() / waits.len() as f64;
-            let (p50, p95) = crate::model::stats::quantiles_unsorted(&mut waits, 0.5, 0.95);
+            let mean = waits.iter().sum::<i64>() as f64 / waits.len() as f64;
+            let (p50, p95) = crate::model::stats::whole_quantiles_unsorted(&mut waits, 0.5, 0.95);
             (mean, p50, p95)
         };
         let total_horizon = monthly * months;

@@ -93,6 +93,7 @@ impl NodeIndex {
     }
 
     /// Adds node `id` with `free` GPUs (a node with none is not kept).
+    #[inline]
     pub fn insert(&mut self, ready: bool, free: u32, id: usize) {
         if free == 0 {
             return;
@@ -102,6 +103,7 @@ impl NodeIndex {
     }
 
     /// Removes node `id`, listed with `free` GPUs.
+    #[inline]
     pub fn remove(&mut self, ready: bool, free: u32, id: usize) {
         if free == 0 {
             return;
@@ -114,6 +116,7 @@ impl NodeIndex {
     }
 
     /// Moves node `id` from `from` free GPUs to `to` (the same as a removal and an insertion).
+    #[inline]
     pub fn update(&mut self, ready: bool, from: u32, to: u32, id: usize) {
         if from != to {
             self.remove(ready, from, id);
