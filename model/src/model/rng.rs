@@ -101,10 +101,15 @@ impl Stream {
     /// Log-normal given its median and 90th percentile (p90 ≥ median > 0). When p90 equals the
     /// median the draw is the median itself.
     pub fn lognormal_median_p90(&mut self, median: f64, p90: f64) -> f64 {
+        self.lognormal(median, lognormal_sigma(median, p90))
+    }
+
+    /// [`Stream::lognormal_median_p90`] given its σ ([`lognormal_sigma`] of the same median
+    /// and 90th percentile): the same draw, for callers that work σ out once for many draws.
+    pub fn lognormal(&mut self, median: f64, sigma: f64) -> f64 {
         if median <= 0.0 {
             return 0.0;
         }
-        let sigma = lognormal_sigma(median, p90);
         if sigma == 0.0 {
             return median;
         }

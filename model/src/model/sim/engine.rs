@@ -24,7 +24,7 @@ use super::job_queue::JobQueue;
 use super::jobs::Job;
 use super::node_index::NodeIndex;
 use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
-use crate::model::rng::{Purpose, Stream};
+use crate::model::rng::{lognormal_sigma, Purpose, Stream};
 use crate::model::rounding;
 use crate::model::scenario::{
     limits, Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
@@ -272,6 +272,8 @@ struct Sim<'a> {
     slowdown_share: f64,
     /// How long an idle node is kept before it is released (the warm pool), s.
     warm_pool_window_s: i64,
+    /// σ of the provisioning time's log-normal ([`lognormal_sigma`]).
+    provisioning_sigma: f64,
 }
 
 /// The index of `used` in [`GpuUse::ALL`] (and in `gpu_seconds`): its declaration order.
@@ -384,6 +386,10 @@ fn new_sim<'a>(
         useful_share: 1.0 / (1.0 + slowdown),
         slowdown_share: slowdown / (1.0 + slowdown),
         warm_pool_window_s: rounding::round(platform.warm_pool_window_s) as i64,
+        provisioning_sigma: lognormal_sigma(
+            platform.provisioning_median_s,
+            platform.provisioning_p90_s,
+        ),
     };
     sim.plans = scenario
         .job_classes
@@ -490,7 +496,7 @@ impl Sim<'_> {
             id as u64,
         );
         let capacity_wait = rng.exponential(p.capacity_wait_mean_s);
-        let provisioning = rng.lognormal_median_p90(p.provisioning_median_s, p.provisioning_p90_s);
+        let provisioning = rng.lognormal(p.provisioning_median_s, self.provisioning_sigma);
         // The stream's last draw, so skipping it where no interruption can come changes no
         // other draw (and saves a logarithm per node).
         let interruptible = kind == NodeKind::Spot && p.spot_interruptions_per_node_hour > 0.0;

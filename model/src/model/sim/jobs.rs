@@ -1,7 +1,7 @@
 //! The job stream of one replication: arrivals and per-job random draws, generated once and
 //! fed to every platform, so differences between platforms are the platforms', not noise.
 
-use crate::model::rng::{Purpose, Stream};
+use crate::model::rng::{lognormal_sigma, Purpose, Stream};
 use crate::model::scenario::{Arrivals, Duration, FailureKind, Scenario, DAY_S, HOUR_S};
 
 /// One submitted job.
@@ -74,13 +74,20 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
                 hourly_weights,
             } => hour_of_day_arrivals(*per_day, hourly_weights, horizon_s, &mut rng, &mut arrivals),
         }
+        // σ once per class, not per job (the same draws).
+        let duration_sigma = match &class.duration {
+            Duration::LogNormal {
+                median_hours,
+                p90_hours,
+            } => lognormal_sigma(*median_hours, *p90_hours),
+            _ => 0.0,
+        };
         for t in arrivals {
             let work_ref_s = match &class.duration {
                 Duration::Fixed { hours } => hours * HOUR_S,
-                Duration::LogNormal {
-                    median_hours,
-                    p90_hours,
-                } => rng.lognormal_median_p90(*median_hours, *p90_hours) * HOUR_S,
+                Duration::LogNormal { median_hours, .. } => {
+                    rng.lognormal(*median_hours, duration_sigma) * HOUR_S
+                }
                 Duration::Exponential { mean_hours } => rng.exponential(*mean_hours) * HOUR_S,
             };
             let broken = class.failures.kind == FailureKind::Deterministic
