@@ -26,8 +26,8 @@ pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
     quantiles_by_selection(values, q1, q2, f64::total_cmp, |v| v)
 }
 
-/// [`quantiles_unsorted`] of whole numbers (below 2^53 in magnitude, so each is exact as an
-/// `f64`): the same two quantiles as of the numbers as `f64`, compared as integers.
+/// [`quantiles_unsorted`] of whole numbers: the same two quantiles as of the numbers as `f64`
+/// (converting never reverses their order), found comparing integers.
 pub fn whole_quantiles_unsorted(values: &mut [i64], q1: f64, q2: f64) -> (f64, f64) {
     quantiles_by_selection(values, q1, q2, i64::cmp, |v| v as f64)
 }
@@ -203,6 +203,12 @@ mod tests {
                 .collect();
             let mut sorted = data.clone();
             sorted.sort_by(f64::total_cmp);
+            let whole: Vec<i64> = data
+                .iter()
+                .map(|v| (v * 2.0) as i64 * (1 << 40) - (1 << 43))
+                .collect();
+            let mut whole_sorted: Vec<f64> = whole.iter().map(|&w| w as f64).collect();
+            whole_sorted.sort_by(f64::total_cmp);
             for q in [0.0, 0.05, 0.3, 0.5, 0.95, 0.999, 1.0] {
                 let mut scratch = data.clone();
                 let (a, b) = (
@@ -216,16 +222,13 @@ mod tests {
                     let (a1, a2) = quantiles_unsorted(&mut scratch, q, q2);
                     let b2 = quantile_sorted(&sorted, q2);
                     assert!(same(a1, b) && same(a2, b2), "n {n} q {q} q2 {q2}");
-                    // Whole numbers compared as integers: the quantiles of the same numbers
-                    // as floats.
-                    let mut whole: Vec<i64> = data.iter().map(|v| (v * 2.0) as i64).collect();
-                    let as_f64: Vec<f64> = data.iter().map(|v| v * 2.0).collect();
-                    let mut sorted_whole = as_f64.clone();
-                    sorted_whole.sort_by(f64::total_cmp);
-                    let (w1, w2) = whole_quantiles_unsorted(&mut whole, q, q2);
+                    // Whole numbers (negative and large too) compared as integers: the
+                    // quantiles of the same numbers as floats.
+                    let mut scratch = whole.clone();
+                    let (w1, w2) = whole_quantiles_unsorted(&mut scratch, q, q2);
                     assert!(
-                        same(w1, quantile_sorted(&sorted_whole, q))
-                            && same(w2, quantile_sorted(&sorted_whole, q2)),
+                        same(w1, quantile_sorted(&whole_sorted, q))
+                            && same(w2, quantile_sorted(&whole_sorted, q2)),
                         "whole: n {n} q {q} q2 {q2}"
                     );
                 }

@@ -228,6 +228,9 @@ struct Sim<'a> {
     compact_at: usize,
     /// Smallest queue that is ever compacted ([`COMPACT_MIN`]; tests change it).
     compact_min: usize,
+    /// An arriving job is offered capacity at once when no job waits, instead of through a
+    /// placement pass (the same placement; tests turn it off to check that).
+    offer_on_arrival: bool,
     nodes: Vec<Node>,
     /// The nodes not yet released by state and free GPUs: placement looks nodes up here
     /// instead of scanning every live node, so an event costs about the same on a
@@ -355,6 +358,7 @@ fn new_sim<'a>(
         queue: EventQueue::new(horizon_s),
         compact_at: COMPACT_MIN,
         compact_min: COMPACT_MIN,
+        offer_on_arrival: true,
         nodes: Vec::new(),
         index: NodeIndex::new(platform.gpus_per_node),
         free_slots: 0,
@@ -1222,7 +1226,7 @@ impl Sim<'_> {
                 }
                 let job = next_job;
                 next_job += 1;
-                if self.waiting.is_empty() {
+                if self.offer_on_arrival && self.waiting.is_empty() {
                     // A placement pass would offer capacity to this job alone: offer it here
                     // (the same test and placement the pass makes) and skip the pass.
                     let full = self.free_slots == 0 && !self.can_add_node();
@@ -1527,5 +1531,50 @@ mod tests {
         }
         // The spot platform's interrupted attempts left end events behind, and they went.
         assert!(dropped > 0);
+    }
+
+    /// Offering an arriving job capacity at once (when none waits) places it as the placement
+    /// pass would: every preset, and each with its platforms spreading jobs, with gang
+    /// scheduling off (multi-node jobs then hold nodes one at a time) and with few nodes (jobs
+    /// arrive to a full cluster), interruptions and failures up so that jobs come back to the
+    /// queue.
+    #[test]
+    fn offering_capacity_on_arrival_changes_nothing_simulated() {
+        let mut offered = 0;
+        for preset in crate::scenario::presets::presets() {
+            for variant in 0..4 {
+                let mut s = preset.scenario();
+                s.horizon_days = s.horizon_days.min(5.0);
+                for p in &mut s.platforms {
+                    p.spot_interruptions_per_node_hour = 0.3;
+                    match variant {
+                        1 if p.placement == Placement::BinPack => p.placement = Placement::Spread,
+                        2 => p.gang_scheduling = false,
+                        3 => p.max_nodes = p.max_nodes.min(3),
+                        _ => {}
+                    }
+                }
+                for class in &mut s.job_classes {
+                    class.failures.probability = class.failures.probability.max(0.1);
+                }
+                let jobs = super::super::generate_jobs(&s, 1);
+                for p in 0..s.platforms.len() {
+                    let run = |offer: bool| {
+                        let mut sim = new_sim(&s, p, 1, &jobs);
+                        sim.offer_on_arrival = offer;
+                        sim.run();
+                        sim.outcome()
+                    };
+                    let (pass, at_once) = (run(false), run(true));
+                    assert_eq!(
+                        pass, at_once,
+                        "{} variant {variant} platform {p}",
+                        preset.name
+                    );
+                    offered += pass.jobs_submitted;
+                }
+            }
+        }
+        assert!(offered > 1_000);
     }
 }
