@@ -156,10 +156,13 @@ ${nativeLines.join('\n')}
   replications on every core by default (same numbers on any thread count, checked here).
   The per-job path got faster in two rounds without changing a bit of the results (waiting
   jobs in a hierarchical bitset, 16-byte event-queue entries, per-class constants, queue-wait
-  percentiles by selection: about ×1.3; then no index entries for full nodes: about 3 %);
-  what is left is spread thin (job generation with its logarithms ~15 %, the event heap
-  ~10 %, cost accounting per attempt and node, the node index), about 2,200 instructions
-  per job in all (callgrind).
+  percentiles by selection: about ×1.3; then no index entries for full nodes: about 3 %;
+  then an arriving job offered capacity at once when none waits, instead of a placement
+  pass, queue-wait percentiles selected among integers, log-normal σ once per run: 2,117 →
+  1,857 instructions per job, callgrind). What is left is spread thin: placement ~36 %
+  (holding a node, starting the attempt, scheduling its end), releasing the node ~13 %,
+  closing the attempt with its cost accounting ~12 %, job generation with its logarithms
+  ~11 % (fixed by the numbers it must reproduce).
 - WASM vs native: what cost more in wasm than natively, found with V8's CPU profile of the
   named module beside \`perf\`: \`libm::round\` (a software \`trunc\` behind a call; the same
   formula on the \`f64.trunc\` instruction gives the same bits; the largest part),
