@@ -8,11 +8,16 @@
 //! starts a new one instead (`crate::ui::sim_worker`), which is also how it recovers from a
 //! worker that crashed.
 //!
+//! It keeps the outcomes of its latest run ([`OutcomeCache`]): when an edit changes only some
+//! platforms (a platform's slider), the next run simulates only those and reuses the others'
+//! outcomes, which are the same bits.
+//!
 //! Messages are plain JS values through serde-wasm-bindgen, posted with `postMessage`; the
 //! worker says [`WorkerOutput::Ready`] once it listens, and the page holds its messages until
 //! then.
 
 use crate::model::monte_carlo::Shard;
+use crate::model::outcome_cache::OutcomeCache;
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{BreakEvenSet, FoundBreakEven, TornadoBar, TornadoRun};
 use crate::model::sim::PlatformOutcome;
@@ -156,6 +161,9 @@ enum Sensitivity {
 #[derive(Default)]
 struct SimulationWorker {
     current: Option<Current>,
+    /// Outcomes of the latest run, so a run after an edit to some platforms simulates only
+    /// those ([`OutcomeCache`]).
+    cache: OutcomeCache,
     sensitivity: Vec<(u64, Sensitivity)>,
     /// The run whose slices are scheduled (one chain of slices at a time).
     scheduled: Option<u64>,
@@ -213,7 +221,7 @@ impl SimulationWorker {
                 let mut outcomes = Vec::new();
                 // One replication at least; then until the slice is used up, or this worker's
                 // part of the coarse pass is done (answer at once).
-                while let Some(done) = current.shard.step() {
+                while let Some(done) = current.shard.step_with(&mut self.cache) {
                     outcomes.push(done);
                     let coarse_done = current.coarse_left == 1;
                     current.coarse_left = current.coarse_left.saturating_sub(1);
@@ -251,6 +259,7 @@ impl SimulationWorker {
                 shards,
             } => match Shard::new(scenario, shard, shards) {
                 Ok(run) => {
+                    self.cache.switch_to(run.scenario());
                     let shards = shards.max(1);
                     // Replications below COARSE_REPLICATIONS that are this shard's.
                     let coarse_left = COARSE_REPLICATIONS.saturating_sub(shard).div_ceil(shards);

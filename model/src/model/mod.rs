@@ -10,6 +10,7 @@ pub mod budget;
 pub mod catalog;
 pub mod error;
 pub mod monte_carlo;
+pub mod outcome_cache;
 pub mod platforms;
 pub mod rng;
 pub mod rounding;

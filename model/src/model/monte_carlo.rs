@@ -6,6 +6,7 @@
 
 use super::budget::{BudgetMeter, CutOff, EventBudget};
 use super::error::ScenarioError;
+use super::outcome_cache::OutcomeCache;
 use super::scenario::{limits, Scenario};
 use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
@@ -226,12 +227,29 @@ impl Shard {
 
     /// Runs this shard's next replication; `None` when it has none left.
     pub fn step(&mut self) -> Option<(u32, Vec<PlatformOutcome>)> {
+        let r = self.take_next()?;
+        Some((r, run_replication(&self.scenario, u64::from(r))))
+    }
+
+    /// [`Shard::step`], reusing the platforms `cache` knows (it must have been switched to
+    /// this shard's scenario: [`Shard::scenario`]); the same outcomes.
+    pub fn step_with(&mut self, cache: &mut OutcomeCache) -> Option<(u32, Vec<PlatformOutcome>)> {
+        let r = self.take_next()?;
+        Some((r, cache.replication(&self.scenario, r)))
+    }
+
+    fn take_next(&mut self) -> Option<u32> {
         if self.next >= self.scenario.replications {
             return None;
         }
         let r = self.next;
         self.next = self.next.saturating_add(self.count);
-        Some((r, run_replication(&self.scenario, u64::from(r))))
+        Some(r)
+    }
+
+    /// The scenario this shard runs.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
     }
 
     /// Whether every replication of this shard is done.

@@ -1,0 +1,165 @@
+//! Platform outcomes of the latest run, kept by replication so that the next run simulates
+//! only the platforms an edit touched.
+//!
+//! A platform's outcome in replication `r` depends only on the scenario's shared inputs (job
+//! classes, horizon, seed, reference GPUs, discounts, people), that platform's own settings
+//! and `r`: platforms see the same jobs and node streams whatever their position in the list
+//! ([`super::sim`]). So when an edit changes one platform (dragging its spot-interruption
+//! slider, say), the others' outcomes are the ones already computed, bit for bit, and only the
+//! edited platform is simulated again. Any change to a shared input forgets everything.
+//! Inputs are compared by their JSON text, so that 0 and −0 (or two NaNs) never count as
+//! the same input.
+
+use super::scenario::{limits, Platform, Scenario};
+use super::sim::{generate_jobs, simulate_platform_within, PlatformOutcome};
+
+/// Outcomes by replication and platform for one scenario ([`OutcomeCache::switch_to`]).
+#[derive(Debug, Clone, Default)]
+pub struct OutcomeCache {
+    /// The shared inputs of the scenario the outcomes belong to, as JSON text.
+    shared: Option<String>,
+    /// Each platform's settings as JSON text, in the scenario's order.
+    platforms: Vec<String>,
+    /// `outcomes[r][p]`: known outcome of platform `p` in replication `r`.
+    outcomes: Vec<Vec<Option<PlatformOutcome>>>,
+}
+
+/// The scenario without its platforms and replication count, as JSON text.
+fn shared_inputs(scenario: &Scenario) -> String {
+    let shared = Scenario {
+        platforms: Vec::new(),
+        replications: 0,
+        ..scenario.clone()
+    };
+    serde_json::to_string(&shared).unwrap_or_default()
+}
+
+fn platform_key(platform: &Platform) -> String {
+    serde_json::to_string(platform).unwrap_or_default()
+}
+
+impl OutcomeCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes `scenario` the cache's scenario: when its shared inputs are those of the current
+    /// one, each of its platforms keeps the outcomes of an identical platform of the current
+    /// one (wherever it is in the list); otherwise nothing is kept.
+    pub fn switch_to(&mut self, scenario: &Scenario) {
+        let shared = shared_inputs(scenario);
+        let platforms: Vec<String> = scenario.platforms.iter().map(platform_key).collect();
+        let outcomes = if self.shared.as_ref() == Some(&shared) {
+            let from: Vec<Option<usize>> = platforms
+                .iter()
+                .map(|key| self.platforms.iter().position(|k| k == key))
+                .collect();
+            std::mem::take(&mut self.outcomes)
+                .into_iter()
+                .map(|mut known| {
+                    from.iter()
+                        .map(|old| old.and_then(|i| known[i].take()))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        *self = OutcomeCache {
+            shared: Some(shared),
+            platforms,
+            outcomes,
+        };
+    }
+
+    /// Platforms of replication `r` already known.
+    pub fn known(&self, r: u32) -> usize {
+        self.outcomes
+            .get(r as usize)
+            .map_or(0, |known| known.iter().filter(|o| o.is_some()).count())
+    }
+
+    /// Every platform's outcome in replication `r` of `scenario` (which must be the cache's
+    /// scenario, [`OutcomeCache::switch_to`]): the known ones reused, the others simulated
+    /// (jobs generated only when one is), then remembered. The same outcomes as
+    /// [`super::monte_carlo::run_replication`].
+    pub fn replication(&mut self, scenario: &Scenario, r: u32) -> Vec<PlatformOutcome> {
+        let n = scenario.platforms.len();
+        let index = r as usize;
+        if self.outcomes.len() <= index {
+            self.outcomes.resize_with(index + 1, || vec![None; n]);
+        }
+        let known = &mut self.outcomes[index];
+        known.resize(n, None);
+        if known.iter().any(Option::is_none) {
+            let jobs = generate_jobs(scenario, u64::from(r));
+            for (p, slot) in known.iter_mut().enumerate() {
+                if slot.is_none() {
+                    *slot = Some(simulate_platform_within(
+                        scenario,
+                        p,
+                        u64::from(r),
+                        &jobs,
+                        limits::EVENTS_PER_REPLICATION_MAX,
+                    ));
+                }
+            }
+        }
+        known.iter().flatten().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::monte_carlo::run_replication;
+
+    /// After each edit: how many platforms of each replication the cache still knows, and
+    /// every replication's outcomes equal to a fresh simulation's.
+    fn check(cache: &mut OutcomeCache, s: &Scenario, known: usize) {
+        cache.switch_to(s);
+        for r in 0..3 {
+            assert_eq!(cache.known(r), known, "replication {r}");
+            assert_eq!(cache.replication(s, r), run_replication(s, u64::from(r)));
+            assert_eq!(cache.known(r), s.platforms.len());
+        }
+    }
+
+    #[test]
+    fn reused_outcomes_are_those_of_a_fresh_simulation() {
+        let mut s = crate::scenario::presets::preset("reserved-base-spot-overflow")
+            .unwrap()
+            .scenario();
+        s.horizon_days = 3.0;
+        let n = s.platforms.len();
+        assert!(n >= 3);
+        let mut cache = OutcomeCache::new();
+        check(&mut cache, &s, 0);
+        // The same scenario with another replication count: everything known.
+        s.replications += 7;
+        check(&mut cache, &s, n);
+        // One platform edited: only it simulated again.
+        s.platforms[1].spot_interruptions_per_node_hour = 0.25;
+        check(&mut cache, &s, n - 1);
+        // Platforms reordered, one removed: the others known wherever they are.
+        s.platforms.reverse();
+        s.platforms.pop();
+        check(&mut cache, &s, n - 1);
+        // A platform added (a copy of another, renamed): not known.
+        let mut copy = s.platforms[0].clone();
+        copy.name.push_str(" (copy)");
+        s.platforms.push(copy);
+        check(&mut cache, &s, n - 1);
+        // 0 and −0 are different inputs.
+        s.platforms[0].storage_read_slowdown_pct = -0.0;
+        check(&mut cache, &s, n - 1);
+        // A shared input (the jobs): nothing known.
+        s.job_classes[0].gpus_per_job += 1;
+        check(&mut cache, &s, 0);
+        s.seed += 1;
+        check(&mut cache, &s, 0);
+        s.discounts.aws_pct = 5.0;
+        check(&mut cache, &s, 0);
+    }
+}
