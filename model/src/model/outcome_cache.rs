@@ -10,7 +10,7 @@
 //! Inputs are compared by their JSON text, so that 0 and −0 (or two NaNs) never count as
 //! the same input.
 
-use super::scenario::{limits, Platform, Scenario};
+use super::scenario::{limits, Overflow, Platform, Scenario};
 use super::sim::{generate_jobs, simulate_platform_within, PlatformOutcome};
 
 /// Outcomes by replication and platform for one scenario ([`OutcomeCache::switch_to`]).
@@ -34,8 +34,22 @@ fn shared_inputs(scenario: &Scenario) -> String {
     serde_json::to_string(&shared).unwrap_or_default()
 }
 
+/// A platform's settings as the simulation reads them, as JSON text. A platform that buys no
+/// spot capacity never has a spot node, so its spot price, interruption rate and notice are
+/// never read: they are left out, and the spot-interruption slider (set on every platform)
+/// simulates again only the platforms that run on spot.
 fn platform_key(platform: &Platform) -> String {
-    serde_json::to_string(platform).unwrap_or_default()
+    let key = if platform.purchase.overflow == Overflow::Spot {
+        serde_json::to_string(platform)
+    } else {
+        serde_json::to_string(&Platform {
+            spot_usd_per_node_hour: 0.0,
+            spot_interruptions_per_node_hour: 0.0,
+            spot_notice_s: 0.0,
+            ..platform.clone()
+        })
+    };
+    key.unwrap_or_default()
 }
 
 impl OutcomeCache {
@@ -142,6 +156,21 @@ mod tests {
         // One platform edited: only it simulated again.
         s.platforms[1].spot_interruptions_per_node_hour = 0.25;
         check(&mut cache, &s, n - 1);
+        // The spot settings of every platform: only those buying spot capacity simulated
+        // again (the others never have a spot node).
+        let on_spot = |s: &Scenario| {
+            s.platforms
+                .iter()
+                .filter(|p| p.purchase.overflow == Overflow::Spot)
+                .count()
+        };
+        assert!(on_spot(&s) >= 1 && on_spot(&s) < n);
+        for p in &mut s.platforms {
+            p.spot_interruptions_per_node_hour += 0.01;
+            p.spot_notice_s += 30.0;
+            p.spot_usd_per_node_hour *= 1.1;
+        }
+        check(&mut cache, &s, n - on_spot(&s));
         // Platforms reordered, one removed: the others known wherever they are.
         s.platforms.reverse();
         s.platforms.pop();
