@@ -27,10 +27,10 @@ async function openPage(browser, url) {
   return page;
 }
 
-/** One input on the utilization slider; resolves to its latencies, ms. */
-function input(page, value) {
-  return page.evaluate(async (v) => {
-    const slider = document.getElementById('utilization');
+/** One input on the slider `id`; resolves to its latencies, ms. */
+function input(page, id, value) {
+  return page.evaluate(async ([id, v]) => {
+    const slider = document.getElementById(id);
     const estimate = () => [...document.querySelectorAll('[data-metric="estimate.monthly_tco_usd"]')]
       .map((e) => e.dataset.value).join();
     const before = estimate();
@@ -59,11 +59,20 @@ function input(page, value) {
     const sent = performance.getEntriesByName(`gpucost:sent:${run}`)[0]?.startTime - t0;
     const answer = performance.getEntriesByName(`gpucost:answer:${run}`)[0]?.startTime - t0;
     return { estimate: estimateAt - t0, sent, answer, coarse, full };
-  }, value);
+  }, [id, value]);
 }
 
-/** Latency figures over INPUTS inputs at the given worker count. */
-async function latencies(browser, url) {
+// The sliders timed: utilization changes the jobs (every platform simulated again); the spot
+// interruption rate is set on every platform but changes only those buying spot capacity (the
+// workers reuse the others' outcomes). Alternating values, each different from the one before
+// (every input starts a run).
+const SLIDERS = {
+  utilization: (i) => 50 + (i % 2) * 20 + (i % 30),
+  'spot-rate': (i) => 0.01 + (i % 2) * 0.05 + (i % 30) * 0.001,
+};
+
+/** Latency figures over INPUTS inputs on `slider` at the given worker count. */
+async function latencies(browser, url, slider = 'utilization') {
   const page = await openPage(browser, url);
   const paint = await page.evaluate(() => ({
     firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
@@ -71,9 +80,7 @@ async function latencies(browser, url) {
     runner: document.querySelector('.runner-note').textContent,
   }));
   const samples = [];
-  // Alternating values in 50-99 %, each different from the one before (every input starts
-  // a run).
-  for (let i = 0; i < INPUTS; i++) samples.push(await input(page, 50 + (i % 2) * 20 + (i % 30)));
+  for (let i = 0; i < INPUTS; i++) samples.push(await input(page, slider, SLIDERS[slider](i)));
   await page.close();
   return {
     ...paint,
@@ -131,8 +138,9 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
     const shipped = await latencies(browser, base);
     const one = await latencies(browser, `${base}?workers=1`);
     const two = await latencies(browser, `${base}?workers=2`);
+    const spot = await latencies(browser, base, 'spot-rate');
     const dragging = await drag(browser, base);
-    return { shipped, one, two, dragging };
+    return { shipped, one, two, spot, dragging };
   } finally {
     await browser.close();
     await stopServer(server);

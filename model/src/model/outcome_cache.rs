@@ -31,7 +31,13 @@ fn shared_inputs(scenario: &Scenario) -> String {
         replications: 0,
         ..scenario.clone()
     };
-    serde_json::to_string(&shared).unwrap_or_default()
+    json_text(&shared)
+}
+
+/// JSON text through a `serde_json::Value` (the page already builds scenario values for its
+/// links, so this adds no serializer to the wasm module; a direct `to_string` added 5 kB gzip).
+fn json_text<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value).map_or_else(|_| String::new(), |v| v.to_string())
 }
 
 /// A platform's settings as the simulation reads them, as JSON text. A platform that buys no
@@ -39,17 +45,16 @@ fn shared_inputs(scenario: &Scenario) -> String {
 /// never read: they are left out, and the spot-interruption slider (set on every platform)
 /// simulates again only the platforms that run on spot.
 fn platform_key(platform: &Platform) -> String {
-    let key = if platform.purchase.overflow == Overflow::Spot {
-        serde_json::to_string(platform)
+    if platform.purchase.overflow == Overflow::Spot {
+        json_text(platform)
     } else {
-        serde_json::to_string(&Platform {
+        json_text(&Platform {
             spot_usd_per_node_hour: 0.0,
             spot_interruptions_per_node_hour: 0.0,
             spot_notice_s: 0.0,
             ..platform.clone()
         })
-    };
-    key.unwrap_or_default()
+    }
 }
 
 impl OutcomeCache {
@@ -181,6 +186,8 @@ mod tests {
         s.platforms.push(copy);
         check(&mut cache, &s, n - 1);
         // 0 and −0 are different inputs.
+        s.platforms[0].storage_read_slowdown_pct = 0.0;
+        check(&mut cache, &s, n - 1);
         s.platforms[0].storage_read_slowdown_pct = -0.0;
         check(&mut cache, &s, n - 1);
         // A shared input (the jobs): nothing known.
