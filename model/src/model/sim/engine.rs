@@ -1355,21 +1355,25 @@ impl Sim<'_> {
         let paid = self.paid_gpu_s;
         let useful_gpu_s = self.gpu_s[gpu_index(GpuUse::Useful)];
         let useful_ref_hours = self.useful_ref_gpu_s / HOUR_S;
-        // Whole seconds, never negative (compute starts at or after the arrival).
-        let mut waits: Vec<i64> = self
-            .jobs
-            .iter()
-            .zip(&self.states)
-            .filter_map(|(j, s)| s.first_compute_s.map(|c| c - j.arrival_s))
-            .collect();
+        // One pass over the jobs' states (they no longer fit in a core's cache on long runs).
+        // Waits: whole seconds, never negative (compute starts at or after the arrival). The
+        // pulls are summed in job order from −0.0, as `Iterator::sum` does.
+        let mut waits: Vec<i64> = Vec::with_capacity(self.states.len());
+        let mut pull_total = -0.0;
+        let (mut running, mut waiting) = (0u64, 0u64);
+        for (j, s) in self.jobs.iter().zip(&self.states) {
+            if let Some(c) = s.first_compute_s {
+                waits.push(c - j.arrival_s);
+                pull_total += s.first_pull_s as f64;
+            }
+            match s.phase {
+                Phase::Running => running += 1,
+                Phase::Waiting | Phase::Holding => waiting += 1,
+                Phase::Done | Phase::GaveUp => {}
+            }
+        }
         let started = waits.len().max(1) as f64;
-        let pull_mean = self
-            .states
-            .iter()
-            .filter(|s| s.first_compute_s.is_some())
-            .map(|s| s.first_pull_s as f64)
-            .sum::<f64>()
-            / started;
+        let pull_mean = pull_total / started;
         // Waits are whole seconds and their total stays far below 2^53, so the integer sum is
         // the sum of the waits as floats in any order (every partial sum exact); the
         // percentiles come by selection among the integers.
@@ -1381,21 +1385,8 @@ impl Sim<'_> {
             (mean, p50, p95)
         };
         let total_horizon = monthly * months;
-        let running = self
-            .states
-            .iter()
-            .filter(|s| s.phase == Phase::Running)
-            .count() as u64;
-        let waiting = self
-            .states
-            .iter()
-            .filter(|s| matches!(s.phase, Phase::Waiting | Phase::Holding))
-            .count() as u64;
-        let submitted = self
-            .jobs
-            .iter()
-            .filter(|j| j.arrival_s < self.horizon_s)
-            .count() as u64;
+        // Jobs come in arrival order.
+        let submitted = self.jobs.partition_point(|j| j.arrival_s < self.horizon_s) as u64;
         PlatformOutcome {
             breakdown_usd: breakdown,
             monthly_tco_usd: monthly,
