@@ -7,25 +7,32 @@
 //! ([`super::sim`]). So when an edit changes one platform (dragging its spot-interruption
 //! slider, say), the others' outcomes are the ones already computed, bit for bit, and only the
 //! edited platform is simulated again. Any change to a shared input forgets everything.
-//! Inputs are compared by their JSON text, so that 0 and −0 (or two NaNs) never count as
-//! the same input.
+//! Inputs are compared by their JSON text, so that 0 and −0 never count as the same input.
 
 use super::scenario::{limits, Overflow, Platform, Scenario};
 use super::sim::{generate_jobs, simulate_platform_within, PlatformOutcome};
+use std::collections::BTreeMap;
 
-/// Outcomes by replication and platform for one scenario ([`OutcomeCache::switch_to`]).
+/// Outcomes by platform and replication for one validated scenario
+/// ([`OutcomeCache::switch_to`]).
 #[derive(Debug, Clone, Default)]
 pub struct OutcomeCache {
     /// The shared inputs of the scenario the outcomes belong to, as JSON text.
     shared: Option<String>,
-    /// Each platform's settings as JSON text, in the scenario's order.
-    platforms: Vec<String>,
-    /// `outcomes[r][p]`: known outcome of platform `p` in replication `r`.
-    outcomes: Vec<Vec<Option<PlatformOutcome>>>,
+    /// One column per platform of that scenario, in its order: the platform's settings as
+    /// JSON text and its known outcomes by replication (only the replications this cache was
+    /// asked for: a worker runs an interleaved share of them).
+    columns: Vec<Column>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Column {
+    key: Option<String>,
+    outcomes: BTreeMap<u32, PlatformOutcome>,
 }
 
 /// The scenario without its platforms and replication count, as JSON text.
-fn shared_inputs(scenario: &Scenario) -> String {
+fn shared_inputs(scenario: &Scenario) -> Option<String> {
     let shared = Scenario {
         platforms: Vec::new(),
         replications: 0,
@@ -36,15 +43,18 @@ fn shared_inputs(scenario: &Scenario) -> String {
 
 /// JSON text through a `serde_json::Value` (the page already builds scenario values for its
 /// links, so this adds no serializer to the wasm module; a direct `to_string` added 5 kB gzip).
-fn json_text<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value).map_or_else(|_| String::new(), |v| v.to_string())
+/// `None` if it cannot be written: such a key never matches. Distinct finite numbers give
+/// distinct text, 0 and −0 included (a validated scenario has no NaN or infinity, which JSON
+/// would write as `null`).
+fn json_text<T: serde::Serialize>(value: &T) -> Option<String> {
+    serde_json::to_value(value).ok().map(|v| v.to_string())
 }
 
 /// A platform's settings as the simulation reads them, as JSON text. A platform that buys no
 /// spot capacity never has a spot node, so its spot price, interruption rate and notice are
 /// never read: they are left out, and the spot-interruption slider (set on every platform)
 /// simulates again only the platforms that run on spot.
-fn platform_key(platform: &Platform) -> String {
+fn platform_key(platform: &Platform) -> Option<String> {
     if platform.purchase.overflow == Overflow::Spot {
         json_text(platform)
     } else {
@@ -63,40 +73,39 @@ impl OutcomeCache {
         Self::default()
     }
 
-    /// Makes `scenario` the cache's scenario: when its shared inputs are those of the current
-    /// one, each of its platforms keeps the outcomes of an identical platform of the current
-    /// one (wherever it is in the list); otherwise nothing is kept.
+    /// Makes `scenario` (validated) the cache's scenario: when its shared inputs are those of
+    /// the current one, each of its platforms takes over the outcomes of an identical platform
+    /// of the current one (wherever it is in the list); otherwise nothing is kept.
     pub fn switch_to(&mut self, scenario: &Scenario) {
         let shared = shared_inputs(scenario);
-        let platforms: Vec<String> = scenario.platforms.iter().map(platform_key).collect();
-        let outcomes = if self.shared.as_ref() == Some(&shared) {
-            let from: Vec<Option<usize>> = platforms
-                .iter()
-                .map(|key| self.platforms.iter().position(|k| k == key))
-                .collect();
-            std::mem::take(&mut self.outcomes)
-                .into_iter()
-                .map(|mut known| {
-                    from.iter()
-                        .map(|old| old.and_then(|i| known[i].take()))
-                        .collect::<Vec<_>>()
-                })
-                .collect()
+        let same_shared = shared.is_some() && shared == self.shared;
+        let mut old = if same_shared {
+            std::mem::take(&mut self.columns)
         } else {
             Vec::new()
         };
-        *self = OutcomeCache {
-            shared: Some(shared),
-            platforms,
-            outcomes,
-        };
+        self.columns = scenario
+            .platforms
+            .iter()
+            .map(|platform| {
+                let key = platform_key(platform);
+                let outcomes = old
+                    .iter_mut()
+                    .find(|c| key.is_some() && c.key == key)
+                    .map(|c| std::mem::take(&mut c.outcomes))
+                    .unwrap_or_default();
+                Column { key, outcomes }
+            })
+            .collect();
+        self.shared = shared;
     }
 
     /// Platforms of replication `r` already known.
     pub fn known(&self, r: u32) -> usize {
-        self.outcomes
-            .get(r as usize)
-            .map_or(0, |known| known.iter().filter(|o| o.is_some()).count())
+        self.columns
+            .iter()
+            .filter(|c| c.outcomes.contains_key(&r))
+            .count()
     }
 
     /// Every platform's outcome in replication `r` of `scenario` (which must be the cache's
@@ -104,28 +113,26 @@ impl OutcomeCache {
     /// (jobs generated only when one is), then remembered. The same outcomes as
     /// [`super::monte_carlo::run_replication`].
     pub fn replication(&mut self, scenario: &Scenario, r: u32) -> Vec<PlatformOutcome> {
-        let n = scenario.platforms.len();
-        let index = r as usize;
-        if self.outcomes.len() <= index {
-            self.outcomes.resize_with(index + 1, || vec![None; n]);
-        }
-        let known = &mut self.outcomes[index];
-        known.resize(n, None);
-        if known.iter().any(Option::is_none) {
+        debug_assert_eq!(self.columns.len(), scenario.platforms.len());
+        let missing = self.columns.iter().any(|c| !c.outcomes.contains_key(&r));
+        if missing {
             let jobs = generate_jobs(scenario, u64::from(r));
-            for (p, slot) in known.iter_mut().enumerate() {
-                if slot.is_none() {
-                    *slot = Some(simulate_platform_within(
+            for (p, column) in self.columns.iter_mut().enumerate() {
+                column.outcomes.entry(r).or_insert_with(|| {
+                    simulate_platform_within(
                         scenario,
                         p,
                         u64::from(r),
                         &jobs,
                         limits::EVENTS_PER_REPLICATION_MAX,
-                    ));
-                }
+                    )
+                });
             }
         }
-        known.iter().flatten().cloned().collect()
+        self.columns
+            .iter()
+            .map(|c| c.outcomes[&r].clone())
+            .collect()
     }
 }
 
@@ -140,7 +147,12 @@ mod tests {
         cache.switch_to(s);
         for r in 0..3 {
             assert_eq!(cache.known(r), known, "replication {r}");
-            assert_eq!(cache.replication(s, r), run_replication(s, u64::from(r)));
+            // As JSON text: the same bits (−0 is not 0 there).
+            let text = |o: &Vec<PlatformOutcome>| serde_json::to_string(o).unwrap();
+            assert_eq!(
+                text(&cache.replication(s, r)),
+                text(&run_replication(s, u64::from(r)))
+            );
             assert_eq!(cache.known(r), s.platforms.len());
         }
     }

@@ -339,6 +339,8 @@ fn new_sim<'a>(
     replication: u64,
     jobs: &'a [Job],
 ) -> Sim<'a> {
+    // Arrivals are taken in order, and the outcome counts the submitted jobs by bisection.
+    debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
     let platform = &scenario.platforms[platform_index];
     let discount = match platform.cloud {
         Cloud::Aws => scenario.discounts.aws_pct,
