@@ -80,6 +80,12 @@ pub enum WorkerInput {
 pub enum WorkerOutput {
     /// The worker is listening (its first message).
     Ready,
+    /// It has read run `run_id`'s `Start` (said before any work on it): a worker that does not
+    /// say this soon after a `Start` is inside a long replication of an older run.
+    Started {
+        /// The run.
+        run_id: u64,
+    },
     /// Outcomes of the replications done since the last answer.
     Progress {
         /// The run answered.
@@ -121,7 +127,7 @@ impl WorkerOutput {
     /// complete tornado, the break-evens, a refusal).
     pub fn ends_work(&self) -> bool {
         match self {
-            WorkerOutput::Ready => false,
+            WorkerOutput::Ready | WorkerOutput::Started { .. } => false,
             WorkerOutput::Progress { finished, .. } => *finished,
             WorkerOutput::Tornado { bars, .. } => bars.is_some(),
             WorkerOutput::BreakEvens { .. } | WorkerOutput::Invalid { .. } => true,
@@ -251,6 +257,10 @@ impl SimulationWorker {
     }
 
     fn received(&mut self, msg: WorkerInput) {
+        if let WorkerInput::Start { run_id, .. } = msg {
+            // Before any work on it: the page replaces a worker that does not say so soon.
+            respond(WorkerOutput::Started { run_id });
+        }
         match msg {
             WorkerInput::Start {
                 run_id,

@@ -415,6 +415,26 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                 if !sent {
                     schedule_slice(run, this_run, setters);
                 } else {
+                    // A worker that had answered just before this input may be a moment into
+                    // another long replication of an older run: one that has not read this
+                    // run's start within STALLED_MS is replaced too, and the run asked again.
+                    set_timeout(
+                        move || {
+                            if generation.get_value() != this_run {
+                                return;
+                            }
+                            pool.with_value(|pool| {
+                                let Some(pool) = pool else { return };
+                                for i in 0..pool.count() {
+                                    if pool.not_started(i, this_run) {
+                                        pool.restart(i, true);
+                                        mark("terminated", this_run);
+                                    }
+                                }
+                            });
+                        },
+                        Duration::from_millis(STALLED_MS as u64),
+                    );
                     // Watchdog: a worker blocked after construction (e.g. by a policy of the
                     // embedding page) never loads; then run here instead, and say so.
                     set_timeout(

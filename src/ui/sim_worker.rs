@@ -53,6 +53,8 @@ struct SimWorker {
     busy: bool,
     /// When it last answered (or was given work while idle), ms since the epoch.
     last_heard_ms: f64,
+    /// The latest run whose `Start` it has read ([`WorkerOutput::Started`]).
+    started_run: u64,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
@@ -150,12 +152,19 @@ impl WorkerPool {
                     return;
                 };
                 w.last_heard_ms = now_ms();
-                if let WorkerOutput::Ready = output {
-                    w.ready = true;
-                    for message in w.pending.drain(..) {
-                        let _ = w.worker.post_message(&message);
+                match output {
+                    WorkerOutput::Ready => {
+                        w.ready = true;
+                        for message in w.pending.drain(..) {
+                            let _ = w.worker.post_message(&message);
+                        }
+                        return;
                     }
-                    return;
+                    WorkerOutput::Started { run_id } => {
+                        w.started_run = w.started_run.max(run_id);
+                        return;
+                    }
+                    _ => {}
                 }
                 if output.ends_work() {
                     w.busy = false;
@@ -194,6 +203,7 @@ impl WorkerPool {
             asked: Vec::new(),
             busy: false,
             last_heard_ms: now_ms(),
+            started_run: 0,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -234,6 +244,17 @@ impl WorkerPool {
             .get(index)
             .and_then(Option::as_ref)
             .is_some_and(|w| w.ready && w.busy && now_ms() - w.last_heard_ms > ms)
+    }
+
+    /// Whether worker `index`, loaded, has not yet read the `Start` of run `run_id` (it is
+    /// inside a replication of an older run, or hung).
+    pub fn not_started(&self, index: usize, run_id: u64) -> bool {
+        self.inner
+            .workers
+            .borrow()
+            .get(index)
+            .and_then(Option::as_ref)
+            .is_some_and(|w| w.ready && w.started_run < run_id)
     }
 
     /// Terminates worker `index` and starts a new one in its place; with `replay`, the new
