@@ -26,9 +26,9 @@ const WORKER_LOADER: &str = "./worker-loader.js";
 const WORKER_WATCHDOG_S: u64 = 8;
 
 /// A worker with unfinished work of an older run that has not answered for this long when a
-/// newer input arrives is inside one long replication: it is terminated and replaced, since a
-/// message would only be read after that replication. Healthy workers answer every slice
-/// (16 ms).
+/// newer input arrives, or has not read the newer run's start this long after it was sent, is
+/// inside one long replication: it is terminated and replaced, since a message would only be
+/// read after that replication. Healthy workers answer every slice (16 ms).
 const STALLED_MS: f64 = 300.0;
 
 /// Restarts of crashed workers allowed per run before the page gives up on it and says so.
