@@ -12,9 +12,9 @@
 //! platforms (a platform's slider), the next run simulates only those and reuses the others'
 //! outcomes, which are the same bits.
 //!
-//! Messages are plain JS values through serde-wasm-bindgen, posted with `postMessage`; the
-//! worker says [`WorkerOutput::Ready`] once it listens, and the page holds its messages until
-//! then.
+//! Messages are JSON text, posted with `postMessage` (the scenario inside goes through the
+//! page's one reader of scenario JSON); the worker says [`WorkerOutput::Ready`] once it
+//! listens, and the page holds its messages until then.
 
 use crate::model::monte_carlo::Shard;
 use crate::model::outcome_cache::OutcomeCache;
@@ -53,6 +53,7 @@ pub enum WorkerInput {
         /// Identifies the run in the answers.
         run_id: u64,
         /// The scenario.
+        #[serde(with = "scenario_as_value")]
         scenario: Scenario,
         /// This worker runs the replications whose index is `shard` modulo `shards`.
         shard: u32,
@@ -64,6 +65,7 @@ pub enum WorkerInput {
         /// The run it belongs to.
         run_id: u64,
         /// The scenario.
+        #[serde(with = "scenario_as_value")]
         scenario: Scenario,
     },
     /// After run `run_id`'s replications: its break-evens.
@@ -71,6 +73,7 @@ pub enum WorkerInput {
         /// The run it belongs to.
         run_id: u64,
         /// The scenario.
+        #[serde(with = "scenario_as_value")]
         scenario: Scenario,
     },
 }
@@ -135,18 +138,38 @@ impl WorkerOutput {
     }
 }
 
-/// A worker message as a JS value (u64 seeds travel as BigInt, exactly).
-pub fn encode<T: Serialize>(message: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
-    let serializer =
-        serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-    message.serialize(&serializer)
+/// A worker message as JSON text. Every number in the messages is finite (validated
+/// scenarios; outcomes and summaries are checked free of NaN and infinity by the invariant
+/// tests), and serde_json writes each float so that it reads back bit for bit and each u64
+/// exactly.
+pub fn encode<T: Serialize>(message: &T) -> Result<JsValue, serde_json::Error> {
+    serde_json::to_string(message).map(|text| JsValue::from_str(&text))
 }
 
-/// A worker message from a JS value.
-pub fn decode<T: for<'de> Deserialize<'de>>(
-    value: JsValue,
-) -> Result<T, serde_wasm_bindgen::Error> {
-    serde_wasm_bindgen::from_value(value)
+/// A worker message from JSON text.
+pub fn decode<T: for<'de> Deserialize<'de>>(value: JsValue) -> Result<T, String> {
+    let text = value.as_string().ok_or("not a text message")?;
+    serde_json::from_str(&text).map_err(|e| e.to_string())
+}
+
+/// The scenario in a message as a JSON value: read back through [`Scenario::from_json_value`],
+/// the page's one reader of scenario JSON (a second reader would add its code to the module).
+mod scenario_as_value {
+    use crate::model::scenario::Scenario;
+    use serde::{
+        de::Error as _, ser::Error as _, Deserialize, Deserializer, Serialize, Serializer,
+    };
+
+    pub fn serialize<S: Serializer>(scenario: &Scenario, s: S) -> Result<S::Ok, S::Error> {
+        serde_json::to_value(scenario)
+            .map_err(S::Error::custom)?
+            .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scenario, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        Scenario::from_json_value(value).map_err(D::Error::custom)
+    }
 }
 
 /// The current run: its id, the shard, and how many of the coarse pass's replications are
