@@ -100,8 +100,9 @@ impl OutcomeCache {
         self.shared = shared;
     }
 
-    /// Platforms of replication `r` already known.
-    pub fn known(&self, r: u32) -> usize {
+    /// Platforms of replication `r` already known (for the tests).
+    #[cfg(test)]
+    fn known(&self, r: u32) -> usize {
         self.columns
             .iter()
             .filter(|c| c.outcomes.contains_key(&r))

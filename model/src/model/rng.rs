@@ -98,14 +98,9 @@ impl Stream {
         (-2.0 * libm::log(u1)).sqrt() * libm::cos(2.0 * core::f64::consts::PI * u2)
     }
 
-    /// Log-normal given its median and 90th percentile (p90 ≥ median > 0). When p90 equals the
-    /// median the draw is the median itself.
-    pub fn lognormal_median_p90(&mut self, median: f64, p90: f64) -> f64 {
-        self.lognormal(median, lognormal_sigma(median, p90))
-    }
-
-    /// [`Stream::lognormal_median_p90`] given its σ ([`lognormal_sigma`] of the same median
-    /// and 90th percentile): the same draw, for callers that work σ out once for many draws.
+    /// Log-normal given its median and σ ([`lognormal_sigma`] of the median and the 90th
+    /// percentile, p90 ≥ median > 0; callers work it out once for many draws). When p90
+    /// equals the median (σ = 0) the draw is the median itself.
     pub fn lognormal(&mut self, median: f64, sigma: f64) -> f64 {
         if median <= 0.0 {
             return 0.0;
@@ -177,7 +172,7 @@ mod tests {
     fn lognormal_hits_its_median_and_p90() {
         let mut s = Stream::new(2, 0, Purpose::Jobs, 0);
         let mut xs: Vec<f64> = (0..100_001)
-            .map(|_| s.lognormal_median_p90(60.0, 180.0))
+            .map(|_| s.lognormal(60.0, lognormal_sigma(60.0, 180.0)))
             .collect();
         xs.sort_by(f64::total_cmp);
         let median = xs[50_000];

@@ -1,7 +1,6 @@
 //! Summary statistics over replications: mean, percentiles, standard error, histograms.
 
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 
 /// The `q` quantile (0–1) of sorted data, linearly interpolated between order statistics
 /// (Hyndman–Fan type 7, as in R and NumPy). Empty data gives NaN.
@@ -11,48 +10,27 @@ pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {
     })
 }
 
-/// [`quantile_sorted`] of data in any order, found by selection instead of a sort (O(n); the
-/// data is reordered). The same two order statistics are interpolated, so the same number.
-pub fn quantile_unsorted(values: &mut [f64], q: f64) -> f64 {
-    interpolate(values.len(), q, |lo| {
-        order_statistics_unsorted(values, lo, f64::total_cmp, |v| v)
-    })
-}
-
-/// [`quantile_unsorted`] at `q1` and `q2`. When `q2` is the higher (say the median, then the
-/// 95th percentile) the second selection runs only on the values above the first one's rank,
-/// which the first left there.
-pub fn quantiles_unsorted(values: &mut [f64], q1: f64, q2: f64) -> (f64, f64) {
-    quantiles_by_selection(values, q1, q2, f64::total_cmp, |v| v)
-}
-
-/// [`quantiles_unsorted`] of whole numbers: the same two quantiles as of the numbers as `f64`
-/// (converting never reverses their order), found comparing integers.
+/// [`quantile_sorted`] at `q1` and `q2` of whole numbers in any order, found by selection
+/// among the integers instead of a sort (O(n); the data is reordered): the same order
+/// statistics as of the numbers as `f64` (converting never reverses their order), so the same
+/// two quantiles. When `q2` is the higher (say the median, then the 95th percentile) the
+/// second selection runs only on the values above the first one's rank, which the first left
+/// there.
 pub fn whole_quantiles_unsorted(values: &mut [i64], q1: f64, q2: f64) -> (f64, f64) {
-    quantiles_by_selection(values, q1, q2, i64::cmp, |v| v as f64)
-}
-
-fn quantiles_by_selection<T: Copy>(
-    values: &mut [T],
-    q1: f64,
-    q2: f64,
-    order: impl Fn(&T, &T) -> Ordering + Copy,
-    to_f64: impl Fn(T) -> f64 + Copy,
-) -> (f64, f64) {
     let n = values.len();
     let mut first_rank = 0;
     let first = interpolate(n, q1, |lo| {
         first_rank = lo;
-        order_statistics_unsorted(values, lo, order, to_f64)
+        order_statistics_unsorted(values, lo)
     });
     let second = interpolate(n, q2, |lo| {
         // Above the first selection's rank are exactly the values of the higher ranks, in
         // some order; at or below it, a selection over all the values.
         if lo <= first_rank {
-            order_statistics_unsorted(values, lo, order, to_f64)
+            order_statistics_unsorted(values, lo)
         } else {
             let above = first_rank + 1;
-            order_statistics_unsorted(&mut values[above..], lo - above, order, to_f64)
+            order_statistics_unsorted(&mut values[above..], lo - above)
         }
     });
     (first, second)
@@ -60,17 +38,11 @@ fn quantiles_by_selection<T: Copy>(
 
 /// The values of ranks `lo` and `lo + 1` (the last one when `lo` is the last rank), by
 /// selection; `values` is reordered around rank `lo`.
-fn order_statistics_unsorted<T: Copy>(
-    values: &mut [T],
-    lo: usize,
-    order: impl Fn(&T, &T) -> Ordering,
-    to_f64: impl Fn(T) -> f64,
-) -> (f64, f64) {
-    let (_, at_lo, above) = values.select_nth_unstable_by(lo, &order);
+fn order_statistics_unsorted(values: &mut [i64], lo: usize) -> (f64, f64) {
+    let (_, &mut at_lo, above) = values.select_nth_unstable(lo);
     // The next order statistic is the smallest value above position `lo`.
-    let at_hi = above.iter().copied().min_by(&order);
-    let at_lo = *at_lo;
-    (to_f64(at_lo), to_f64(at_hi.unwrap_or(at_lo)))
+    let at_hi = above.iter().copied().min().unwrap_or(at_lo);
+    (at_lo as f64, at_hi as f64)
 }
 
 /// The type-7 quantile of `n` values, given the order statistics at ranks `lo` and `lo + 1`
@@ -187,49 +159,33 @@ impl Histogram {
 mod tests {
     use super::*;
 
-    /// Selection gives the sorted quantile exactly, ties and all, for every n and q.
+    /// Selection among integers gives the sorted quantiles of the same numbers as floats
+    /// exactly, ties, negative and large values and all, for every n and pair of levels.
     #[test]
-    fn quantile_by_selection_equals_quantile_of_sorted_data() {
+    fn quantiles_by_selection_equal_quantiles_of_sorted_data() {
         let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for n in 0..60usize {
-            let data: Vec<f64> = (0..n)
+            let whole: Vec<i64> = (0..n)
                 .map(|_| {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    (x % 17) as f64 * 0.5 // many ties
+                    (x % 17) as i64 * (1 << 40) - (1 << 43) // many ties
                 })
                 .collect();
-            let mut sorted = data.clone();
+            let mut sorted: Vec<f64> = whole.iter().map(|&w| w as f64).collect();
             sorted.sort_by(f64::total_cmp);
-            let whole: Vec<i64> = data
-                .iter()
-                .map(|v| (v * 2.0) as i64 * (1 << 40) - (1 << 43))
-                .collect();
-            let mut whole_sorted: Vec<f64> = whole.iter().map(|&w| w as f64).collect();
-            whole_sorted.sort_by(f64::total_cmp);
             for q in [0.0, 0.05, 0.3, 0.5, 0.95, 0.999, 1.0] {
-                let mut scratch = data.clone();
-                let (a, b) = (
-                    quantile_unsorted(&mut scratch, q),
-                    quantile_sorted(&sorted, q),
-                );
-                assert!(same(a, b), "n {n} q {q}");
-                // Two at once, the second on what the first left above its rank.
-                for q2 in [q, 0.5, 0.95, 1.0] {
-                    let mut scratch = data.clone();
-                    let (a1, a2) = quantiles_unsorted(&mut scratch, q, q2);
-                    let b2 = quantile_sorted(&sorted, q2);
-                    assert!(same(a1, b) && same(a2, b2), "n {n} q {q} q2 {q2}");
-                    // Whole numbers (negative and large too) compared as integers: the
-                    // quantiles of the same numbers as floats.
+                // The second selection on what the first left above its rank (or, below
+                // it, over everything).
+                for q2 in [q, 0.0, 0.5, 0.95, 1.0] {
                     let mut scratch = whole.clone();
                     let (w1, w2) = whole_quantiles_unsorted(&mut scratch, q, q2);
                     assert!(
-                        same(w1, quantile_sorted(&whole_sorted, q))
-                            && same(w2, quantile_sorted(&whole_sorted, q2)),
-                        "whole: n {n} q {q} q2 {q2}"
+                        same(w1, quantile_sorted(&sorted, q))
+                            && same(w2, quantile_sorted(&sorted, q2)),
+                        "n {n} q {q} q2 {q2}"
                     );
                 }
             }
