@@ -615,7 +615,7 @@ impl Sim<'_> {
         // By index: a job starting here does not change this node's holders.
         for i in 0..self.nodes[node].holders.len() {
             let job = self.nodes[node].holders[i];
-            self.nodes_ready_check(job);
+            self.start_if_ready(job, true);
         }
         self.maybe_schedule_release(node);
     }
@@ -739,14 +739,16 @@ impl Sim<'_> {
             if let Some(node) = self.pick_shared_node(gpus, self.platform.placement) {
                 self.hold(job, node, gpus);
                 self.dequeue(job);
-                self.nodes_ready_check(job);
+                // Its one node is held from now: no capacity wait to charge.
+                self.start_if_ready(job, false);
                 return true;
             }
             return false;
         }
         // Whole nodes: multi-node jobs, and every job on exclusive platforms.
         let needed = plan.nodes_needed as usize;
-        let missing = needed - self.states[job].holds.len();
+        let held_before = self.states[job].holds.len();
+        let missing = needed - held_before;
         let mut empty = std::mem::take(&mut self.scratch_nodes);
         self.empty_nodes(&mut empty);
         let addable = if self.overflow_kind().is_some() {
@@ -779,7 +781,8 @@ impl Sim<'_> {
                 hold.used = left.min(gpn);
                 left -= hold.used;
             }
-            self.nodes_ready_check(job);
+            // Capacity wait accrues only on nodes held before now.
+            self.start_if_ready(job, held_before > 0);
             return true;
         }
         false
@@ -870,8 +873,9 @@ impl Sim<'_> {
     }
 
     /// Starts the job if it holds all its nodes and they are all ready; charges the time its
-    /// ready nodes were held waiting as capacity wait.
-    fn nodes_ready_check(&mut self, job: usize) {
+    /// ready nodes were held waiting as capacity wait (`held_earlier`: some of its nodes may
+    /// have been held before now; when all were taken just now the wait is nothing).
+    fn start_if_ready(&mut self, job: usize, held_earlier: bool) {
         let st = &self.states[job];
         if st.phase != Phase::Holding {
             return;
@@ -880,7 +884,9 @@ impl Sim<'_> {
         if st.holds.len() < needed || st.holds.iter().any(|h| !self.nodes[h.node()].ready) {
             return;
         }
-        self.charge_capacity_wait(job);
+        if held_earlier {
+            self.charge_capacity_wait(job);
+        }
         self.start_attempt(job);
     }
 
