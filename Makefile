@@ -98,7 +98,7 @@ screenshots: tools-browser
 # latencies, sizes, the SimPy peer (pinned in bench/peer/requirements.txt, in a venv) and
 # memory; prints one table and writes bench/RESULTS.md. Not part of `make test`: timings are
 # read by people, never asserted.
-bench: build pkg
+bench: single-file pkg
 	cargo bench --profile bench-sim --bench engine | tee target/bench-native.txt
 	# Its own target directory: the library is also a cdylib (for pkg/), whose outputs carry no
 	# hash in their names, so `cargo bench` (dev-dependency features) overwrites the CLI's build
@@ -106,7 +106,7 @@ bench: build pkg
 	cargo build --profile release-sim --bin gpucost --target-dir target/bench-cli
 	test -x bench/peer/.venv/bin/python || python3 -m venv bench/peer/.venv
 	bench/peer/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/peer/requirements.txt
-	DIST=dist node bench/report.mjs
+	DIST=dist SINGLE_FILE=$(SINGLE_FILE) node bench/report.mjs
 
 # Fuzzing (libFuzzer through cargo-fuzz, nightly toolchain) of what users paste or drop: the
 # link decoder, the scenario JSON reader and the job-history importer, FUZZ_SECONDS each.

@@ -2,8 +2,12 @@
 // first paint and first simulated chart; for each slider input, the instant estimate (drawn in
 // the input's own task), the coarse pass and the full run (the page's performance marks
 // `gpucost:coarse:<run>` and `gpucost:full:<run>`); long tasks while dragging; cancellation of
-// an older run by a newer input; and the full run with one worker vs two.
-// Exports measurePage(); `node bench/page-latency.mjs` prints its figures.
+// an older run by a newer input; the full run with one worker vs two; and the single file
+// (`make single-file`: no worker, the run on the page's main thread) on both sliders.
+// Exports measurePage() and measureSingleFile(); `node bench/page-latency.mjs [--single-file]`
+// prints their figures.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SUB_PATH, launchBrowser, serveDist, stopServer } from '../e2e/harness.mjs';
 
 // 100 inputs: a p95 over 30 was the second-worst sample and swung by ±10 ms between runs.
@@ -71,8 +75,8 @@ const SLIDERS = {
   'spot-rate': (i) => 0.01 + (i % 2) * 0.05 + (i % 30) * 0.001,
 };
 
-/** Latency figures over INPUTS inputs on `slider` at the given worker count. */
-async function latencies(browser, url, slider = 'utilization') {
+/** Latency figures over `inputs` inputs on `slider` at the given worker count. */
+async function latencies(browser, url, slider = 'utilization', inputs = INPUTS) {
   const page = await openPage(browser, url);
   const paint = await page.evaluate(() => ({
     firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
@@ -80,7 +84,7 @@ async function latencies(browser, url, slider = 'utilization') {
     runner: document.querySelector('.runner-note').textContent,
   }));
   const samples = [];
-  for (let i = 0; i < INPUTS; i++) samples.push(await input(page, slider, SLIDERS[slider](i)));
+  for (let i = 0; i < inputs; i++) samples.push(await input(page, slider, SLIDERS[slider](i)));
   await page.close();
   return {
     ...paint,
@@ -128,6 +132,23 @@ async function drag(browser, url) {
   return result;
 }
 
+// Inputs per slider in the single file: each full run there is several times longer.
+const SINGLE_FILE_INPUTS = 30;
+
+/** The single file's latencies on both sliders (no worker: runs on the page's main thread). */
+export async function measureSingleFile(singleFile = process.env.SINGLE_FILE ?? 'single-file/gpucost.html') {
+  const browser = await launchBrowser();
+  try {
+    const file = pathToFileURL(resolve(singleFile)).href;
+    return {
+      utilization: await latencies(browser, file, 'utilization', SINGLE_FILE_INPUTS),
+      spot: await latencies(browser, file, 'spot-rate', SINGLE_FILE_INPUTS),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
 /** Every figure of the page. */
 export async function measurePage(distDir = process.env.DIST ?? 'dist') {
   const server = await serveDist(distDir);
@@ -148,5 +169,6 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(JSON.stringify(await measurePage(), null, 2));
+  const single = process.argv[2] === '--single-file';
+  console.log(JSON.stringify(single ? await measureSingleFile() : await measurePage(), null, 2));
 }

@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { measureWasm, REPLICATIONS } from './wasm-engine.mjs';
-import { measurePage } from './page-latency.mjs';
+import { measurePage, measureSingleFile } from './page-latency.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 const rows = []; // [area, target, measured, verdict]
@@ -60,6 +60,9 @@ add('Workers', 'report the speed-up at 2 workers (full run, median)',
 const sp = page.spot;
 add('Edit to some platforms', 'report: only the platforms an input touches simulated again (spot-interruption slider)',
   `coarse p95 ${fmt(sp.coarseP95)} ms (median ${fmt(sp.coarseMedian)}), full p95 ${fmt(sp.fullP95)} ms (median ${fmt(sp.fullMedian)}); the utilization slider above simulates every platform`, null);
+const single = await measureSingleFile();
+add('Single file (no worker)', 'report: the same sliders with the run on the page\'s main thread (`make single-file`, opened from disk)',
+  `utilization: coarse p95 ${fmt(single.utilization.coarseP95)} ms, full median ${fmt(single.utilization.fullMedian)} ms; spot-interruption slider: coarse p95 ${fmt(single.spot.coarseP95)} ms, full median ${fmt(single.spot.fullMedian)} ms (only the spot platform simulated again); estimate p95 ${fmt(Math.max(single.utilization.estimateP95, single.spot.estimateP95))} ms`, null);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
 add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 
@@ -182,8 +185,8 @@ ${nativeLines.join('\n')}
   one), each with its own module instance and an interleaved share of the replications. On
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
   but delays the coarse pass (three busy threads on two cores), as the Workers row shows.
-- Edit to some platforms: each worker keeps its last run's outcomes by replication and
-  platform (\`model/src/model/outcome_cache.rs\`); with the shared inputs unchanged, a platform
+- Edit to some platforms: each worker (and the page's main thread where it runs without one,
+  as in the single file) keeps its last run's outcomes by replication and platform (\`model/src/model/outcome_cache.rs\`); with the shared inputs unchanged, a platform
   whose own settings are unchanged keeps its outcomes (the same bits as simulating it again,
   tested), so an input simulates only the platforms it changed. The spot-interruption slider
   is set on every platform but changes only those buying spot capacity: in the default

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeSingleFile } from '../scripts/make-single-file.mjs';
-import { metric, openCalculator, openPage, runId, waitForRun } from './harness.mjs';
+import { metric, openCalculator, openPage, runId, typeNumber, waitForRun } from './harness.mjs';
 
 // `make test-e2e` passes the file it made; otherwise it is made here (in a temporary folder) from
 // the same $DIST that the served page comes from, so the two are always the same build.
@@ -65,6 +65,21 @@ test('a preset chosen in the single file gives the served page\'s numbers for it
   const theirs = await headlines(served.page);
   assert.ok(Object.keys(theirs.monthly).length > 0);
   assert.deepEqual(await headlines(single.page), theirs);
+});
+
+// The main thread keeps its last run's outcomes by platform, as the workers do: an edit that
+// changes only the spot platform simulates only it again, with the numbers of a fresh run.
+test('moving the spot interruption rate in the single file gives the served page\'s numbers', async () => {
+  for (const rate of [0.07, 0.01]) {
+    for (const { page } of [served, single]) {
+      const run = await runId(page);
+      await typeNumber(page, 'spot-rate-number', rate);
+      await waitForRun(page, run);
+    }
+    const theirs = await headlines(served.page);
+    assert.ok(Object.keys(theirs.monthly).length > 0);
+    assert.deepEqual(await headlines(single.page), theirs, `rate ${rate}`);
+  }
 });
 
 test('the single file asked for nothing but itself, and logged no errors', () => {

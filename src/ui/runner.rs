@@ -9,6 +9,7 @@
 use super::sim_worker::WorkerPool;
 use crate::model::budget::{BudgetMeter, CutOff, EventBudget};
 use crate::model::monte_carlo::{MonteCarlo, Results};
+use crate::model::outcome_cache::OutcomeCache;
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{BreakEvenSet, FoundBreakEven, TornadoBar, TornadoRun};
 use crate::model::sim::PlatformOutcome;
@@ -202,6 +203,9 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
     let (restarted, set_restarted) = signal(None::<String>);
     let collected = StoredValue::new_local(Collected::new(0, None));
     let pool = StoredValue::new_local(None::<WorkerPool>);
+    // The main-thread runs' outcomes (no worker), so an edit to one platform simulates only it
+    // there too, as in the workers.
+    let main_thread_cache = StoredValue::new_local(OutcomeCache::new());
     // Answers from every worker: outcomes by replication. The summary is recomputed from all
     // received so far, in replication order (so the final one is that of a single run), at
     // most once per animation frame, and not before the coarse pass is complete: the page
@@ -305,6 +309,7 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
         running: set_running,
         error: set_error,
         generation,
+        cache: main_thread_cache,
     };
     let (in_worker, set_in_worker) = signal(false);
     // No worker after all (it never loaded): the current run goes on the main thread, and the
@@ -418,23 +423,7 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                     // A worker that had answered just before this input may be a moment into
                     // another long replication of an older run: one that has not read this
                     // run's start within STALLED_MS is replaced too, and the run asked again.
-                    set_timeout(
-                        move || {
-                            if generation.get_value() != this_run {
-                                return;
-                            }
-                            pool.with_value(|pool| {
-                                let Some(pool) = pool else { return };
-                                for i in 0..pool.count() {
-                                    if pool.not_started(i, this_run) {
-                                        pool.restart(i, true);
-                                        mark("terminated", this_run);
-                                    }
-                                }
-                            });
-                        },
-                        Duration::from_millis(STALLED_MS as u64),
-                    );
+                    replace_unstarted_workers(pool, generation, this_run, STALLED_MS);
                     // Watchdog: a worker blocked after construction (e.g. by a policy of the
                     // embedding page) never loads; then run here instead, and say so.
                     set_timeout(
@@ -478,6 +467,43 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
     }
 }
 
+/// How late a timer may run before the page counts its own thread as having been busy.
+const LATE_MS: f64 = 50.0;
+
+/// In `after_ms`, replaces each loaded worker that has not yet read the start of run
+/// `this_run` (it is inside a replication of an older run) and asks the new one again. If
+/// the page's own thread was busy past that moment, a worker's `Started` may still be waiting
+/// behind this timer, so the check is made again shortly instead of replacing a healthy one.
+fn replace_unstarted_workers(
+    pool: StoredValue<Option<WorkerPool>, LocalStorage>,
+    generation: StoredValue<u64>,
+    this_run: u64,
+    after_ms: f64,
+) {
+    let due = now_ms() + after_ms;
+    set_timeout(
+        move || {
+            if generation.get_value() != this_run {
+                return;
+            }
+            if now_ms() - due > LATE_MS {
+                replace_unstarted_workers(pool, generation, this_run, LATE_MS);
+                return;
+            }
+            pool.with_value(|pool| {
+                let Some(pool) = pool else { return };
+                for i in 0..pool.count() {
+                    if pool.not_started(i, this_run) {
+                        pool.restart(i, true);
+                        mark("terminated", this_run);
+                    }
+                }
+            });
+        },
+        Duration::from_millis(after_ms as u64),
+    );
+}
+
 #[derive(Clone, Copy)]
 struct Setters {
     results: WriteSignal<Option<Results>>,
@@ -485,6 +511,7 @@ struct Setters {
     running: WriteSignal<bool>,
     error: WriteSignal<Option<String>>,
     generation: StoredValue<u64>,
+    cache: StoredValue<OutcomeCache, LocalStorage>,
 }
 
 fn now_ms() -> f64 {
@@ -523,8 +550,11 @@ fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
         set.running.set(false);
         return;
     }
+    set.cache
+        .update_value(|cache| cache.switch_to(run.scenario()));
     let coarse_marked = std::cell::Cell::new(false);
-    let publish = move |run: &MonteCarlo, complete: bool| {
+    let publish = move |task: &MainThreadRun, complete: bool| {
+        let run = &task.run;
         // Stopped before any replication could be summarised: the reason, not zeros.
         if let (0, Some(cut)) = (run.done(), run.cut_off()) {
             set.error.set(Some(cut.to_string()));
@@ -546,13 +576,24 @@ fn schedule_slice(run: MonteCarlo, this_run: u64, set: Setters) {
         }
     };
     let never_busy = Signal::derive(|| false);
-    run_sliced(
+    let task = MainThreadRun {
         run,
+        cache: set.cache,
+    };
+    run_sliced(
+        task,
         this_run,
         set.generation,
         never_busy,
         std::rc::Rc::new(publish),
     );
+}
+
+/// A run on the main thread, simulating only the platforms its outcome cache does not know
+/// (switched to the run's scenario first; [`OutcomeCache`]).
+struct MainThreadRun {
+    run: MonteCarlo,
+    cache: StoredValue<OutcomeCache, LocalStorage>,
 }
 
 /// Largest expected jobs per replication, summed over platforms, for which the page runs the
@@ -571,10 +612,11 @@ trait Sliced: 'static {
     fn step(&mut self) -> bool;
 }
 
-impl Sliced for MonteCarlo {
+impl Sliced for MainThreadRun {
     fn step(&mut self) -> bool {
-        self.run_batch(1);
-        self.is_done()
+        self.cache
+            .update_value(|cache| _ = self.run.run_batch_with(1, cache));
+        self.run.is_done()
     }
 }
 

@@ -65,6 +65,30 @@ impl MonteCarlo {
     /// Runs up to `n` more replications, or until an event budget stops the run; returns how
     /// many are done in all.
     pub fn run_batch(&mut self, n: u32) -> u32 {
+        self.run_batch_by(n, |scenario, r, per_replication| {
+            run_replication_within(scenario, u64::from(r), per_replication)
+        })
+    }
+
+    /// [`MonteCarlo::run_batch`], reusing the platforms `cache` knows (it must have been
+    /// switched to this run's scenario: [`MonteCarlo::scenario`]); the same outcomes. The
+    /// cache holds outcomes within the default per-replication event budget, so a run with
+    /// another one simulates every platform.
+    pub fn run_batch_with(&mut self, n: u32, cache: &mut OutcomeCache) -> u32 {
+        self.run_batch_by(n, |scenario, r, per_replication| {
+            if per_replication == limits::EVENTS_PER_REPLICATION_MAX {
+                cache.replication(scenario, r)
+            } else {
+                run_replication_within(scenario, u64::from(r), per_replication)
+            }
+        })
+    }
+
+    fn run_batch_by(
+        &mut self,
+        n: u32,
+        mut replication: impl FnMut(&Scenario, u32, u64) -> Vec<PlatformOutcome>,
+    ) -> u32 {
         let total = self.scenario.replications;
         let start = self.done();
         let end = start.saturating_add(n).min(total);
@@ -72,8 +96,7 @@ impl MonteCarlo {
             if self.cut_off.is_some() {
                 break;
             }
-            let outcomes =
-                run_replication_within(&self.scenario, u64::from(r), self.budget.per_replication);
+            let outcomes = replication(&self.scenario, r, self.budget.per_replication);
             self.add(r, outcomes);
         }
         self.done()

@@ -211,4 +211,47 @@ mod tests {
         s.discounts.aws_pct = 5.0;
         check(&mut cache, &s, 0);
     }
+
+    /// A whole run through the cache (the page's main-thread fallback) gives the results of
+    /// a run without it, before and after an edit to one platform, and a run within a smaller
+    /// event budget (which the cache does not hold) too.
+    #[test]
+    fn runs_through_the_cache_give_the_same_results() {
+        use crate::model::budget::EventBudget;
+        use crate::model::monte_carlo::MonteCarlo;
+        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
+            .unwrap()
+            .scenario();
+        s.horizon_days = 2.0;
+        s.replications = 6;
+        let text = |r: &MonteCarlo| serde_json::to_string(&r.results()).unwrap();
+        let mut cache = OutcomeCache::new();
+        let mut runs = 0;
+        for rate in [0.02, 0.3] {
+            let spot = s
+                .platforms
+                .iter_mut()
+                .find(|p| p.purchase.overflow == Overflow::Spot);
+            spot.unwrap().spot_interruptions_per_node_hour = rate;
+            for budget in [
+                EventBudget::default(),
+                EventBudget {
+                    per_replication: 20,
+                    per_run: u64::MAX,
+                },
+            ] {
+                let mut plain = MonteCarlo::within(s.clone(), budget).unwrap();
+                plain.run_batch(u32::MAX);
+                let mut cached = MonteCarlo::within(s.clone(), budget).unwrap();
+                cache.switch_to(cached.scenario());
+                while !cached.is_done() && cached.cut_off().is_none() {
+                    cached.run_batch_with(2, &mut cache);
+                }
+                assert_eq!(text(&cached), text(&plain), "rate {rate}, {budget:?}");
+                runs += usize::from(plain.cut_off().is_some());
+            }
+        }
+        // The small budget did stop its runs.
+        assert_eq!(runs, 2);
+    }
 }
