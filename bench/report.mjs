@@ -164,11 +164,13 @@ ${nativeLines.join('\n')}
   jobs in a hierarchical bitset, 16-byte event-queue entries, per-class constants, queue-wait
   percentiles by selection: about ×1.3; then no index entries for full nodes: about 3 %;
   then an arriving job offered capacity at once when none waits, instead of a placement
-  pass, queue-wait percentiles selected among integers, log-normal σ once per run: 2,117 →
-  1,857 instructions per job, callgrind). What is left is spread thin: placement ~36 %
-  (holding a node, starting the attempt, scheduling its end), releasing the node ~13 %,
-  closing the attempt with its cost accounting ~12 %, job generation with its logarithms
-  ~11 % (fixed by the numbers it must reproduce).
+  pass, queue-wait percentiles selected among integers, log-normal σ once per run, no
+  capacity-wait charge worked out for a job that took all its nodes the moment it starts:
+  2,117 → 1,725 instructions per job, callgrind). What is left is spread thin: placement
+  (holding a node, starting the attempt, scheduling its end), releasing the node, closing
+  the attempt with its cost accounting, job generation with its logarithms (fixed by the
+  numbers it must reproduce), each 10-30 %. Tried and not kept: forcing the node and queue
+  updates inline (4 % fewer instructions but 1.8 % less time, for 1.2 kB more gzip).
 - WASM vs native: what cost more in wasm than natively, found with V8's CPU profile of the
   named module beside \`perf\`: \`libm::round\` (a software \`trunc\` behind a call; the same
   formula on the \`f64.trunc\` instruction gives the same bits; the largest part),
@@ -186,8 +188,9 @@ ${nativeLines.join('\n')}
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
   but delays the coarse pass (three busy threads on two cores), as the Workers row shows.
 - Edit to some platforms: each worker (and the page's main thread where it runs without one,
-  as in the single file) keeps its last run's outcomes by replication and platform (\`model/src/model/outcome_cache.rs\`); with the shared inputs unchanged, a platform
-  whose own settings are unchanged keeps its outcomes (the same bits as simulating it again,
+  as in the single file) keeps its last run's outcomes by replication and platform
+  (\`model/src/model/outcome_cache.rs\`); with the shared inputs unchanged, a platform whose
+  own settings are unchanged keeps its outcomes (the same bits as simulating it again,
   tested), so an input simulates only the platforms it changed. The spot-interruption slider
   is set on every platform but changes only those buying spot capacity: in the default
   scenario one of its three (EKS on spot; AWS Batch and SageMaker run on demand).
