@@ -129,8 +129,9 @@ struct Node {
     free: u32,
     /// Since when `free` has been unchanged (idle accounting, while ready).
     free_since_s: i64,
-    /// Jobs holding slots on this node.
-    holders: SmallVec<[usize; 8]>,
+    /// Jobs holding slots on this node (ids as 32 bits, like the event queue's: a replication
+    /// handles far fewer than 2^32 jobs).
+    holders: SmallVec<[u32; 8]>,
     /// Job classes whose image this node has cached (bit per class).
     images: u64,
     idle_generation: u32,
@@ -189,10 +190,14 @@ struct JobState {
     /// Image pull of the first attempt, s (a part of the queue wait).
     first_pull_s: i64,
     finished_s: Option<i64>,
-    /// Kept compute charged so far as useful, slowdown and scaling, in USD and GPU-seconds,
-    /// to move to failed attempts if the job gives up.
-    kept_usd: [f64; 3],
-    kept_gpu_s: [f64; 3],
+}
+
+/// Kept compute of a job charged so far as useful, slowdown and scaling, in USD and
+/// GPU-seconds, to move to failed attempts if the job gives up.
+#[derive(Debug, Clone, Copy, Default)]
+struct KeptCompute {
+    usd: [f64; 3],
+    gpu_s: [f64; 3],
 }
 
 /// What the event loop needs of a job class on this platform, worked out once per run
@@ -241,6 +246,9 @@ struct Sim<'a> {
     alive_nodes: u32,
     peak_nodes: u32,
     states: Vec<JobState>,
+    /// Per job, only where some job class can fail (only a job that fails gives up); empty
+    /// otherwise, so a run without failures carries none of it.
+    kept: Vec<KeptCompute>,
     /// Per job class ([`ClassPlan`]).
     plans: Vec<ClassPlan>,
     waiting: JobQueue,
@@ -367,6 +375,15 @@ fn new_sim<'a>(
         alive_nodes: 0,
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
+        kept: if scenario
+            .job_classes
+            .iter()
+            .any(|class| class.failures.probability > 0.0)
+        {
+            vec![KeptCompute::default(); jobs.len()]
+        } else {
+            Vec::new()
+        },
         plans: Vec::new(),
         waiting: JobQueue::new(jobs.len()),
         waiting_per_class: vec![0; scenario.job_classes.len()],
@@ -442,8 +459,6 @@ fn new_sim<'a>(
             first_compute_s: None,
             first_pull_s: 0,
             finished_s: None,
-            kept_usd: [0.0; 3],
-            kept_gpu_s: [0.0; 3],
         });
     }
     sim
@@ -614,7 +629,7 @@ impl Sim<'_> {
         }
         // By index: a job starting here does not change this node's holders.
         for i in 0..self.nodes[node].holders.len() {
-            let job = self.nodes[node].holders[i];
+            let job = self.nodes[node].holders[i] as usize;
             self.start_if_ready(job, true);
         }
         self.maybe_schedule_release(node);
@@ -838,7 +853,7 @@ impl Sim<'_> {
         let free = self.nodes[node].free - slots;
         self.set_free(node, free);
         let n = &mut self.nodes[node];
-        n.holders.push(job);
+        n.holders.push(job as u32);
         n.idle_generation += 1; // cancels a pending release
         let st = &mut self.states[job];
         st.phase = Phase::Holding;
@@ -861,7 +876,7 @@ impl Sim<'_> {
             self.set_free(node, free);
             // A job holds a node once; the other holders keep their order. (Not `remove`: its
             // shift is a `memory.copy` in wasm32, which V8 calls out for, even for no bytes.)
-            self.nodes[node].holders.retain(|j| *j != job);
+            self.nodes[node].holders.retain(|j| *j as usize != job);
             self.maybe_schedule_release(node);
         }
         self.states[job].holds.clear();
@@ -1108,17 +1123,21 @@ impl Sim<'_> {
         ];
         for (i, (used, amount)) in parts.into_iter().enumerate() {
             self.charge(node, used, amount);
-            self.states[job].kept_usd[i] += amount * price;
-            self.states[job].kept_gpu_s[i] += amount;
+            if let Some(kept) = self.kept.get_mut(job) {
+                kept.usd[i] += amount * price;
+                kept.gpu_s[i] += amount;
+            }
         }
         self.useful_ref_gpu_s += useful * self.platform.relative_throughput;
     }
 
     fn give_up(&mut self, job: usize) {
-        let st = &mut self.states[job];
-        st.phase = Phase::GaveUp;
-        let usd = std::mem::take(&mut st.kept_usd);
-        let gpu = std::mem::take(&mut st.kept_gpu_s);
+        self.states[job].phase = Phase::GaveUp;
+        let KeptCompute { usd, gpu_s: gpu } = self
+            .kept
+            .get_mut(job)
+            .map(std::mem::take)
+            .unwrap_or_default();
         let moved = [
             GpuUse::Useful,
             GpuUse::StorageReadSlowdown,
@@ -1178,7 +1197,12 @@ impl Sim<'_> {
             class.checkpoint_interval_min > 0.0
                 && sim.platform.spot_notice_s >= class.checkpoint_write_s
         };
-        for job in self.nodes[node].holders.clone() {
+        for job in self.nodes[node]
+            .holders
+            .clone()
+            .into_iter()
+            .map(|j| j as usize)
+        {
             match self.states[job].phase {
                 Phase::Running => {
                     let on_notice = notice_ok(self, job);
@@ -1493,6 +1517,63 @@ mod tests {
         assert_eq!(checkpoints_in(25, 10), 3);
         assert_eq!(writes_before(10, 10), 0);
         assert_eq!(writes_before(11, 10), 1);
+    }
+
+    /// A job that gives up keeps none of its compute as useful (nor as storage slowdown or
+    /// scaling loss): what its checkpoints kept moves to failed attempts. With every job
+    /// broken, one attempt each and no interruption, those buckets hold exactly the compute of
+    /// the attempts still running at the horizon, worked out here from the timeline.
+    #[test]
+    fn given_up_jobs_keep_no_useful_compute() {
+        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
+            .unwrap()
+            .scenario();
+        s.horizon_days = 3.3;
+        for p in &mut s.platforms {
+            p.spot_interruptions_per_node_hour = 0.0;
+        }
+        for class in &mut s.job_classes {
+            class.failures.kind = FailureKind::Deterministic;
+            class.failures.probability = 1.0;
+            class.failures.max_retries = 0;
+            class.checkpoint_interval_min = 10.0;
+            class.checkpoint_write_s = 20.0;
+        }
+        let jobs = super::super::generate_jobs(&s, 0);
+        for p in 0..s.platforms.len() {
+            let (o, timeline) = simulate_platform_timeline(&s, p, 0, &jobs);
+            assert!(
+                o.jobs_failed > 0 && o.jobs_completed == 0,
+                "platform {p}: {} failed, {} completed",
+                o.jobs_failed,
+                o.jobs_completed
+            );
+            let running_at_horizon: f64 = timeline
+                .attempts
+                .iter()
+                .filter(|a| a.ended == AttemptEnd::Horizon)
+                .map(|a| {
+                    let (tau, delta) = checkpoint_cycle(&s.job_classes[a.class]);
+                    let done = compute_done(a.end_s - a.compute_start_s, tau, delta, i64::MAX);
+                    let gpus: u32 = a.nodes.iter().map(|&(_, used)| used).sum();
+                    done as f64 * f64::from(gpus)
+                })
+                .sum();
+            // Some jobs are mid-attempt at this horizon, so both terms are exercised.
+            assert!(running_at_horizon > 0.0, "platform {p}");
+            let kept: f64 = [
+                GpuUse::Useful,
+                GpuUse::StorageReadSlowdown,
+                GpuUse::MultiNodeScalingLoss,
+            ]
+            .iter()
+            .map(|&used| o.gpu_seconds[gpu_index(used)])
+            .sum();
+            assert!(
+                (kept - running_at_horizon).abs() <= 1e-9 * running_at_horizon.max(1.0),
+                "platform {p}: {kept} vs {running_at_horizon}"
+            );
+        }
     }
 
     /// Dropping stale events changes nothing simulated: a spot-heavy scenario run with the
