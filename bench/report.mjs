@@ -170,7 +170,7 @@ ${nativeLines.join('\n')}
   (holding a node, starting the attempt, scheduling its end), releasing the node, closing
   the attempt with its cost accounting, job generation with its logarithms (fixed by the
   numbers it must reproduce), each 10-30 %. Tried and not kept: forcing the node and queue
-  updates inline (4 % fewer instructions but 1.8 % less time, for 1.2 kB more gzip).
+  updates inline (4 % fewer instructions, only 1.8 % less time, for 1.2 kB more gzip).
 - WASM vs native: what cost more in wasm than natively, found with V8's CPU profile of the
   named module beside \`perf\`: \`libm::round\` (a software \`trunc\` behind a call; the same
   formula on the \`f64.trunc\` instruction gives the same bits; the largest part),

@@ -68,7 +68,8 @@ test('a preset chosen in the single file gives the served page\'s numbers for it
 });
 
 // The main thread keeps its last run's outcomes by platform, as the workers do: an edit that
-// changes only the spot platform simulates only it again, with the numbers of a fresh run.
+// changes only the platforms on spot simulates only those again, and the numbers must be those
+// of a fresh run (the served page's). The time it saves is measured by `make bench`.
 test('moving the spot interruption rate in the single file gives the served page\'s numbers', async () => {
   for (const rate of [0.07, 0.01]) {
     for (const { page } of [served, single]) {

@@ -29,8 +29,16 @@ const WORKER_WATCHDOG_S: u64 = 8;
 /// A worker with unfinished work of an older run that has not answered for this long when a
 /// newer input arrives, or has not read the newer run's start this long after it was sent, is
 /// inside one long replication: it is terminated and replaced, since a message would only be
-/// read after that replication. Healthy workers answer every slice (16 ms).
+/// read after that replication. Healthy workers answer every slice (16 ms). (The second check
+/// is put off while the page's own thread is busy: see [`replace_unstarted_workers`].)
 const STALLED_MS: f64 = 300.0;
+
+/// How late a timer may run before the page counts its own thread as having been busy.
+const LATE_MS: f64 = 50.0;
+
+/// Times the check for a worker that has not read a run's start is put off because its timer
+/// ran late (a busy page, or a hidden tab's throttled timers) before it is made anyway.
+const LATE_CHECKS_MAX: u32 = 10;
 
 /// Restarts of crashed workers allowed per run before the page gives up on it and says so.
 const RESTARTS_PER_RUN: u32 = 2;
@@ -423,7 +431,7 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
                     // A worker that had answered just before this input may be a moment into
                     // another long replication of an older run: one that has not read this
                     // run's start within STALLED_MS is replaced too, and the run asked again.
-                    replace_unstarted_workers(pool, generation, this_run, STALLED_MS);
+                    replace_unstarted_workers(pool, generation, this_run, STALLED_MS, 0);
                     // Watchdog: a worker blocked after construction (e.g. by a policy of the
                     // embedding page) never loads; then run here instead, and say so.
                     set_timeout(
@@ -467,18 +475,17 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> MonteCarloRun {
     }
 }
 
-/// How late a timer may run before the page counts its own thread as having been busy.
-const LATE_MS: f64 = 50.0;
-
 /// In `after_ms`, replaces each loaded worker that has not yet read the start of run
 /// `this_run` (it is inside a replication of an older run) and asks the new one again. If
 /// the page's own thread was busy past that moment, a worker's `Started` may still be waiting
-/// behind this timer, so the check is made again shortly instead of replacing a healthy one.
+/// behind this timer, so the check is made again shortly instead of replacing a healthy one
+/// (at most [`LATE_CHECKS_MAX`] times).
 fn replace_unstarted_workers(
     pool: StoredValue<Option<WorkerPool>, LocalStorage>,
     generation: StoredValue<u64>,
     this_run: u64,
     after_ms: f64,
+    late_checks: u32,
 ) {
     let due = now_ms() + after_ms;
     set_timeout(
@@ -486,8 +493,8 @@ fn replace_unstarted_workers(
             if generation.get_value() != this_run {
                 return;
             }
-            if now_ms() - due > LATE_MS {
-                replace_unstarted_workers(pool, generation, this_run, LATE_MS);
+            if now_ms() - due > LATE_MS && late_checks < LATE_CHECKS_MAX {
+                replace_unstarted_workers(pool, generation, this_run, LATE_MS, late_checks + 1);
                 return;
             }
             pool.with_value(|pool| {

@@ -853,6 +853,7 @@ impl Sim<'_> {
         let free = self.nodes[node].free - slots;
         self.set_free(node, free);
         let n = &mut self.nodes[node];
+        debug_assert!(job <= u32::MAX as usize);
         n.holders.push(job as u32);
         n.idle_generation += 1; // cancels a pending release
         let st = &mut self.states[job];
