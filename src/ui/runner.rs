@@ -685,26 +685,50 @@ fn run_sliced<T: Sliced>(
     publish: Publish<T>,
 ) {
     let waiting = busy.get_untracked();
-    set_timeout(
-        move || {
-            if generation.get_value() != this_run {
+    let slice = move || {
+        if generation.get_value() != this_run {
+            return;
+        }
+        if !busy.get_untracked() {
+            let start = now_ms();
+            let mut complete = task.step();
+            while !complete && now_ms() - start < SLICE_BUDGET_MS {
+                complete = task.step();
+            }
+            publish(&task, complete);
+            if complete {
                 return;
             }
-            if !busy.get_untracked() {
-                let start = now_ms();
-                let mut complete = task.step();
-                while !complete && now_ms() - start < SLICE_BUDGET_MS {
-                    complete = task.step();
-                }
-                publish(&task, complete);
-                if complete {
-                    return;
-                }
-            }
-            run_sliced(task, this_run, generation, busy, publish);
-        },
-        Duration::from_millis(if waiting { 50 } else { 0 }),
-    );
+        }
+        run_sliced(task, this_run, generation, busy, publish);
+    };
+    if waiting {
+        set_timeout(slice, Duration::from_millis(50));
+    } else {
+        next_task(slice);
+    }
+}
+
+/// Runs `task` in a task of its own as soon as the page is free: a message through a new
+/// `MessageChannel`. A zero-delay timer set from a timer callback is held back at least 4 ms
+/// once such timers nest more than five deep (HTML's timer rules), which a run of many slices
+/// reaches; input and drawing still come between these tasks.
+fn next_task(task: impl FnOnce() + 'static) {
+    use wasm_bindgen::{JsCast, JsValue};
+    let handler: js_sys::Function =
+        wasm_bindgen::closure::Closure::once_into_js(task).unchecked_into();
+    let sent = web_sys::MessageChannel::new().is_ok_and(|channel| {
+        channel.port1().set_onmessage(Some(&handler));
+        channel.port2().post_message(&JsValue::UNDEFINED).is_ok()
+    });
+    if !sent {
+        set_timeout(
+            move || {
+                let _ = handler.call0(&JsValue::NULL);
+            },
+            Duration::ZERO,
+        );
+    }
 }
 
 /// What the page reads of the sensitivity run.
