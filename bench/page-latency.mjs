@@ -2,8 +2,9 @@
 // first paint and first simulated chart; for each slider input, the instant estimate (drawn in
 // the input's own task), the coarse pass and the full run (the page's performance marks
 // `gpucost:coarse:<run>` and `gpucost:full:<run>`); long tasks while dragging; cancellation of
-// an older run by a newer input; the full run with one worker vs two; and the single file
-// (`make single-file`: no worker, the run on the page's main thread) on both sliders.
+// an older run by a newer input; the full run with one worker vs two; the sensitivity tornado
+// after an input; and the single file (`make single-file`: no worker, the run on the page's
+// main thread) on both sliders.
 // Exports measurePage() and measureSingleFile(); `node bench/page-latency.mjs [--single-file]`
 // prints their figures.
 import { resolve } from 'node:path';
@@ -99,6 +100,33 @@ async function latencies(browser, url, slider = 'utilization', inputs = INPUTS) 
   };
 }
 
+/**
+ * The sensitivity tornado after an input (it starts once the inputs settle, 250 ms, and runs in
+ * the worker after the headline run): ms from the input to new bars drawn, over 10 inputs.
+ */
+async function tornado(browser, url) {
+  const page = await openPage(browser, url);
+  await page.waitForSelector('[data-metric^="tornado."]', { timeout: 60_000 });
+  const times = [];
+  for (let i = 0; i < 10; i++) {
+    times.push(await page.evaluate(async (v) => {
+      const bars = () => [...document.querySelectorAll('[data-metric^="tornado."]')].map((e) => e.dataset.value).join();
+      const before = bars();
+      const slider = document.getElementById('utilization');
+      const t0 = performance.now();
+      slider.value = String(v);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((ok) => {
+        const poll = () => (bars() && bars() !== before ? ok() : setTimeout(poll, 2));
+        poll();
+      });
+      return performance.now() - t0;
+    }, 55 + i * 3));
+  }
+  await page.close();
+  return { median: percentile(times, 0.5), max: Math.max(...times) };
+}
+
 /** A drag: 40 inputs 16 ms apart; long tasks (> 50 ms) seen from its start to the last run's end. */
 async function drag(browser, url) {
   const page = await openPage(browser, url);
@@ -161,7 +189,8 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
     const two = await latencies(browser, `${base}?workers=2`);
     const spot = await latencies(browser, base, 'spot-rate');
     const dragging = await drag(browser, base);
-    return { shipped, one, two, spot, dragging };
+    const sensitivity = await tornado(browser, base);
+    return { shipped, one, two, spot, dragging, sensitivity };
   } finally {
     await browser.close();
     await stopServer(server);

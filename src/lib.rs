@@ -7,6 +7,7 @@
 //!   so the release build optimises it for speed and the UI for size.
 //! - `ui` (wasm32 + feature `app`): the Leptos components; the only place with signals.
 //! - `worker` (wasm32 + feature `app`): the Web Worker that runs the Monte Carlo.
+//! - `next_task` (wasm32 + feature `app`): yielding to the event loop between slices.
 //! - `js_api` (wasm32 + feature `js-api`): the model exported to JavaScript for `pkg/`.
 
 pub use gpucost_model::{charts, model, scenario};
@@ -16,6 +17,9 @@ pub mod ui;
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod worker;
+
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
+pub mod next_task;
 
 #[cfg(all(target_arch = "wasm32", feature = "js-api"))]
 pub mod js_api;

@@ -2,11 +2,11 @@
 //! starts one worker per core) off the main thread in slices, answering with the outcomes of
 //! the replications done in each, and drops a run as soon as a newer one arrives.
 //!
-//! Between slices it yields to its event loop (a zero timeout), so a `Start` for newer inputs
-//! is read within one slice and the older run is abandoned. A single replication cannot be
-//! interrupted: when one runs long (a large scenario) the page terminates the worker and
-//! starts a new one instead (`crate::ui::sim_worker`), which is also how it recovers from a
-//! worker that crashed.
+//! Between slices it yields to its event loop (`crate::next_task`), so a `Start` for newer
+//! inputs is read within one slice and the older run is abandoned. A single replication
+//! cannot be interrupted: when one runs long (a large scenario) the page terminates the worker
+//! and starts a new one instead (`crate::ui::sim_worker`), which is also how it recovers from
+//! a worker that crashed.
 //!
 //! It keeps the outcomes of its latest run ([`OutcomeCache`]): when an edit changes only some
 //! platforms (a platform's slider), the next run simulates only those and reuses the others'
@@ -220,10 +220,9 @@ fn respond(output: WorkerOutput) {
 
 /// Runs a slice of run `run_id` after the worker's event loop has read its messages.
 fn schedule(run_id: u64) {
-    gloo_timers::callback::Timeout::new(0, move || {
+    crate::next_task::next_task(move || {
         WORKER.with(|w| w.borrow_mut().slice(run_id));
-    })
-    .forget();
+    });
 }
 
 /// The worker's entry point: listens to the page and says it is ready.

@@ -705,29 +705,7 @@ fn run_sliced<T: Sliced>(
     if waiting {
         set_timeout(slice, Duration::from_millis(50));
     } else {
-        next_task(slice);
-    }
-}
-
-/// Runs `task` in a task of its own as soon as the page is free: a message through a new
-/// `MessageChannel`. A zero-delay timer set from a timer callback is held back at least 4 ms
-/// once such timers nest more than five deep (HTML's timer rules), which a run of many slices
-/// reaches; input and drawing still come between these tasks.
-fn next_task(task: impl FnOnce() + 'static) {
-    use wasm_bindgen::{JsCast, JsValue};
-    let handler: js_sys::Function =
-        wasm_bindgen::closure::Closure::once_into_js(task).unchecked_into();
-    let sent = web_sys::MessageChannel::new().is_ok_and(|channel| {
-        channel.port1().set_onmessage(Some(&handler));
-        channel.port2().post_message(&JsValue::UNDEFINED).is_ok()
-    });
-    if !sent {
-        set_timeout(
-            move || {
-                let _ = handler.call0(&JsValue::NULL);
-            },
-            Duration::ZERO,
-        );
+        crate::next_task::next_task(slice);
     }
 }
 
