@@ -39,15 +39,14 @@ fn open_channel() -> Option<MessagePort> {
 /// `Start` in a worker) still come before it. Falls back to a zero-delay timer where no channel
 /// can be made.
 pub fn next_task(task: impl FnOnce() + 'static) {
-    TASKS.with(|tasks| tasks.borrow_mut().push_back(Box::new(task)));
+    // The message is only ever read in a later task, so the task can be queued after it.
     let posted = PORT.with(|port| {
         port.as_ref()
             .is_some_and(|port| port.post_message(&JsValue::UNDEFINED).is_ok())
     });
-    if !posted {
-        let task = TASKS.with(|tasks| tasks.borrow_mut().pop_back());
-        if let Some(task) = task {
-            gloo_timers::callback::Timeout::new(0, task).forget();
-        }
+    if posted {
+        TASKS.with(|tasks| tasks.borrow_mut().push_back(Box::new(task)));
+    } else {
+        gloo_timers::callback::Timeout::new(0, task).forget();
     }
 }

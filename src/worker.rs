@@ -279,39 +279,40 @@ impl SimulationWorker {
     }
 
     fn received(&mut self, msg: WorkerInput) {
-        if let WorkerInput::Start { run_id, .. } = msg {
-            // Before any work on it: the page replaces a worker that does not say so soon.
-            respond(WorkerOutput::Started { run_id });
-        }
         match msg {
             WorkerInput::Start {
                 run_id,
                 scenario,
                 shard,
                 shards,
-            } => match Shard::new(scenario, shard, shards) {
-                Ok(run) => {
-                    self.cache.switch_to(run.scenario());
-                    let shards = shards.max(1);
-                    // Replications below COARSE_REPLICATIONS that are this shard's.
-                    let coarse_left = COARSE_REPLICATIONS.saturating_sub(shard).div_ceil(shards);
-                    self.current = Some(Current {
-                        run_id,
-                        shard: run,
-                        coarse_left,
-                    });
-                    self.sensitivity.clear();
-                    self.start_slices(run_id);
+            } => {
+                // Before any work on it: the page replaces a worker that does not say so soon.
+                respond(WorkerOutput::Started { run_id });
+                match Shard::new(scenario, shard, shards) {
+                    Ok(run) => {
+                        self.cache.switch_to(run.scenario());
+                        let shards = shards.max(1);
+                        // Replications below COARSE_REPLICATIONS that are this shard's.
+                        let coarse_left =
+                            COARSE_REPLICATIONS.saturating_sub(shard).div_ceil(shards);
+                        self.current = Some(Current {
+                            run_id,
+                            shard: run,
+                            coarse_left,
+                        });
+                        self.sensitivity.clear();
+                        self.start_slices(run_id);
+                    }
+                    Err(e) => {
+                        self.current = None;
+                        self.sensitivity.clear();
+                        respond(WorkerOutput::Invalid {
+                            run_id,
+                            message: e.to_string(),
+                        });
+                    }
                 }
-                Err(e) => {
-                    self.current = None;
-                    self.sensitivity.clear();
-                    respond(WorkerOutput::Invalid {
-                        run_id,
-                        message: e.to_string(),
-                    });
-                }
-            },
+            }
             WorkerInput::Tornado { run_id, scenario } => {
                 if let Ok(run) = TornadoRun::new(&scenario, TORNADO_PCT, TORNADO_REPS) {
                     self.queue(run_id, Sensitivity::Tornado(Box::new(run)));
