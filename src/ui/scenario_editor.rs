@@ -24,6 +24,11 @@ pub fn ScenarioEditor(
             scenario.set(p.scenario());
         }
     };
+    // The fieldsets are built again only when a platform or job class is added or removed:
+    // each reads its own values by index, so an edit elsewhere updates them in place instead
+    // of rebuilding every editor (hundreds of elements) on each slider input.
+    let platform_count = Memo::new(move |_| scenario.with(|s| s.platforms.len()));
+    let class_count = Memo::new(move |_| scenario.with(|s| s.job_classes.len()));
     view! {
         <section class="scenario" aria-labelledby="scenario-heading">
             <h2 id="scenario-heading">"Scenario"</h2>
@@ -44,16 +49,14 @@ pub fn ScenarioEditor(
             <GlobalSliders scenario=scenario />
             <h3>"Platforms"</h3>
             {move || {
-                let count = scenario.with(|s| s.platforms.len());
-                (0..count)
+                (0..platform_count.get())
                     .map(|i| view! { <PlatformFieldset scenario=scenario index=i /> })
                     .collect_view()
             }}
             <AddPlatform scenario=scenario />
             <h3>"Workload"</h3>
             {move || {
-                let count = scenario.with(|s| s.job_classes.len());
-                (0..count)
+                (0..class_count.get())
                     .map(|i| view! { <super::job_classes::JobClassFieldset scenario=scenario index=i /> })
                     .collect_view()
             }}
@@ -366,8 +369,10 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
     let name = move || platform().map(|p| p.name).unwrap_or_default();
     let profile = move || platform().and_then(|p| Profile::from_id(&p.profile));
     let id = |what: &str| format!("platform-{index}-{what}");
+    // The instance list depends on the cloud alone: its options are not rebuilt on other edits.
+    let cloud = Memo::new(move |_| profile().map(|p| p.cloud()));
     let instances = move || {
-        let cloud = profile().map(|p| p.cloud());
+        let cloud = cloud.get();
         catalog::catalog()
             .iter()
             .filter(|row| {
