@@ -157,9 +157,20 @@ ${nativeLines.join('\n')}
   scenario, 8 replications, median of 10 runs, three rounds on a quiet machine): 67-68 ms
   with the model at 3 in the one module, 68-69 ms with the separate all-3 worker module it
   replaced, 93-95 ms with everything at "z". The one module is 482 kB gzip; before, the app's
-  own was 418 kB and the worker's 131 kB. Leptos's \`erase_components\` takes 29 kB off it but
-  made every input slower to answer (input to worker message 7 → 17 ms median, estimate p95
-  11-16 → 23-34 ms, coarse p95 48-51 → 70 ms, alternating builds), so it is off.
+  own was 418 kB and the worker's 131 kB. Leptos's \`erase_components\` takes 29-32 kB off it
+  but makes every input slower to answer, so it is off: first measured at input to worker
+  message 7 → 17 ms median, estimate p95 11-16 → 23-34 ms, coarse p95 48-51 → 70 ms; measured
+  again once an input no longer rebuilt the editor (below; three alternating rounds of 60
+  inputs): estimate median 4.4-5.8 → 8.3-9.6 ms and p95 9.7-11.7 → 16.5-20.7 ms, over the
+  one-frame target, for 455.8 instead of 487.7 kB.
+- What an input does on the page's main thread: the run is posted to the workers first,
+  inside the input's own task (an \`ImmediateEffect\`; \`gpucost:sent\` 0.5 ms after the input,
+  median), then the views that follow the scenario update in place. Before, every input
+  rebuilt each platform's and job class's fieldset (the lists followed the whole scenario
+  rather than its number of platforms and classes: ~315 elements replaced, then 13-15 ms
+  of layout), and the run was posted only after that (12.4 ms, median): coarse p95 56.6 →
+  36.6 ms, estimate p95 15.9 → 9-10 ms in the release page; in the single file the
+  utilization slider's coarse p95 88.9 → 44 ms.
 - Faster than SimPy: judged on one core each, as SimPy runs on one; \`gpucost eval\` runs
   replications on every core by default (same numbers on any thread count, checked here).
   The per-job path got faster in two rounds without changing a bit of the results (waiting
