@@ -46,13 +46,30 @@ test('switching to a preset with as many platforms shows each new platform in th
   const app = await openCalculator();
   try {
     const { page } = app;
-    // Two AWS platforms, then two GCP platforms: same count, so the fieldsets are kept and
-    // must follow the new platforms (names, instance lists of the other cloud, values).
-    for (const preset of ['eks-vs-sagemaker-tco', 'autopilot-vs-standard']) {
+    // Two AWS platforms and one job class, then two GCP platforms and one job class: same
+    // counts, so the fieldsets are kept and must follow the new platforms and class (names,
+    // instance lists of the other cloud, values), and a message about text typed for the old
+    // platform or class must not stay under the new one.
+    const errors = () => page.locator('section.scenario .input-error').evaluateAll(
+      (els) => els.map((e) => e.textContent).filter((t) => t));
+    for (const [step, preset] of ['eks-vs-sagemaker-tco', 'autopilot-vs-standard'].entries()) {
       const scenario = JSON.parse(cli('scenario', '--preset', preset));
+      if (step === 1) {
+        // Out of range (0-100 FTE, 0-1,000,000 jobs a day): refused, with a message.
+        await page.locator('fieldset.job-class').first().locator('details.all-settings summary').click();
+        for (const [id, text] of [['platform-0-fte', '250'], ['class-0-setting-0', '5000000']]) {
+          await page.fill(`#${id}`, text);
+          await page.press(`#${id}`, 'Enter');
+        }
+        assert.equal((await errors()).length, 2, 'the typed text was not refused');
+      }
       const run = await runId(page);
       await page.selectOption('#preset', preset);
       await waitForRun(page, run);
+      assert.deepEqual(await errors(), [], `messages left after switching to ${preset}`);
+      const classes = await page.locator('fieldset.job-class > legend').allTextContents();
+      assert.deepEqual(classes, scenario.job_classes.map((c) => c.name));
+      assert.equal(Number(await page.inputValue('#class-0-setting-0')), scenario.job_classes[0].arrivals.per_day);
       const shown = await page.evaluate(() => [...document.querySelectorAll('fieldset.platform')].map((f) => {
         const select = f.querySelector('select[id$="-instance"]');
         return {

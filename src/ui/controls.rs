@@ -33,6 +33,7 @@ pub fn SliderField(
     help: &'static str,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
+    clear_when_changed(move || value.get(), (error, set_error));
     let number_id = format!("{id}-number");
     let accept = move |text: String| match parse_in_range(label, min, max, &text) {
         Ok(v) => {
@@ -93,6 +94,7 @@ pub fn NumberField(
     on_change: Callback<f64>,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
+    clear_when_changed(move || value.get(), (error, set_error));
     view! {
         <div class="field">
             <label for=id.clone()>{label}</label>
@@ -115,6 +117,29 @@ pub fn NumberField(
             <p class="input-error" role="alert">{move || error.get()}</p>
         </div>
     }
+}
+
+/// Clears a message about text that was not applied (`error`) once the value the field shows
+/// changes: typed, or set elsewhere (a preset, a reset, an open or import). Fieldsets are kept
+/// across such changes, so their messages would otherwise outlive the value they describe.
+/// It follows the value only while a message is shown: otherwise an input costs it nothing.
+pub fn clear_when_changed<T: PartialEq + 'static>(
+    shown: impl Fn() -> T + 'static,
+    (error, set_error): (ReadSignal<Option<String>>, WriteSignal<Option<String>>),
+) {
+    Effect::new(move |seen: Option<Option<T>>| {
+        if error.with(Option::is_none) {
+            return None;
+        }
+        let now = shown();
+        match seen.flatten() {
+            Some(before) if before != now => {
+                set_error.set(None);
+                None
+            }
+            _ => Some(now),
+        }
+    });
 }
 
 /// The number in `text` if it is one within `min..=max`, else the message shown under the field.

@@ -457,6 +457,10 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
         _ => "on_demand",
     };
     let (fte_error, set_fte_error) = signal(None::<String>);
+    super::controls::clear_when_changed(
+        move || scenario.with(|s| s.platforms.get(index).map(|p| p.ops_fte)),
+        (fte_error, set_fte_error),
+    );
     view! {
         <fieldset class="platform">
             <legend>{name}</legend>
