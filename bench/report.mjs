@@ -226,7 +226,10 @@ ${nativeLines.join('\n')}
   timed in turns, three rounds (native: the criterion bench of this scenario alone, 2 s),
   and the row gives the median of the three ratios: slower spells last minutes here, and a
   ratio of the full criterion run to a wasm run minutes later moved with them (1.234 and
-  1.311 for the same code).
+  1.311 for the same code). In the table's own run the native bench took 38.1 ms in the
+  full criterion run and 43.9-44.9 ms in the rounds a few minutes later (44-49 ms again
+  when rerun alone), while the wasm run held at 46-48 ms: the figure moves with the machine
+  more than with the code, which is why each ratio comes from one moment.
 - Workers: the page starts one per core but one (\`navigator.hardwareConcurrency\` − 1, at least
   one), each with its own module instance and an interleaved share of the replications. On
   this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
