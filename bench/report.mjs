@@ -24,14 +24,20 @@ const counts = Object.fromEntries(
       return [name, { jobRuns: Number(jobs.split('=')[1]), events: Number(events.split('=')[1]) }];
     }),
 );
-const native = {};
-for (const dir of readdirSync('target/criterion/engine')) {
-  const base = join('target/criterion/engine', dir, 'new');
-  if (!existsSync(join(base, 'benchmark.json'))) continue;
-  const { function_id: name } = JSON.parse(readFileSync(join(base, 'benchmark.json')));
-  const ns = JSON.parse(readFileSync(join(base, 'estimates.json'))).median.point_estimate;
-  native[name] = { ms: ns / 1e6, ...counts[name] };
-}
+/** { bench name: median ms } of the engine group's latest results under criterion's `home`. */
+const criterionMedians = (home) => {
+  const root = join(home, 'engine');
+  const medians = {};
+  for (const dir of readdirSync(root)) {
+    const base = join(root, dir, 'new');
+    if (!existsSync(join(base, 'benchmark.json'))) continue;
+    const { function_id: name } = JSON.parse(readFileSync(join(base, 'benchmark.json')));
+    medians[name] = JSON.parse(readFileSync(join(base, 'estimates.json'))).median.point_estimate / 1e6;
+  }
+  return medians;
+};
+const native = Object.fromEntries(Object.entries(criterionMedians('target/criterion'))
+  .map(([name, ms]) => [name, { ms, ...counts[name] }]));
 const nativeLines = Object.entries(native).map(([name, r]) =>
   `| ${name} | ${fmt(r.ms, 1)} ms | ${fmt(r.jobRuns / (r.ms / 1000) / 1e6, 2)} M | ${fmt(r.events / (r.ms / 1000) / 1e6, 2)} M |`);
 
@@ -48,12 +54,9 @@ const nativeNowMs = () => {
   execFileSync('cargo', ['bench', '--quiet', '--profile', 'bench-sim', '--bench', 'engine', '--',
     'mixed-fleet', '--warm-up-time', '1', '--measurement-time', '3', '--noplot'],
   { stdio: 'ignore', env: { ...process.env, CRITERION_HOME: TURNS_HOME } });
-  const root = join(TURNS_HOME, 'engine');
-  const dir = (existsSync(root) ? readdirSync(root) : []).map((d) => join(root, d, 'new'))
-    .find((d) => existsSync(join(d, 'benchmark.json'))
-      && JSON.parse(readFileSync(join(d, 'benchmark.json'))).function_id === MIXED);
-  if (!dir) throw new Error(`no criterion result for "${MIXED}" under ${root}`);
-  return JSON.parse(readFileSync(join(dir, 'estimates.json'))).median.point_estimate / 1e6;
+  const ms = criterionMedians(TURNS_HOME)[MIXED];
+  if (ms === undefined) throw new Error(`no criterion result for "${MIXED}" under ${TURNS_HOME}`);
+  return ms;
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rounds = [];

@@ -288,6 +288,8 @@ impl SimulationWorker {
             } => {
                 // Before any work on it: the page replaces a worker that does not say so soon.
                 respond(WorkerOutput::Started { run_id });
+                // Sensitivity tasks of an older run are dropped whether or not this one starts.
+                self.sensitivity.clear();
                 match Shard::new(scenario, shard, shards) {
                     Ok(run) => {
                         self.cache.switch_to(run.scenario());
@@ -300,12 +302,10 @@ impl SimulationWorker {
                             shard: run,
                             coarse_left,
                         });
-                        self.sensitivity.clear();
                         self.start_slices(run_id);
                     }
                     Err(e) => {
                         self.current = None;
-                        self.sensitivity.clear();
                         respond(WorkerOutput::Invalid {
                             run_id,
                             message: e.to_string(),
