@@ -338,3 +338,23 @@ proptest! {
         not_lower(&tco_mean_se(&s, 30), &tco_mean_se(&stormier, 30), "more interruptions")?;
     }
 }
+
+/// The default scenario with failing attempts (10 %) and frequent spot interruptions (0.5 per
+/// node-hour): replication 173 has an interruption in the very second an attempt ends, which
+/// queued the job again with no compute left and panicked on its next failure draw. Every
+/// job is accounted for, none both finished and queued.
+#[test]
+fn an_interruption_as_an_attempt_ends_neither_panics_nor_reruns_the_job() {
+    let mut s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+        .unwrap()
+        .scenario();
+    s.job_classes[0].failures.probability = 0.1;
+    s.platforms[1].spot_interruptions_per_node_hour = 0.5;
+    for o in run_replication(&s, 173) {
+        assert!(!o.cut_off);
+        assert_eq!(
+            o.jobs_completed + o.jobs_failed + o.jobs_running + o.jobs_waiting,
+            o.jobs_submitted
+        );
+    }
+}

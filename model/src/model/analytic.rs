@@ -235,7 +235,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         useful_ref_h += jobs * class.duration.mean_hours() * gpus;
         egress_gb += jobs
             * (class.egress_gb_per_job
-                + class.data_read_gb_per_attempt * class.data_read_billed_share * nodes);
+                + class.data_read_gb_per_attempt * class.data_read_billed_share);
     }
     let reserved_gpu_h =
         f64::from(p.reserved_nodes(scenario.reference_gpus)) * gpn * HOURS_PER_MONTH;

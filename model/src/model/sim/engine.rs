@@ -177,6 +177,9 @@ struct JobState {
     /// Compute kept by checkpoints, s.
     committed_c: i64,
     attempts: u32,
+    /// Attempts that failed (interrupted ones are not failures: only these count against the
+    /// class's retry limit).
+    failed_attempts: u32,
     generation: u32,
     /// The nodes it holds, in the order it took them.
     holds: SmallVec<[Hold; 2]>,
@@ -450,6 +453,7 @@ fn new_sim<'a>(
             total_c: (rounding::round(wall) as i64).max(1),
             committed_c: 0,
             attempts: 0,
+            failed_attempts: 0,
             generation: 0,
             holds: SmallVec::new(),
             attempt_start_s: 0,
@@ -957,7 +961,6 @@ impl Sim<'_> {
             st.first_compute_s = Some(compute_start);
             st.first_pull_s = pull_s;
         }
-        let (tau, delta) = (plan.tau, plan.delta);
         let remaining = st.total_c - st.committed_c;
         // Failure draw for this attempt, from the job's own stream (same on every platform;
         // a class that never fails needs no stream).
@@ -986,22 +989,33 @@ impl Sim<'_> {
                     (job_info.fail_point * st.total_c as f64).ceil() as i64 - st.committed_c
                 }
             };
-            Some(at.clamp(1, remaining))
+            // A job with compute left (one with none has finished): `max` only keeps a broken
+            // invariant from panicking.
+            debug_assert!(remaining >= 1);
+            Some(at.clamp(1, remaining.max(1)))
         } else {
             None
         };
         st.fail_after_c = fail_after;
-        let compute_wall = match fail_after {
+        let generation = st.generation;
+        // The attempt reads its data once, however many nodes share the work.
+        self.egress_gb += class.data_read_gb_per_attempt * class.data_read_billed_share;
+        let end = self.attempt_end_s(job);
+        self.push(end, Event::AttemptEnd { job, generation });
+    }
+
+    /// When the running attempt of `job` ends, finished or failed, s: its pull and restart,
+    /// then its compute up to the end or the failure with the checkpoints written on the way.
+    fn attempt_end_s(&self, job: usize) -> i64 {
+        let st = &self.states[job];
+        let plan = self.plan(job);
+        let (tau, delta) = (plan.tau, plan.delta);
+        let remaining = st.total_c - st.committed_c;
+        let compute_wall = match st.fail_after_c {
             Some(f) => f + writes_before(f, tau) * delta,
             None => remaining + checkpoints_in(remaining, tau) * delta,
         };
-        let generation = st.generation;
-        let data_gb = class.data_read_gb_per_attempt * class.data_read_billed_share;
-        self.egress_gb += data_gb * self.states[job].holds.len() as f64;
-        self.push(
-            compute_start + compute_wall,
-            Event::AttemptEnd { job, generation },
-        );
+        st.attempt_start_s + st.pull_s + st.restart_s + compute_wall
     }
 
     /// Charges the attempt's time up to now and returns (compute done, compute kept) in
@@ -1160,22 +1174,21 @@ impl Sim<'_> {
         match self.states[job].fail_after_c {
             None => {
                 self.close_attempt(job, true, None, false);
-                let st = &mut self.states[job];
-                st.phase = Phase::Done;
-                st.finished_s = Some(self.now);
-                self.completed += 1;
-                let class = &self.scenario.job_classes[self.jobs[job].class];
-                self.egress_gb += class.egress_gb_per_job;
-                let nominal = self.jobs[job].work_ref_s.max(1.0);
-                let wall = (self.now - self.jobs[job].arrival_s) as f64;
-                self.inflation_sum += wall / nominal;
-                self.unhold_all(job);
+                self.finish(job);
             }
             Some(_) => {
                 self.close_attempt(job, false, Some(GpuUse::FailedAttempts), false);
+                let st = &mut self.states[job];
+                st.failed_attempts += 1;
+                if st.committed_c >= st.total_c {
+                    // It failed only after its checkpoints had kept all its compute: there is
+                    // nothing left to run again.
+                    self.finish(job);
+                    return;
+                }
                 self.unhold_all(job);
                 let class = &self.scenario.job_classes[self.jobs[job].class];
-                if self.states[job].attempts > class.failures.max_retries {
+                if self.states[job].failed_attempts > class.failures.max_retries {
                     self.give_up(job);
                 } else {
                     self.states[job].phase = Phase::Waiting;
@@ -1183,6 +1196,20 @@ impl Sim<'_> {
                 }
             }
         }
+    }
+
+    /// The job has kept all its compute: it is done and leaves its nodes.
+    fn finish(&mut self, job: usize) {
+        let st = &mut self.states[job];
+        st.phase = Phase::Done;
+        st.finished_s = Some(self.now);
+        self.completed += 1;
+        let class = &self.scenario.job_classes[self.jobs[job].class];
+        self.egress_gb += class.egress_gb_per_job;
+        let nominal = self.jobs[job].work_ref_s.max(1.0);
+        let wall = (self.now - self.jobs[job].arrival_s) as f64;
+        self.inflation_sum += wall / nominal;
+        self.unhold_all(job);
     }
 
     fn interrupt(&mut self, node: usize) {
@@ -1206,9 +1233,20 @@ impl Sim<'_> {
         {
             match self.states[job].phase {
                 Phase::Running => {
+                    if self.attempt_end_s(job) <= self.now {
+                        // The attempt ends this very second: it ends (finished or failed)
+                        // before its node goes.
+                        self.attempt_end(job);
+                        continue;
+                    }
                     let on_notice = notice_ok(self, job);
                     self.close_attempt(job, false, Some(GpuUse::InterruptionRework), on_notice);
                     self.states[job].generation += 1;
+                    if self.states[job].committed_c >= self.states[job].total_c {
+                        // Its checkpoint on notice kept the last of its compute: it is done.
+                        self.finish(job);
+                        continue;
+                    }
                 }
                 Phase::Holding => self.charge_capacity_wait(job),
                 _ => {}
@@ -1575,6 +1613,130 @@ mod tests {
                 "platform {p}: {kept} vs {running_at_horizon}"
             );
         }
+    }
+
+    /// One platform on spot nodes (none reserved) and one class of 8-GPU, one-node jobs of a
+    /// fixed hour, every draw-dependent delay off; `jobs` built by hand for the tests that
+    /// drive the event handlers themselves.
+    fn one_spot_platform(tau_min: f64, failures: crate::model::scenario::Failures) -> Scenario {
+        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
+            .unwrap()
+            .scenario();
+        s.platforms.truncate(2);
+        s.platforms.remove(0);
+        let p = &mut s.platforms[0];
+        assert_eq!(p.purchase.overflow, Overflow::Spot);
+        p.purchase.reserved_share = 0.0;
+        p.spot_interruptions_per_node_hour = 1.0;
+        p.provisioning_median_s = 0.0;
+        p.provisioning_p90_s = 0.0;
+        p.capacity_wait_mean_s = 0.0;
+        p.relative_throughput = 1.0;
+        p.storage_read_slowdown_pct = 0.0;
+        let class = &mut s.job_classes[0];
+        class.duration = crate::model::scenario::Duration::Fixed { hours: 1.0 };
+        class.checkpoint_interval_min = tau_min;
+        class.checkpoint_write_s = 60.0;
+        class.failures = failures;
+        s
+    }
+
+    fn hand_job(broken: bool) -> Job {
+        Job {
+            arrival_s: 0,
+            class: 0,
+            work_ref_s: 3600.0,
+            broken,
+            fail_point: 0.5,
+            attempt_seed: 1,
+        }
+    }
+
+    /// A spot node whose interruption comes in the very second a job's attempt ends: the
+    /// attempt ends first (the job is done, all its compute useful, none of it rework), and
+    /// the job is not queued again with nothing left to run (which, in a class that can fail,
+    /// drew a failure point in an empty range and panicked). With checkpoints (30 min, the
+    /// last one written as the attempt ends) and without (everything would be lost).
+    #[test]
+    fn an_interruption_in_the_second_an_attempt_ends_lets_it_end() {
+        for (tau_min, writes) in [(30.0, 2), (0.0, 0)] {
+            let s = one_spot_platform(tau_min, Default::default());
+            let jobs = [hand_job(false)];
+            let mut sim = new_sim(&s, 0, 0, &jobs);
+            let node = sim.add_node(NodeKind::Spot, true);
+            assert!(sim.try_place(0));
+            // 1 h of compute, and a 60 s write after each 30 min of it.
+            let end = sim.attempt_end_s(0);
+            let pull = sim.states[0].pull_s;
+            assert_eq!(end, pull + 3600 + writes * 60, "τ = {tau_min} min");
+            sim.now = end;
+            sim.interrupt(node);
+            assert_eq!(sim.states[0].phase, Phase::Done, "τ = {tau_min} min");
+            assert_eq!((sim.completed, sim.waiting.len()), (1, 0));
+            let gpus = 8.0;
+            assert_eq!(sim.gpu_s[gpu_index(GpuUse::Useful)], 3600.0 * gpus);
+            assert_eq!(sim.gpu_s[gpu_index(GpuUse::InterruptionRework)], 0.0);
+            assert_eq!(sim.interruptions, 1);
+        }
+    }
+
+    /// The retry limit counts failed attempts only: a broken job (it fails half-way, every
+    /// time) with one retry fails twice before it gives up, however many of its attempts
+    /// spot interruptions stopped in between.
+    #[test]
+    fn interruptions_do_not_use_up_the_retry_limit() {
+        let failures = crate::model::scenario::Failures {
+            probability: 1.0,
+            kind: FailureKind::Deterministic,
+            max_retries: 1,
+        };
+        let s = one_spot_platform(0.0, failures);
+        let jobs = [hand_job(true)];
+        let mut sim = new_sim(&s, 0, 0, &jobs);
+        // First attempt: interrupted before it fails.
+        let a = sim.add_node(NodeKind::Spot, true);
+        assert!(sim.try_place(0));
+        sim.now = 600;
+        sim.interrupt(a);
+        assert_eq!(sim.states[0].phase, Phase::Waiting);
+        // Second attempt: fails half-way (no checkpoints, so at 1800 s of compute).
+        sim.add_node(NodeKind::Spot, true);
+        assert!(sim.try_place(0));
+        assert_eq!(sim.states[0].fail_after_c, Some(1800));
+        sim.now = sim.attempt_end_s(0);
+        sim.attempt_end(0);
+        assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::Waiting, 0));
+        // Third attempt: the second failure, past the one retry.
+        assert!(sim.try_place(0));
+        sim.now = sim.attempt_end_s(0);
+        sim.attempt_end(0);
+        assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::GaveUp, 1));
+        assert_eq!(sim.states[0].attempts, 3);
+    }
+
+    /// A multi-node job reads its data once per attempt, not once per node: 100 GB billed,
+    /// for one 16-GPU job on two 8-GPU nodes in a one-day horizon, is 100 GB of egress.
+    #[test]
+    fn a_multi_node_job_reads_its_data_once_per_attempt() {
+        let mut s = one_spot_platform(30.0, Default::default());
+        s.platforms[0].spot_interruptions_per_node_hour = 0.0;
+        s.platforms[0].egress_free_gb_per_month = 0.0;
+        s.horizon_days = 1.0;
+        let class = &mut s.job_classes[0];
+        class.gpus_per_job = 16;
+        class.data_read_gb_per_attempt = 100.0;
+        class.data_read_billed_share = 1.0;
+        class.egress_gb_per_job = 0.0;
+        let jobs = [hand_job(false)];
+        let (o, _) = simulate_platform(&s, 0, 0, &jobs, false);
+        assert_eq!(o.jobs_completed, 1);
+        let months = 24.0 / crate::model::HOURS_PER_MONTH;
+        let expected = 100.0 * s.platforms[0].egress_usd_per_gb / months;
+        assert!(
+            (o.breakdown_usd.egress - expected).abs() <= 1e-9 * expected,
+            "{} vs {expected}",
+            o.breakdown_usd.egress
+        );
     }
 
     /// Dropping stale events changes nothing simulated: a spot-heavy scenario run with the
