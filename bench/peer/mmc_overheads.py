@@ -1,7 +1,8 @@
 """The peer a user would otherwise reach for: the M/M/c-with-overheads workload of
 bench/peer/mmc.json written with SimPy. Each job arrives (Poisson), waits for one of c GPUs,
 pulls its container image (a fixed time, no cache), then computes (exponential); its queue
-wait is submission to the start of compute, as in the calculator. Prints one JSON line:
+wait is submission to the start of compute, or to the horizon for a job that has not started
+computing by then (its wait so far), as in the calculator. Prints one JSON line:
 replications, jobs simulated, mean queue wait (minutes) with its standard error, wall time.
 
 Usage: python mmc_overheads.py SCENARIO.json
@@ -21,15 +22,17 @@ def replication(seed, c, per_day, mean_hours, pull_s, horizon_s):
     env = simpy.Environment()
     gpus = simpy.Resource(env, capacity=c)
     waits = []
+    not_started = {}  # job number -> submission time, until its compute starts
     jobs = 0
 
-    def job():
+    def job(number):
         submitted = env.now
+        not_started[number] = submitted
         with gpus.request() as slot:
             yield slot
             yield env.timeout(pull_s)
-            if env.now < horizon_s:  # started within the horizon
-                waits.append(env.now - submitted)
+            del not_started[number]
+            waits.append(env.now - submitted)
             yield env.timeout(rng.expovariate(1.0 / (mean_hours * 3600.0)))
 
     def arrivals():
@@ -39,10 +42,12 @@ def replication(seed, c, per_day, mean_hours, pull_s, horizon_s):
             if env.now >= horizon_s:
                 return
             jobs += 1
-            env.process(job())
+            env.process(job(jobs))
 
     env.process(arrivals())
     env.run(until=horizon_s)
+    # Still queued or pulling at the horizon: the wait so far.
+    waits.extend(horizon_s - submitted for submitted in not_started.values())
     return sum(waits) / len(waits), jobs
 
 

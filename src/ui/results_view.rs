@@ -2,7 +2,7 @@
 //! `data-metric` (the CLI JSON field and statistic), `data-platform` and `data-value` (the raw
 //! number) for tests and scrapers.
 
-use crate::charts::format::{percent, trim_number, usd, usd_cents};
+use crate::charts::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wait_unit};
 use crate::model::analytic::Estimate;
 use crate::model::monte_carlo::{PlatformResult, Results};
 use crate::model::stats::Summary;
@@ -36,6 +36,29 @@ fn Metric(
 
 fn summary_range(s: &Summary, f: fn(f64) -> String) -> String {
     format!("p5–p95 {} – {}", f(s.p5), f(s.p95))
+}
+
+/// The queue wait's mean and parts, and the jobs still queued at the horizon when there is a
+/// backlog (their waits are counted up to it, so the figures are lower bounds then).
+fn queue_wait_detail(result: &PlatformResult) -> String {
+    let mean = result.queue_wait_mean_min.mean;
+    let unit = wait_unit(mean);
+    let parts = format!(
+        "mean {}: {} waiting for nodes, {} pulling images",
+        wait(mean),
+        in_wait_unit(result.queue_wait_for_nodes_min.mean, unit),
+        in_wait_unit(result.queue_wait_image_pull_min.mean, unit),
+    );
+    // A job or two submitted in the last minutes of the horizon is the normal case, and
+    // changes the figures little: only a backlog of a job or more on average is named.
+    let queued = result.jobs_waiting.mean;
+    if queued < 1.0 {
+        return parts;
+    }
+    format!(
+        "{parts}; {} jobs still queued at the end (their waits count up to it)",
+        trim_number(queued.round())
+    )
 }
 
 /// The card of one platform.
@@ -89,14 +112,9 @@ fn PlatformCard(
                     metric="queue_wait_p95_min.mean"
                     label="Queue wait p95"
                     value=Some(result.queue_wait_p95_min.mean)
-                    text=format!("{} min", trim_number((result.queue_wait_p95_min.mean * 10.0).round() / 10.0))
-                    detail=format!(
-                        "mean {} min: {} waiting for nodes, {} pulling images",
-                        trim_number((result.queue_wait_mean_min.mean * 10.0).round() / 10.0),
-                        trim_number((result.queue_wait_for_nodes_min.mean * 10.0).round() / 10.0),
-                        trim_number((result.queue_wait_image_pull_min.mean * 10.0).round() / 10.0),
-                    )
-                    help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged."
+                    text=wait(result.queue_wait_p95_min.mean)
+                    detail=queue_wait_detail(&result)
+                    help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it."
                 />
             </dl>
             // Only this paragraph follows the inputs between runs: an input redraws the

@@ -226,3 +226,28 @@ fn the_timeline_records_every_node_and_attempt_without_changing_results() {
         );
     }
 }
+
+#[test]
+fn jobs_still_queued_at_the_horizon_count_their_wait_up_to_it() {
+    // One 1-GPU node (max 1), four 100-hour jobs a day (one every 6 h), a one-day horizon:
+    // the first starts at once, the other three are still queued at 24 h, having waited
+    // 18, 12 and 6 h. Waits 0, 360, 720, 1080 min: mean 540; the 95th percentile between
+    // the two largest, 720 + 0.85 × 360 = 1026. No job finished: no turnaround inflation.
+    let mut platform = bare_platform("one node");
+    platform.max_nodes = 1;
+    let class = bare_class(
+        Arrivals::Steady { per_day: 4.0 },
+        Duration::Fixed { hours: 100.0 },
+    );
+    let s = scenario(1.0, 1, vec![class], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!(
+        (o.jobs_running, o.jobs_waiting, o.jobs_completed),
+        (1, 3, 0)
+    );
+    close(o.queue_wait_mean_s, 540.0 * 60.0);
+    close(o.queue_wait_p50_s, 540.0 * 60.0);
+    close(o.queue_wait_p95_s, 1026.0 * 60.0);
+    close(o.queue_wait_image_pull_mean_s, 0.0);
+    assert_eq!(o.turnaround_inflation, None);
+}

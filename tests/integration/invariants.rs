@@ -192,9 +192,10 @@ fn simulated(o: &PlatformOutcome) -> String {
 /// Every `null` in `value` sits under one of the optional keys; serde_json writes a NaN or an
 /// infinity as `null`, so any other `null` is a number that is not finite.
 fn assert_finite(value: &serde_json::Value, path: &str) -> Result<(), TestCaseError> {
-    const OPTIONAL: [&str; 3] = [
+    const OPTIONAL: [&str; 4] = [
         "usd_per_useful_gpu_hour",
         "usd_per_successful_job",
+        "turnaround_inflation",
         "cut_off",
     ];
     match value {

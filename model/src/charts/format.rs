@@ -48,6 +48,29 @@ pub fn trim_number(v: f64) -> String {
     }
 }
 
+/// The unit a wait of `minutes` reads best in, as (minutes per unit, unit): minutes below two
+/// hours, hours below two days, then days (a backlog's waits run to days).
+pub fn wait_unit(minutes: f64) -> (f64, &'static str) {
+    if minutes < 120.0 {
+        (1.0, "min")
+    } else if minutes < 2_880.0 {
+        (60.0, "h")
+    } else {
+        (1_440.0, "days")
+    }
+}
+
+/// A number of minutes in a [`wait_unit`], to one decimal, without the unit: `13.8`, `5.2`.
+pub fn in_wait_unit(minutes: f64, (per_unit, _): (f64, &str)) -> String {
+    trim_number((minutes / per_unit * 10.0).round() / 10.0)
+}
+
+/// A wait given in minutes, in the unit it reads best in: `13.8 min`, `5.2 h`, `11.5 days`.
+pub fn wait(minutes: f64) -> String {
+    let unit = wait_unit(minutes);
+    format!("{} {}", in_wait_unit(minutes, unit), unit.1)
+}
+
 /// Dollars with cents for small unit prices: `$4.10`, `$1,234.57`.
 pub fn usd_cents(value: f64) -> String {
     if !value.is_finite() {
@@ -102,6 +125,18 @@ mod tests {
         assert_eq!(usd_cents(4.1), "$4.10");
         assert_eq!(usd_cents(1_234.567), "$1,234.57");
         assert_eq!(percent(0.873), "87 %");
+    }
+
+    #[test]
+    fn waits_read_in_minutes_hours_or_days() {
+        assert_eq!(wait(13.84), "13.8 min");
+        assert_eq!(wait(0.0), "0 min");
+        assert_eq!(wait(119.9), "119.9 min");
+        assert_eq!(wait(120.0), "2 h");
+        assert_eq!(wait(313.0), "5.2 h");
+        assert_eq!(wait(2_880.0), "2 days");
+        assert_eq!(wait(16_515.5), "11.5 days");
+        assert_eq!(in_wait_unit(8_580.7, wait_unit(16_515.5)), "6");
     }
 
     #[test]

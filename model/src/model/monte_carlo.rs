@@ -299,7 +299,8 @@ pub struct PlatformResult {
     pub queue_wait_p50_min: Summary,
     /// Per-replication 95th-percentile queue wait, minutes.
     pub queue_wait_p95_min: Summary,
-    /// Mean queue wait per replication, minutes.
+    /// Mean queue wait per replication, minutes. Every submitted job counts; one that has not
+    /// started computing by the horizon counts its wait up to it (a lower bound).
     pub queue_wait_mean_min: Summary,
     /// Part of the mean queue wait spent waiting for a slot or for nodes, minutes.
     pub queue_wait_for_nodes_min: Summary,
@@ -311,12 +312,15 @@ pub struct PlatformResult {
     pub jobs_completed: Summary,
     /// Jobs given up per replication.
     pub jobs_failed: Summary,
+    /// Jobs still queued (or waiting for nodes) at the horizon, per replication.
+    pub jobs_waiting: Summary,
     /// Spot interruptions per replication.
     pub interruptions: Summary,
     /// Peak nodes per replication.
     pub peak_nodes: Summary,
-    /// Turnaround inflation (wall time ÷ nominal run time), per replication mean.
-    pub turnaround_inflation: Summary,
+    /// Turnaround inflation (wall time ÷ nominal run time), per replication mean over its
+    /// finished jobs; `None` when no job finished.
+    pub turnaround_inflation: Option<Summary>,
     /// Histogram of USD per useful GPU-hour over replications.
     pub usd_per_useful_gpu_hour_histogram: Histogram,
 }
@@ -401,9 +405,10 @@ impl Results {
                     breakdown_usd: breakdown,
                     jobs_completed: summary(col(&|o| o.jobs_completed as f64)),
                     jobs_failed: summary(col(&|o| o.jobs_failed as f64)),
+                    jobs_waiting: summary(col(&|o| o.jobs_waiting as f64)),
                     interruptions: summary(col(&|o| o.interruptions as f64)),
                     peak_nodes: summary(col(&|o| o.peak_nodes as f64)),
-                    turnaround_inflation: summary(col(&|o| o.turnaround_inflation)),
+                    turnaround_inflation: Summary::of(&opt_col(&|o| o.turnaround_inflation)),
                     usd_per_useful_gpu_hour_histogram: Histogram::of(&per_hour, 20),
                 }
             })

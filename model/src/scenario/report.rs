@@ -85,7 +85,7 @@ pub fn report_csv(results: &Results) -> String {
     out
 }
 
-fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 14] {
+fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 15] {
     [
         ("monthly_tco_usd", Some(&p.monthly_tco_usd)),
         (
@@ -107,9 +107,10 @@ fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 14] {
         ),
         ("jobs_completed", Some(&p.jobs_completed)),
         ("jobs_failed", Some(&p.jobs_failed)),
+        ("jobs_waiting", Some(&p.jobs_waiting)),
         ("interruptions", Some(&p.interruptions)),
         ("peak_nodes", Some(&p.peak_nodes)),
-        ("turnaround_inflation", Some(&p.turnaround_inflation)),
+        ("turnaround_inflation", p.turnaround_inflation.as_ref()),
     ]
 }
 

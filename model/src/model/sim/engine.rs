@@ -1427,15 +1427,30 @@ impl Sim<'_> {
         let useful_gpu_s = self.gpu_s[gpu_index(GpuUse::Useful)];
         let useful_ref_hours = self.useful_ref_gpu_s / HOUR_S;
         // One pass over the jobs' states (they no longer fit in a core's cache on long runs).
-        // Waits: whole seconds, never negative (compute starts at or after the arrival). The
-        // pulls are summed in job order from −0.0, as `Iterator::sum` does.
+        // Queue waits of every job submitted, whole seconds: to the start of its first
+        // compute, or to the horizon for a job that has not started computing by then (still
+        // queued, provisioning or pulling: its wait so far, a lower bound; leaving those jobs
+        // out made an overloaded platform's waits look short, or zero when none started).
+        // The pulls are summed in job order from −0.0, as `Iterator::sum` does.
+        let horizon = self.horizon_s;
         let mut waits: Vec<i64> = Vec::with_capacity(self.states.len());
         let mut pull_total = -0.0;
         let (mut running, mut waiting) = (0u64, 0u64);
         for (j, s) in self.jobs.iter().zip(&self.states) {
-            if let Some(c) = s.first_compute_s {
-                waits.push(c - j.arrival_s);
-                pull_total += s.first_pull_s as f64;
+            if j.arrival_s >= horizon {
+                break;
+            }
+            match s.first_compute_s {
+                Some(c) if c <= horizon => {
+                    waits.push(c - j.arrival_s);
+                    pull_total += s.first_pull_s as f64;
+                }
+                Some(c) => {
+                    // Pulling its image at the horizon: the part of the pull before it.
+                    waits.push(horizon - j.arrival_s);
+                    pull_total += (horizon - (c - s.first_pull_s)).max(0) as f64;
+                }
+                None => waits.push(horizon - j.arrival_s),
             }
             match s.phase {
                 Phase::Running => running += 1,
@@ -1443,8 +1458,8 @@ impl Sim<'_> {
                 Phase::Done | Phase::GaveUp => {}
             }
         }
-        let started = waits.len().max(1) as f64;
-        let pull_mean = pull_total / started;
+        let counted = waits.len().max(1) as f64;
+        let pull_mean = pull_total / counted;
         // Waits are whole seconds and their total stays far below 2^53, so the integer sum is
         // the sum of the waits as floats in any order (every partial sum exact); the
         // percentiles come by selection among the integers.
@@ -1481,11 +1496,8 @@ impl Sim<'_> {
             queue_wait_p95_s: p95,
             queue_wait_for_nodes_mean_s: mean - pull_mean,
             queue_wait_image_pull_mean_s: pull_mean,
-            turnaround_inflation: if self.completed > 0 {
-                self.inflation_sum / self.completed as f64
-            } else {
-                0.0
-            },
+            turnaround_inflation: (self.completed > 0)
+                .then(|| self.inflation_sum / self.completed as f64),
             events: self.events,
             cut_off: self.cut_off,
         }

@@ -202,7 +202,8 @@ pub struct PlatformOutcome {
     pub interruptions: u64,
     /// Most nodes up or being provisioned at once.
     pub peak_nodes: u64,
-    /// Queue wait (submission to start of useful compute), mean over jobs that started, s.
+    /// Queue wait (submission to the start of useful compute), mean over the jobs submitted,
+    /// s; a job that has not started computing by the horizon counts its wait up to it.
     pub queue_wait_mean_s: f64,
     /// Median queue wait, s.
     pub queue_wait_p50_s: f64,
@@ -213,8 +214,9 @@ pub struct PlatformOutcome {
     pub queue_wait_for_nodes_mean_s: f64,
     /// The part of the mean queue wait spent pulling the image, s.
     pub queue_wait_image_pull_mean_s: f64,
-    /// Mean of wall time ÷ nominal run time over finished jobs (1 = no overhead).
-    pub turnaround_inflation: f64,
+    /// Mean of wall time ÷ nominal run time over finished jobs (1 = no overhead); `None` when
+    /// no job finished.
+    pub turnaround_inflation: Option<f64>,
     /// Simulation events handled (job arrivals, node and attempt events), for benchmarks.
     #[serde(default)]
     pub events: u64,
