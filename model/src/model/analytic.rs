@@ -237,14 +237,28 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
             * (class.egress_gb_per_job
                 + class.data_read_gb_per_attempt * class.data_read_billed_share);
     }
-    let reserved_gpu_h =
-        f64::from(p.reserved_nodes(scenario.reference_gpus)) * gpn * HOURS_PER_MONTH;
+    let reserved_nodes = p.reserved_nodes(scenario.reference_gpus);
+    let reserved_gpu_h = f64::from(reserved_nodes) * gpn * HOURS_PER_MONTH;
     let reserved_price =
         per_gpu_h(p.on_demand_usd_per_node_hour) * (1.0 - p.purchase.reserved_discount_pct / 100.0);
     let overflow_price = match p.purchase.overflow {
         Overflow::Spot => per_gpu_h(p.spot_usd_per_node_hour),
         Overflow::OnDemand | Overflow::None => per_gpu_h(p.on_demand_usd_per_node_hour),
     };
+    // The most GPU-hours the platform can run: its reservation without overflow, else up to
+    // its node limit (reserved nodes are always there). Demand beyond it is never run, so
+    // neither paid for nor useful: the work done, and the egress with it, shrink in proportion.
+    let capacity_nodes = match p.purchase.overflow {
+        Overflow::None => reserved_nodes,
+        Overflow::OnDemand | Overflow::Spot => reserved_nodes.max(p.max_nodes),
+    };
+    let capacity_gpu_h = f64::from(capacity_nodes) * gpn * HOURS_PER_MONTH;
+    if paid_gpu_h > capacity_gpu_h {
+        let served = capacity_gpu_h / paid_gpu_h;
+        useful_ref_h *= served;
+        egress_gb *= served;
+        paid_gpu_h = capacity_gpu_h;
+    }
     let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);
     let compute_usd = reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price;
     let other_usd = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH
@@ -300,6 +314,51 @@ mod tests {
         let nodes = f64::from(p.reserved_nodes(s.reference_gpus));
         let reservation = nodes * p.on_demand_usd_per_node_hour * 0.63 * 730.0;
         assert!((e.compute_usd - reservation).abs() < 1e-6 * reservation);
+    }
+
+    /// Demand beyond what a platform can run is left out of its estimate: without overflow
+    /// it pays its reservation alone, and does the share of the work that fits in it.
+    #[test]
+    fn estimate_leaves_out_the_demand_beyond_capacity() {
+        let mut s = crate::scenario::presets::preset("reserved-base-spot-overflow")
+            .unwrap()
+            .scenario();
+        s.platforms[0].purchase.reserved_share = 0.25;
+        s.platforms[0].purchase.overflow = Overflow::None;
+        let unlimited = {
+            let mut u = s.clone();
+            u.platforms[0].purchase.overflow = Overflow::OnDemand;
+            u.platforms[0].max_nodes = 10_000;
+            estimate_platform(&u, 0)
+        };
+        let e = estimate_platform(&s, 0);
+        let p = &s.platforms[0];
+        let nodes = f64::from(p.reserved_nodes(s.reference_gpus));
+        let gpn = f64::from(p.gpus_per_node);
+        let reservation = nodes
+            * p.on_demand_usd_per_node_hour
+            * (1.0 - p.purchase.reserved_discount_pct / 100.0)
+            * 730.0;
+        // The scenario's demand is more than a quarter of the reference cluster.
+        assert!(unlimited.compute_usd > reservation * 1.5, "{unlimited:?}");
+        assert!(
+            (e.compute_usd - reservation).abs() < 1e-6 * reservation,
+            "{e:?}"
+        );
+        // The work done is the capacity's share of the demand's paid GPU-hours.
+        let paid_unlimited = {
+            let on_demand = p.on_demand_usd_per_node_hour / gpn;
+            let reserved_rate = on_demand * (1.0 - p.purchase.reserved_discount_pct / 100.0);
+            nodes * gpn * 730.0
+                + (unlimited.compute_usd - nodes * gpn * 730.0 * reserved_rate) / on_demand
+        };
+        let share = nodes * gpn * 730.0 / paid_unlimited;
+        let want = unlimited.useful_reference_gpu_hours * share;
+        assert!(
+            (e.useful_reference_gpu_hours - want).abs() < 1e-6 * want,
+            "{} vs {want}",
+            e.useful_reference_gpu_hours
+        );
     }
 
     #[test]
