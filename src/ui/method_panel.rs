@@ -21,7 +21,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>"Spot interruption rate λ: interruptions per spot node-hour. Mean time between interruptions = 1/λ; share of always-on nodes interrupted in a month = 1 − e^(−730·λ)."</li>
                 <li>"Utilization (the input): offered load = Σ arrival rate × mean reference-GPU-hours ÷ reference GPUs. GPU utilization (the output): useful GPU-time ÷ paid GPU-time."</li>
                 <li>"Reserved share: reserved GPUs ÷ reference GPUs, rounded up to whole nodes; reserved nodes are billed for the whole horizon."</li>
-                <li>"Queue wait: submission to the start of useful compute, including capacity wait, provisioning and image pull. A job that has not started computing by the end of the horizon counts its wait up to the end (a lower bound), and the card says how many were still queued."</li>
+                <li>"Queue wait: submission to the start of useful compute, including capacity wait, provisioning and image pull; the card splits its mean into waiting for a slot on the nodes there were, waiting for capacity and provisioning (of the node the job waited for longest) and pulling images. A job that has not started computing by the end of the horizon counts its wait up to the end (a lower bound), and the card says how many were still queued."</li>
                 <li>"Restart overhead: the job's own restart time after an interruption or failure; replacement nodes and pulls are simulated separately."</li>
                 <li>"Horizon: costs and work within the horizon count; progress of jobs still running at the end counts as useful; jobs still queued count in neither."</li>
             </ul>

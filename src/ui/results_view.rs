@@ -38,17 +38,32 @@ fn summary_range(s: &Summary, f: fn(f64) -> String) -> String {
     format!("p5–p95 {} – {}", f(s.p5), f(s.p95))
 }
 
-/// The queue wait's mean and parts, and the jobs still queued at the horizon when there is a
+/// The queue wait's mean and its parts (waiting for a slot on the nodes there were, for
+/// capacity, provisioning, pulling images), and the jobs still queued at the horizon when there is a
 /// backlog (their waits are counted up to it, so the figures are lower bounds then).
 fn queue_wait_detail(result: &PlatformResult) -> String {
     let mean = result.queue_wait_mean_min.mean;
     let unit = wait_unit(mean);
-    let parts = format!(
-        "mean {}: {} waiting for nodes, {} pulling images",
-        wait(mean),
-        in_wait_unit(result.queue_wait_for_nodes_min.mean, unit),
-        in_wait_unit(result.queue_wait_image_pull_min.mean, unit),
-    );
+    let capacity = result.queue_wait_capacity_min.mean;
+    let provisioning = result.queue_wait_provisioning_min.mean;
+    let slot = (result.queue_wait_for_nodes_min.mean - capacity - provisioning).max(0.0);
+    // The parts that show in the unit (capacity waits, for one, are often none).
+    let shown: Vec<String> = [
+        (slot, "waiting for a slot"),
+        (capacity, "waiting for capacity"),
+        (provisioning, "provisioning"),
+        (result.queue_wait_image_pull_min.mean, "pulling images"),
+    ]
+    .into_iter()
+    .map(|(minutes, what)| (in_wait_unit(minutes, unit), what))
+    .filter(|(value, _)| value != "0")
+    .map(|(value, what)| format!("{value} {what}"))
+    .collect();
+    let parts = if shown.is_empty() {
+        format!("mean {}", wait(mean))
+    } else {
+        format!("mean {}: {}", wait(mean), shown.join(", "))
+    };
     // A job or two submitted in the last minutes of the horizon is the normal case, and
     // changes the figures little: only a backlog of a job or more on average is named.
     let queued = result.jobs_waiting.mean;

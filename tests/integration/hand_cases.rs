@@ -251,3 +251,57 @@ fn jobs_still_queued_at_the_horizon_count_their_wait_up_to_it() {
     close(o.queue_wait_image_pull_mean_s, 0.0);
     assert_eq!(o.turnaround_inflation, None);
 }
+
+#[test]
+fn queue_wait_parts_split_provisioning_capacity_and_the_wait_for_a_slot() {
+    // Two 1-hour jobs (of two classes, so two images) submitted at 0 to a platform of at most
+    // one 1-GPU node, provisioned in exactly 300 s, with a 60 s image pull. The first waits
+    // 300 s of provisioning and its pull: 360 s. The second waits for the first to finish
+    // (3,960 s) on the same node, then pulls its image: 4,020 s. Means: wait 2,190 s =
+    // 1,980 for a slot + 150 provisioning + 0 capacity + 60 pulling.
+    let mut platform = bare_platform("one node");
+    platform.max_nodes = 1;
+    platform.provisioning_median_s = 300.0;
+    platform.provisioning_p90_s = 300.0;
+    platform.warm_pool_window_s = 600.0;
+    let class = || {
+        let mut c = bare_class(
+            Arrivals::Steady { per_day: 1.0 },
+            Duration::Fixed { hours: 1.0 },
+        );
+        c.image_gb = 60.0;
+        c
+    };
+    let s = scenario(1.0, 1, vec![class(), class()], vec![platform]);
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!(o.jobs_completed, 2);
+    close(o.queue_wait_mean_s, 2_190.0);
+    close(o.queue_wait_image_pull_mean_s, 60.0);
+    close(o.queue_wait_provisioning_mean_s, 150.0);
+    close(o.queue_wait_capacity_mean_s, 0.0);
+    close(o.queue_wait_for_nodes_mean_s, 2_130.0);
+}
+
+#[test]
+fn the_capacity_wait_of_a_new_node_is_part_of_the_queue_wait() {
+    // One job at 0 on a fresh on-demand node that waits for capacity (exponential, mean
+    // 10 min) before its 300 s of provisioning: the job's wait splits into the node's capacity
+    // wait, as the node timeline records it, and the 300 s.
+    let mut platform = bare_platform("scarce");
+    platform.capacity_wait_mean_s = 600.0;
+    platform.provisioning_median_s = 300.0;
+    platform.provisioning_p90_s = 300.0;
+    let class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    let s = scenario(1.0, 1, vec![class], vec![platform]);
+    let jobs = gpucost::model::sim::generate_jobs(&s, 0);
+    let (o, timeline) = gpucost::model::sim::simulate_platform_timeline(&s, 0, 0, &jobs);
+    let node = &timeline.nodes[0];
+    let capacity = (node.billing_start_s - node.requested_s) as f64;
+    assert!(capacity > 0.0);
+    close(o.queue_wait_capacity_mean_s, capacity);
+    close(o.queue_wait_provisioning_mean_s, 300.0);
+    close(o.queue_wait_mean_s, capacity + 300.0);
+}

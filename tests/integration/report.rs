@@ -59,6 +59,6 @@ fn csv_rows_are_the_json_report_numbers() {
             }
         }
     }
-    // 15 summaries + 15 categories + (n − 1) comparisons per platform.
-    assert_eq!(rows, n * (15 + 15 + n - 1));
+    // 17 summaries + 15 categories + (n − 1) comparisons per platform.
+    assert_eq!(rows, n * (17 + 15 + n - 1));
 }

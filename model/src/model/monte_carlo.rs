@@ -306,6 +306,11 @@ pub struct PlatformResult {
     pub queue_wait_for_nodes_min: Summary,
     /// Part of the mean queue wait spent pulling images, minutes.
     pub queue_wait_image_pull_min: Summary,
+    /// Of the part waiting for nodes: waiting for capacity (nodes requested, GPUs not yet
+    /// available), minutes.
+    pub queue_wait_capacity_min: Summary,
+    /// Of the part waiting for nodes: node provisioning, minutes.
+    pub queue_wait_provisioning_min: Summary,
     /// Mean monthly cost by category, USD; the categories add up to the mean total.
     pub breakdown_usd: Breakdown,
     /// Jobs finished per replication.
@@ -401,6 +406,10 @@ impl Results {
                     })),
                     queue_wait_image_pull_min: summary(col(&|o| {
                         o.queue_wait_image_pull_mean_s / 60.0
+                    })),
+                    queue_wait_capacity_min: summary(col(&|o| o.queue_wait_capacity_mean_s / 60.0)),
+                    queue_wait_provisioning_min: summary(col(&|o| {
+                        o.queue_wait_provisioning_mean_s / 60.0
                     })),
                     breakdown_usd: breakdown,
                     jobs_completed: summary(col(&|o| o.jobs_completed as f64)),

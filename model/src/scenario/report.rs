@@ -85,7 +85,7 @@ pub fn report_csv(results: &Results) -> String {
     out
 }
 
-fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 15] {
+fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 17] {
     [
         ("monthly_tco_usd", Some(&p.monthly_tco_usd)),
         (
@@ -104,6 +104,11 @@ fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 15] {
         (
             "queue_wait_image_pull_min",
             Some(&p.queue_wait_image_pull_min),
+        ),
+        ("queue_wait_capacity_min", Some(&p.queue_wait_capacity_min)),
+        (
+            "queue_wait_provisioning_min",
+            Some(&p.queue_wait_provisioning_min),
         ),
         ("jobs_completed", Some(&p.jobs_completed)),
         ("jobs_failed", Some(&p.jobs_failed)),

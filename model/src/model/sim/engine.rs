@@ -278,6 +278,10 @@ struct Sim<'a> {
     completed: u64,
     gave_up: u64,
     inflation_sum: f64,
+    /// Of the queue waits of the jobs started so far: time spent waiting for capacity and
+    /// provisioning on the node each waited for ([`Sim::node_wait_parts`]), s.
+    wait_capacity_s: i64,
+    wait_provisioning_s: i64,
     // Per-platform constants.
     price_on_demand: f64,
     price_spot: f64,
@@ -405,6 +409,8 @@ fn new_sim<'a>(
         completed: 0,
         gave_up: 0,
         inflation_sum: 0.0,
+        wait_capacity_s: 0,
+        wait_provisioning_s: 0,
         price_on_demand: per_gpu_s(platform.on_demand_usd_per_node_hour),
         price_spot: per_gpu_s(platform.spot_usd_per_node_hour),
         price_reserved: per_gpu_s(platform.on_demand_usd_per_node_hour)
@@ -904,10 +910,36 @@ impl Sim<'_> {
         if st.holds.len() < needed || st.holds.iter().any(|h| !self.nodes[h.node()].ready) {
             return;
         }
+        if st.first_compute_s.is_none() {
+            // Before the capacity-wait charge moves the holds' start to now.
+            let (capacity, provisioning) = self.node_wait_parts(job, self.now);
+            self.wait_capacity_s += capacity;
+            self.wait_provisioning_s += provisioning;
+        }
         if held_earlier {
             self.charge_capacity_wait(job);
         }
         self.start_attempt(job);
+    }
+
+    /// The parts of a job's queue wait spent on the node it waited for longest (the one of
+    /// its holds ready last, or not ready by `end`), counted from when it took that node:
+    /// waiting for capacity (requested, not yet provisioning) and provisioning, s.
+    fn node_wait_parts(&self, job: usize, end: i64) -> (i64, i64) {
+        let mut parts = (0, 0);
+        let mut last_ready = i64::MIN;
+        for hold in &self.states[job].holds {
+            let n = &self.nodes[hold.node()];
+            let ready = if n.ready { n.ready_at_s.min(end) } else { end };
+            if ready > last_ready {
+                last_ready = ready;
+                let from = hold.since_s;
+                let capacity = (n.billing_start_s.min(ready) - from).max(0);
+                let provisioning = (ready - from.max(n.billing_start_s)).max(0);
+                parts = (capacity, provisioning);
+            }
+        }
+        parts
     }
 
     fn charge_capacity_wait(&mut self, job: usize) {
@@ -1435,8 +1467,10 @@ impl Sim<'_> {
         let horizon = self.horizon_s;
         let mut waits: Vec<i64> = Vec::with_capacity(self.states.len());
         let mut pull_total = -0.0;
+        let (mut capacity_total, mut provisioning_total) =
+            (self.wait_capacity_s, self.wait_provisioning_s);
         let (mut running, mut waiting) = (0u64, 0u64);
-        for (j, s) in self.jobs.iter().zip(&self.states) {
+        for (index, (j, s)) in self.jobs.iter().zip(&self.states).enumerate() {
             if j.arrival_s >= horizon {
                 break;
             }
@@ -1450,7 +1484,14 @@ impl Sim<'_> {
                     waits.push(horizon - j.arrival_s);
                     pull_total += (horizon - (c - s.first_pull_s)).max(0) as f64;
                 }
-                None => waits.push(horizon - j.arrival_s),
+                None => {
+                    waits.push(horizon - j.arrival_s);
+                    if s.phase == Phase::Holding {
+                        let (capacity, provisioning) = self.node_wait_parts(index, horizon);
+                        capacity_total += capacity;
+                        provisioning_total += provisioning;
+                    }
+                }
             }
             match s.phase {
                 Phase::Running => running += 1,
@@ -1496,6 +1537,8 @@ impl Sim<'_> {
             queue_wait_p95_s: p95,
             queue_wait_for_nodes_mean_s: mean - pull_mean,
             queue_wait_image_pull_mean_s: pull_mean,
+            queue_wait_capacity_mean_s: capacity_total as f64 / counted,
+            queue_wait_provisioning_mean_s: provisioning_total as f64 / counted,
             turnaround_inflation: (self.completed > 0)
                 .then(|| self.inflation_sum / self.completed as f64),
             events: self.events,

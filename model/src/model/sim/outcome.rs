@@ -214,6 +214,12 @@ pub struct PlatformOutcome {
     pub queue_wait_for_nodes_mean_s: f64,
     /// The part of the mean queue wait spent pulling the image, s.
     pub queue_wait_image_pull_mean_s: f64,
+    /// Of the part waiting for nodes: waiting for capacity on the node the job waited for
+    /// (requested, GPUs not yet available, not billed), s.
+    pub queue_wait_capacity_mean_s: f64,
+    /// Of the part waiting for nodes: that node's provisioning, s (the rest of the part is
+    /// waiting for a free slot on the nodes there were).
+    pub queue_wait_provisioning_mean_s: f64,
     /// Mean of wall time ÷ nominal run time over finished jobs (1 = no overhead); `None` when
     /// no job finished.
     pub turnaround_inflation: Option<f64>,
