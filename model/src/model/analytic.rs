@@ -7,7 +7,7 @@
 //! - A first-order monthly cost estimate per platform ([`estimate_platform`]): expected
 //!   values only, no queueing, shown instantly while the simulation runs.
 
-use crate::model::scenario::{Cloud, Overflow, Placement, Scenario, DAY_S, HOUR_S};
+use crate::model::scenario::{Cloud, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S};
 use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
 
@@ -104,8 +104,14 @@ pub fn checkpoint_advice(
     let nodes = libm::ceil(f64::from(c.gpus_per_job) / gpn);
     let mtbi_s = HOUR_S / (p.spot_interruptions_per_node_hour * nodes);
     let delta = c.checkpoint_write_s.max(1.0);
+    let efficiency = if nodes > 1.0 {
+        p.multi_node_efficiency
+    } else {
+        1.0
+    };
     let solve_s = c.duration.mean_hours() * HOUR_S / p.relative_throughput
-        * (1.0 + p.storage_read_slowdown_pct / 100.0);
+        * (1.0 + p.storage_read_slowdown_pct / 100.0)
+        / efficiency;
     let chosen_s = if c.checkpoint_interval_min > 0.0 {
         (c.checkpoint_interval_min * 60.0).min(solve_s)
     } else {
@@ -130,7 +136,9 @@ pub fn checkpoint_advice(
     } else {
         f64::from(c.gpus_per_job)
     };
-    let spot_per_gpu_h = p.spot_usd_per_node_hour / gpn;
+    // Held GPUs: a spread job, like a whole-node one, has its node to itself while nodes are
+    // plentiful, so the node's time is what a shorter run saves.
+    let spot_per_gpu_h = p.spot_usd_per_node_hour * list_price_factor(scenario, p) / gpn;
     Some(CheckpointAdvice {
         chosen_min: c.checkpoint_interval_min,
         young_min: young_interval_s(delta, mtbi_s) / 60.0,
@@ -162,6 +170,16 @@ pub struct Estimate {
     pub usd_per_useful_gpu_hour: Option<f64>,
 }
 
+/// What a platform pays for a list price: its cloud's negotiated discount, then its service
+/// premium.
+fn list_price_factor(scenario: &Scenario, p: &Platform) -> f64 {
+    let discount = match p.cloud {
+        Cloud::Aws => scenario.discounts.aws_pct,
+        Cloud::Gcp => scenario.discounts.gcp_pct,
+    };
+    (1.0 - discount / 100.0) * (1.0 + p.service_premium_pct / 100.0)
+}
+
 /// First-order monthly cost of platform `index`: every job's expected GPU time (including
 /// checkpoint writes, Daly's expected rework on spot, pulls and provisioning when nodes are not
 /// kept warm, and GPUs held but unused), bought from reserved capacity first and then at the
@@ -169,11 +187,7 @@ pub struct Estimate {
 /// simulation measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let p = &scenario.platforms[index];
-    let discount = match p.cloud {
-        Cloud::Aws => scenario.discounts.aws_pct,
-        Cloud::Gcp => scenario.discounts.gcp_pct,
-    };
-    let list = (1.0 - discount / 100.0) * (1.0 + p.service_premium_pct / 100.0);
+    let list = list_price_factor(scenario, p);
     let gpn = f64::from(p.gpus_per_node.max(1));
     let per_gpu_h = |node_price: f64| node_price * list / gpn;
     let days_per_month = HOURS_PER_MONTH / 24.0;
@@ -374,6 +388,35 @@ mod tests {
         assert!(
             checkpoint_advice(&s, 0, 1).is_none(),
             "on-demand gets no advice"
+        );
+    }
+
+    /// The advice prices the time it saves as the platform pays for spot: after its cloud's
+    /// discount and with its service premium; a multi-node job's run includes its scaling loss.
+    #[test]
+    fn checkpoint_advice_prices_the_saving_as_the_platform_pays() {
+        let mut s = crate::scenario::presets::preset("spot-p4d-retrains")
+            .unwrap()
+            .scenario();
+        s.job_classes[0].checkpoint_interval_min = 240.0;
+        let list = checkpoint_advice(&s, 0, 0).unwrap();
+        s.discounts.aws_pct = 20.0;
+        s.platforms[0].service_premium_pct = 10.0;
+        let paid = checkpoint_advice(&s, 0, 0).unwrap();
+        let want = list.saving_usd_per_job * 0.8 * 1.1;
+        assert!(
+            (paid.saving_usd_per_job - want).abs() < 1e-9 * want,
+            "{paid:?}"
+        );
+        // Two nodes at 80 % efficiency: the same work takes 1/0.8 as long to run.
+        s.job_classes[0].gpus_per_job = 2 * s.platforms[0].gpus_per_node;
+        s.platforms[0].multi_node_efficiency = 0.8;
+        let wide = checkpoint_advice(&s, 0, 0).unwrap();
+        s.platforms[0].multi_node_efficiency = 1.0;
+        let ideal = checkpoint_advice(&s, 0, 0).unwrap();
+        assert!(
+            wide.wall_optimal_h > ideal.wall_optimal_h * 1.2,
+            "{wide:?} {ideal:?}"
         );
     }
 
