@@ -2,7 +2,7 @@
 // and gets a clear message when the scenario cannot run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
+import { cli, metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
 
 test('adding and removing a platform adds and removes its card', async () => {
   const app = await openCalculator();
@@ -76,6 +76,36 @@ test('the break-evens appear after the tornado, in the units of their inputs', a
     assert.ok(u > 0.6 && u < 0.8, `${u}`);
     const spot = await page.locator('[data-metric="break_even.spot_interruptions_per_node_hour"]').textContent();
     assert.match(spot, /^EKS spot: /);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('where in the run a job fails: failing at the start burns almost nothing, and the link carries it', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    let run = await runId(page);
+    await page.locator('#preset').selectOption('dependency-failures');
+    await waitForRun(page, run);
+    const anywhere = await metric(page, 'monthly_tco_usd.p50');
+    run = await runId(page);
+    await page.locator('#class-0-failure-point').selectOption('0');
+    await waitForRun(page, run);
+    const atStart = await metric(page, 'monthly_tco_usd.p50');
+    // Broken jobs now fail a second into each attempt instead of somewhere in it: cheaper.
+    for (const name of Object.keys(anywhere)) {
+      assert.ok(atStart[name] < anywhere[name], `${name}: ${atStart[name]} < ${anywhere[name]}`);
+    }
+    // The CLI, given the same edit, computes the same numbers; so does the page's link.
+    const expected = JSON.parse(cli('eval', '--preset', 'dependency-failures', '--set', 'job_classes.0.failures.at_share=0'));
+    for (const p of expected.platforms) assert.equal(atStart[p.name], p.monthly_tco_usd.p50, p.name);
+    await page.waitForTimeout(600);
+    const hash = await page.evaluate(() => location.hash.slice(1));
+    const fromLink = JSON.parse(cli('eval', '--url', hash));
+    for (const p of fromLink.platforms) assert.equal(atStart[p.name], p.monthly_tco_usd.p50, p.name);
+    assert.equal(await page.locator('#class-0-failure-point').inputValue(), '0');
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

@@ -2,6 +2,7 @@
 //! of the class editable, and classes added or removed (1 to 16).
 
 use super::controls::{numeric_fields, NumericSetting};
+use crate::charts::format::trim_number;
 use crate::model::scenario::{Arrivals, Duration, FailureKind, JobClass, Scenario};
 use leptos::prelude::*;
 
@@ -192,6 +193,28 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             },
         )
     };
+    // "anywhere", or the share of the run at which attempts fail ("0", "0.5", "1", …).
+    let failure_point = move || {
+        scenario.with(
+            |s| match s.job_classes.get(index).and_then(|c| c.failures.at_share) {
+                Some(share) => share.to_string(),
+                None => "anywhere".to_string(),
+            },
+        )
+    };
+    // A share set in a scenario document that none of the options names gets one of its own.
+    let other_failure_point = move || {
+        scenario.with(
+            |s| match s.job_classes.get(index).and_then(|c| c.failures.at_share) {
+                Some(share) if ![0.0, 0.5, 1.0].contains(&share) => Some(view! {
+                    <option value=share.to_string()>
+                        {format!("After {} % of the run", trim_number(share * 100.0))}
+                    </option>
+                }),
+                _ => None,
+            },
+        )
+    };
     let fields = numeric_fields(
         scenario,
         index,
@@ -246,6 +269,23 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                 >
                     <option value="transient">"Transient (a retry may succeed)"</option>
                     <option value="deterministic">"Deterministic (every retry fails)"</option>
+                </select>
+            </div>
+            <div class="field">
+                <label for=format!("class-{index}-failure-point")>"Where in the run it fails"</label>
+                <select
+                    id=format!("class-{index}-failure-point")
+                    prop:value=failure_point
+                    on:change=move |ev| {
+                        let at_share = event_target_value(&ev).parse::<f64>().ok();
+                        update(Box::new(move |c| c.failures.at_share = at_share))
+                    }
+                >
+                    <option value="anywhere">"Anywhere (random)"</option>
+                    <option value="0">"At the start (a bad dependency or setting)"</option>
+                    <option value="0.5">"Half-way"</option>
+                    <option value="1">"At the end"</option>
+                    {other_failure_point}
                 </select>
             </div>
             <details class="all-settings">

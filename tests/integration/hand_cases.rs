@@ -305,3 +305,26 @@ fn the_capacity_wait_of_a_new_node_is_part_of_the_queue_wait() {
     close(o.queue_wait_provisioning_mean_s, 300.0);
     close(o.queue_wait_mean_s, capacity + 300.0);
 }
+
+#[test]
+fn a_set_failure_point_burns_that_share_of_each_attempt() {
+    // One 1-hour job that fails every attempt (2 retries, so 3 attempts), no checkpoints, on a
+    // ready 1-GPU node: failing at 25 % of its run burns 900 s an attempt, deterministic or
+    // transient (the transient share is of the work left, all of it without checkpoints).
+    use gpucost::model::scenario::FailureKind;
+    for kind in [FailureKind::Deterministic, FailureKind::Transient] {
+        let mut class = bare_class(
+            Arrivals::Steady { per_day: 1.0 },
+            Duration::Fixed { hours: 1.0 },
+        );
+        class.failures.probability = 1.0;
+        class.failures.kind = kind;
+        class.failures.max_retries = 2;
+        class.failures.at_share = Some(0.25);
+        let s = scenario(1.0, 1, vec![class], vec![bare_platform("one")]);
+        let o = &run_replication(&s, 0)[0];
+        assert_eq!((o.jobs_failed, o.jobs_completed), (1, 0), "{kind:?}");
+        close(gpu_s(o, GpuUse::FailedAttempts), 3.0 * 900.0);
+        close(gpu_s(o, GpuUse::Useful), 0.0);
+    }
+}

@@ -33,7 +33,12 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
             }),
         ],
         prop::sample::select(vec![1u32, 2, 4, 8, 16]),
-        (0.0f64..0.5, any::<bool>(), 0u32..3),
+        (
+            0.0f64..0.5,
+            any::<bool>(),
+            0u32..3,
+            prop::option::of(0.0f64..=1.0),
+        ),
         (0.0f64..30.0, 0.0f64..120.0, 0.0f64..600.0, 0.0f64..300.0),
     )
         .prop_map(
@@ -41,7 +46,7 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                 arrivals,
                 duration,
                 gpus,
-                (p, deterministic, retries),
+                (p, deterministic, retries, fails_at),
                 (image, ckpt, write, restart),
             )| {
                 JobClass {
@@ -57,6 +62,7 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                             FailureKind::Transient
                         },
                         max_retries: retries,
+                        at_share: fails_at,
                     },
                     image_gb: image,
                     checkpoint_interval_min: ckpt,

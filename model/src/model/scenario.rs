@@ -250,6 +250,13 @@ pub struct Failures {
     pub kind: FailureKind,
     /// Retries after the first attempt before the job is given up.
     pub max_retries: u32,
+    /// Where in its run a failing attempt fails: after this share (0–1) of the job's compute
+    /// (0 at the start, as a bad dependency or setting does; 1 at the very end; a transient
+    /// failure takes it of the work left when the attempt starts). Left out: anywhere,
+    /// uniformly (a transient failure at a fresh point each attempt, a broken job at a point
+    /// of its own, the same on every attempt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_share: Option<f64>,
 }
 
 impl Default for Failures {
@@ -258,6 +265,7 @@ impl Default for Failures {
             probability: 0.0,
             kind: FailureKind::Transient,
             max_retries: 2,
+            at_share: None,
         }
     }
 }
@@ -740,6 +748,9 @@ impl JobClass {
             0.0,
             100.0,
         )?;
+        if let Some(share) = self.failures.at_share {
+            range(&format!("{at}.failures.at_share"), share, 0.0, 1.0)?;
+        }
         range(
             &format!("{at}.data_read_gb_per_attempt"),
             self.data_read_gb_per_attempt,

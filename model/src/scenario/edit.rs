@@ -68,12 +68,32 @@ pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, Ed
         }
         let value =
             serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::String(raw.into()));
-        let slot = field_mut(&mut doc, path)?;
-        *slot = value;
+        match field_mut(&mut doc, path) {
+            Ok(slot) => *slot = value,
+            Err(missing) => add_optional_field(&mut doc, path, value).ok_or(missing)?,
+        }
     }
     let edited = Scenario::from_json_value(doc).map_err(EditError::Invalid)?;
     edited.validate().map_err(EditError::Invalid)?;
     Ok(edited)
+}
+
+/// Fields a scenario document leaves out when they hold their default (`None`): an edit may
+/// add them where the object that holds them is.
+const OPTIONAL_FIELDS: &[&str] = &["at_share"];
+
+/// Adds `path`'s last part to the object its prefix names when it is one of the
+/// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there); `None` otherwise.
+fn add_optional_field(doc: &mut Value, path: &str, value: Value) -> Option<()> {
+    let (prefix, last) = path.rsplit_once('.')?;
+    if !OPTIONAL_FIELDS.contains(&last) {
+        return None;
+    }
+    let Value::Object(map) = field_mut(doc, prefix).ok()? else {
+        return None;
+    };
+    map.insert(last.to_string(), value);
+    Some(())
 }
 
 pub(crate) fn field_mut<'a>(doc: &'a mut Value, path: &str) -> Result<&'a mut Value, EditError> {
@@ -134,6 +154,14 @@ mod tests {
         assert!(
             err.to_string()
                 .starts_with("platforms.0.ops_fte must be from 0 to 100"),
+            "{err}"
+        );
+        // A field left out at its default can be set; where it does not belong it is named.
+        let edited = apply_edits(&s, &["job_classes.0.failures.at_share=0.1".into()]).unwrap();
+        assert_eq!(edited.job_classes[0].failures.at_share, Some(0.1));
+        let err = apply_edits(&s, &["platforms.0.at_share=0.1".into()]).unwrap_err();
+        assert!(
+            err.to_string().contains("unknown field `at_share`"),
             "{err}"
         );
         let err = apply_edits(&s, &["seed".into()]).unwrap_err();

@@ -526,6 +526,7 @@ pub fn fit_history(
                 probability: round_significant(failed as f64 / with_outcome as f64, 3),
                 kind: FailureKind::Transient,
                 max_retries: template.failures.max_retries,
+                at_share: template.failures.at_share,
             }
         } else {
             template.failures.clone()

@@ -273,6 +273,7 @@ fn dependency_failures() -> Scenario {
         probability: 0.4,
         kind: FailureKind::Deterministic,
         max_retries: 2,
+        ..Failures::default()
     };
     Scenario {
         reference_gpus: 32,

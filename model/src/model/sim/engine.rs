@@ -1016,9 +1016,13 @@ impl Sim<'_> {
         };
         let fail_after = if let (true, Some(rng)) = (fails, rng.as_mut()) {
             let at = match class.failures.kind {
-                FailureKind::Transient => (rng.uniform() * remaining as f64).ceil() as i64,
+                FailureKind::Transient => {
+                    let share = class.failures.at_share.unwrap_or_else(|| rng.uniform());
+                    (share * remaining as f64).ceil() as i64
+                }
                 FailureKind::Deterministic => {
-                    (job_info.fail_point * st.total_c as f64).ceil() as i64 - st.committed_c
+                    let share = class.failures.at_share.unwrap_or(job_info.fail_point);
+                    (share * st.total_c as f64).ceil() as i64 - st.committed_c
                 }
             };
             // A job with compute left (one with none has finished): `max` only keeps a broken
@@ -1744,6 +1748,7 @@ mod tests {
             probability: 1.0,
             kind: FailureKind::Deterministic,
             max_retries: 1,
+            at_share: None,
         };
         let s = one_spot_platform(0.0, failures);
         let jobs = [hand_job(true)];
