@@ -65,14 +65,17 @@ fn queue_wait_detail(result: &PlatformResult) -> String {
         format!("mean {}: {}", wait(mean), shown.join(", "))
     };
     // A job or two submitted in the last minutes of the horizon is the normal case, and
-    // changes the figures little: only a backlog of a job or more on average is named.
+    // changes the figures little: only a backlog of a job or more on average is named (jobs
+    // pulling their image at the end count their waits up to it too, but are not queued).
     let queued = result.jobs_waiting.mean;
     if queued < 1.0 {
         return parts;
     }
+    let jobs = queued.round();
     format!(
-        "{parts}; {} jobs still queued at the end (their waits count up to it)",
-        trim_number(queued.round())
+        "{parts}; {} {} still waiting at the end (their waits count up to it)",
+        trim_number(jobs),
+        if jobs == 1.0 { "job" } else { "jobs" }
     )
 }
 

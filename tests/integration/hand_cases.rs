@@ -328,3 +328,54 @@ fn a_set_failure_point_burns_that_share_of_each_attempt() {
         close(gpu_s(o, GpuUse::Useful), 0.0);
     }
 }
+
+#[test]
+fn a_job_still_waiting_for_its_node_at_the_horizon_counts_that_provisioning() {
+    // Jobs at 0 and 12 h on fresh 1-GPU nodes provisioned in exactly 300 s (no warm pool),
+    // the horizon 100 s after the second: the first waits its 300 s of provisioning; the
+    // second is still provisioning at the horizon, its 100 s so far. Means: wait 200 s, all of
+    // it provisioning.
+    let mut platform = bare_platform("fresh nodes");
+    platform.provisioning_median_s = 300.0;
+    platform.provisioning_p90_s = 300.0;
+    let class = bare_class(
+        Arrivals::Steady { per_day: 2.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    let s = scenario(
+        (43_200.0 + 100.0) / 86_400.0,
+        1,
+        vec![class],
+        vec![platform],
+    );
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!((o.jobs_completed, o.jobs_waiting), (1, 1));
+    close(o.queue_wait_mean_s, 200.0);
+    close(o.queue_wait_provisioning_mean_s, 200.0);
+    close(o.queue_wait_capacity_mean_s, 0.0);
+    close(o.queue_wait_for_nodes_mean_s, 200.0);
+}
+
+#[test]
+fn a_failure_at_a_checkpoint_comes_before_it_even_when_writes_take_no_time() {
+    // A broken 1-hour job (no retry) that fails at the very end of its run, with a checkpoint
+    // every 30 min written in no time: the failure at 60 min comes before the final save, so
+    // the checkpoint at 30 min is all it kept, and it gives up (it does not finish).
+    use gpucost::model::scenario::FailureKind;
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 1.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    class.failures.probability = 1.0;
+    class.failures.kind = FailureKind::Deterministic;
+    class.failures.max_retries = 0;
+    class.failures.at_share = Some(1.0);
+    class.checkpoint_interval_min = 30.0;
+    class.checkpoint_write_s = 0.0;
+    let s = scenario(1.0, 1, vec![class], vec![bare_platform("one")]);
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!((o.jobs_failed, o.jobs_completed), (1, 0));
+    // Giving up moves what the checkpoint kept to failed attempts too: the whole hour.
+    close(gpu_s(o, GpuUse::FailedAttempts), 3_600.0);
+    close(gpu_s(o, GpuUse::Useful), 0.0);
+}

@@ -1086,7 +1086,14 @@ impl Sim<'_> {
         } else {
             let done = compute_done(compute_phase, tau, delta, remaining);
             let kept = if tau > 0 {
-                (compute_phase / (tau + delta) * tau).min(remaining)
+                let mut cycles = compute_phase / (tau + delta);
+                if lost_as == Some(GpuUse::FailedAttempts) {
+                    // A failure at a checkpoint's point comes before that checkpoint is
+                    // written, as the attempt's end was worked out ([`writes_before`]); the
+                    // count of cycles says otherwise only when writes take no time.
+                    cycles = cycles.min(writes_before(done, tau));
+                }
+                (cycles * tau).min(remaining)
             } else {
                 0
             };
@@ -1216,12 +1223,8 @@ impl Sim<'_> {
                 self.close_attempt(job, false, Some(GpuUse::FailedAttempts), false);
                 let st = &mut self.states[job];
                 st.failed_attempts += 1;
-                if st.committed_c >= st.total_c {
-                    // It failed only after its checkpoints had kept all its compute: there is
-                    // nothing left to run again.
-                    self.finish(job);
-                    return;
-                }
+                // A failure comes before the checkpoint at its point: some compute is left.
+                debug_assert!(st.committed_c < st.total_c);
                 self.unhold_all(job);
                 let class = &self.scenario.job_classes[self.jobs[job].class];
                 if self.states[job].failed_attempts > class.failures.max_retries {
@@ -1278,11 +1281,6 @@ impl Sim<'_> {
                     let on_notice = notice_ok(self, job);
                     self.close_attempt(job, false, Some(GpuUse::InterruptionRework), on_notice);
                     self.states[job].generation += 1;
-                    if self.states[job].committed_c >= self.states[job].total_c {
-                        // Its checkpoint on notice kept the last of its compute: it is done.
-                        self.finish(job);
-                        continue;
-                    }
                 }
                 Phase::Holding => self.charge_capacity_wait(job),
                 _ => {}
@@ -1424,7 +1422,16 @@ impl Sim<'_> {
         for job in 0..self.states.len() {
             match self.states[job].phase {
                 Phase::Running => self.close_attempt(job, false, None, false),
-                Phase::Holding => self.charge_capacity_wait(job),
+                Phase::Holding => {
+                    if self.states[job].first_compute_s.is_none() {
+                        // Its queue wait counts up to the horizon, and so do its parts:
+                        // measured before the charge below moves its holds' start to now.
+                        let (capacity, provisioning) = self.node_wait_parts(job, self.now);
+                        self.wait_capacity_s += capacity;
+                        self.wait_provisioning_s += provisioning;
+                    }
+                    self.charge_capacity_wait(job)
+                }
                 _ => {}
             }
         }
@@ -1471,10 +1478,8 @@ impl Sim<'_> {
         let horizon = self.horizon_s;
         let mut waits: Vec<i64> = Vec::with_capacity(self.states.len());
         let mut pull_total = -0.0;
-        let (mut capacity_total, mut provisioning_total) =
-            (self.wait_capacity_s, self.wait_provisioning_s);
         let (mut running, mut waiting) = (0u64, 0u64);
-        for (index, (j, s)) in self.jobs.iter().zip(&self.states).enumerate() {
+        for (j, s) in self.jobs.iter().zip(&self.states) {
             if j.arrival_s >= horizon {
                 break;
             }
@@ -1488,14 +1493,7 @@ impl Sim<'_> {
                     waits.push(horizon - j.arrival_s);
                     pull_total += (horizon - (c - s.first_pull_s)).max(0) as f64;
                 }
-                None => {
-                    waits.push(horizon - j.arrival_s);
-                    if s.phase == Phase::Holding {
-                        let (capacity, provisioning) = self.node_wait_parts(index, horizon);
-                        capacity_total += capacity;
-                        provisioning_total += provisioning;
-                    }
-                }
+                None => waits.push(horizon - j.arrival_s),
             }
             match s.phase {
                 Phase::Running => running += 1,
@@ -1541,8 +1539,8 @@ impl Sim<'_> {
             queue_wait_p95_s: p95,
             queue_wait_for_nodes_mean_s: mean - pull_mean,
             queue_wait_image_pull_mean_s: pull_mean,
-            queue_wait_capacity_mean_s: capacity_total as f64 / counted,
-            queue_wait_provisioning_mean_s: provisioning_total as f64 / counted,
+            queue_wait_capacity_mean_s: self.wait_capacity_s as f64 / counted,
+            queue_wait_provisioning_mean_s: self.wait_provisioning_s as f64 / counted,
             turnaround_inflation: (self.completed > 0)
                 .then(|| self.inflation_sum / self.completed as f64),
             events: self.events,
