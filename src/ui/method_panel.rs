@@ -35,7 +35,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>"Job-history import: one class per GPU count; its rate = jobs ÷ observed window (first to last submission, widened by one mean gap); a log-normal duration through the data's median and 90th percentile, with the Kolmogorov–Smirnov distance shown; the failed share of runs with a known outcome as transient failures."</li>
                 <li>"Every platform sees the same job stream in a replication (common random numbers), so \"A is cheaper than B in X % of runs\" compares like with like."</li>
                 <li>"Checkpoint advice: Young's interval √(2·δ·M) and Daly's (2006) expected wall time M·e^(R/M)·(e^((τ+δ)/M) − 1)·Ts/τ."</li>
-                <li>"The instant estimate uses expected values only (Daly's wall time for spot rework, no queueing, no idle warm windows), and leaves out demand beyond what the platform can run (its reservation when it has no overflow, else its node limit)."</li>
+                <li>"The instant estimate uses expected values only (Daly's wall time for spot rework; failed attempts run to their failure point and are retried up to the limit, as if nothing were checkpointed, and only finished jobs' work is useful; no queueing, no idle warm windows), and leaves out demand beyond what the platform can run (its reservation when it has no overflow, else its node limit)."</li>
             </ul>
             <h3>"Limits"</h3>
             <p>

@@ -7,7 +7,9 @@
 //! - A first-order monthly cost estimate per platform ([`estimate_platform`]): expected
 //!   values only, no queueing, shown instantly while the simulation runs.
 
-use crate::model::scenario::{Cloud, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S};
+use crate::model::scenario::{
+    Cloud, FailureKind, Failures, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
+};
 use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
 
@@ -170,6 +172,48 @@ pub struct Estimate {
     pub usd_per_useful_gpu_hour: Option<f64>,
 }
 
+/// A job's failures in expected values (first order: each attempt from the start, as if
+/// nothing were checkpointed).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FailureFactors {
+    /// Attempts per job.
+    attempts: f64,
+    /// Compute run per job, in whole runs (a failed attempt runs up to its failure point).
+    compute: f64,
+    /// Share of jobs that finish.
+    finished: f64,
+}
+
+/// Transient failures: attempt k runs if the k − 1 before it failed (probability p each), up
+/// to the retry limit r: 1 + p + … + p^r attempts, each a whole run if it succeeds (1 − p) or
+/// up to the failure point s if it fails (p); 1 − p^(r+1) of jobs finish. Deterministic: the
+/// broken share q of jobs fails all r + 1 attempts at s; the rest run once. The failure point
+/// is the class's, or half-way on average when it fails anywhere.
+fn failure_factors(f: &Failures) -> FailureFactors {
+    let p = f.probability.clamp(0.0, 1.0);
+    let tries = f64::from(f.max_retries) + 1.0;
+    let at = f.at_share.unwrap_or(0.5);
+    match f.kind {
+        FailureKind::Transient => {
+            let attempts = if p < 1.0 {
+                (1.0 - libm::pow(p, tries)) / (1.0 - p)
+            } else {
+                tries
+            };
+            FailureFactors {
+                attempts,
+                compute: attempts * ((1.0 - p) + p * at),
+                finished: 1.0 - libm::pow(p, tries),
+            }
+        }
+        FailureKind::Deterministic => FailureFactors {
+            attempts: (1.0 - p) + p * tries,
+            compute: (1.0 - p) + p * tries * at,
+            finished: 1.0 - p,
+        },
+    }
+}
+
 /// What a platform pays for a list price: its cloud's negotiated discount, then its service
 /// premium.
 fn list_price_factor(scenario: &Scenario, p: &Platform) -> f64 {
@@ -244,12 +288,14 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         } else {
             crate::model::rng::lognormal_mean(p.provisioning_median_s, p.provisioning_p90_s)
         };
-        let per_job_gpu_s = (wall_s + pull_s) * held + provisioning_s * nodes * gpn;
+        let f = failure_factors(&class.failures);
+        let per_job_gpu_s = (wall_s * f.compute + pull_s * f.attempts) * held
+            + provisioning_s * f.attempts * nodes * gpn;
         paid_gpu_h += jobs * per_job_gpu_s / HOUR_S;
-        useful_ref_h += jobs * class.duration.mean_hours() * gpus;
+        useful_ref_h += jobs * f.finished * class.duration.mean_hours() * gpus;
         egress_gb += jobs
-            * (class.egress_gb_per_job
-                + class.data_read_gb_per_attempt * class.data_read_billed_share);
+            * (class.egress_gb_per_job * f.finished
+                + class.data_read_gb_per_attempt * class.data_read_billed_share * f.attempts);
     }
     let reserved_nodes = p.reserved_nodes(scenario.reference_gpus);
     let reserved_gpu_h = f64::from(reserved_nodes) * gpn * HOURS_PER_MONTH;
@@ -418,6 +464,74 @@ mod tests {
             wide.wall_optimal_h > ideal.wall_optimal_h * 1.2,
             "{wide:?} {ideal:?}"
         );
+    }
+
+    #[test]
+    fn failure_factors_in_closed_form() {
+        let transient = Failures {
+            probability: 0.5,
+            kind: FailureKind::Transient,
+            max_retries: 1,
+            at_share: Some(0.5),
+        };
+        // 1 + 0.5 attempts; each 0.5 × 1 + 0.5 × 0.5 of a run; 1 − 0.25 finish.
+        let t = failure_factors(&transient);
+        assert_eq!((t.attempts, t.compute, t.finished), (1.5, 1.125, 0.75));
+        let broken = Failures {
+            probability: 0.4,
+            kind: FailureKind::Deterministic,
+            max_retries: 2,
+            at_share: None,
+        };
+        // 0.6 run once; 0.4 fail three times half-way (anywhere: half-way on average).
+        let d = failure_factors(&broken);
+        assert!(
+            (d.attempts - 1.8).abs() < 1e-12 && (d.compute - 1.2).abs() < 1e-12,
+            "{d:?}"
+        );
+        assert!((d.finished - 0.6).abs() < 1e-12);
+        let none = failure_factors(&Failures::default());
+        assert_eq!(
+            (none.attempts, none.compute, none.finished),
+            (1.0, 1.0, 1.0)
+        );
+    }
+
+    /// The estimate runs failing attempts up to their failure point and counts only the work
+    /// of the jobs that finish: broken jobs failing at the start cost (almost) nothing.
+    #[test]
+    fn estimate_counts_failed_attempts_and_unfinished_work() {
+        let mut s = crate::scenario::presets::preset("dependency-failures")
+            .unwrap()
+            .scenario();
+        let class = &mut s.job_classes[0];
+        class.image_gb = 0.0;
+        class.checkpoint_interval_min = 0.0;
+        class.failures.probability = 0.0;
+        for p in &mut s.platforms {
+            p.provisioning_median_s = 0.0;
+            p.provisioning_p90_s = 0.0;
+            p.max_nodes = 10_000;
+        }
+        let sound = estimate_platform(&s, 0);
+        s.job_classes[0].failures.probability = 0.4;
+        s.job_classes[0].failures.at_share = Some(0.0);
+        let broken = estimate_platform(&s, 0);
+        let reserved = {
+            let p = &s.platforms[0];
+            f64::from(p.reserved_nodes(s.reference_gpus))
+                * p.on_demand_usd_per_node_hour
+                * (1.0 - p.purchase.reserved_discount_pct / 100.0)
+                * 730.0
+        };
+        assert_eq!(
+            reserved, 0.0,
+            "no reservation, so compute scales with the work"
+        );
+        let ratio = broken.compute_usd / sound.compute_usd;
+        assert!((ratio - 0.6).abs() < 1e-9, "{ratio}");
+        let useful = broken.useful_reference_gpu_hours / sound.useful_reference_gpu_hours;
+        assert!((useful - 0.6).abs() < 1e-9, "{useful}");
     }
 
     #[test]
