@@ -7,9 +7,7 @@
 //! - A first-order monthly cost estimate per platform ([`estimate_platform`]): expected
 //!   values only, no queueing, shown instantly while the simulation runs.
 
-use crate::model::scenario::{
-    Cloud, FailureKind, Failures, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
-};
+use crate::model::scenario::{FailureKind, Failures, Overflow, Placement, Scenario, DAY_S, HOUR_S};
 use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
 
@@ -140,7 +138,7 @@ pub fn checkpoint_advice(
     };
     // Held GPUs: a spread job, like a whole-node one, has its node to itself while nodes are
     // plentiful, so the node's time is what a shorter run saves.
-    let spot_per_gpu_h = p.spot_usd_per_node_hour * list_price_factor(scenario, p) / gpn;
+    let spot_per_gpu_h = p.spot_usd_per_node_hour * scenario.list_price_factor(p) / gpn;
     Some(CheckpointAdvice {
         chosen_min: c.checkpoint_interval_min,
         young_min: young_interval_s(delta, mtbi_s) / 60.0,
@@ -214,16 +212,6 @@ fn failure_factors(f: &Failures) -> FailureFactors {
     }
 }
 
-/// What a platform pays for a list price: its cloud's negotiated discount, then its service
-/// premium.
-fn list_price_factor(scenario: &Scenario, p: &Platform) -> f64 {
-    let discount = match p.cloud {
-        Cloud::Aws => scenario.discounts.aws_pct,
-        Cloud::Gcp => scenario.discounts.gcp_pct,
-    };
-    (1.0 - discount / 100.0) * (1.0 + p.service_premium_pct / 100.0)
-}
-
 /// First-order monthly cost of platform `index`: every job's expected GPU time (including
 /// checkpoint writes, Daly's expected rework on spot, pulls and provisioning when nodes are not
 /// kept warm, and GPUs held but unused), bought from reserved capacity first and then at the
@@ -231,7 +219,7 @@ fn list_price_factor(scenario: &Scenario, p: &Platform) -> f64 {
 /// simulation measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let p = &scenario.platforms[index];
-    let list = list_price_factor(scenario, p);
+    let list = scenario.list_price_factor(p);
     let gpn = f64::from(p.gpus_per_node.max(1));
     let per_gpu_h = |node_price: f64| node_price * list / gpn;
     let days_per_month = HOURS_PER_MONTH / 24.0;

@@ -501,6 +501,16 @@ impl Default for Platform {
 }
 
 impl Scenario {
+    /// What `platform` pays for a list price: its cloud's negotiated discount, then its
+    /// service premium (the simulation and the instant estimate price the same way).
+    pub fn list_price_factor(&self, platform: &Platform) -> f64 {
+        let discount = match platform.cloud {
+            Cloud::Aws => self.discounts.aws_pct,
+            Cloud::Gcp => self.discounts.gcp_pct,
+        };
+        (1.0 - discount / 100.0) * (1.0 + platform.service_premium_pct / 100.0)
+    }
+
     /// Offered load as a share of `reference_gpus` (MODEL.md: utilization, the input).
     pub fn offered_utilization(&self) -> f64 {
         let per_day: f64 = self

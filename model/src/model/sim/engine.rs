@@ -27,7 +27,7 @@ use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
 use crate::model::rng::{lognormal_sigma, Purpose, Stream};
 use crate::model::rounding;
 use crate::model::scenario::{
-    limits, Cloud, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
+    limits, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
 };
 use crate::model::HOURS_PER_MONTH;
 use smallvec::SmallVec;
@@ -357,11 +357,7 @@ fn new_sim<'a>(
     // Arrivals are taken in order, and the outcome counts the submitted jobs by bisection.
     debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
     let platform = &scenario.platforms[platform_index];
-    let discount = match platform.cloud {
-        Cloud::Aws => scenario.discounts.aws_pct,
-        Cloud::Gcp => scenario.discounts.gcp_pct,
-    };
-    let list_factor = (1.0 - discount / 100.0) * (1.0 + platform.service_premium_pct / 100.0);
+    let list_factor = scenario.list_price_factor(platform);
     let gpn = f64::from(platform.gpus_per_node);
     let per_gpu_s = |usd_per_node_hour: f64| usd_per_node_hour * list_factor / HOUR_S / gpn;
     let slowdown = platform.storage_read_slowdown_pct / 100.0;
@@ -910,16 +906,24 @@ impl Sim<'_> {
         if st.holds.len() < needed || st.holds.iter().any(|h| !self.nodes[h.node()].ready) {
             return;
         }
-        if st.first_compute_s.is_none() {
-            // Before the capacity-wait charge moves the holds' start to now.
-            let (capacity, provisioning) = self.node_wait_parts(job, self.now);
-            self.wait_capacity_s += capacity;
-            self.wait_provisioning_s += provisioning;
-        }
+        // Before the capacity-wait charge moves the holds' start to now.
+        self.count_first_wait_parts(job);
         if held_earlier {
             self.charge_capacity_wait(job);
         }
         self.start_attempt(job);
+    }
+
+    /// Adds the parts of a job's queue wait up to now ([`Sim::node_wait_parts`]) to the
+    /// replication's, once: while its first compute has not started (at that start, or at
+    /// the horizon for a job still holding nodes then).
+    fn count_first_wait_parts(&mut self, job: usize) {
+        if self.states[job].first_compute_s.is_some() {
+            return;
+        }
+        let (capacity, provisioning) = self.node_wait_parts(job, self.now);
+        self.wait_capacity_s += capacity;
+        self.wait_provisioning_s += provisioning;
     }
 
     /// The parts of a job's queue wait spent on the node it waited for longest (the one of
@@ -1423,13 +1427,9 @@ impl Sim<'_> {
             match self.states[job].phase {
                 Phase::Running => self.close_attempt(job, false, None, false),
                 Phase::Holding => {
-                    if self.states[job].first_compute_s.is_none() {
-                        // Its queue wait counts up to the horizon, and so do its parts:
-                        // measured before the charge below moves its holds' start to now.
-                        let (capacity, provisioning) = self.node_wait_parts(job, self.now);
-                        self.wait_capacity_s += capacity;
-                        self.wait_provisioning_s += provisioning;
-                    }
+                    // Its queue wait counts up to the horizon, and so do its parts: measured
+                    // before the charge below moves its holds' start to now.
+                    self.count_first_wait_parts(job);
                     self.charge_capacity_wait(job)
                 }
                 _ => {}
