@@ -746,7 +746,8 @@ impl Sim<'_> {
     }
 
     fn dequeue(&mut self, job: usize) {
-        if self.waiting.remove(job) {
+        // An arriving job offered capacity at once was never queued (nothing waited then).
+        if !self.waiting.is_empty() && self.waiting.remove(job) {
             self.waiting_per_class[self.jobs[job].class] -= 1;
         }
     }
@@ -906,9 +907,10 @@ impl Sim<'_> {
         if st.holds.len() < needed || st.holds.iter().any(|h| !self.nodes[h.node()].ready) {
             return;
         }
-        // Before the capacity-wait charge moves the holds' start to now.
-        self.count_first_wait_parts(job);
+        // Before the capacity-wait charge moves the holds' start to now. Nodes all ready and
+        // all taken just now leave no part to count ([`Sim::node_wait_parts`] reads 0).
         if held_earlier {
+            self.count_first_wait_parts(job);
             self.charge_capacity_wait(job);
         }
         self.start_attempt(job);
