@@ -189,8 +189,11 @@ struct JobState {
     restart_s: i64,
     /// Compute the attempt runs before failing, s; `None` if it does not fail.
     fail_after_c: Option<i64>,
+    /// Start of its first compute, s: planned when the attempt that reaches it starts (an
+    /// attempt stopped before its compute began takes its plan back, [`Sim::interrupt`]).
     first_compute_s: Option<i64>,
-    /// Image pull of the first attempt, s (a part of the queue wait).
+    /// Image pulls before its first compute, s (a part of the queue wait): the one of the
+    /// attempt that computes first, and what attempts stopped before computing had pulled.
     first_pull_s: i64,
     finished_s: Option<i64>,
 }
@@ -917,8 +920,9 @@ impl Sim<'_> {
     }
 
     /// Adds the parts of a job's queue wait up to now ([`Sim::node_wait_parts`]) to the
-    /// replication's, once: while its first compute has not started (at that start, or at
-    /// the horizon for a job still holding nodes then).
+    /// replication's, while its first compute has not started: when an attempt starts, or at
+    /// the horizon for a job still holding nodes then. A job whose attempt a spot
+    /// interruption stopped before its compute began counts the nodes it waits for next too.
     fn count_first_wait_parts(&mut self, job: usize) {
         if self.states[job].first_compute_s.is_some() {
             return;
@@ -997,7 +1001,7 @@ impl Sim<'_> {
         let compute_start = self.now + pull_s + restart_s;
         if st.first_compute_s.is_none() {
             st.first_compute_s = Some(compute_start);
-            st.first_pull_s = pull_s;
+            st.first_pull_s += pull_s;
         }
         let remaining = st.total_c - st.committed_c;
         // Failure draw for this attempt, from the job's own stream (same on every platform;
@@ -1286,7 +1290,16 @@ impl Sim<'_> {
                     }
                     let on_notice = notice_ok(self, job);
                     self.close_attempt(job, false, Some(GpuUse::InterruptionRework), on_notice);
-                    self.states[job].generation += 1;
+                    let st = &mut self.states[job];
+                    st.generation += 1;
+                    if st.first_compute_s.is_some_and(|c| c > self.now) {
+                        // Stopped while pulling its image (or restarting) on its way to its
+                        // first compute: that compute has not started, so its queue wait goes
+                        // on; what it pulled so far stays a part of it.
+                        let pulled = (self.now - st.attempt_start_s).clamp(0, st.pull_s);
+                        st.first_compute_s = None;
+                        st.first_pull_s -= st.pull_s - pulled;
+                    }
                 }
                 Phase::Holding => self.charge_capacity_wait(job),
                 _ => {}
@@ -1490,10 +1503,12 @@ impl Sim<'_> {
                     waits.push(c - j.arrival_s);
                     pull_total += s.first_pull_s as f64;
                 }
-                Some(c) => {
-                    // Pulling its image at the horizon: the part of the pull before it.
+                Some(_) => {
+                    // Pulling its image (or restarting) at the horizon: of its attempt's
+                    // pull, the part before the horizon.
                     waits.push(horizon - j.arrival_s);
-                    pull_total += (horizon - (c - s.first_pull_s)).max(0) as f64;
+                    let pulled = (horizon - s.attempt_start_s).clamp(0, s.pull_s);
+                    pull_total += (s.first_pull_s - s.pull_s + pulled) as f64;
                 }
                 None => waits.push(horizon - j.arrival_s),
             }
@@ -1772,6 +1787,46 @@ mod tests {
         sim.attempt_end(0);
         assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::GaveUp, 1));
         assert_eq!(sim.states[0].attempts, 3);
+    }
+
+    /// A job whose first attempt a spot interruption stops while it pulls its image has not
+    /// started computing: its queue wait runs on to the compute of the attempt that gets
+    /// there, and the pulls before it are a part of the wait. One job, submitted at 0, a
+    /// 600 s pull (600 GB at 1 GB/s, no image cache), 120 s to restart: on a node at 0 and
+    /// stopped at 200 s (200 s pulled); on another node from 1,000 s, it pulls 600 s and
+    /// restarts 120 s, so it computes from 1,720 s: a wait of 1,720 s, 800 s of it pulls.
+    /// With the horizon at 1,300 s, while the second pull is under way: a wait of 1,300 s,
+    /// 200 + 300 s of it pulls.
+    #[test]
+    fn an_interruption_before_the_first_compute_lets_the_queue_wait_run_on() {
+        let mut s = one_spot_platform(0.0, Default::default());
+        s.platforms[0].image_pull_gb_per_s = 1.0;
+        s.platforms[0].image_cache = false;
+        s.job_classes[0].image_gb = 600.0;
+        s.job_classes[0].restart_overhead_s = 120.0;
+        let jobs = [hand_job(false)];
+        for (horizon_s, wait, pulls) in [(86_400, 1_720.0, 800.0), (1_300, 1_300.0, 500.0)] {
+            s.horizon_days = f64::from(horizon_s) / DAY_S;
+            let mut sim = new_sim(&s, 0, 0, &jobs);
+            assert_eq!(sim.horizon_s, i64::from(horizon_s));
+            let a = sim.add_node(NodeKind::Spot, true);
+            assert!(sim.try_place(0));
+            assert_eq!(sim.states[0].first_compute_s, Some(600));
+            sim.now = 200;
+            sim.interrupt(a);
+            assert_eq!(sim.states[0].first_compute_s, None);
+            sim.now = 1_000;
+            sim.add_node(NodeKind::Spot, true);
+            assert!(sim.try_place(0));
+            assert_eq!(sim.states[0].first_compute_s, Some(1_720));
+            let o = sim.outcome();
+            assert_eq!(o.queue_wait_mean_s, wait, "horizon {horizon_s} s");
+            assert_eq!(
+                o.queue_wait_image_pull_mean_s, pulls,
+                "horizon {horizon_s} s"
+            );
+            assert_eq!(o.queue_wait_for_nodes_mean_s, wait - pulls);
+        }
     }
 
     /// A multi-node job reads its data once per attempt, not once per node: 100 GB billed,
