@@ -28,19 +28,30 @@ struct Bucket {
 }
 
 impl Bucket {
+    /// Adds `id` (inline: placement does this on every job that takes or leaves a node; the
+    /// bitset grows out of line, once per 64 nodes).
+    #[inline]
     fn insert(&mut self, id: usize) {
         let (w, bit) = (id / 64, 1u64 << (id % 64));
-        if self.words.len() <= w {
-            let was_empty = self.first == self.words.len();
-            self.words.resize(w + 1, 0);
-            if was_empty {
-                self.first = self.words.len();
-            }
+        if w >= self.words.len() {
+            self.grow(w);
         }
-        if self.words[w] & bit == 0 {
-            self.words[w] |= bit;
+        let word = &mut self.words[w];
+        if *word & bit == 0 {
+            *word |= bit;
             self.count += 1;
             self.first = self.first.min(w);
+        }
+    }
+
+    /// Makes room for word `w`, keeping `first` at the end while the bucket is empty.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, w: usize) {
+        let was_empty = self.first == self.words.len();
+        self.words.resize(w + 1, 0);
+        if was_empty {
+            self.first = self.words.len();
         }
     }
 
