@@ -1,5 +1,5 @@
 // `make bench`: gathers every performance figure — the native criterion benches (read from
-// target/criterion and the counts they print), the same scenario in WebAssembly in Chromium,
+// target/criterion and the counts they print), the same scenarios in WebAssembly in Chromium,
 // the page's latencies, bundle sizes, the SimPy peer and memory — prints one table and writes
 // bench/RESULTS.md with the machine and date, each target beside its measured figure.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { measureWasm, REPLICATIONS } from './wasm-engine.mjs';
+import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engine.mjs';
 import { measurePage, measureSingleFile } from './page-latency.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
@@ -45,24 +45,24 @@ const nativeLines = Object.entries(native).map(([name, r]) =>
 // Native and wasm timed in turns, five rounds, each ratio from the same few seconds: this
 // machine has slow spells that last minutes (every run 10-45 % slower), so a ratio of the
 // criterion run above to a wasm run minutes later moved with them (1.23 to 1.31 for the
-// same code). Native: the benchmark scenario's criterion bench alone, shortened.
-const MIXED = 'mixed-fleet (all mechanisms)';
+// same code). Native: the scenario's criterion bench alone, shortened.
 // Its own criterion directory, so the full run's results (the native table, the baseline of
 // the next \`make bench\`) are left as they are.
 const TURNS_HOME = 'target/criterion-turns';
-const nativeNowMs = () => {
+const nativeNowMs = (name) => {
+  const only = `^engine/${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
   execFileSync('cargo', ['bench', '--quiet', '--profile', 'bench-sim', '--bench', 'engine', '--',
-    'mixed-fleet', '--warm-up-time', '1', '--measurement-time', '3', '--noplot'],
+    only, '--warm-up-time', '1', '--measurement-time', '3', '--noplot'],
   { stdio: 'ignore', env: { ...process.env, CRITERION_HOME: TURNS_HOME } });
-  const ms = criterionMedians(TURNS_HOME)[MIXED];
-  if (ms === undefined) throw new Error(`no criterion result for "${MIXED}" under ${TURNS_HOME}`);
+  const ms = criterionMedians(TURNS_HOME)[name];
+  if (ms === undefined) throw new Error(`no criterion result for "${name}" under ${TURNS_HOME}`);
   return ms;
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rounds = [];
 for (let i = 0; i < 5; i++) {
-  const nativeMs = nativeNowMs();
-  const w = (await measureWasm())[MIXED];
+  const nativeMs = nativeNowMs(MIXED);
+  const w = (await measureWasm([MIXED]))[MIXED];
   rounds.push({ nativeMs, wasmMs: w.medianMs, jobRuns: w.jobRuns, events: w.events });
 }
 const wasmMs = median(rounds.map((r) => r.wasmMs));
@@ -73,6 +73,22 @@ const ratios = rounds.map((r) => r.wasmMs / r.nativeMs);
 const ratio = median(ratios);
 add('WASM vs native', 'same run, wasm/native time ≤ 1.3',
   `${fmt(ratio, 3)}, median of 5 rounds timed in turns (${rounds.map((r) => `${fmt(r.wasmMs)} / ${fmt(r.nativeMs)} ms = ${fmt(r.wasmMs / r.nativeMs, 3)}`).join('; ')})`, ratio <= 1.3);
+
+// The per-mechanism variants in WASM too, each timed in turn with its native bench alone (one
+// round each, so each ratio is from one moment; the benchmark scenario's row gives the medians
+// of the five rounds above).
+const wasmTable = [];
+for (const { name } of ENGINE_SCENARIOS) {
+  if (name === MIXED) {
+    wasmTable.push({ ...rounds[0], name, wasmMs, nativeMs: median(rounds.map((r) => r.nativeMs)), ratio, note: 'median of the 5 rounds\' ratios' });
+    continue;
+  }
+  const nativeMs = nativeNowMs(name);
+  const w = (await measureWasm([name]))[name];
+  wasmTable.push({ name, wasmMs: w.medianMs, nativeMs, jobRuns: w.jobRuns, events: w.events, ratio: w.medianMs / nativeMs, note: '1 round' });
+}
+const wasmLines = wasmTable.map((r) =>
+  `| ${r.name} | ${fmt(r.wasmMs, 1)} ms | ${fmt(r.jobRuns / (r.wasmMs / 1000) / 1e6, 2)} M | ${fmt(r.events / (r.wasmMs / 1000) / 1e6, 2)} M | ${fmt(r.nativeMs, 1)} ms | ${fmt(r.ratio, 3)} (${r.note}) |`);
 
 // --- The page -----------------------------------------------------------------------------
 const page = await measurePage();
@@ -186,6 +202,16 @@ ${table}
 | Scenario | Run | Job-runs/s | Events/s |
 |---|---|---|---|
 ${nativeLines.join('\n')}
+
+## The same scenarios in WASM (Chromium, \`pkg/\`, ${REPLICATIONS} replications per run, median of 25 runs)
+
+Each variant is the benchmark scenario with one mechanism changed (\`bench/scenarios/\`, listed
+in \`engine.json\`; a test checks the files against those edits). The native run beside each is
+its criterion bench alone, timed in turn with the wasm run (3 s), so the ratio is from one moment.
+
+| Scenario | WASM run | Job-runs/s | Events/s | Native run (in turn) | wasm/native |
+|---|---|---|---|---|---|
+${wasmLines.join('\n')}
 
 ## Notes
 

@@ -15,58 +15,34 @@ criterion::criterion_main!(native::benches);
 mod native {
     use criterion::{criterion_group, Criterion, Throughput};
     use gpucost::model::monte_carlo::MonteCarlo;
-    use gpucost::model::scenario::{Arrivals, Duration, Overflow, Scenario};
+    use gpucost::model::scenario::Scenario;
     use std::hint::black_box;
+    use std::path::Path;
 
     /// Replications per measured run (the wasm benchmark runs the same).
     pub const REPLICATIONS: u32 = 8;
 
-    fn mixed_fleet() -> Scenario {
-        let text = include_str!("../bench/scenarios/mixed-fleet.json");
-        let mut s = Scenario::from_json(text).expect("bench scenario");
-        s.replications = REPLICATIONS;
-        s
-    }
-
-    /// The benchmark scenario and one variant per mechanism: (name, scenario).
-    fn variants() -> Vec<(&'static str, Scenario)> {
-        let base = mixed_fleet();
-        // Every overhead off: Poisson arrivals, exponential run times, no failures,
-        // checkpoints, pulls, provisioning or interruptions (the M/M/c core).
-        let mut core = base.clone();
-        for c in &mut core.job_classes {
-            c.arrivals = Arrivals::Poisson {
-                per_day: c.arrivals.jobs_per_day(),
-            };
-            c.duration = Duration::Exponential {
-                mean_hours: c.duration.mean_hours(),
-            };
-            c.failures.probability = 0.0;
-            c.checkpoint_interval_min = 0.0;
-            c.image_gb = 0.0;
+    /// The benchmark scenario and one variant per mechanism, as listed in
+    /// `bench/scenarios/engine.json` (which the wasm benchmark reads too): (name, scenario).
+    fn variants() -> Vec<(String, Scenario)> {
+        #[derive(serde::Deserialize)]
+        struct Listed {
+            name: String,
+            file: String,
         }
-        for p in &mut core.platforms {
-            p.provisioning_median_s = 0.0;
-            p.provisioning_p90_s = 0.0;
-            p.spot_interruptions_per_node_hour = 0.0;
-            p.warm_pool_window_s = 3600.0;
-        }
-        let mut spot = base.clone();
-        for p in &mut spot.platforms {
-            p.purchase.overflow = Overflow::Spot;
-            p.spot_interruptions_per_node_hour = 0.05;
-        }
-        let mut cold = base.clone();
-        for p in &mut cold.platforms {
-            p.warm_pool_window_s = 0.0;
-            p.image_cache = false;
-        }
-        vec![
-            ("mixed-fleet (all mechanisms)", base),
-            ("M/M/c core (no overheads)", core),
-            ("spot interruptions ×10, all platforms", spot),
-            ("cold nodes (no warm pool, no image cache)", cold),
-        ]
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/scenarios");
+        let read = |file: &str| {
+            std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+        };
+        let listed: Vec<Listed> = serde_json::from_str(&read("engine.json")).expect("engine.json");
+        listed
+            .into_iter()
+            .map(|Listed { name, file }| {
+                let mut s = Scenario::from_json(&read(&file)).expect("bench scenario");
+                s.replications = REPLICATIONS;
+                (name, s)
+            })
+            .collect()
     }
 
     fn engine(c: &mut Criterion) {
@@ -82,7 +58,7 @@ mod native {
                 probe.job_runs(),
                 probe.events()
             );
-            group.bench_function(name, |b| {
+            group.bench_function(&name, |b| {
                 b.iter(|| {
                     let mut run = MonteCarlo::new(black_box(scenario.clone())).expect("valid");
                     run.run_batch(REPLICATIONS);

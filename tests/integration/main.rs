@@ -2,6 +2,7 @@
 //! Native only: proptest does not build for wasm32 (browser tests are in tests/web.rs).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod bench_scenarios;
 mod cli;
 mod closed_forms;
 mod determinism;

@@ -1,0 +1,108 @@
+//! The benchmark's scenarios (`bench/scenarios/`): the fixed benchmark scenario and one variant
+//! per mechanism, read by the native benches and the wasm benchmark alike. Each variant must be
+//! the benchmark scenario with only its mechanism changed, so the per-mechanism figures compare
+//! with the benchmark's; this checks the committed files against those edits.
+
+use gpucost::model::scenario::{Arrivals, Duration, Overflow, Scenario};
+use std::path::Path;
+
+fn read(file: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("bench/scenarios")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let scenario = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    scenario
+        .validate()
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    scenario
+}
+
+/// Every overhead off: Poisson arrivals, exponential run times, no failures, checkpoints,
+/// image pulls, provisioning or interruptions, nodes kept an hour (the M/M/c core).
+fn mmc_core(mut s: Scenario) -> Scenario {
+    for c in &mut s.job_classes {
+        c.arrivals = Arrivals::Poisson {
+            per_day: c.arrivals.jobs_per_day(),
+        };
+        c.duration = Duration::Exponential {
+            mean_hours: c.duration.mean_hours(),
+        };
+        c.failures.probability = 0.0;
+        c.checkpoint_interval_min = 0.0;
+        c.image_gb = 0.0;
+    }
+    for p in &mut s.platforms {
+        p.provisioning_median_s = 0.0;
+        p.provisioning_p90_s = 0.0;
+        p.spot_interruptions_per_node_hour = 0.0;
+        p.warm_pool_window_s = 3600.0;
+    }
+    s
+}
+
+/// Every platform overflows to spot, interrupted at 0.05 per node-hour.
+fn spot_x10(mut s: Scenario) -> Scenario {
+    for p in &mut s.platforms {
+        p.purchase.overflow = Overflow::Spot;
+        p.spot_interruptions_per_node_hour = 0.05;
+    }
+    s
+}
+
+/// No warm pool and no image cache: every job waits for a new node and pulls its image.
+fn cold_nodes(mut s: Scenario) -> Scenario {
+    for p in &mut s.platforms {
+        p.warm_pool_window_s = 0.0;
+        p.image_cache = false;
+    }
+    s
+}
+
+#[test]
+fn each_variant_is_the_benchmark_scenario_with_its_mechanism_changed() {
+    let base = read("mixed-fleet.json");
+    type Edit = fn(Scenario) -> Scenario;
+    let variants: [(&str, Edit); 3] = [
+        ("mmc-core.json", mmc_core),
+        ("spot-x10.json", spot_x10),
+        ("cold-nodes.json", cold_nodes),
+    ];
+    for (file, edit) in variants {
+        let expected = edit(base.clone());
+        assert!(expected != base, "{file}: the edit changes nothing");
+        assert!(
+            read(file) == expected,
+            "{file} is not mixed-fleet.json with its edits"
+        );
+    }
+}
+
+#[test]
+fn the_list_names_every_scenario_once() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/scenarios");
+    let list: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("engine.json")).unwrap()).unwrap();
+    let files: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "mixed-fleet.json",
+            "mmc-core.json",
+            "spot-x10.json",
+            "cold-nodes.json"
+        ]
+    );
+    let names: std::collections::BTreeSet<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), files.len(), "bench names are unique");
+}
