@@ -3,11 +3,14 @@ bench/peer/mmc.json written with SimPy. Each job arrives (Poisson), waits for on
 pulls its container image (a fixed time, no cache), then computes (exponential); its queue
 wait is submission to the start of compute, or to the horizon for a job that has not started
 computing by then (its wait so far), as in the calculator. Prints one JSON line:
-replications, jobs simulated, mean queue wait (minutes) with its standard error, wall time.
+replications, jobs simulated, mean queue wait (minutes) with its standard error, and the
+wall time of the simulation loop (the interpreter's start and imports left out).
 
-Usage: python mmc_overheads.py SCENARIO.json
+Usage: python mmc_overheads.py SCENARIO.json [--first R] [--count N]
+  (replications R to R + N - 1 of the scenario's; by default all of them)
 """
 
+import argparse
 import json
 import math
 import random
@@ -52,12 +55,19 @@ def replication(seed, c, per_day, mean_hours, pull_s, horizon_s):
 
 
 def main():
-    spec = json.load(open(sys.argv[1]))
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario")
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--count", type=int)
+    args = parser.parse_args()
+    spec = json.load(open(args.scenario))
     params = spec["peer"]
-    reps = params["replications"]
+    reps = params["replications"] if args.count is None else args.count
+    if args.first < 0 or reps < 2:
+        sys.exit("--first must be 0 or more and --count at least 2")
     start = time.perf_counter()
     means, jobs = [], 0
-    for r in range(reps):
+    for r in range(args.first, args.first + reps):
         mean, n = replication(
             1000 + r,
             params["gpus"],
