@@ -94,7 +94,7 @@ screenshots: tools-browser
 	mkdir -p docs/screenshots
 	DIST=dist node e2e/screenshots.mjs
 
-# Performance: native criterion benches, the same scenario in wasm in Chromium, the page's
+# Performance: native criterion benches, the same scenarios in wasm in Chromium, the page's
 # latencies, sizes, the SimPy peer (pinned in bench/peer/requirements.txt, in a venv) and
 # memory; prints one table and writes bench/RESULTS.md. Not part of `make test`: timings are
 # read by people, never asserted.

@@ -52,7 +52,7 @@ mod native {
             let mut probe = MonteCarlo::new(scenario.clone()).expect("valid");
             probe.run_batch(REPLICATIONS);
             group.throughput(Throughput::Elements(probe.job_runs()));
-            // Events per run, for events/s (read back by scripts/bench-report.mjs).
+            // Events per run, for events/s (read back by bench/report.mjs).
             println!(
                 "bench-counts {name}\tjob_runs={}\tevents={}",
                 probe.job_runs(),

@@ -62,9 +62,11 @@ def main():
     args = parser.parse_args()
     spec = json.load(open(args.scenario))
     params = spec["peer"]
-    reps = params["replications"] if args.count is None else args.count
-    if args.first < 0 or reps < 2:
-        sys.exit("--first must be 0 or more and --count at least 2")
+    total = params["replications"]
+    reps = total - args.first if args.count is None else args.count
+    if args.first < 0 or reps < 2 or args.first + reps > total:
+        sys.exit(f"need at least 2 of the scenario's {total} replications: "
+                 f"--first {args.first} --count {reps} is out of range")
     start = time.perf_counter()
     means, jobs = [], 0
     for r in range(args.first, args.first + reps):
