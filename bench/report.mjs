@@ -66,52 +66,48 @@ const nativeNowMs = (name) => {
   return ms;
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rounds = [];
-for (let i = 0; i < 5; i++) {
-  const nativeMs = nativeNowMs(MIXED);
-  const w = (await measureWasm([MIXED]))[MIXED];
-  rounds.push({ nativeMs, wasmMs: w.medianMs, jobRuns: w.jobRuns, events: w.events });
-}
-const wasmMs = median(rounds.map((r) => r.wasmMs));
-const wasmJobsPerS = rounds[0].jobRuns / (wasmMs / 1000);
-add('Simulation in WASM', '≥ 1,000,000 simulated jobs/s per core (benchmark scenario)',
-  `${fmt(wasmJobsPerS / 1e6, 2)} M job-runs/s; ${fmt(rounds[0].events / (wasmMs / 1000) / 1e6, 2)} M events/s (median of 5 rounds)`, wasmJobsPerS >= 1e6);
-const ratios = rounds.map((r) => r.wasmMs / r.nativeMs);
-const ratio = median(ratios);
-add('WASM vs native', 'same run, wasm/native time ≤ 1.3',
-  `${fmt(ratio, 3)}, median of 5 rounds timed in turns (${rounds.map((r) => `${fmt(r.wasmMs)} / ${fmt(r.nativeMs)} ms = ${fmt(r.wasmMs / r.nativeMs, 3)}`).join('; ')})`, ratio <= 1.3);
-
-// The per-mechanism variants in WASM too, each timed in turn with its native bench alone, three
-// rounds each (a single round can be far off here, see the notes); the benchmark scenario's
-// row gives the medians of the five rounds above. Both sides simulate the same thing: their
-// job-runs and events must match the native bench's counts.
+/** Both sides simulate the same thing: the wasm run's job-runs and events must be the native
+ * bench's counts. */
 const sameRun = (name, w) => {
   const n = counts[name];
   if (!n || n.jobRuns !== w.jobRuns || n.events !== w.events) {
     throw new Error(`${name}: wasm simulated ${w.jobRuns} job-runs and ${w.events} events, native ${n?.jobRuns} and ${n?.events}`);
   }
 };
-const wasmTable = [];
-for (const { name } of ENGINE_SCENARIOS) {
-  if (name === MIXED) {
-    sameRun(name, rounds[0]);
-    wasmTable.push({ ...rounds[0], name, wasmMs, nativeMs: median(rounds.map((r) => r.nativeMs)), ratio, note: '5 rounds' });
-    continue;
-  }
+/** `n` rounds of scenario `name`, each its native bench alone then its wasm run. */
+const inTurns = async (name, n) => {
   const turns = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < n; i++) {
     const nativeMs = nativeNowMs(name);
     const w = (await measureWasm([name]))[name];
     sameRun(name, w);
     turns.push({ nativeMs, wasmMs: w.medianMs, jobRuns: w.jobRuns, events: w.events });
   }
+  return turns;
+};
+const rounds = await inTurns(MIXED, 5);
+const wasmMs = median(rounds.map((r) => r.wasmMs));
+const wasmJobsPerS = rounds[0].jobRuns / (wasmMs / 1000);
+add('Simulation in WASM', '≥ 1,000,000 simulated jobs/s per core (benchmark scenario)',
+  `${fmt(wasmJobsPerS / 1e6, 2)} M job-runs/s; ${fmt(rounds[0].events / (wasmMs / 1000) / 1e6, 2)} M events/s (median of 5 rounds)`, wasmJobsPerS >= 1e6);
+const ratio = median(rounds.map((r) => r.wasmMs / r.nativeMs));
+add('WASM vs native', 'same run, wasm/native time ≤ 1.3',
+  `${fmt(ratio, 3)}, median of 5 rounds timed in turns (${rounds.map((r) => `${fmt(r.wasmMs)} / ${fmt(r.nativeMs)} ms = ${fmt(r.wasmMs / r.nativeMs, 3)}`).join('; ')})`, ratio <= 1.3);
+
+// The per-mechanism variants in WASM too, each timed in turns with its native bench alone,
+// three rounds each (a single round can be far off here, see the notes); the benchmark
+// scenario's row uses the five rounds above.
+const wasmTable = [];
+for (const { name } of ENGINE_SCENARIOS) {
+  const turns = name === MIXED ? rounds : await inTurns(name, 3);
+  const ratios = turns.map((t) => t.wasmMs / t.nativeMs);
   wasmTable.push({
     ...turns[0],
     name,
     wasmMs: median(turns.map((t) => t.wasmMs)),
     nativeMs: median(turns.map((t) => t.nativeMs)),
-    ratio: median(turns.map((t) => t.wasmMs / t.nativeMs)),
-    note: `3 rounds: ${turns.map((t) => fmt(t.wasmMs / t.nativeMs, 2)).join(', ')}`,
+    ratio: median(ratios),
+    note: `${turns.length} rounds: ${ratios.map((r) => fmt(r, 2)).join(', ')}`,
   });
 }
 const wasmLines = wasmTable.map((r) =>
