@@ -6,11 +6,16 @@
 use gpucost::model::scenario::{Arrivals, Duration, Overflow, Scenario};
 use std::path::Path;
 
-fn read(file: &str) -> Scenario {
+/// A file of `bench/scenarios/` as text.
+fn text(file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("bench/scenarios")
         .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn read(file: &str) -> Scenario {
+    let text = text(file);
     let scenario = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
     scenario
         .validate()
@@ -80,9 +85,7 @@ fn each_variant_is_the_benchmark_scenario_with_its_mechanism_changed() {
 
 #[test]
 fn the_list_names_each_scenario_file() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/scenarios");
-    let list: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("engine.json")).unwrap()).unwrap();
+    let list: serde_json::Value = serde_json::from_str(&text("engine.json")).unwrap();
     let listed: Vec<(&str, &str)> = list
         .as_array()
         .unwrap()
