@@ -3,6 +3,7 @@
 
 use crate::charts::format::{usd, usd_compact};
 use crate::charts::stacked::layout_stacked;
+use crate::model::cost_category::Category;
 use crate::model::monte_carlo::Results;
 use leptos::prelude::*;
 
@@ -12,25 +13,6 @@ const RIGHT: f64 = 90.0;
 const ROW_H: f64 = 34.0;
 const TOP: f64 = 8.0;
 const AXIS_H: f64 = 24.0;
-
-/// Human names of the breakdown categories, in breakdown order.
-pub const CATEGORY_LABELS: [&str; 15] = [
-    "Useful compute",
-    "Idle",
-    "Provisioning & pulls",
-    "Capacity wait",
-    "Interruption rework",
-    "Failed attempts",
-    "Checkpoints & restarts",
-    "Storage-read slowdown",
-    "Multi-node scaling loss",
-    "Billing rounding",
-    "Fees",
-    "Egress",
-    "Storage",
-    "Ops people",
-    "Tools",
-];
 
 /// The breakdown chart with its legend.
 #[component]
@@ -42,8 +24,8 @@ pub fn BreakdownChart(#[prop(into)] results: Signal<Option<Results>>) -> impl In
                     r.platforms
                         .iter()
                         .map(|p| {
-                            let values: Vec<(&'static str, f64)> =
-                                p.breakdown_usd.entries().to_vec();
+                            let values: Vec<(Category, f64)> =
+                                p.breakdown_usd.iter().map(|(c, v)| (c, *v)).collect();
                             (p.name.clone(), values)
                         })
                         .collect::<Vec<_>>()
@@ -111,16 +93,16 @@ pub fn BreakdownChart(#[prop(into)] results: Signal<Option<Results>>) -> impl In
                         .filter(|s| s.width > 0.0)
                         .map(|s| {
                             let (platform, values) = &names[s.row];
-                            let (key, _) = values[s.category];
-                            let title = format!("{platform}: {} {}", CATEGORY_LABELS[s.category], usd(s.value));
+                            let (category, _) = values[s.category];
+                            let title = format!("{platform}: {} {}", category.label(), usd(s.value));
                             view! {
                                 <rect
-                                    class=format!("segment cat-{}", s.category)
+                                    class=format!("segment {}", category.css_class())
                                     x=s.x
                                     y=TOP + ROW_H * s.row as f64 + 5.0
                                     width=s.width
                                     height=ROW_H - 10.0
-                                    data-metric=format!("breakdown_usd.{key}")
+                                    data-metric=format!("breakdown_usd.{}", category.key())
                                     data-platform=platform.clone()
                                     data-value=s.value.to_string()
                                 >
@@ -133,10 +115,9 @@ pub fn BreakdownChart(#[prop(into)] results: Signal<Option<Results>>) -> impl In
                 }}
             </svg>
             <ul class="legend">
-                {CATEGORY_LABELS
+                {Category::ALL
                     .iter()
-                    .enumerate()
-                    .map(|(i, label)| view! { <li><span class=format!("swatch cat-{i}")></span>{*label}</li> })
+                    .map(|c| view! { <li><span class=format!("swatch {}", c.css_class())></span>{c.label()}</li> })
                     .collect_view()}
             </ul>
         </figure>

@@ -4,7 +4,7 @@ use crate::support::{bare_class, bare_platform, scenario};
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::platforms::Profile;
 use gpucost::model::scenario::{Arrivals, Duration, Placement};
-use gpucost::model::sim::{GpuUse, PlatformOutcome};
+use gpucost::model::sim::{Category, PlatformOutcome};
 
 /// Monthly factor for a horizon of `days`: a 730-hour month over the horizon's hours.
 fn per_month(days: f64) -> f64 {
@@ -18,8 +18,8 @@ fn close(got: f64, want: f64) {
     );
 }
 
-fn gpu_s(o: &PlatformOutcome, used: GpuUse) -> f64 {
-    o.gpu_seconds[GpuUse::ALL.iter().position(|u| *u == used).unwrap()]
+fn gpu_s(o: &PlatformOutcome, category: Category) -> f64 {
+    o.gpu_seconds[category]
 }
 
 #[test]
@@ -33,8 +33,14 @@ fn hourly_billing_rounds_a_half_hour_job_up_to_an_hour() {
     );
     let s = scenario(1.0, 1, vec![class], vec![platform]);
     let o = &run_replication(&s, 0)[0];
-    close(o.breakdown_usd.useful_compute, 5.0 * per_month(1.0));
-    close(o.breakdown_usd.billing_rounding, 5.0 * per_month(1.0));
+    close(
+        o.breakdown_usd[Category::UsefulCompute],
+        5.0 * per_month(1.0),
+    );
+    close(
+        o.breakdown_usd[Category::BillingRounding],
+        5.0 * per_month(1.0),
+    );
     close(o.monthly_tco_usd, 10.0 * per_month(1.0));
     close(o.paid_gpu_seconds, 3_600.0);
 }
@@ -52,8 +58,8 @@ fn per_second_billing_charges_the_60_second_minimum() {
     );
     let s = scenario(1.0, 1, vec![class], vec![platform]);
     let o = &run_replication(&s, 0)[0];
-    close(gpu_s(o, GpuUse::Useful), 10.0);
-    close(gpu_s(o, GpuUse::BillingRounding), 50.0);
+    close(gpu_s(o, Category::UsefulCompute), 10.0);
+    close(gpu_s(o, Category::BillingRounding), 50.0);
 }
 
 #[test]
@@ -69,7 +75,7 @@ fn reserved_nodes_are_billed_for_the_whole_horizon() {
     let mut s = scenario(30.0, 1, vec![class], vec![platform]);
     s.reference_gpus = 16;
     let o = &run_replication(&s, 0)[0];
-    close(o.breakdown_usd.idle, 30_144.237_48);
+    close(o.breakdown_usd[Category::Idle], 30_144.237_48);
     close(o.monthly_tco_usd, 30_144.237_48);
     assert_eq!(o.peak_nodes, 2);
 }
@@ -85,7 +91,7 @@ fn cluster_fees_are_charged_per_hour() {
     );
     let s = scenario(10.0, 1, vec![class], vec![platform]);
     let o = &run_replication(&s, 0)[0];
-    close(o.breakdown_usd.fees, 73.0);
+    close(o.breakdown_usd[Category::Fees], 73.0);
     close(o.monthly_tco_usd, 73.0);
 }
 
@@ -108,7 +114,7 @@ fn egress_bills_beyond_the_free_tier() {
     let s = scenario(horizon_days, 1, vec![class], vec![platform]);
     let o = &run_replication(&s, 0)[0];
     assert_eq!(o.jobs_completed, 10);
-    close(o.breakdown_usd.egress, 891.0);
+    close(o.breakdown_usd[Category::Egress], 891.0);
 }
 
 #[test]
@@ -124,7 +130,7 @@ fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
     let s = scenario(1.0, 1, vec![class.clone()], vec![platform.clone()]);
     let o = &run_replication(&s, 0)[0];
     assert_eq!(o.peak_nodes, 1);
-    close(gpu_s(o, GpuUse::ProvisioningAndPulls), 6.0);
+    close(gpu_s(o, Category::ProvisioningAndPulls), 6.0);
     // Queue wait parts: the first job pulls 6 s, the second nothing: means 3 s and 0 s.
     close(o.queue_wait_image_pull_mean_s, 3.0);
     close(o.queue_wait_for_nodes_mean_s, 0.0);
@@ -132,14 +138,14 @@ fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
     platform.image_cache = false;
     let s = scenario(1.0, 1, vec![class.clone()], vec![platform.clone()]);
     close(
-        gpu_s(&run_replication(&s, 0)[0], GpuUse::ProvisioningAndPulls),
+        gpu_s(&run_replication(&s, 0)[0], Category::ProvisioningAndPulls),
         12.0,
     );
     platform.image_cache = true;
     platform.warm_pool_window_s = 0.0;
     let s = scenario(1.0, 1, vec![class], vec![platform]);
     close(
-        gpu_s(&run_replication(&s, 0)[0], GpuUse::ProvisioningAndPulls),
+        gpu_s(&run_replication(&s, 0)[0], Category::ProvisioningAndPulls),
         12.0,
     );
 }
@@ -163,7 +169,7 @@ fn queue_wait_splits_into_waiting_for_nodes_and_pulling() {
     close(o.queue_wait_for_nodes_mean_s, 60.0);
     close(o.queue_wait_image_pull_mean_s, 3.0);
     // Provisioning is billed: 120 GPU-seconds, plus the 6 s pull.
-    close(gpu_s(o, GpuUse::ProvisioningAndPulls), 126.0);
+    close(gpu_s(o, Category::ProvisioningAndPulls), 126.0);
 }
 
 /// Seed 001: six 1-GPU jobs submitted together on 8-GPU nodes.
@@ -187,9 +193,9 @@ fn spread_puts_six_one_gpu_jobs_on_six_nodes_and_bin_pack_on_one() {
     assert_eq!(spread.peak_nodes, 6);
     assert_eq!(packed.peak_nodes, 1);
     // Spread: 6 nodes × 8 GPUs × 2 h = 96 GPU-hours paid, 12 useful: 84 idle.
-    close(gpu_s(&spread, GpuUse::Idle), 84.0 * 3_600.0);
+    close(gpu_s(&spread, Category::Idle), 84.0 * 3_600.0);
     // Bin-pack: 1 node × 8 GPUs × 2 h = 16 paid, 12 useful: 4 idle.
-    close(gpu_s(&packed, GpuUse::Idle), 4.0 * 3_600.0);
+    close(gpu_s(&packed, Category::Idle), 4.0 * 3_600.0);
 }
 
 #[test]
@@ -324,8 +330,8 @@ fn a_set_failure_point_burns_that_share_of_each_attempt() {
         let s = scenario(1.0, 1, vec![class], vec![bare_platform("one")]);
         let o = &run_replication(&s, 0)[0];
         assert_eq!((o.jobs_failed, o.jobs_completed), (1, 0), "{kind:?}");
-        close(gpu_s(o, GpuUse::FailedAttempts), 3.0 * 900.0);
-        close(gpu_s(o, GpuUse::Useful), 0.0);
+        close(gpu_s(o, Category::FailedAttempts), 3.0 * 900.0);
+        close(gpu_s(o, Category::UsefulCompute), 0.0);
     }
 }
 
@@ -376,6 +382,6 @@ fn a_failure_at_a_checkpoint_comes_before_it_even_when_writes_take_no_time() {
     let o = &run_replication(&s, 0)[0];
     assert_eq!((o.jobs_failed, o.jobs_completed), (1, 0));
     // Giving up moves what the checkpoint kept to failed attempts too: the whole hour.
-    close(gpu_s(o, GpuUse::FailedAttempts), 3_600.0);
-    close(gpu_s(o, GpuUse::Useful), 0.0);
+    close(gpu_s(o, Category::FailedAttempts), 3_600.0);
+    close(gpu_s(o, Category::UsefulCompute), 0.0);
 }

@@ -6,7 +6,7 @@ use gpucost::model::platforms::Profile;
 use gpucost::model::scenario::{
     Arrivals, Duration, FailureKind, Failures, JobClass, Overflow, Placement, Scenario,
 };
-use gpucost::model::sim::PlatformOutcome;
+use gpucost::model::sim::{Category, PlatformOutcome};
 use proptest::prelude::*;
 
 fn arb_class() -> impl Strategy<Value = JobClass> {
@@ -148,16 +148,19 @@ proptest! {
         prop_assume!(s.validate().is_ok());
         for o in run_replication(&s, 0) {
             let total = o.breakdown_usd.total();
-            for (name, v) in o.breakdown_usd.entries() {
-                prop_assert!(v.is_finite() && v >= -1e-6, "{name} = {v}");
+            for (category, &v) in o.breakdown_usd.iter() {
+                prop_assert!(v.is_finite() && v >= -1e-6, "{} = {v}", category.key());
             }
             prop_assert!((total - o.monthly_tco_usd).abs() <= 1e-9 * total.max(1.0));
-            let categories: f64 = o.gpu_seconds.iter().sum();
+            let categories: f64 = o.gpu_seconds.values().sum();
             prop_assert!(
                 (categories - o.paid_gpu_seconds).abs() <= 1e-6 * o.paid_gpu_seconds.max(1.0),
                 "GPU categories {categories} vs paid {}: {:?}", o.paid_gpu_seconds, o.gpu_seconds
             );
-            prop_assert!(o.gpu_seconds[0] <= o.paid_gpu_seconds + 1e-6);
+            prop_assert!(o.gpu_seconds[Category::UsefulCompute] <= o.paid_gpu_seconds + 1e-6);
+            for (category, &v) in o.gpu_seconds.iter() {
+                prop_assert!(category.is_gpu_time() || v == 0.0, "{} GPU-s of {}", v, category.key());
+            }
             prop_assert!((0.0..=1.0 + 1e-9).contains(&o.utilization));
             prop_assert!(o.jobs_completed + o.jobs_failed + o.jobs_running + o.jobs_waiting
                 == o.jobs_submitted);
@@ -261,8 +264,8 @@ proptest! {
         prop_assume!(d.validate().is_ok());
         for (cheap, dear) in run_replication(&s, 0).iter().zip(run_replication(&d, 0).iter()) {
             prop_assert_eq!(simulated(cheap), simulated(dear));
-            for ((name, a), (_, b)) in cheap.breakdown_usd.entries().iter().zip(dear.breakdown_usd.entries()) {
-                prop_assert!(b >= *a, "{name}: {b} < {a}");
+            for ((category, a), (_, b)) in cheap.breakdown_usd.iter().zip(dear.breakdown_usd.iter()) {
+                prop_assert!(b >= a, "{}: {b} < {a}", category.key());
             }
             prop_assert!(dear.monthly_tco_usd >= cheap.monthly_tco_usd);
             for (a, b) in [

@@ -62,3 +62,21 @@ fn csv_rows_are_the_json_report_numbers() {
     // 17 summaries + 15 categories + (n − 1) comparisons per platform.
     assert_eq!(rows, n * (17 + 15 + n - 1));
 }
+
+/// The page colours each category with `--cat-<index>`; its light-theme value is the one the
+/// category names, so an export or a legend drawn from the model matches the chart.
+#[test]
+fn every_category_colour_is_the_stylesheet_colour() {
+    use gpucost::model::cost_category::Category;
+    let css = include_str!("../../style/main.css");
+    for c in Category::ALL {
+        let rule = format!("--cat-{}: {};", c.index(), c.colour());
+        assert!(
+            css.contains(&rule),
+            "style/main.css lacks `{rule}` for {}",
+            c.key()
+        );
+        let class = format!(".{} {{ fill: var(--cat-{});", c.css_class(), c.index());
+        assert!(css.contains(&class), "style/main.css lacks `{class}`");
+    }
+}

@@ -8,6 +8,7 @@
 pub mod analytic;
 pub mod budget;
 pub mod catalog;
+pub mod cost_category;
 pub mod error;
 pub mod monte_carlo;
 pub mod outcome_cache;

@@ -28,6 +28,11 @@ fn round_by_trunc(x: f64) -> f64 {
     (x + (0.5 - 0.25 * f64::EPSILON).copysign(x)).trunc()
 }
 
+/// ⌈a / b⌉ for a ≥ 0 and b > 0.
+pub fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1) / b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,7 +70,8 @@ pub fn report_csv(results: &Results) -> String {
             });
             let _ = writeln!(out, "{name},{metric},{cells},{tail}");
         }
-        for (category, usd) in p.breakdown_usd.entries() {
+        for (category, usd) in p.breakdown_usd.iter() {
+            let category = category.key();
             let _ = writeln!(out, "{name},breakdown_usd.{category},{usd},,,,{tail}");
         }
         for pair in results.paired.iter().filter(|c| c.a == p.name) {

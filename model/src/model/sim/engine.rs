@@ -5,9 +5,9 @@
 //!   breaks ties); internal events at a time run before arrivals at that time.
 //! - Nothing iterates a hash map: nodes and jobs are vectors, the queue is ordered by job index
 //!   (submission order).
-//! - Every paid GPU-second is charged to exactly one [`GpuUse`] where it is spent: node-level
-//!   for provisioning, idle slots and billing rounding; job-level for pulls, restarts, compute,
-//!   checkpoint writes and held-while-waiting time.
+//! - Every paid GPU-second is charged to exactly one [`Category`] where it is spent, through
+//!   the cost ledger: node-level for provisioning, idle slots and billing rounding; job-level
+//!   for pulls, restarts, compute, checkpoint writes and held-while-waiting time.
 //!
 //! A node: requested → capacity wait (not billed) → provisioning (billed) → ready, with GPU
 //! slots that jobs hold → empty → released after the warm-pool window (reserved nodes stay for
@@ -19,92 +19,22 @@
 //! on notice). A failing attempt loses its compute since the last checkpoint; a job that gives
 //! up turns all its kept compute into failed-attempt cost.
 
+use super::checkpoint::{checkpoint_cycle, checkpoints_in, compute_done, writes_before};
 use super::event_queue::{Event, EventQueue};
 use super::job_queue::JobQueue;
 use super::jobs::Job;
+use super::ledger::Ledger;
 use super::node_index::NodeIndex;
-use super::outcome::{Breakdown, GpuUse, PlatformOutcome};
+use super::outcome::PlatformOutcome;
+use super::timeline::{AttemptEnd, AttemptSpan, JobRecord, NodeSpan, Timeline};
+use crate::model::cost_category::Category;
 use crate::model::rng::{lognormal_sigma, Purpose, Stream};
-use crate::model::rounding;
+use crate::model::rounding::{self, ceil_div};
 use crate::model::scenario::{
     limits, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
 };
 use crate::model::HOURS_PER_MONTH;
 use smallvec::SmallVec;
-
-/// Per-job timeline, kept when asked for (the node timeline and the queueing tests).
-#[derive(Debug, Clone, PartialEq)]
-pub struct JobRecord {
-    /// Submission time, s.
-    pub arrival_s: i64,
-    /// Start of the first attempt's useful compute, s, if it started.
-    pub first_compute_s: Option<i64>,
-    /// Completion time, s, if it finished.
-    pub finished_s: Option<i64>,
-}
-
-/// How an attempt ended, for the timeline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AttemptEnd {
-    /// The job finished.
-    Finished,
-    /// A spot interruption stopped it.
-    Interrupted,
-    /// The attempt failed.
-    Failed,
-    /// Still running at the horizon.
-    Horizon,
-}
-
-/// One node's life, for the timeline.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct NodeSpan {
-    /// `reserved`, `on_demand` or `spot`.
-    pub kind: &'static str,
-    /// When it was requested, s.
-    pub requested_s: i64,
-    /// When billing (provisioning) started, s.
-    pub billing_start_s: i64,
-    /// When it became ready, s, if it did.
-    pub ready_s: Option<i64>,
-    /// When it was released (or the horizon), s.
-    pub end_s: i64,
-    /// A spot interruption ended it.
-    pub interrupted: bool,
-}
-
-/// One attempt of a job on its nodes, for the timeline.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct AttemptSpan {
-    /// Job index (submission order).
-    pub job: usize,
-    /// Job class index.
-    pub class: usize,
-    /// Nodes it ran on, with the GPUs it used on each.
-    pub nodes: Vec<(usize, u32)>,
-    /// Start (image pull begins), s.
-    pub start_s: i64,
-    /// Start of compute (after pull and restart), s.
-    pub compute_start_s: i64,
-    /// End, s.
-    pub end_s: i64,
-    /// How it ended.
-    pub ended: AttemptEnd,
-}
-
-/// What happened on one platform in one replication: every node and every attempt.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct Timeline {
-    /// GPUs per node.
-    pub gpus_per_node: u32,
-    /// Horizon, s.
-    pub horizon_s: i64,
-    /// Nodes in request order.
-    pub nodes: Vec<NodeSpan>,
-    /// Attempts in the order they ended.
-    pub attempts: Vec<AttemptSpan>,
-}
 
 /// Queue length below which stale events are never dropped (small runs never compact).
 const COMPACT_MIN: usize = 4096;
@@ -148,6 +78,31 @@ enum Phase {
     Running,
     Done,
     GaveUp,
+}
+
+/// Why an attempt is closed ([`Sim::close_attempt`]), and so where its unkept compute goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Close {
+    /// It ran to the end of the job's compute.
+    Finished,
+    /// It failed: compute since the last checkpoint is a failed attempt.
+    Failed,
+    /// A spot interruption stopped it: compute since the last checkpoint is rework, unless
+    /// the notice was long enough to write one (`on_notice`).
+    Interrupted { on_notice: bool },
+    /// It is still running at the horizon: all its compute so far counts.
+    Horizon,
+}
+
+impl Close {
+    /// The category of the compute the attempt loses; `None` when it keeps all.
+    fn lost_as(self) -> Option<Category> {
+        match self {
+            Close::Failed => Some(Category::FailedAttempts),
+            Close::Interrupted { .. } => Some(Category::InterruptionRework),
+            Close::Finished | Close::Horizon => None,
+        }
+    }
 }
 
 /// A node a job holds.
@@ -198,14 +153,6 @@ struct JobState {
     finished_s: Option<i64>,
 }
 
-/// Kept compute of a job charged so far as useful, slowdown and scaling, in USD and
-/// GPU-seconds, to move to failed attempts if the job gives up.
-#[derive(Debug, Clone, Copy, Default)]
-struct KeptCompute {
-    usd: [f64; 3],
-    gpu_s: [f64; 3],
-}
-
 /// What the event loop needs of a job class on this platform, worked out once per run
 /// (the per-event path then does no division, rounding or lookup through the scenario).
 #[derive(Debug, Clone, Copy)]
@@ -252,9 +199,6 @@ struct Sim<'a> {
     alive_nodes: u32,
     peak_nodes: u32,
     states: Vec<JobState>,
-    /// Per job, only where some job class can fail (only a job that fails gives up); empty
-    /// otherwise, so a run without failures carries none of it.
-    kept: Vec<KeptCompute>,
     /// Per job class ([`ClassPlan`]).
     plans: Vec<ClassPlan>,
     waiting: JobQueue,
@@ -263,11 +207,8 @@ struct Sim<'a> {
     replication: u64,
     /// Kept only when a timeline is asked for.
     timeline: Option<Timeline>,
-    usd: Breakdown,
-    gpu_s: [f64; 10],
-    useful_ref_gpu_s: f64,
-    /// Billed GPU-seconds, measured from node billing (not from the categories).
-    paid_gpu_s: f64,
+    /// Where every paid GPU-second went.
+    ledger: Ledger,
     egress_gb: f64,
     interruptions: u64,
     /// Events handled (arrivals and queued events), for the benchmarks.
@@ -289,17 +230,10 @@ struct Sim<'a> {
     price_on_demand: f64,
     price_spot: f64,
     price_reserved: f64,
-    useful_share: f64,
-    slowdown_share: f64,
     /// How long an idle node is kept before it is released (the warm pool), s.
     warm_pool_window_s: i64,
     /// σ of the provisioning time's log-normal ([`lognormal_sigma`]).
     provisioning_sigma: f64,
-}
-
-/// The index of `used` in [`GpuUse::ALL`] (and in `gpu_seconds`): its declaration order.
-fn gpu_index(used: GpuUse) -> usize {
-    used as usize
 }
 
 /// Simulates `platform` (index `platform_index` in the scenario) against `jobs` in replication
@@ -381,24 +315,20 @@ fn new_sim<'a>(
         alive_nodes: 0,
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
-        kept: if scenario
-            .job_classes
-            .iter()
-            .any(|class| class.failures.probability > 0.0)
-        {
-            vec![KeptCompute::default(); jobs.len()]
-        } else {
-            Vec::new()
-        },
         plans: Vec::new(),
         waiting: JobQueue::new(jobs.len()),
         waiting_per_class: vec![0; scenario.job_classes.len()],
         replication,
         timeline: None,
-        usd: Breakdown::default(),
-        gpu_s: [0.0; 10],
-        useful_ref_gpu_s: 0.0,
-        paid_gpu_s: 0.0,
+        ledger: Ledger::new(
+            jobs.len(),
+            scenario
+                .job_classes
+                .iter()
+                .any(|class| class.failures.probability > 0.0),
+            platform.relative_throughput,
+            slowdown,
+        ),
         egress_gb: 0.0,
         interruptions: 0,
         events: 0,
@@ -414,8 +344,6 @@ fn new_sim<'a>(
         price_spot: per_gpu_s(platform.spot_usd_per_node_hour),
         price_reserved: per_gpu_s(platform.on_demand_usd_per_node_hour)
             * (1.0 - platform.purchase.reserved_discount_pct / 100.0),
-        useful_share: 1.0 / (1.0 + slowdown),
-        slowdown_share: slowdown / (1.0 + slowdown),
         warm_pool_window_s: rounding::round(platform.warm_pool_window_s) as i64,
         provisioning_sigma: lognormal_sigma(
             platform.provisioning_median_s,
@@ -497,13 +425,10 @@ impl Sim<'_> {
         }
     }
 
-    fn charge(&mut self, node: usize, used: GpuUse, gpu_seconds: f64) {
-        if gpu_seconds <= 0.0 {
-            return;
-        }
-        let usd = gpu_seconds * self.nodes[node].usd_per_gpu_s;
-        *self.usd.gpu_mut(used) += usd;
-        self.gpu_s[gpu_index(used)] += gpu_seconds;
+    /// Charges `gpu_seconds` on `node` to `category`.
+    fn charge(&mut self, node: usize, category: Category, gpu_seconds: f64) {
+        self.ledger
+            .charge(category, gpu_seconds, self.nodes[node].usd_per_gpu_s);
     }
 
     // ----- nodes -----
@@ -597,7 +522,7 @@ impl Sim<'_> {
         let n = &self.nodes[node];
         if n.ready && !n.released {
             let idle = f64::from(n.free) * (self.now - n.free_since_s) as f64;
-            self.charge(node, GpuUse::Idle, idle);
+            self.charge(node, Category::Idle, idle);
         }
         let n = &mut self.nodes[node];
         if !n.released {
@@ -611,7 +536,7 @@ impl Sim<'_> {
     fn node_ready(&mut self, node: usize) {
         let gpn = f64::from(self.platform.gpus_per_node);
         let provisioning = (self.now - self.nodes[node].billing_start_s) as f64 * gpn;
-        self.charge(node, GpuUse::ProvisioningAndPulls, provisioning);
+        self.charge(node, Category::ProvisioningAndPulls, provisioning);
         let n = &mut self.nodes[node];
         if !n.ready && !n.released {
             self.index.remove(false, n.free, node);
@@ -664,8 +589,12 @@ impl Sim<'_> {
         let granularity = i64::from(b.granularity_s.max(1));
         let billed = (ceil_div(used, granularity) * granularity).max(i64::from(b.minimum_s));
         let gpn = f64::from(self.platform.gpus_per_node);
-        self.charge(node, GpuUse::BillingRounding, (billed - used) as f64 * gpn);
-        self.paid_gpu_s += billed as f64 * gpn;
+        self.charge(
+            node,
+            Category::BillingRounding,
+            (billed - used) as f64 * gpn,
+        );
+        self.ledger.paid_gpu_s += billed as f64 * gpn;
         self.free_slots -= u64::from(self.nodes[node].free);
         let n = &self.nodes[node];
         self.index.remove(n.ready, n.free, node);
@@ -963,7 +892,7 @@ impl Sim<'_> {
             }
             let ready_since = since.max(self.nodes[node].ready_at_s);
             let wait = (self.now - ready_since).max(0) as f64 * f64::from(slots);
-            self.charge(node, GpuUse::CapacityWait, wait);
+            self.charge(node, Category::CapacityWait, wait);
         }
         for hold in self.states[job].holds.iter_mut() {
             hold.since_s = self.now;
@@ -1064,19 +993,17 @@ impl Sim<'_> {
         st.attempt_start_s + st.pull_s + st.restart_s + compute_wall
     }
 
-    /// Charges the attempt's time up to now and returns (compute done, compute kept) in
-    /// compute-seconds of this attempt. `lost_as` is where unkept compute goes; `on_notice`
-    /// means the job wrote a checkpoint during the interruption notice.
-    fn close_attempt(
-        &mut self,
-        job: usize,
-        finished: bool,
-        lost_as: Option<GpuUse>,
-        on_notice: bool,
-    ) {
+    /// Charges the attempt's time up to now, ended by `end`: pulls, restarts, checkpoint
+    /// writes and idle held GPUs to their categories, the compute it keeps (all of it when it
+    /// finished or runs at the horizon, else up to its last checkpoint) through the ledger,
+    /// and the rest to where `end` loses it. The kept compute is committed to the job.
+    fn close_attempt(&mut self, job: usize, end: Close) {
         if self.timeline.is_some() {
-            self.record_attempt(job, finished, lost_as);
+            self.record_attempt(job, end);
         }
+        let finished = end == Close::Finished;
+        let lost_as = end.lost_as();
+        let on_notice = end == Close::Interrupted { on_notice: true };
         let st = &self.states[job];
         let elapsed = self.now - st.attempt_start_s;
         let pull = elapsed.min(st.pull_s);
@@ -1097,7 +1024,7 @@ impl Sim<'_> {
             let done = compute_done(compute_phase, tau, delta, remaining);
             let kept = if tau > 0 {
                 let mut cycles = compute_phase / (tau + delta);
-                if lost_as == Some(GpuUse::FailedAttempts) {
+                if end == Close::Failed {
                     // A failure at a checkpoint's point comes before that checkpoint is
                     // written, as the attempt's end was worked out ([`writes_before`]); the
                     // count of cycles says otherwise only when writes take no time.
@@ -1124,14 +1051,18 @@ impl Sim<'_> {
             let hold = self.states[job].holds[i];
             let node = hold.node();
             let used_here = f64::from(hold.used);
-            self.charge(node, GpuUse::ProvisioningAndPulls, pull as f64 * used_here);
             self.charge(
                 node,
-                GpuUse::CheckpointsAndRestarts,
+                Category::ProvisioningAndPulls,
+                pull as f64 * used_here,
+            );
+            self.charge(
+                node,
+                Category::CheckpointsAndRestarts,
                 (restart + writes) as f64 * used_here,
             );
             // Held but unused GPUs of whole nodes are idle for the whole attempt.
-            self.charge(node, GpuUse::Idle, elapsed as f64 * (held - used_here));
+            self.charge(node, Category::Idle, elapsed as f64 * (held - used_here));
             if let Some(bucket) = lost_as {
                 self.charge(node, bucket, lost as f64 * used_here);
             }
@@ -1141,7 +1072,8 @@ impl Sim<'_> {
                 finished_done
             } as f64
                 * used_here;
-            self.charge_kept(job, node, kept_gpu_s, efficiency);
+            let price = self.nodes[node].usd_per_gpu_s;
+            self.ledger.charge_kept(job, kept_gpu_s, price, efficiency);
         }
         let kept_total = if lost_as.is_some() {
             kept
@@ -1152,7 +1084,7 @@ impl Sim<'_> {
         st.committed_c += kept_total.min(remaining);
     }
 
-    fn record_attempt(&mut self, job: usize, finished: bool, lost_as: Option<GpuUse>) {
+    fn record_attempt(&mut self, job: usize, end: Close) {
         let st = &self.states[job];
         let span = AttemptSpan {
             job,
@@ -1161,11 +1093,11 @@ impl Sim<'_> {
             start_s: st.attempt_start_s,
             compute_start_s: (st.attempt_start_s + st.pull_s + st.restart_s).min(self.now),
             end_s: self.now,
-            ended: match (finished, lost_as) {
-                (true, _) => AttemptEnd::Finished,
-                (false, Some(GpuUse::InterruptionRework)) => AttemptEnd::Interrupted,
-                (false, Some(_)) => AttemptEnd::Failed,
-                (false, None) => AttemptEnd::Horizon,
+            ended: match end {
+                Close::Finished => AttemptEnd::Finished,
+                Close::Interrupted { .. } => AttemptEnd::Interrupted,
+                Close::Failed => AttemptEnd::Failed,
+                Close::Horizon => AttemptEnd::Horizon,
             },
         };
         if let Some(t) = self.timeline.as_mut() {
@@ -1173,64 +1105,20 @@ impl Sim<'_> {
         }
     }
 
-    /// Charges kept compute as useful, storage slowdown and scaling loss, and remembers it for
-    /// a possible give-up.
-    fn charge_kept(&mut self, job: usize, node: usize, gpu_seconds: f64, efficiency: f64) {
-        if gpu_seconds <= 0.0 {
-            return;
-        }
-        let price = self.nodes[node].usd_per_gpu_s;
-        let scaling = gpu_seconds * (1.0 - efficiency);
-        let rest = gpu_seconds - scaling;
-        let useful = rest * self.useful_share;
-        let slowdown = rest * self.slowdown_share;
-        let parts = [
-            (GpuUse::Useful, useful),
-            (GpuUse::StorageReadSlowdown, slowdown),
-            (GpuUse::MultiNodeScalingLoss, scaling),
-        ];
-        for (i, (used, amount)) in parts.into_iter().enumerate() {
-            self.charge(node, used, amount);
-            if let Some(kept) = self.kept.get_mut(job) {
-                kept.usd[i] += amount * price;
-                kept.gpu_s[i] += amount;
-            }
-        }
-        self.useful_ref_gpu_s += useful * self.platform.relative_throughput;
-    }
-
     fn give_up(&mut self, job: usize) {
         self.states[job].phase = Phase::GaveUp;
-        let KeptCompute { usd, gpu_s: gpu } = self
-            .kept
-            .get_mut(job)
-            .map(std::mem::take)
-            .unwrap_or_default();
-        let moved = [
-            GpuUse::Useful,
-            GpuUse::StorageReadSlowdown,
-            GpuUse::MultiNodeScalingLoss,
-        ];
-        for (i, used) in moved.into_iter().enumerate() {
-            *self.usd.gpu_mut(used) -= usd[i];
-            self.gpu_s[gpu_index(used)] -= gpu[i];
-            *self.usd.gpu_mut(GpuUse::FailedAttempts) += usd[i];
-            self.gpu_s[gpu_index(GpuUse::FailedAttempts)] += gpu[i];
-            if used == GpuUse::Useful {
-                self.useful_ref_gpu_s -= gpu[i] * self.platform.relative_throughput;
-            }
-        }
+        self.ledger.give_up(job);
         self.gave_up += 1;
     }
 
     fn attempt_end(&mut self, job: usize) {
         match self.states[job].fail_after_c {
             None => {
-                self.close_attempt(job, true, None, false);
+                self.close_attempt(job, Close::Finished);
                 self.finish(job);
             }
             Some(_) => {
-                self.close_attempt(job, false, Some(GpuUse::FailedAttempts), false);
+                self.close_attempt(job, Close::Failed);
                 let st = &mut self.states[job];
                 st.failed_attempts += 1;
                 // A failure comes before the checkpoint at its point: some compute is left.
@@ -1289,7 +1177,7 @@ impl Sim<'_> {
                         continue;
                     }
                     let on_notice = notice_ok(self, job);
-                    self.close_attempt(job, false, Some(GpuUse::InterruptionRework), on_notice);
+                    self.close_attempt(job, Close::Interrupted { on_notice });
                     let st = &mut self.states[job];
                     st.generation += 1;
                     if st.first_compute_s.is_some_and(|c| c > self.now) {
@@ -1440,7 +1328,7 @@ impl Sim<'_> {
     fn finish_horizon(&mut self) {
         for job in 0..self.states.len() {
             match self.states[job].phase {
-                Phase::Running => self.close_attempt(job, false, None, false),
+                Phase::Running => self.close_attempt(job, Close::Horizon),
                 Phase::Holding => {
                     // Its queue wait counts up to the horizon, and so do its parts: measured
                     // before the charge below moves its holds' start to now.
@@ -1456,14 +1344,14 @@ impl Sim<'_> {
                 continue;
             }
             let billed = (self.now - self.nodes[node].billing_start_s).max(0) as f64 * gpn;
-            self.paid_gpu_s += billed;
+            self.ledger.paid_gpu_s += billed;
             if self.nodes[node].ready {
                 let free = self.nodes[node].free;
                 self.set_free(node, free);
             } else {
                 let start = self.nodes[node].billing_start_s;
                 let provisioning = (self.now - start).max(0) as f64 * gpn;
-                self.charge(node, GpuUse::ProvisioningAndPulls, provisioning);
+                self.charge(node, Category::ProvisioningAndPulls, provisioning);
             }
         }
     }
@@ -1473,17 +1361,18 @@ impl Sim<'_> {
         let hours = self.horizon_s as f64 / HOUR_S;
         let months = hours / HOURS_PER_MONTH;
         let per_month = 1.0 / months;
-        let mut breakdown = self.usd.scaled(per_month);
-        breakdown.fees = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH;
-        breakdown.tools = p.tooling_usd_per_month;
-        breakdown.ops_people = p.ops_fte * self.scenario.people.fte_cost_usd_per_year / 12.0;
-        breakdown.storage = p.storage_gb * p.storage_usd_per_gb_month;
+        let mut breakdown = self.ledger.usd.scaled(per_month);
+        breakdown[Category::Fees] = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH;
+        breakdown[Category::Tools] = p.tooling_usd_per_month;
+        breakdown[Category::OpsPeople] =
+            p.ops_fte * self.scenario.people.fte_cost_usd_per_year / 12.0;
+        breakdown[Category::Storage] = p.storage_gb * p.storage_usd_per_gb_month;
         let billable_egress = (self.egress_gb - p.egress_free_gb_per_month * months).max(0.0);
-        breakdown.egress = billable_egress * p.egress_usd_per_gb * per_month;
+        breakdown[Category::Egress] = billable_egress * p.egress_usd_per_gb * per_month;
         let monthly = breakdown.total();
-        let paid = self.paid_gpu_s;
-        let useful_gpu_s = self.gpu_s[gpu_index(GpuUse::Useful)];
-        let useful_ref_hours = self.useful_ref_gpu_s / HOUR_S;
+        let paid = self.ledger.paid_gpu_s;
+        let useful_gpu_s = self.ledger.gpu_s[Category::UsefulCompute];
+        let useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
         // One pass over the jobs' states (they no longer fit in a core's cache on long runs).
         // Queue waits of every job submitted, whole seconds: to the start of its first
         // compute, or to the horizon for a job that has not started computing by then (still
@@ -1536,7 +1425,7 @@ impl Sim<'_> {
         PlatformOutcome {
             breakdown_usd: breakdown,
             monthly_tco_usd: monthly,
-            gpu_seconds: self.gpu_s,
+            gpu_seconds: self.ledger.gpu_s,
             paid_gpu_seconds: paid,
             useful_reference_gpu_hours: useful_ref_hours,
             usd_per_useful_gpu_hour: (useful_ref_hours > 0.0)
@@ -1566,71 +1455,9 @@ impl Sim<'_> {
     }
 }
 
-/// The class's checkpoint interval τ and write time δ in whole seconds; δ is 0 when the
-/// class does not checkpoint (τ = 0).
-fn checkpoint_cycle(class: &crate::model::scenario::JobClass) -> (i64, i64) {
-    let tau = rounding::round(class.checkpoint_interval_min * 60.0) as i64;
-    let delta = if tau > 0 {
-        rounding::round(class.checkpoint_write_s) as i64
-    } else {
-        0
-    };
-    (tau, delta)
-}
-
-/// Compute done after `phase` seconds of a compute phase with checkpoints every `tau` seconds
-/// of compute taking `delta` each, capped at `remaining`.
-fn compute_done(phase: i64, tau: i64, delta: i64, remaining: i64) -> i64 {
-    if tau <= 0 {
-        return phase.min(remaining);
-    }
-    let cycle = tau + delta;
-    let full = phase / cycle;
-    let partial = phase % cycle;
-    (full * tau + partial.min(tau)).min(remaining)
-}
-
-/// Checkpoints written while computing `c` seconds (one after every full τ, and a final save).
-fn checkpoints_in(c: i64, tau: i64) -> i64 {
-    if tau <= 0 {
-        0
-    } else {
-        ceil_div(c, tau)
-    }
-}
-
-/// ⌈a / b⌉ for a ≥ 0 and b > 0.
-fn ceil_div(a: i64, b: i64) -> i64 {
-    (a + b - 1) / b
-}
-
-/// Checkpoints completed before compute reaches `c` (a crash at exactly k·τ precedes the k-th
-/// write).
-fn writes_before(c: i64, tau: i64) -> i64 {
-    if tau <= 0 || c <= 0 {
-        0
-    } else {
-        (c - 1) / tau
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn compute_done_follows_the_checkpoint_cycle() {
-        // τ = 10, δ = 2, 25 s of compute to do: 10 [2] 10 [2] 5 [2] = 31 s.
-        assert_eq!(compute_done(0, 10, 2, 25), 0);
-        assert_eq!(compute_done(10, 10, 2, 25), 10);
-        assert_eq!(compute_done(11, 10, 2, 25), 10);
-        assert_eq!(compute_done(13, 10, 2, 25), 11);
-        assert_eq!(compute_done(29, 10, 2, 25), 25);
-        assert_eq!(compute_done(31, 10, 2, 25), 25);
-        assert_eq!(checkpoints_in(25, 10), 3);
-        assert_eq!(writes_before(10, 10), 0);
-        assert_eq!(writes_before(11, 10), 1);
-    }
 
     /// A job that gives up keeps none of its compute as useful (nor as storage slowdown or
     /// scaling loss): what its checkpoints kept moves to failed attempts. With every job
@@ -1675,12 +1502,12 @@ mod tests {
             // Some jobs are mid-attempt at this horizon, so both terms are exercised.
             assert!(running_at_horizon > 0.0, "platform {p}");
             let kept: f64 = [
-                GpuUse::Useful,
-                GpuUse::StorageReadSlowdown,
-                GpuUse::MultiNodeScalingLoss,
+                Category::UsefulCompute,
+                Category::StorageReadSlowdown,
+                Category::MultiNodeScalingLoss,
             ]
             .iter()
-            .map(|&used| o.gpu_seconds[gpu_index(used)])
+            .map(|&c| o.gpu_seconds[c])
             .sum();
             assert!(
                 (kept - running_at_horizon).abs() <= 1e-9 * running_at_horizon.max(1.0),
@@ -1748,8 +1575,8 @@ mod tests {
             assert_eq!(sim.states[0].phase, Phase::Done, "τ = {tau_min} min");
             assert_eq!((sim.completed, sim.waiting.len()), (1, 0));
             let gpus = 8.0;
-            assert_eq!(sim.gpu_s[gpu_index(GpuUse::Useful)], 3600.0 * gpus);
-            assert_eq!(sim.gpu_s[gpu_index(GpuUse::InterruptionRework)], 0.0);
+            assert_eq!(sim.ledger.gpu_s[Category::UsefulCompute], 3600.0 * gpus);
+            assert_eq!(sim.ledger.gpu_s[Category::InterruptionRework], 0.0);
             assert_eq!(sim.interruptions, 1);
         }
     }
@@ -1848,9 +1675,9 @@ mod tests {
         let months = 24.0 / crate::model::HOURS_PER_MONTH;
         let expected = 100.0 * s.platforms[0].egress_usd_per_gb / months;
         assert!(
-            (o.breakdown_usd.egress - expected).abs() <= 1e-9 * expected,
+            (o.breakdown_usd[Category::Egress] - expected).abs() <= 1e-9 * expected,
             "{} vs {expected}",
-            o.breakdown_usd.egress
+            o.breakdown_usd[Category::Egress]
         );
     }
 

@@ -1,0 +1,77 @@
+//! What happened on one platform in one replication, kept only when asked for: per-job
+//! records (the queueing tests) and every node's and attempt's span (the node timeline
+//! chart). Plain data: the engine fills it, nothing in the simulation reads it back.
+
+/// Per-job timeline, kept when asked for (the node timeline and the queueing tests).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRecord {
+    /// Submission time, s.
+    pub arrival_s: i64,
+    /// Start of the first attempt's useful compute, s, if it started.
+    pub first_compute_s: Option<i64>,
+    /// Completion time, s, if it finished.
+    pub finished_s: Option<i64>,
+}
+
+/// How an attempt ended, for the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptEnd {
+    /// The job finished.
+    Finished,
+    /// A spot interruption stopped it.
+    Interrupted,
+    /// The attempt failed.
+    Failed,
+    /// Still running at the horizon.
+    Horizon,
+}
+
+/// One node's life, for the timeline.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct NodeSpan {
+    /// `reserved`, `on_demand` or `spot`.
+    pub kind: &'static str,
+    /// When it was requested, s.
+    pub requested_s: i64,
+    /// When billing (provisioning) started, s.
+    pub billing_start_s: i64,
+    /// When it became ready, s, if it did.
+    pub ready_s: Option<i64>,
+    /// When it was released (or the horizon), s.
+    pub end_s: i64,
+    /// A spot interruption ended it.
+    pub interrupted: bool,
+}
+
+/// One attempt of a job on its nodes, for the timeline.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AttemptSpan {
+    /// Job index (submission order).
+    pub job: usize,
+    /// Job class index.
+    pub class: usize,
+    /// Nodes it ran on, with the GPUs it used on each.
+    pub nodes: Vec<(usize, u32)>,
+    /// Start (image pull begins), s.
+    pub start_s: i64,
+    /// Start of compute (after pull and restart), s.
+    pub compute_start_s: i64,
+    /// End, s.
+    pub end_s: i64,
+    /// How it ended.
+    pub ended: AttemptEnd,
+}
+
+/// What happened on one platform in one replication: every node and every attempt.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Timeline {
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// Horizon, s.
+    pub horizon_s: i64,
+    /// Nodes in request order.
+    pub nodes: Vec<NodeSpan>,
+    /// Attempts in the order they ended.
+    pub attempts: Vec<AttemptSpan>,
+}
