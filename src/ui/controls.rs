@@ -3,6 +3,8 @@
 //! message naming the range, and the scenario keeps its last valid value.
 
 use crate::charts::format::trim_number;
+use crate::model::scenario::fields::{Control, Field, Value};
+use crate::model::scenario::Scenario;
 use leptos::prelude::*;
 
 /// A labelled slider plus number field.
@@ -26,7 +28,7 @@ pub fn SliderField(
     /// Called with every accepted new value.
     on_change: Callback<f64>,
     /// Extra text after the unit (derived readouts such as MTBI).
-    #[prop(optional, into)]
+    #[prop(optional_no_strip)]
     readout: Option<Signal<String>>,
     /// Tooltip and help text.
     #[prop(optional)]
@@ -143,7 +145,7 @@ pub fn clear_when_changed<T: PartialEq + 'static>(
 }
 
 /// The number in `text` if it is one within `min..=max`, else the message shown under the field.
-fn parse_in_range(label: &str, min: f64, max: f64, text: &str) -> Result<f64, String> {
+pub fn parse_in_range(label: &str, min: f64, max: f64, text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
         _ => Err(format!(
@@ -155,32 +157,83 @@ fn parse_in_range(label: &str, min: f64, max: f64, text: &str) -> Result<f64, St
     }
 }
 
-/// (label, unit, min, max, read, write) of one numeric setting of a `T` in the scenario.
-pub type NumericSetting<T> = (
-    &'static str,
-    &'static str,
-    f64,
-    f64,
-    fn(&T) -> f64,
-    fn(&mut T, f64),
-);
+/// One numeric setting of a `T` in the scenario: its label, unit and range from the field
+/// table, and how it is read (`None`: shown as 0) and written.
+pub struct NumericSetting<T: 'static> {
+    /// Label (the accessible name).
+    pub label: &'static str,
+    /// Unit shown after the field.
+    pub unit: &'static str,
+    /// Smallest value accepted.
+    pub min: f64,
+    /// Largest value accepted.
+    pub max: f64,
+    /// The value shown.
+    pub read: fn(&T) -> Option<f64>,
+    /// Applies an accepted value.
+    pub write: fn(&mut T, f64),
+}
+
+impl<T: 'static> NumericSetting<T> {
+    /// The setting of a numeric field of the table, read and written as the table says.
+    pub fn of(field: &'static Field<T>) -> Option<NumericSetting<T>> {
+        match field.value {
+            Value::Number { get, set } => Some(NumericSetting::via(field, get, set)),
+            _ => None,
+        }
+    }
+
+    /// The setting of a field of the table, read and written through a domain edit.
+    pub fn via(
+        field: &'static Field<T>,
+        read: fn(&T) -> Option<f64>,
+        write: fn(&mut T, f64),
+    ) -> NumericSetting<T> {
+        NumericSetting {
+            label: field.label,
+            unit: field.unit,
+            min: field.min,
+            max: field.max,
+            read,
+            write,
+        }
+    }
+}
+
+/// The "All settings" rows of `table`: its numeric fields shown as settings, in table order.
+pub fn table_settings<T: 'static>(table: &'static [Field<T>]) -> Vec<NumericSetting<T>> {
+    table
+        .iter()
+        .filter(|f| f.control == Control::Setting)
+        .filter_map(NumericSetting::of)
+        .collect()
+}
 
 /// Number fields for `settings` of item `index` of the scenario, reached through `item` and
 /// `item_mut` (a platform, a job class). Element ids are `{id_prefix}-{index}-setting-{k}`.
 pub fn numeric_fields<T: 'static>(
-    scenario: RwSignal<crate::model::scenario::Scenario>,
+    scenario: RwSignal<Scenario>,
     index: usize,
     id_prefix: &'static str,
-    settings: &'static [NumericSetting<T>],
-    item: fn(&crate::model::scenario::Scenario, usize) -> Option<&T>,
-    item_mut: fn(&mut crate::model::scenario::Scenario, usize) -> Option<&mut T>,
+    settings: Vec<NumericSetting<T>>,
+    item: fn(&Scenario, usize) -> Option<&T>,
+    item_mut: fn(&mut Scenario, usize) -> Option<&mut T>,
 ) -> impl IntoView {
     settings
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(k, &(label, unit, min, max, read, write))| {
-            let value =
-                Signal::derive(move || scenario.with(|s| item(s, index).map(read).unwrap_or(0.0)));
+        .map(|(k, setting)| {
+            let NumericSetting {
+                label,
+                unit,
+                min,
+                max,
+                read,
+                write,
+            } = setting;
+            let value = Signal::derive(move || {
+                scenario.with(|s| item(s, index).and_then(read).unwrap_or(0.0))
+            });
             let on_change = Callback::new(move |v: f64| {
                 scenario.update(|s| {
                     if let Some(t) = item_mut(s, index) {
@@ -201,4 +254,116 @@ pub fn numeric_fields<T: 'static>(
             }
         })
         .collect_view()
+}
+
+/// Where a field's item is in the scenario: item `index` of a list (a platform, a job class).
+pub struct ItemAt<T: 'static> {
+    /// Index in its list.
+    pub index: usize,
+    /// The item, if it exists.
+    pub get: fn(&Scenario, usize) -> Option<&T>,
+    /// The item, to edit.
+    pub get_mut: fn(&mut Scenario, usize) -> Option<&mut T>,
+}
+
+impl<T: 'static> Clone for ItemAt<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: 'static> Copy for ItemAt<T> {}
+
+impl ItemAt<crate::model::scenario::Platform> {
+    /// Platform `index`.
+    pub fn platform(index: usize) -> Self {
+        ItemAt {
+            index,
+            get: |s, i| s.platforms.get(i),
+            get_mut: |s, i| s.platforms.get_mut(i),
+        }
+    }
+}
+
+impl ItemAt<crate::model::scenario::JobClass> {
+    /// Job class `index`.
+    pub fn job_class(index: usize) -> Self {
+        ItemAt {
+            index,
+            get: |s, i| s.job_classes.get(i),
+            get_mut: |s, i| s.job_classes.get_mut(i),
+        }
+    }
+}
+
+impl<T: 'static> ItemAt<T> {
+    fn read<R>(self, scenario: RwSignal<Scenario>, f: impl FnOnce(&T) -> R) -> Option<R> {
+        scenario.with(|s| (self.get)(s, self.index).map(f))
+    }
+
+    fn edit(self, scenario: RwSignal<Scenario>, f: impl FnOnce(&mut T)) {
+        scenario.update(|s| {
+            if let Some(item) = (self.get_mut)(s, self.index) {
+                f(item);
+            }
+        })
+    }
+}
+
+/// A select for a choice field of the table (element id `id`), its options the table's.
+pub fn choice_field<T: 'static>(
+    scenario: RwSignal<Scenario>,
+    id: String,
+    field: &'static Field<T>,
+    at: ItemAt<T>,
+) -> impl IntoView {
+    let Value::Choice { choices, get, set } = field.value else {
+        return ().into_any();
+    };
+    view! {
+        <div class="field">
+            <label for=id.clone()>{field.label}</label>
+            <select
+                id=id
+                prop:value=move || at.read(scenario, get).unwrap_or_default()
+                on:change=move |ev| {
+                    let value = event_target_value(&ev);
+                    at.edit(scenario, |item| set(item, &value))
+                }
+            >
+                {choices
+                    .iter()
+                    .map(|&(value, label)| view! { <option value=value>{label}</option> })
+                    .collect_view()}
+            </select>
+        </div>
+    }
+    .into_any()
+}
+
+/// A checkbox for a switch field of the table (element id `id`).
+pub fn flag_field<T: 'static>(
+    scenario: RwSignal<Scenario>,
+    id: String,
+    field: &'static Field<T>,
+    at: ItemAt<T>,
+) -> impl IntoView {
+    let Value::Flag { get, set } = field.value else {
+        return ().into_any();
+    };
+    view! {
+        <div class="field checkbox">
+            <input
+                type="checkbox"
+                id=id.clone()
+                prop:checked=move || at.read(scenario, get).unwrap_or(false)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    at.edit(scenario, |item| set(item, on))
+                }
+            />
+            <label for=id>{field.label}</label>
+        </div>
+    }
+    .into_any()
 }

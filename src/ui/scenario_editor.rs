@@ -3,12 +3,14 @@
 //! Sliders that name a quantity every platform or job class has (spot interruption rate,
 //! warm-pool window, …) set it on all of them; the platform fieldsets edit one platform.
 
-use super::controls::SliderField;
+use super::controls::{parse_in_range, SliderField};
 use crate::charts::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 use crate::model::catalog;
 use crate::model::platforms::Profile;
-use crate::model::scenario::{JobClass, Overflow, Platform, Scenario};
+use crate::model::scenario::fields;
+use crate::model::scenario::knobs::{self, KNOBS};
+use crate::model::scenario::{Overflow, Scenario};
 use crate::scenario::presets::presets;
 use leptos::prelude::*;
 
@@ -65,51 +67,54 @@ pub fn ScenarioEditor(
     }
 }
 
-/// A callback that sets one field on every platform.
-fn set_on_platforms(scenario: RwSignal<Scenario>, set: fn(&mut Platform, f64)) -> Callback<f64> {
-    Callback::new(move |v| scenario.update(|s| s.platforms.iter_mut().for_each(|p| set(p, v))))
-}
-
-/// A callback that sets one field on every job class.
-fn set_on_classes(scenario: RwSignal<Scenario>, set: fn(&mut JobClass, f64)) -> Callback<f64> {
-    Callback::new(move |v| scenario.update(|s| s.job_classes.iter_mut().for_each(|c| set(c, v))))
-}
-
-fn first_spot(s: &Scenario) -> Option<&Platform> {
-    s.platforms
-        .iter()
-        .find(|p| p.purchase.overflow == Overflow::Spot)
-}
-
+/// The scenario-wide sliders: one per knob of the table that has a slider, in its order, each
+/// with its readout where it has one.
 #[component]
 fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
-    let lambda = Signal::derive(move || {
-        scenario.with(|s| {
-            first_spot(s)
-                .or(s.platforms.first())
-                .map(|p| p.spot_interruptions_per_node_hour)
-                .unwrap_or(0.0)
+    KNOBS
+        .iter()
+        .filter_map(|knob| knob.slider.map(|slider| (knob, slider)))
+        .map(|(knob, slider)| {
+            let get = knob.get;
+            let set = knob.set;
+            view! {
+                <SliderField
+                    id=slider.id
+                    label=knob.label
+                    unit=knob.unit
+                    min=slider.min
+                    max=slider.max
+                    step=slider.step
+                    value=Signal::derive(move || scenario.with(get))
+                    readout=readout(scenario, knob.id)
+                    help=knob.help
+                    on_change=Callback::new(move |v: f64| scenario.update(|s| set(s, v)))
+                />
+            }
         })
-    });
-    let lambda_readout = Signal::derive(move || {
-        let l = lambda.get();
-        let mtbi = if l > 0.0 {
+        .collect_view()
+}
+
+/// The derived readout under a knob's slider (mean time between interruptions, offered load,
+/// pull time, the checkpoint optimum), if it has one.
+fn readout(scenario: RwSignal<Scenario>, knob: &str) -> Option<Signal<String>> {
+    let text: fn(&Scenario) -> String = match knob {
+        "spot_interruption_rate" => |s| {
+            let l = knobs::shown_spot_rate(s);
+            let mtbi = if l > 0.0 {
+                format!(
+                    "mean time between interruptions {} h",
+                    trim_number((1.0 / l).round())
+                )
+            } else {
+                "no interruptions".to_string()
+            };
             format!(
-                "mean time between interruptions {} h",
-                trim_number((1.0 / l).round())
+                "{mtbi}; {:.1} % of always-on nodes interrupted in a month",
+                monthly_interruption_share(l) * 100.0
             )
-        } else {
-            "no interruptions".to_string()
-        };
-        format!(
-            "{mtbi}; {:.1} % of always-on nodes interrupted in a month",
-            monthly_interruption_share(l) * 100.0
-        )
-    });
-    let utilization =
-        Signal::derive(move || scenario.with(|s| (s.offered_utilization() * 100.0).round()));
-    let util_readout = Signal::derive(move || {
-        scenario.with(|s| {
+        },
+        "utilization" => |s| {
             let jobs: f64 = s
                 .job_classes
                 .iter()
@@ -121,16 +126,8 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                 s.reference_gpu,
                 trim_number((jobs * 10.0).round() / 10.0)
             )
-        })
-    });
-    let first_class = move |f: fn(&JobClass) -> f64| {
-        Signal::derive(move || scenario.with(|s| s.job_classes.first().map(f).unwrap_or(0.0)))
-    };
-    let first_platform = move |f: fn(&Platform) -> f64| {
-        Signal::derive(move || scenario.with(|s| s.platforms.first().map(f).unwrap_or(0.0)))
-    };
-    let image_readout = Signal::derive(move || {
-        scenario.with(|s| {
+        },
+        "image_size" => |s| {
             let gb = s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0);
             s.platforms
                 .first()
@@ -142,14 +139,12 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                     )
                 })
                 .unwrap_or_default()
-        })
-    });
-    let checkpoint_readout = Signal::derive(move || {
-        scenario.with(|s| {
+        },
+        "checkpoint_interval" => |s| {
             let Some(class) = s.job_classes.first() else {
                 return String::new();
             };
-            match first_spot(s) {
+            match knobs::first_spot(s) {
                 Some(p) if p.spot_interruptions_per_node_hour > 0.0 => {
                     let mtbi_s = 3600.0 / p.spot_interruptions_per_node_hour;
                     let young = young_interval_s(class.checkpoint_write_s, mtbi_s) / 60.0;
@@ -162,158 +157,10 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                 }
                 _ => "no spot platform: checkpoints only cost write time".to_string(),
             }
-        })
-    });
-    view! {
-        <SliderField
-            id="spot-rate"
-            label="Spot interruption rate"
-            unit="per node-hour"
-            min=0.0
-            max=0.2
-            step=0.001
-            value=lambda
-            readout=lambda_readout
-            help="Interruptions per spot node-hour (λ), set on every platform; only spot nodes are interrupted."
-            on_change=set_on_platforms(scenario, |p, v| p.spot_interruptions_per_node_hour = v)
-        />
-        <SliderField
-            id="utilization"
-            label="Utilization (offered load)"
-            unit="%"
-            min=5.0
-            max=150.0
-            step=1.0
-            value=utilization
-            readout=util_readout
-            help="Offered load as a share of the reference GPUs: scales every job class's arrival rate."
-            on_change=Callback::new(move |v: f64| {
-                scenario.update(|s| {
-                    if let Some(next) = s.with_offered_utilization(v / 100.0) {
-                        *s = next;
-                    }
-                })
-            })
-        />
-        <SliderField
-            id="egress-gb"
-            label="Egress per job"
-            unit="GB"
-            min=0.0
-            max=2000.0
-            step=1.0
-            value=first_class(|c| c.egress_gb_per_job)
-            help="Data each finished job sends out of the cloud, set on every job class."
-            on_change=set_on_classes(scenario, |c, v| c.egress_gb_per_job = v)
-        />
-        <SliderField
-            id="egress-price"
-            label="Egress price"
-            unit="$/GB"
-            min=0.0
-            max=0.25
-            step=0.005
-            value=first_platform(|p| p.egress_usd_per_gb)
-            help="Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default)."
-            on_change=set_on_platforms(scenario, |p, v| p.egress_usd_per_gb = v)
-        />
-        <SliderField
-            id="fte-cost"
-            label="FTE cost"
-            unit="$/year"
-            min=0.0
-            max=600000.0
-            step=5000.0
-            value=Signal::derive(move || scenario.with(|s| s.people.fte_cost_usd_per_year))
-            help="Loaded annual cost of one engineer; each platform's ops share multiplies it."
-            on_change=Callback::new(move |v| scenario.update(|s| s.people.fte_cost_usd_per_year = v))
-        />
-        <SliderField
-            id="warm-pool"
-            label="Warm-pool window"
-            unit="min"
-            min=0.0
-            max=240.0
-            step=1.0
-            value=Signal::derive(move || {
-                scenario.with(|s| s.platforms.first().map(|p| p.warm_pool_window_s / 60.0).unwrap_or(0.0))
-            })
-            help="How long an empty node waits for work before it is released, set on every platform."
-            on_change=set_on_platforms(scenario, |p, v| p.warm_pool_window_s = v * 60.0)
-        />
-        <SliderField
-            id="image-size"
-            label="Image pull time (image size)"
-            unit="GB"
-            min=0.0
-            max=60.0
-            step=0.5
-            value=first_class(|c| c.image_gb)
-            readout=image_readout
-            help="Container image size, set on every job class; pull time = size ÷ the platform's pull throughput."
-            on_change=set_on_classes(scenario, |c, v| c.image_gb = v)
-        />
-        <SliderField
-            id="checkpoint-interval"
-            label="Checkpoint interval"
-            unit="min"
-            min=0.0
-            max=240.0
-            step=1.0
-            value=first_class(|c| c.checkpoint_interval_min)
-            readout=checkpoint_readout
-            help="Compute time between checkpoints, set on every job class; 0 = no checkpoints."
-            on_change=set_on_classes(scenario, |c, v| c.checkpoint_interval_min = v)
-        />
-        <SliderField
-            id="reserved-share"
-            label="Reserved share"
-            unit="%"
-            min=0.0
-            max=100.0
-            step=1.0
-            value=Signal::derive(move || {
-                scenario.with(|s| {
-                    s.platforms
-                        .iter()
-                        .find(|p| p.purchase.overflow != Overflow::None)
-                        .map(|p| (p.purchase.reserved_share * 100.0).round())
-                        .unwrap_or(0.0)
-                })
-            })
-            help="Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled platform."
-            on_change=Callback::new(move |v: f64| {
-                scenario.update(|s| {
-                    s.platforms
-                        .iter_mut()
-                        .filter(|p| p.purchase.overflow != Overflow::None)
-                        .for_each(|p| p.purchase.reserved_share = v / 100.0)
-                })
-            })
-        />
-        <SliderField
-            id="discount-aws"
-            label="Negotiated discount, AWS"
-            unit="%"
-            min=0.0
-            max=90.0
-            step=1.0
-            value=Signal::derive(move || scenario.with(|s| s.discounts.aws_pct))
-            help="Enterprise discount on every AWS list price (compute), on top of spot and reserved pricing."
-            on_change=Callback::new(move |v| scenario.update(|s| s.discounts.aws_pct = v))
-        />
-        <SliderField
-            id="discount-gcp"
-            label="Negotiated discount, GCP"
-            unit="%"
-            min=0.0
-            max=90.0
-            step=1.0
-            value=Signal::derive(move || scenario.with(|s| s.discounts.gcp_pct))
-            help="Enterprise discount on every GCP list price (compute), on top of spot and committed-use pricing."
-            on_change=Callback::new(move |v| scenario.update(|s| s.discounts.gcp_pct = v))
-        />
-    }
+        },
+        _ => return None,
+    };
+    Some(Signal::derive(move || scenario.with(text)))
 }
 
 /// Adds a platform of a chosen profile (up to the limit of four).
@@ -456,6 +303,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
         Some(Overflow::None) => "none",
         _ => "on_demand",
     };
+    let fte = fields::field(fields::PLATFORM_FIELDS, "ops_fte").expect("a platform field");
     let (fte_error, set_fte_error) = signal(None::<String>);
     super::controls::clear_when_changed(
         move || scenario.with(|s| s.platforms.get(index).map(|p| p.ops_fte)),
@@ -512,18 +360,17 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                 </select>
             </div>
             <div class="control">
-                <label for=id("fte")>"Ops FTE share"</label>
+                <label for=id("fte")>{fte.label}</label>
                 <input
                     id=id("fte")
                     type="number"
-                    min="0"
-                    max="100"
+                    min=fte.min
+                    max=fte.max
                     step="0.05"
                     prop:value=move || platform().map(|p| trim_number(p.ops_fte)).unwrap_or_default()
                     on:change=move |ev| {
-                        let text = event_target_value(&ev);
-                        match text.trim().parse::<f64>() {
-                            Ok(v) if (0.0..=100.0).contains(&v) => {
+                        match parse_in_range(fte.label, fte.min, fte.max, &event_target_value(&ev)) {
+                            Ok(v) => {
                                 set_fte_error.set(None);
                                 scenario.update(|s| {
                                     if let Some(p) = s.platforms.get_mut(index) {
@@ -531,10 +378,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                                     }
                                 });
                             }
-                            _ => set_fte_error.set(Some(format!(
-                                "Ops FTE share must be a number from 0 to 100; \"{}\" was not applied.",
-                                text.trim()
-                            ))),
+                            Err(message) => set_fte_error.set(Some(message)),
                         }
                     }
                 />

@@ -6,6 +6,7 @@
 //! override it.
 
 use super::catalog::{self, InstanceType};
+use super::scenario::fields::PLATFORM_FIELDS;
 use super::scenario::{Billing, Cloud, Overflow, Placement, Platform, Purchase};
 use serde::{Deserialize, Serialize};
 
@@ -231,81 +232,30 @@ impl Profile {
         p
     }
 
-    /// Where each default of this profile comes from.
+    /// Where each default of this profile comes from: the field table's source of each
+    /// platform field ([`PLATFORM_FIELDS`]), where this profile sets it otherwise its own, in
+    /// the table's order.
     pub fn sources(self) -> Vec<Sourced> {
-        let s = |field, source| Sourced { field, source };
-        let aws = self.cloud() == Cloud::Aws;
-        let mut out = vec![
-            s(
-                "on_demand_usd_per_node_hour",
-                "price catalog (see catalog as-of date)",
-            ),
-            s(
-                "spot_usd_per_node_hour",
-                "price catalog; AWS: median across availability zones",
-            ),
-            s(
-                "relative_throughput",
-                "assumption: public training benchmarks, rough ratios",
-            ),
-            s(
-                "spot_interruptions_per_node_hour",
-                "assumption: 0.005/node-hour (MTBI 200 h, >20 %/month: GPU pools sit in the \
-                 Spot Advisor's highest band)",
-            ),
-            s(
-                "spot_notice_s",
-                if aws {
-                    "AWS EC2 docs: 2-minute interruption notice"
-                } else {
-                    "Compute Engine docs: 30 s from soft to hard off for Spot VMs"
-                },
-            ),
-            s(
-                "billing",
-                "EC2 and Compute Engine: per second with a 60 s minimum (provider docs)",
-            ),
-            s(
-                "image_pull_gb_per_s",
-                "AWS ML blog (2026): 15–20 GB images take 4–6 min to pull ≈ 0.06 GB/s",
-            ),
-            s(
-                "provisioning_median_s",
-                "assumption: GPU node boot plus driver init; EC2 rule of thumb 5–15 min to a \
-                 running batch job (Vantage handbook)",
-            ),
-            s(
-                "egress_usd_per_gb",
-                if aws {
-                    "AWS internet egress us-east-1: $0.09/GB after 100 GB/month free (2026)"
-                } else {
-                    "GCP Premium tier egress 0–1 TiB: $0.12/GiB (billing catalog 2026-07-30)"
-                },
-            ),
-            s(
-                "storage_usd_per_gb_month",
-                if aws {
-                    "S3 Standard us-east-1 $0.023/GB-month"
-                } else {
-                    "GCS Standard us-central1 $0.020/GB-month (billing catalog 2026-07-30)"
-                },
-            ),
-            s(
-                "storage_read_slowdown_pct",
-                "seed 002: direct object-store reads +12 %, parallel file system +1 %",
-            ),
-            s(
-                "multi_node_efficiency",
-                "assumption: 90 % (seed 001 reports 78–92 % at 64 GPUs)",
-            ),
-            s(
-                "purchase.reserved_discount_pct",
-                "GCP 1-year resource CUD for A2/G2: 37 %",
-            ),
-            s("storage_gb", "assumption: 2 TB of datasets and checkpoints"),
-            s("max_nodes", "assumption: account quota of 64 nodes"),
-        ];
-        let specific: &[Sourced] = match self {
+        let specific = self.own_sources();
+        PLATFORM_FIELDS
+            .iter()
+            .filter_map(|f| {
+                let source = specific
+                    .iter()
+                    .find(|s| s.field == f.path)
+                    .map(|s| s.source)
+                    .or_else(|| f.source.on(self.cloud()))?;
+                Some(Sourced {
+                    field: f.path,
+                    source,
+                })
+            })
+            .collect()
+    }
+
+    /// The sources of the defaults this profile sets itself.
+    fn own_sources(self) -> &'static [Sourced] {
+        match self {
             Profile::AwsBatch => &[
                 Sourced {
                     field: "fee_usd_per_cluster_hour",
@@ -331,7 +281,7 @@ impl Profile {
                     source: "SageMaker gives each training job whole instances of its own",
                 },
                 Sourced {
-                    field: "billing",
+                    field: "billing.minimum_s",
                     source: "SageMaker bills instance time per second (BillableTimeInSeconds)",
                 },
                 Sourced {
@@ -405,7 +355,7 @@ impl Profile {
             ],
             Profile::ReservedCluster => &[
                 Sourced {
-                    field: "purchase",
+                    field: "purchase.reserved_share",
                     source: "the whole reference cluster reserved, no overflow",
                 },
                 Sourced {
@@ -413,15 +363,27 @@ impl Profile {
                     source: "assumption: ½ FTE",
                 },
             ],
-        };
-        out.extend_from_slice(specific);
-        out
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_own_source_names_a_platform_field() {
+        for profile in Profile::ALL {
+            for s in profile.own_sources() {
+                assert!(
+                    PLATFORM_FIELDS.iter().any(|f| f.path == s.field),
+                    "{profile:?}: {} is no platform field",
+                    s.field
+                );
+            }
+            assert!(profile.sources().iter().any(|s| s.field == "spot_notice_s"));
+        }
+    }
 
     #[test]
     fn every_profile_builds_a_valid_platform() {

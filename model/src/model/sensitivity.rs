@@ -7,106 +7,14 @@
 
 use super::error::ScenarioError;
 use super::monte_carlo::run_replication;
+use super::scenario::knobs::{Knob, KNOBS};
 use super::scenario::{Overflow, Scenario};
 use serde::{Deserialize, Serialize};
 
-/// An input the tornado varies.
-#[derive(Debug, Clone, Copy)]
-pub struct Knob {
-    /// Identifier.
-    pub id: &'static str,
-    /// Label shown in the UI (the same words as the controls).
-    pub label: &'static str,
-    apply: fn(&mut Scenario, f64),
-}
-
-/// The inputs the tornado varies, each scaled by (1 ± X %).
-pub fn knobs() -> &'static [Knob] {
-    &[
-        Knob {
-            id: "spot_interruption_rate",
-            label: "Spot interruption rate",
-            apply: |s, f| {
-                s.platforms
-                    .iter_mut()
-                    .for_each(|p| p.spot_interruptions_per_node_hour *= f)
-            },
-        },
-        Knob {
-            id: "utilization",
-            label: "Utilization (offered load)",
-            apply: |s, f| {
-                for c in &mut s.job_classes {
-                    c.arrivals = c.arrivals.scaled(f);
-                }
-            },
-        },
-        Knob {
-            id: "on_demand_price",
-            label: "On-demand price",
-            apply: |s, f| {
-                s.platforms
-                    .iter_mut()
-                    .for_each(|p| p.on_demand_usd_per_node_hour *= f)
-            },
-        },
-        Knob {
-            id: "spot_price",
-            label: "Spot price",
-            apply: |s, f| {
-                s.platforms
-                    .iter_mut()
-                    .for_each(|p| p.spot_usd_per_node_hour *= f)
-            },
-        },
-        Knob {
-            id: "provisioning_time",
-            label: "Node provisioning time",
-            apply: |s, f| {
-                for p in &mut s.platforms {
-                    p.provisioning_median_s *= f;
-                    p.provisioning_p90_s *= f;
-                }
-            },
-        },
-        Knob {
-            id: "image_size",
-            label: "Image pull time",
-            apply: |s, f| s.job_classes.iter_mut().for_each(|c| c.image_gb *= f),
-        },
-        Knob {
-            id: "warm_pool_window",
-            label: "Warm-pool window",
-            apply: |s, f| {
-                s.platforms
-                    .iter_mut()
-                    .for_each(|p| p.warm_pool_window_s *= f)
-            },
-        },
-        Knob {
-            id: "checkpoint_interval",
-            label: "Checkpoint interval",
-            apply: |s, f| {
-                s.job_classes
-                    .iter_mut()
-                    .for_each(|c| c.checkpoint_interval_min *= f)
-            },
-        },
-        Knob {
-            id: "egress_price",
-            label: "Egress price",
-            apply: |s, f| {
-                s.platforms
-                    .iter_mut()
-                    .for_each(|p| p.egress_usd_per_gb *= f)
-            },
-        },
-        Knob {
-            id: "fte_cost",
-            label: "FTE cost",
-            apply: |s, f| s.people.fte_cost_usd_per_year *= f,
-        },
-    ]
+/// The inputs the tornado varies, each scaled by (1 ± X %): the scenario-wide knobs that
+/// have a scale ([`KNOBS`]), in their order.
+pub fn knobs() -> impl Iterator<Item = &'static Knob> {
+    KNOBS.iter().filter(|k| k.scale.is_some())
 }
 
 /// One bar of the tornado: a knob's low and high variant for one platform.
@@ -158,10 +66,11 @@ impl TornadoRun {
     pub fn new(scenario: &Scenario, pct: f64, reps: u32) -> Result<TornadoRun, ScenarioError> {
         scenario.validate()?;
         let mut variants = vec![(usize::MAX, scenario.clone())];
-        for (k, knob) in knobs().iter().enumerate() {
+        for (k, knob) in KNOBS.iter().enumerate() {
+            let Some(scale) = knob.scale else { continue };
             let make = |factor: f64| {
                 let mut s = scenario.clone();
-                (knob.apply)(&mut s, factor);
+                scale(&mut s, factor);
                 s.validate().ok().map(|_| s)
             };
             if let (Some(low), Some(high)) = (make(1.0 - pct / 100.0), make(1.0 + pct / 100.0)) {
@@ -219,11 +128,11 @@ impl TornadoRun {
         let base = &self.variants[0].1;
         let mut bars = Vec::new();
         for pair in (1..self.variants.len()).step_by(2) {
-            let knob = &knobs()[self.variants[pair].0];
+            let knob = &KNOBS[self.variants[pair].0];
             for (i, p) in base.platforms.iter().enumerate() {
                 bars.push(TornadoBar {
                     knob: knob.id.to_string(),
-                    label: knob.label.to_string(),
+                    label: knob.chart_label.to_string(),
                     platform: p.name.clone(),
                     low_usd: self.sums[pair][i] / reps,
                     base_usd: self.sums[0][i] / reps,

@@ -1,0 +1,766 @@
+//! The field table: one row for every value a user can set in a scenario, with its dotted
+//! path, label, unit, range, doc and the source of its default, and how to read and write it.
+//!
+//! Validation ([`Scenario::validate`]), the page's settings rows, the method panel's sources
+//! and the schema's words all follow these rows, so a new field is one row here (plus what the
+//! model does with it). Paths are relative to the item that holds them: [`SCENARIO_FIELDS`]
+//! to the scenario, [`JOB_CLASS_FIELDS`] to `job_classes.<i>`, [`PLATFORM_FIELDS`] to
+//! `platforms.<i>`. The rows are in validation order: the first field out of range is the one
+//! reported. A test checks that every leaf of a scenario document has exactly one row.
+//!
+//! [`Scenario::validate`]: super::Scenario::validate
+
+use super::{
+    Arrivals, Cloud, Duration, FailureKind, JobClass, Overflow, Placement, Platform, Scenario,
+};
+use crate::model::scenario::limits;
+
+/// How a field's value is read and written.
+pub enum Value<T: 'static> {
+    /// A number (a count is a whole number). `get` gives `None` where the item holds no such
+    /// value (another variant of a tagged union, an optional field left out).
+    Number {
+        /// The value, if the item has it.
+        get: fn(&T) -> Option<f64>,
+        /// Sets it (the page's edit: it may keep a paired field consistent).
+        set: fn(&mut T, f64),
+    },
+    /// A switch.
+    Flag {
+        /// Whether it is on.
+        get: fn(&T) -> bool,
+        /// Turns it on or off.
+        set: fn(&mut T, bool),
+    },
+    /// One of a few choices, each (JSON value, label).
+    Choice {
+        /// The choices.
+        choices: &'static [(&'static str, &'static str)],
+        /// The JSON value of the current choice.
+        get: fn(&T) -> &'static str,
+        /// Picks the choice with this JSON value (others are ignored).
+        set: fn(&mut T, &str),
+    },
+    /// A name shown in the page (1 to 64 characters).
+    Name {
+        /// The name.
+        get: fn(&T) -> &str,
+    },
+    /// An identifier chosen from a list elsewhere (an instance type, a GPU model), not edited
+    /// as a value.
+    Id {
+        /// The identifier.
+        get: fn(&T) -> &str,
+    },
+    /// A list of numbers, each in the field's range (an hour-of-day profile).
+    Numbers {
+        /// The list, if the item has one.
+        get: fn(&T) -> Option<&[f64]>,
+    },
+}
+
+impl<T> Clone for Value<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Value<T> {}
+
+/// Where a field's default comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Source {
+    /// The user's own value (a name, a workload size).
+    None,
+    /// The same source on every cloud.
+    Same(&'static str),
+    /// A source per cloud (prices and notices differ).
+    ByCloud {
+        /// On AWS.
+        aws: &'static str,
+        /// On GCP.
+        gcp: &'static str,
+    },
+}
+
+impl Source {
+    /// The source that applies on `cloud`, if any.
+    pub fn on(self, cloud: Cloud) -> Option<&'static str> {
+        match (self, cloud) {
+            (Source::None, _) => None,
+            (Source::Same(s), _) => Some(s),
+            (Source::ByCloud { aws, .. }, Cloud::Aws) => Some(aws),
+            (Source::ByCloud { gcp, .. }, Cloud::Gcp) => Some(gcp),
+        }
+    }
+}
+
+/// How the page shows a field.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Control {
+    /// A number field in the item's "All settings".
+    Setting,
+    /// A control of its own in the item's editor (a choice, a switch, a name).
+    Own,
+    /// Edited through another control (a tagged union's variant fields, through the derived
+    /// job-class controls), or not on the page.
+    Elsewhere,
+}
+
+/// One editable field of a `T` (the scenario, a job class, a platform).
+pub struct Field<T: 'static> {
+    /// Dotted path inside `T`, as in the JSON document and `--set`.
+    pub path: &'static str,
+    /// Label in the page (the accessible name of its control).
+    pub label: &'static str,
+    /// Unit shown after the value ("" for a count).
+    pub unit: &'static str,
+    /// Smallest valid value.
+    pub min: f64,
+    /// Largest valid value.
+    pub max: f64,
+    /// A smallest value set by another field of the item (a 90th percentile is at least its
+    /// median), used by validation in place of `min`.
+    pub min_from: Option<fn(&T) -> f64>,
+    /// A number above 0 but below this is refused, with this as the smallest (a checkpoint
+    /// interval: 0 turns checkpoints off, else at least a second).
+    pub off_or_at_least: Option<f64>,
+    /// What it means.
+    pub doc: &'static str,
+    /// Where its default comes from, and its date; none where it is the user's own (a name,
+    /// a workload size).
+    pub source: Source,
+    /// How to read and write it.
+    pub value: Value<T>,
+    /// How the page shows it.
+    pub control: Control,
+}
+
+impl<T> Field<T> {
+    const fn number(
+        path: &'static str,
+        label: &'static str,
+        unit: &'static str,
+        (min, max): (f64, f64),
+        get: fn(&T) -> Option<f64>,
+        set: fn(&mut T, f64),
+    ) -> Field<T> {
+        Field {
+            path,
+            label,
+            unit,
+            min,
+            max,
+            min_from: None,
+            off_or_at_least: None,
+            doc: "",
+            source: Source::None,
+            value: Value::Number { get, set },
+            control: Control::Setting,
+        }
+    }
+
+    const fn other(path: &'static str, label: &'static str, value: Value<T>) -> Field<T> {
+        Field {
+            path,
+            label,
+            unit: "",
+            min: 0.0,
+            max: 0.0,
+            min_from: None,
+            off_or_at_least: None,
+            doc: "",
+            source: Source::None,
+            value,
+            control: Control::Own,
+        }
+    }
+
+    const fn doc(mut self, doc: &'static str) -> Field<T> {
+        self.doc = doc;
+        self
+    }
+
+    const fn source(mut self, source: &'static str) -> Field<T> {
+        self.source = Source::Same(source);
+        self
+    }
+
+    const fn source_by_cloud(mut self, aws: &'static str, gcp: &'static str) -> Field<T> {
+        self.source = Source::ByCloud { aws, gcp };
+        self
+    }
+
+    const fn control(mut self, control: Control) -> Field<T> {
+        self.control = control;
+        self
+    }
+
+    /// The number this field holds in `item`, if it holds one.
+    pub fn number_in(&self, item: &T) -> Option<f64> {
+        match self.value {
+            Value::Number { get, .. } => get(item),
+            _ => None,
+        }
+    }
+}
+
+/// The row of `path` in `table`.
+pub fn field<T>(table: &'static [Field<T>], path: &str) -> Option<&'static Field<T>> {
+    table.iter().find(|f| f.path == path)
+}
+
+/// Shorthand for a number field with a plain getter.
+macro_rules! num {
+    ($t:ty; $path:literal, $label:literal, $unit:literal, $range:expr, |$x:ident| $get:expr, |$y:ident, $v:ident| $set:expr) => {
+        Field::<$t>::number(
+            $path,
+            $label,
+            $unit,
+            $range,
+            |$x| Some(f64::from($get)),
+            |$y, $v| $set,
+        )
+    };
+}
+
+/// A week of a leap year, in hours: the longest job duration (its median or mean).
+const DURATION_MAX_H: f64 = 24.0 * 366.0;
+
+/// Fields of the scenario itself.
+pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
+    num!(Scenario; "horizon_days", "Horizon", "days", (1.0 / 24.0, limits::HORIZON_DAYS_MAX),
+        |s| s.horizon_days, |s, v| s.horizon_days = v)
+    .doc("Simulated time.")
+    .control(Control::Elsewhere),
+    num!(Scenario; "replications", "Replications", "", (1.0, limits::REPLICATIONS_MAX as f64),
+        |s| s.replications, |s, v| s.replications = v as u32)
+    .doc("Monte Carlo replications.")
+    .control(Control::Elsewhere),
+    // Any u64: the check never refuses one (the number shown is rounded past 2^53).
+    Field::<Scenario>::number(
+        "seed",
+        "Seed",
+        "",
+        (0.0, u64::MAX as f64),
+        |s| Some(s.seed as f64),
+        |s, v| s.seed = v as u64,
+    )
+    .doc("Seed of every random stream.")
+    .control(Control::Elsewhere),
+    num!(Scenario; "reference_gpus", "Reference GPUs", "", (1.0, 1e6),
+        |s| s.reference_gpus, |s, v| s.reference_gpus = v as u32)
+    .doc("Size of the cluster the team would otherwise reserve, in reference GPUs.")
+    .control(Control::Elsewhere),
+    Field::<Scenario>::other(
+        "reference_gpu",
+        "Reference GPU",
+        Value::Name {
+            get: |s| &s.reference_gpu,
+        },
+    )
+    .doc("GPU model that job durations are measured on.")
+    .control(Control::Elsewhere),
+    num!(Scenario; "discounts.aws_pct", "Negotiated discount, AWS", "%", (0.0, 90.0),
+        |s| s.discounts.aws_pct, |s, v| s.discounts.aws_pct = v)
+    .doc("% off AWS list prices (enterprise agreements).")
+    .control(Control::Elsewhere),
+    num!(Scenario; "discounts.gcp_pct", "Negotiated discount, GCP", "%", (0.0, 90.0),
+        |s| s.discounts.gcp_pct, |s, v| s.discounts.gcp_pct = v)
+    .doc("% off GCP list prices (enterprise agreements).")
+    .control(Control::Elsewhere),
+    num!(Scenario; "people.fte_cost_usd_per_year", "FTE cost", "$/year", (0.0, 5e6),
+        |s| s.people.fte_cost_usd_per_year, |s, v| s.people.fte_cost_usd_per_year = v)
+    .doc("Loaded annual cost of one full-time engineer.")
+    .source("assumption: $200,000, salary plus overhead for a US platform engineer")
+    .control(Control::Elsewhere),
+];
+
+fn per_day(c: &JobClass) -> Option<f64> {
+    match c.arrivals {
+        Arrivals::Steady { per_day }
+        | Arrivals::Poisson { per_day }
+        | Arrivals::HourOfDay { per_day, .. } => Some(per_day),
+        Arrivals::Bursts { .. } => None,
+    }
+}
+
+fn set_per_day(c: &mut JobClass, v: f64) {
+    match &mut c.arrivals {
+        Arrivals::Steady { per_day }
+        | Arrivals::Poisson { per_day }
+        | Arrivals::HourOfDay { per_day, .. } => *per_day = v,
+        Arrivals::Bursts { .. } => {}
+    }
+}
+
+fn median_hours(c: &JobClass) -> Option<f64> {
+    match c.duration {
+        Duration::LogNormal { median_hours, .. } => Some(median_hours),
+        _ => None,
+    }
+}
+
+/// Fields of a job class.
+pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
+    Field::<JobClass>::other("name", "Name", Value::Name { get: |c| &c.name }).doc("Name shown in the page."),
+    Field::<JobClass>::other("arrivals.kind", "Arrivals", Value::Choice {
+        choices: &[
+            ("poisson", "Poisson (random)"),
+            ("steady", "Steady (evenly spaced)"),
+            ("bursts", "Bursts of 12"),
+            ("hour_of_day", "Poisson by hour of day (from a job history)"),
+        ],
+        get: |c| match c.arrivals {
+            Arrivals::Steady { .. } => "steady",
+            Arrivals::Poisson { .. } => "poisson",
+            Arrivals::Bursts { .. } => "bursts",
+            Arrivals::HourOfDay { .. } => "hour_of_day",
+        },
+        set: crate::scenario::edit::set_arrivals_kind,
+    })
+    .doc("How jobs of the class arrive."),
+    Field::<JobClass>::number("arrivals.per_day", "Jobs per day", "/day", (0.0, 1e6), per_day, set_per_day)
+        .doc("Jobs a day (mean, for random arrivals).").control(Control::Elsewhere),
+    Field::<JobClass>::number("arrivals.bursts_per_day", "Bursts per day", "/day", (0.0, 1e5),
+        |c| match c.arrivals { Arrivals::Bursts { bursts_per_day, .. } => Some(bursts_per_day), _ => None },
+        |c, v| if let Arrivals::Bursts { bursts_per_day, .. } = &mut c.arrivals { *bursts_per_day = v })
+        .doc("Mean bursts a day.").control(Control::Elsewhere),
+    Field::<JobClass>::number("arrivals.jobs_per_burst", "Jobs per burst", "", (1.0, 1e4),
+        |c| match c.arrivals { Arrivals::Bursts { jobs_per_burst, .. } => Some(f64::from(jobs_per_burst)), _ => None },
+        |c, v| if let Arrivals::Bursts { jobs_per_burst, .. } = &mut c.arrivals { *jobs_per_burst = v as u32 })
+        .doc("Jobs each burst submits at once.").control(Control::Elsewhere),
+    Field {
+        min: 0.0,
+        max: 1e6,
+        ..Field::<JobClass>::other("arrivals.hourly_weights", "Hour-of-day weights", Value::Numbers {
+            get: |c| match &c.arrivals { Arrivals::HourOfDay { hourly_weights, .. } => Some(hourly_weights.as_slice()), _ => None },
+        })
+    }
+    .doc("24 non-negative weights, one per hour of the day; only their ratios matter.")
+    .source("fitted from a job history")
+    .control(Control::Elsewhere),
+    Field::<JobClass>::other("duration.kind", "Duration distribution", Value::Choice {
+        choices: &[("fixed", "Fixed"), ("log_normal", "Log-normal"), ("exponential", "Exponential")],
+        get: |c| match c.duration {
+            Duration::Fixed { .. } => "fixed",
+            Duration::LogNormal { .. } => "log_normal",
+            Duration::Exponential { .. } => "exponential",
+        },
+        set: |_, _| {},
+    })
+    .doc("Run time on the reference GPU, with perfect scaling and no slowdown.")
+    .control(Control::Elsewhere),
+    Field::<JobClass>::number("duration.hours", "Duration", "h", (1.0 / 3600.0, DURATION_MAX_H),
+        |c| match c.duration { Duration::Fixed { hours } => Some(hours), _ => None },
+        |c, v| if let Duration::Fixed { hours } = &mut c.duration { *hours = v })
+        .doc("Every job's run time on the reference GPU.").control(Control::Elsewhere),
+    Field::<JobClass>::number("duration.median_hours", "Duration, median (on the reference GPU)", "h",
+        (1.0 / 3600.0, DURATION_MAX_H), median_hours,
+        |c, v| if let Duration::LogNormal { median_hours, .. } = &mut c.duration { *median_hours = v })
+        .doc("Median run time on the reference GPU.").control(Control::Elsewhere),
+    Field {
+        min_from: Some(|c: &JobClass| median_hours(c).unwrap_or(0.0)),
+        ..Field::<JobClass>::number("duration.p90_hours", "Duration, 90th percentile", "h",
+            (1.0 / 3600.0, 10.0 * DURATION_MAX_H),
+            |c| match c.duration { Duration::LogNormal { p90_hours, .. } => Some(p90_hours), _ => None },
+            |c, v| if let Duration::LogNormal { p90_hours, .. } = &mut c.duration { *p90_hours = v })
+    }
+    .doc("90th percentile of the run time on the reference GPU (at least the median).")
+    .control(Control::Elsewhere),
+    Field::<JobClass>::number("duration.mean_hours", "Duration, mean", "h", (1.0 / 3600.0, DURATION_MAX_H),
+        |c| match c.duration { Duration::Exponential { mean_hours } => Some(mean_hours), _ => None },
+        |c, v| if let Duration::Exponential { mean_hours } = &mut c.duration { *mean_hours = v })
+        .doc("Mean run time on the reference GPU (exponential, the M/M/c textbook case).")
+        .control(Control::Elsewhere),
+    num!(JobClass; "gpus_per_job", "GPUs per job", "", (1.0, limits::GPUS_PER_JOB_MAX as f64),
+        |c| c.gpus_per_job, |c, v| c.gpus_per_job = v.round() as u32)
+        .doc("GPUs per job: part of a node, a whole node or several whole nodes."),
+    num!(JobClass; "gpu_memory_gb", "GPU memory per GPU", "GB", (0.0, 1_024.0),
+        |c| c.gpu_memory_gb, |c, v| c.gpu_memory_gb = v)
+        .doc("GPU memory the job needs on each GPU."),
+    num!(JobClass; "failures.probability", "Failure probability", "0–1", (0.0, 1.0),
+        |c| c.failures.probability, |c, v| c.failures.probability = v)
+        .doc("Transient: probability that an attempt fails. Deterministic: probability that a job is broken."),
+    Field::<JobClass>::other("failures.kind", "Failure kind", Value::Choice {
+        choices: &[
+            ("transient", "Transient (a retry may succeed)"),
+            ("deterministic", "Deterministic (every retry fails)"),
+        ],
+        get: |c| match c.failures.kind {
+            FailureKind::Transient => "transient",
+            FailureKind::Deterministic => "deterministic",
+        },
+        set: |c, v| match v {
+            "transient" => c.failures.kind = FailureKind::Transient,
+            "deterministic" => c.failures.kind = FailureKind::Deterministic,
+            _ => {}
+        },
+    })
+    .doc("Whether a failed attempt can succeed when retried.")
+    .source("seed 000: dependency conflicts fail every retry"),
+    num!(JobClass; "failures.max_retries", "Retries", "", (0.0, 100.0),
+        |c| c.failures.max_retries, |c, v| c.failures.max_retries = v.round() as u32)
+        .doc("Retries after the first attempt before the job is given up."),
+    Field {
+        control: Control::Own,
+        ..Field::<JobClass>::number("failures.at_share", "Where in the run it fails", "0–1", (0.0, 1.0),
+            |c| c.failures.at_share, |c, v| c.failures.at_share = Some(v))
+    }
+    .doc("Where in its run a failing attempt fails, as a share of its compute; left out: anywhere."),
+    num!(JobClass; "data_read_gb_per_attempt", "Data read per attempt", "GB", (0.0, 1e7),
+        |c| c.data_read_gb_per_attempt, |c, v| c.data_read_gb_per_attempt = v)
+        .doc("Training data read by each attempt."),
+    num!(JobClass; "data_read_billed_share", "Share of data read that is billed", "0–1", (0.0, 1.0),
+        |c| c.data_read_billed_share, |c, v| c.data_read_billed_share = v)
+        .doc("Share of the data read that crosses a billed boundary.")
+        .source("assumption: 0, same-region object-store reads are free"),
+    num!(JobClass; "egress_gb_per_job", "Egress per finished job", "GB", (0.0, 1e7),
+        |c| c.egress_gb_per_job, |c, v| c.egress_gb_per_job = v)
+        .doc("Data each finished job sends out of the cloud (results, exports)."),
+    num!(JobClass; "image_gb", "Container image", "GB", (0.0, 1_000.0),
+        |c| c.image_gb, |c, v| c.image_gb = v)
+        .doc("Container image size."),
+    Field {
+        off_or_at_least: Some(1.0 / 60.0),
+        ..num!(JobClass; "checkpoint_interval_min", "Checkpoint interval", "min", (0.0, 1e5),
+            |c| c.checkpoint_interval_min, |c, v| c.checkpoint_interval_min = v)
+    }
+    .doc("Compute time between checkpoints; 0 = no checkpoints."),
+    num!(JobClass; "checkpoint_write_s", "Checkpoint write time", "s", (0.0, 86_400.0),
+        |c| c.checkpoint_write_s, |c, v| c.checkpoint_write_s = v)
+        .doc("Time to write one checkpoint."),
+    num!(JobClass; "restart_overhead_s", "Restart overhead", "s", (0.0, 86_400.0),
+        |c| c.restart_overhead_s, |c, v| c.restart_overhead_s = v)
+        .doc("The job's own restart time after an interruption or failure.")
+        .source("seed 000 quotes 45 minutes"),
+];
+
+/// Fields of a platform.
+pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
+    Field::<Platform>::other("name", "Name", Value::Name { get: |p| &p.name })
+        .doc("Unique name, shown in the page and used as the key in the CLI output."),
+    Field::<Platform>::other("profile", "Profile", Value::Id { get: |p| &p.profile })
+        .doc("The profile its defaults came from.").control(Control::Elsewhere),
+    Field::<Platform>::other("cloud", "Cloud", Value::Choice {
+        choices: &[("aws", "AWS"), ("gcp", "GCP")],
+        get: |p| match p.cloud { Cloud::Aws => "aws", Cloud::Gcp => "gcp" },
+        set: |p, v| match v {
+            "aws" => p.cloud = Cloud::Aws,
+            "gcp" => p.cloud = Cloud::Gcp,
+            _ => {}
+        },
+    })
+    .doc("Cloud (selects the negotiated discount).").control(Control::Elsewhere),
+    Field::<Platform>::other("instance_type", "Instance type", Value::Id { get: |p| &p.instance_type })
+        .doc("Instance type, from the catalog."),
+    Field::<Platform>::other("gpu_model", "GPU model", Value::Id { get: |p| &p.gpu_model })
+        .doc("GPU model of the instance type.").control(Control::Elsewhere),
+    num!(Platform; "gpus_per_node", "GPUs per node", "", (1.0, 64.0),
+        |p| p.gpus_per_node, |p, v| p.gpus_per_node = v as u32)
+        .doc("GPUs per node."),
+    num!(Platform; "gpu_memory_gb", "GPU memory", "GB", (1.0, 1024.0),
+        |p| p.gpu_memory_gb, |p, v| p.gpu_memory_gb = v)
+        .doc("GPU memory per GPU."),
+    num!(Platform; "relative_throughput", "Relative throughput (reference GPU = 1)", "×", (0.01, 100.0),
+        |p| p.relative_throughput, |p, v| p.relative_throughput = v)
+        .doc("Throughput of one GPU relative to the reference GPU.")
+        .source("assumption: public training benchmarks, rough ratios"),
+    num!(Platform; "on_demand_usd_per_node_hour", "On-demand price", "$/node-h", (0.0, 10_000.0),
+        |p| p.on_demand_usd_per_node_hour, |p, v| p.on_demand_usd_per_node_hour = v)
+        .doc("On-demand list price.").source("price catalog (see catalog as-of date)"),
+    num!(Platform; "spot_usd_per_node_hour", "Spot price", "$/node-h", (0.0, 10_000.0),
+        |p| p.spot_usd_per_node_hour, |p, v| p.spot_usd_per_node_hour = v)
+        .doc("Spot price.").source("price catalog; AWS: median across availability zones"),
+    num!(Platform; "service_premium_pct", "Service premium", "%", (0.0, 500.0),
+        |p| p.service_premium_pct, |p, v| p.service_premium_pct = v)
+        .doc("Managed-service premium on compute (SageMaker ml.* instances)."),
+    num!(Platform; "fee_usd_per_cluster_hour", "Control-plane fee", "$/cluster-h", (0.0, 1_000.0),
+        |p| p.fee_usd_per_cluster_hour, |p, v| p.fee_usd_per_cluster_hour = v)
+        .doc("Control-plane or management fee."),
+    num!(Platform; "tooling_usd_per_month", "Tooling and add-ons", "$/month", (0.0, 1e7),
+        |p| p.tooling_usd_per_month, |p, v| p.tooling_usd_per_month = v)
+        .doc("Tooling and add-ons."),
+    num!(Platform; "purchase.reserved_share", "Reserved share of reference GPUs", "×", (0.0, 10.0),
+        |p| p.purchase.reserved_share, |p, v| p.purchase.reserved_share = v)
+        .doc("Reserved GPUs ÷ reference GPUs, rounded up to whole nodes; billed for the whole horizon."),
+    num!(Platform; "purchase.reserved_discount_pct", "Reserved discount", "%", (0.0, 95.0),
+        |p| p.purchase.reserved_discount_pct, |p, v| p.purchase.reserved_discount_pct = v)
+        .doc("% off on-demand for reserved capacity (1-year commitment).")
+        .source("GCP 1-year resource CUD for A2/G2: 37 %"),
+    Field::<Platform>::other("purchase.overflow", "Capacity beyond reserved", Value::Choice {
+        choices: &[("on_demand", "On-demand"), ("spot", "Spot"), ("none", "None (static cluster)")],
+        get: |p| match p.purchase.overflow {
+            Overflow::OnDemand => "on_demand",
+            Overflow::Spot => "spot",
+            Overflow::None => "none",
+        },
+        set: |p, v| match v {
+            "on_demand" => p.purchase.overflow = Overflow::OnDemand,
+            "spot" => p.purchase.overflow = Overflow::Spot,
+            "none" => p.purchase.overflow = Overflow::None,
+            _ => {}
+        },
+    })
+    .doc("What runs beyond the reserved base."),
+    num!(Platform; "spot_interruptions_per_node_hour", "Spot interruptions", "per node-h", (0.0, 10.0),
+        |p| p.spot_interruptions_per_node_hour, |p, v| p.spot_interruptions_per_node_hour = v)
+        .doc("Spot interruptions per spot node-hour (λ).")
+        .source("assumption: 0.005/node-hour (MTBI 200 h, >20 %/month: GPU pools sit in the \
+                 Spot Advisor's highest band)"),
+    num!(Platform; "spot_notice_s", "Spot notice", "s", (0.0, 3_600.0),
+        |p| p.spot_notice_s, |p, v| p.spot_notice_s = v)
+        .doc("Spot interruption notice (AWS 120 s, GCP 30 s).")
+        .source_by_cloud(
+            "AWS EC2 docs: 2-minute interruption notice",
+            "Compute Engine docs: 30 s from soft to hard off for Spot VMs",
+        ),
+    num!(Platform; "provisioning_median_s", "Provisioning, median", "s", (0.0, 86_400.0),
+        |p| p.provisioning_median_s,
+        |p, v| {
+            p.provisioning_median_s = v;
+            p.provisioning_p90_s = p.provisioning_p90_s.max(v);
+        })
+        .doc("Median node provisioning time (request to ready).")
+        .source("assumption: GPU node boot plus driver init; EC2 rule of thumb 5–15 min to a \
+                 running batch job (Vantage handbook)"),
+    Field {
+        min_from: Some(|p: &Platform| p.provisioning_median_s),
+        ..num!(Platform; "provisioning_p90_s", "Provisioning, 90th percentile", "s", (0.0, 7.0 * 86_400.0),
+            |p| p.provisioning_p90_s,
+            |p, v| {
+                p.provisioning_p90_s = v;
+                p.provisioning_median_s = p.provisioning_median_s.min(v);
+            })
+    }
+    .doc("90th percentile of node provisioning time (at least the median)."),
+    num!(Platform; "capacity_wait_mean_s", "Capacity wait, mean", "s", (0.0, 7.0 * 86_400.0),
+        |p| p.capacity_wait_mean_s, |p, v| p.capacity_wait_mean_s = v)
+        .doc("Mean wait for capacity before provisioning starts (GPUs scarce); not billed.")
+        .source("assumption: capacity available; raise it for scarce GPUs"),
+    num!(Platform; "image_pull_gb_per_s", "Image pull throughput", "GB/s", (0.001, 100.0),
+        |p| p.image_pull_gb_per_s, |p, v| p.image_pull_gb_per_s = v)
+        .doc("Image pull throughput.")
+        .source("AWS ML blog (2026): 15–20 GB images take 4–6 min to pull ≈ 0.06 GB/s"),
+    Field::<Platform>::other("image_cache", "Nodes cache pulled images", Value::Flag {
+        get: |p| p.image_cache,
+        set: |p, on| p.image_cache = on,
+    })
+    .doc("Nodes keep pulled images, so the next job of the class on that node pulls nothing.")
+    .source("seed 004: keep images on the node (disable image cleanup)"),
+    num!(Platform; "warm_pool_window_s", "Warm-pool window", "s", (0.0, 7.0 * 86_400.0),
+        |p| p.warm_pool_window_s, |p, v| p.warm_pool_window_s = v)
+        .doc("How long an empty node stays up waiting for work before it is released."),
+    num!(Platform; "billing.granularity_s", "Billing granularity", "s", (1.0, 86_400.0),
+        |p| p.billing.granularity_s, |p, v| p.billing.granularity_s = v as u32)
+        .doc("Node time is rounded up to a multiple of this.")
+        .source("EC2 and Compute Engine: per second with a 60 s minimum (provider docs)"),
+    num!(Platform; "billing.minimum_s", "Billing minimum", "s", (0.0, 86_400.0),
+        |p| p.billing.minimum_s, |p, v| p.billing.minimum_s = v as u32)
+        .doc("Shortest billed node time.")
+        .source("EC2 and Compute Engine: per second with a 60 s minimum (provider docs)"),
+    Field::<Platform>::other("placement", "Placement", Value::Choice {
+        choices: &[
+            ("bin_pack", "Bin-pack"),
+            ("spread", "Spread (one job per node while nodes can be added)"),
+            ("exclusive", "Exclusive (whole instances per job)"),
+        ],
+        get: |p| match p.placement {
+            Placement::BinPack => "bin_pack",
+            Placement::Spread => "spread",
+            Placement::Exclusive => "exclusive",
+        },
+        set: |p, v| match v {
+            "bin_pack" => p.placement = Placement::BinPack,
+            "spread" => p.placement = Placement::Spread,
+            "exclusive" => p.placement = Placement::Exclusive,
+            _ => {}
+        },
+    })
+    .doc("How jobs are placed on nodes.")
+    .source("Karpenter, Slurm and Batch pack nodes"),
+    Field::<Platform>::other("gang_scheduling", "Gang scheduling of multi-node jobs", Value::Flag {
+        get: |p| p.gang_scheduling,
+        set: |p, on| p.gang_scheduling = on,
+    })
+    .doc("Multi-node jobs start only when all their nodes are ready.")
+    .source("seed 001: gang scheduling (Volcano)"),
+    num!(Platform; "max_nodes", "Max nodes", "", (1.0, limits::MAX_NODES as f64),
+        |p| p.max_nodes, |p, v| p.max_nodes = v as u32)
+        .doc("Most nodes at once (reserved included).")
+        .source("assumption: account quota of 64 nodes"),
+    num!(Platform; "storage_read_slowdown_pct", "Storage-read slowdown", "%", (0.0, 500.0),
+        |p| p.storage_read_slowdown_pct, |p, v| p.storage_read_slowdown_pct = v)
+        .doc("Slowdown of compute from reading training data from storage.")
+        .source("seed 002: direct object-store reads +12 %, parallel file system +1 %"),
+    num!(Platform; "multi_node_efficiency", "Multi-node scaling efficiency", "0–1", (0.05, 1.0),
+        |p| p.multi_node_efficiency, |p, v| p.multi_node_efficiency = v)
+        .doc("Efficiency of multi-node jobs: 0.9 means 10 % of their GPU time is scaling loss.")
+        .source("assumption: 90 % (seed 001 reports 78–92 % at 64 GPUs)"),
+    num!(Platform; "egress_usd_per_gb", "Egress price", "$/GB", (0.0, 10.0),
+        |p| p.egress_usd_per_gb, |p, v| p.egress_usd_per_gb = v)
+        .doc("Egress price.")
+        .source_by_cloud(
+            "AWS internet egress us-east-1: $0.09/GB after 100 GB/month free (2026)",
+            "GCP Premium tier egress 0–1 TiB: $0.12/GiB (billing catalog 2026-07-30)",
+        ),
+    num!(Platform; "egress_free_gb_per_month", "Free egress", "GB/month", (0.0, 1e9),
+        |p| p.egress_free_gb_per_month, |p, v| p.egress_free_gb_per_month = v)
+        .doc("Free egress a month."),
+    num!(Platform; "storage_gb", "Storage", "GB", (0.0, 1e9),
+        |p| p.storage_gb, |p, v| p.storage_gb = v)
+        .doc("Dataset and checkpoint storage.")
+        .source("assumption: 2 TB of datasets and checkpoints"),
+    num!(Platform; "storage_usd_per_gb_month", "Storage price", "$/GB-month", (0.0, 10.0),
+        |p| p.storage_usd_per_gb_month, |p, v| p.storage_usd_per_gb_month = v)
+        .doc("Storage price.")
+        .source_by_cloud(
+            "S3 Standard us-east-1 $0.023/GB-month",
+            "GCS Standard us-central1 $0.020/GB-month (billing catalog 2026-07-30)",
+        ),
+    Field {
+        control: Control::Own,
+        ..num!(Platform; "ops_fte", "Ops FTE share", "", (0.0, 100.0),
+            |p| p.ops_fte, |p, v| p.ops_fte = v)
+    }
+    .doc("Share of one full-time engineer that runs this platform."),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value as Json;
+
+    /// Scenarios whose documents hold every leaf there is: each arrival kind, each duration
+    /// distribution, a failure point.
+    fn samples() -> Vec<Scenario> {
+        let arrivals = [
+            Arrivals::Steady { per_day: 3.0 },
+            Arrivals::Poisson { per_day: 4.0 },
+            Arrivals::Bursts {
+                bursts_per_day: 2.0,
+                jobs_per_burst: 5,
+            },
+            Arrivals::HourOfDay {
+                per_day: 6.0,
+                hourly_weights: vec![1.0; 24],
+            },
+        ];
+        let durations = [
+            Duration::Fixed { hours: 2.0 },
+            Duration::LogNormal {
+                median_hours: 3.0,
+                p90_hours: 9.0,
+            },
+            Duration::Exponential { mean_hours: 4.0 },
+        ];
+        let mut out = Vec::new();
+        for (i, arrivals) in arrivals.into_iter().enumerate() {
+            let mut s = Scenario::default();
+            let class = &mut s.job_classes[0];
+            class.arrivals = arrivals;
+            class.duration = durations[i % durations.len()].clone();
+            class.failures.at_share = Some(0.5);
+            out.push(s);
+        }
+        out
+    }
+
+    /// Every leaf of `doc` below `at`, with its value: numbers, switches and strings, and a
+    /// list of numbers as one leaf.
+    fn leaves(doc: &Json, at: &str, out: &mut Vec<(String, Json)>) {
+        let join = |k: &str| {
+            if at.is_empty() {
+                k.to_string()
+            } else {
+                format!("{at}.{k}")
+            }
+        };
+        match doc {
+            Json::Object(map) => map.iter().for_each(|(k, v)| leaves(v, &join(k), out)),
+            _ => out.push((at.to_string(), doc.clone())),
+        }
+    }
+
+    fn check_table<T>(table: &[Field<T>], item: &T, doc: &Json, seen: &mut Vec<&'static str>) {
+        let mut found = Vec::new();
+        leaves(doc, "", &mut found);
+        for (path, value) in found {
+            let rows: Vec<_> = table.iter().filter(|f| f.path == path).collect();
+            assert_eq!(rows.len(), 1, "{path}: {} rows", rows.len());
+            let row = rows[0];
+            seen.push(row.path);
+            match (row.value, &value) {
+                (Value::Number { get, .. }, Json::Number(n)) => {
+                    assert_eq!(get(item), n.as_f64(), "{path} reads another value");
+                }
+                (Value::Flag { get, .. }, Json::Bool(b)) => assert_eq!(get(item), *b, "{path}"),
+                (Value::Choice { get, choices, .. }, Json::String(s)) => {
+                    assert_eq!(get(item), s, "{path}");
+                    assert!(choices.iter().any(|c| c.0 == s), "{path}: {s} is no choice");
+                }
+                (Value::Name { get } | Value::Id { get }, Json::String(s)) => {
+                    assert_eq!(get(item), s, "{path}")
+                }
+                (Value::Numbers { get }, Json::Array(list)) => {
+                    let want: Vec<f64> = list.iter().filter_map(Json::as_f64).collect();
+                    assert_eq!(get(item), Some(want.as_slice()), "{path}");
+                }
+                (_, v) => panic!("{path}: the row's kind does not hold {v}"),
+            }
+        }
+    }
+
+    #[test]
+    fn every_leaf_a_user_can_edit_has_exactly_one_row() {
+        let mut seen = Vec::new();
+        for s in samples() {
+            let doc = serde_json::to_value(&s).unwrap();
+            let mut top = doc.clone();
+            let map = top.as_object_mut().unwrap();
+            let classes = map.remove("job_classes").unwrap();
+            let platforms = map.remove("platforms").unwrap();
+            check_table(SCENARIO_FIELDS, &s, &top, &mut seen);
+            for (class, doc) in s.job_classes.iter().zip(classes.as_array().unwrap()) {
+                check_table(JOB_CLASS_FIELDS, class, doc, &mut seen);
+            }
+            for (platform, doc) in s.platforms.iter().zip(platforms.as_array().unwrap()) {
+                check_table(PLATFORM_FIELDS, platform, doc, &mut seen);
+            }
+        }
+        // And no row names a field the documents do not have.
+        let paths = SCENARIO_FIELDS.iter().map(|f| f.path);
+        let paths = paths.chain(JOB_CLASS_FIELDS.iter().map(|f| f.path));
+        for path in paths.chain(PLATFORM_FIELDS.iter().map(|f| f.path)) {
+            assert!(seen.contains(&path), "{path} is in no scenario document");
+        }
+    }
+
+    #[test]
+    fn each_setter_writes_the_field_its_row_names() {
+        for s in samples() {
+            for row in JOB_CLASS_FIELDS {
+                let mut class = s.job_classes[0].clone();
+                if let Value::Number { get, set } = row.value {
+                    let Some(_) = get(&class) else { continue };
+                    let v = (row.min + row.max / 3.0).round().max(row.min).min(row.max);
+                    set(&mut class, v);
+                    assert_eq!(get(&class), Some(v), "{}", row.path);
+                    let doc = serde_json::to_value(&class).unwrap();
+                    let at = row.path.split('.').fold(&doc, |d, k| &d[k]);
+                    assert_eq!(at.as_f64(), Some(v), "{} writes elsewhere", row.path);
+                }
+            }
+            for row in PLATFORM_FIELDS {
+                let mut p = s.platforms[0].clone();
+                if let Value::Number { set, .. } = row.value {
+                    let v = (row.min + row.max / 3.0).round().max(row.min).min(row.max);
+                    set(&mut p, v);
+                    let doc = serde_json::to_value(&p).unwrap();
+                    let at = row.path.split('.').fold(&doc, |d, k| &d[k]);
+                    assert_eq!(at.as_f64(), Some(v), "{} writes elsewhere", row.path);
+                }
+            }
+        }
+    }
+}

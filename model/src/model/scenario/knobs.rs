@@ -1,0 +1,258 @@
+//! Scenario-wide knobs: quantities that every platform or job class has (the spot
+//! interruption rate, the warm-pool window, …), set on all of them at once. One table drives
+//! the page's global sliders and the tornado's inputs, so both use the same words.
+//!
+//! A knob's slider shows the value of the first item that has it (the first spot platform for
+//! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
+//! value by (1 ± X %) on every item instead.
+
+use super::{Overflow, Platform, Scenario};
+
+/// The page's slider for a knob.
+#[derive(Debug, Clone, Copy)]
+pub struct Slider {
+    /// Element id of the range input.
+    pub id: &'static str,
+    /// Smallest value on the slider.
+    pub min: f64,
+    /// Largest value on the slider.
+    pub max: f64,
+    /// Step.
+    pub step: f64,
+}
+
+/// A scenario-wide input.
+#[derive(Debug, Clone, Copy)]
+pub struct Knob {
+    /// Identifier (the tornado's `knob`).
+    pub id: &'static str,
+    /// Label of the slider, and of the tornado's row unless `chart_label` says otherwise.
+    pub label: &'static str,
+    /// The shorter label of the tornado's row.
+    pub chart_label: &'static str,
+    /// Unit of the slider's value.
+    pub unit: &'static str,
+    /// Tooltip and help text of the slider.
+    pub help: &'static str,
+    /// The slider, if the page has one for it.
+    pub slider: Option<Slider>,
+    /// The slider's value.
+    pub get: fn(&Scenario) -> f64,
+    /// Sets the slider's value everywhere.
+    pub set: fn(&mut Scenario, f64),
+    /// Multiplies the quantity by a factor everywhere (the tornado's variants); `None` for a
+    /// knob the tornado leaves out.
+    pub scale: Option<fn(&mut Scenario, f64)>,
+}
+
+fn first_platform(s: &Scenario, f: fn(&Platform) -> f64) -> f64 {
+    s.platforms.first().map(f).unwrap_or(0.0)
+}
+
+/// The first platform on spot, the one whose interruption rate the slider shows.
+pub fn first_spot(s: &Scenario) -> Option<&Platform> {
+    s.platforms
+        .iter()
+        .find(|p| p.purchase.overflow == Overflow::Spot)
+}
+
+/// The spot interruption rate the slider shows: the first spot platform's, else the first
+/// platform's.
+pub fn shown_spot_rate(s: &Scenario) -> f64 {
+    first_spot(s)
+        .or(s.platforms.first())
+        .map(|p| p.spot_interruptions_per_node_hour)
+        .unwrap_or(0.0)
+}
+
+/// Every knob, sliders in page order.
+pub static KNOBS: &[Knob] = &[
+    Knob {
+        id: "spot_interruption_rate",
+        label: "Spot interruption rate",
+        chart_label: "Spot interruption rate",
+        unit: "per node-hour",
+        help: "Interruptions per spot node-hour (λ), set on every platform; only spot nodes are interrupted.",
+        slider: Some(Slider { id: "spot-rate", min: 0.0, max: 0.2, step: 0.001 }),
+        get: shown_spot_rate,
+        set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v),
+        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour *= f)),
+    },
+    Knob {
+        id: "utilization",
+        label: "Utilization (offered load)",
+        chart_label: "Utilization (offered load)",
+        unit: "%",
+        help: "Offered load as a share of the reference GPUs: scales every job class's arrival rate.",
+        slider: Some(Slider { id: "utilization", min: 5.0, max: 150.0, step: 1.0 }),
+        get: |s| (s.offered_utilization() * 100.0).round(),
+        set: |s, v| {
+            if let Some(next) = s.with_offered_utilization(v / 100.0) {
+                *s = next;
+            }
+        },
+        scale: Some(|s, f| {
+            for c in &mut s.job_classes {
+                c.arrivals = c.arrivals.scaled(f);
+            }
+        }),
+    },
+    Knob {
+        id: "on_demand_price",
+        label: "On-demand price",
+        chart_label: "On-demand price",
+        unit: "$/node-h",
+        help: "On-demand list price of every platform.",
+        slider: None,
+        get: |s| first_platform(s, |p| p.on_demand_usd_per_node_hour),
+        set: |s, v| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour = v),
+        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour *= f)),
+    },
+    Knob {
+        id: "spot_price",
+        label: "Spot price",
+        chart_label: "Spot price",
+        unit: "$/node-h",
+        help: "Spot price of every platform.",
+        slider: None,
+        get: |s| first_platform(s, |p| p.spot_usd_per_node_hour),
+        set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour = v),
+        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour *= f)),
+    },
+    Knob {
+        id: "provisioning_time",
+        label: "Node provisioning time",
+        chart_label: "Node provisioning time",
+        unit: "s",
+        help: "Median node provisioning time of every platform (its 90th percentile scales with it).",
+        slider: None,
+        get: |s| first_platform(s, |p| p.provisioning_median_s),
+        set: |s, v| {
+            for p in &mut s.platforms {
+                p.provisioning_median_s = v;
+                p.provisioning_p90_s = p.provisioning_p90_s.max(v);
+            }
+        },
+        scale: Some(|s, f| {
+            for p in &mut s.platforms {
+                p.provisioning_median_s *= f;
+                p.provisioning_p90_s *= f;
+            }
+        }),
+    },
+    Knob {
+        id: "egress_gb",
+        label: "Egress per job",
+        chart_label: "Egress per job",
+        unit: "GB",
+        help: "Data each finished job sends out of the cloud, set on every job class.",
+        slider: Some(Slider { id: "egress-gb", min: 0.0, max: 2000.0, step: 1.0 }),
+        get: |s| s.job_classes.first().map(|c| c.egress_gb_per_job).unwrap_or(0.0),
+        set: |s, v| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v),
+        scale: None,
+    },
+    Knob {
+        id: "egress_price",
+        label: "Egress price",
+        chart_label: "Egress price",
+        unit: "$/GB",
+        help: "Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default).",
+        slider: Some(Slider { id: "egress-price", min: 0.0, max: 0.25, step: 0.005 }),
+        get: |s| first_platform(s, |p| p.egress_usd_per_gb),
+        set: |s, v| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v),
+        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb *= f)),
+    },
+    Knob {
+        id: "fte_cost",
+        label: "FTE cost",
+        chart_label: "FTE cost",
+        unit: "$/year",
+        help: "Loaded annual cost of one engineer; each platform's ops share multiplies it.",
+        slider: Some(Slider { id: "fte-cost", min: 0.0, max: 600000.0, step: 5000.0 }),
+        get: |s| s.people.fte_cost_usd_per_year,
+        set: |s, v| s.people.fte_cost_usd_per_year = v,
+        scale: Some(|s, f| s.people.fte_cost_usd_per_year *= f),
+    },
+    Knob {
+        id: "warm_pool_window",
+        label: "Warm-pool window",
+        chart_label: "Warm-pool window",
+        unit: "min",
+        help: "How long an empty node waits for work before it is released, set on every platform.",
+        slider: Some(Slider { id: "warm-pool", min: 0.0, max: 240.0, step: 1.0 }),
+        get: |s| first_platform(s, |p| p.warm_pool_window_s / 60.0),
+        set: |s, v| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0),
+        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s *= f)),
+    },
+    Knob {
+        id: "image_size",
+        label: "Image pull time (image size)",
+        chart_label: "Image pull time",
+        unit: "GB",
+        help: "Container image size, set on every job class; pull time = size ÷ the platform's pull throughput.",
+        slider: Some(Slider { id: "image-size", min: 0.0, max: 60.0, step: 0.5 }),
+        get: |s| s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0),
+        set: |s, v| s.job_classes.iter_mut().for_each(|c| c.image_gb = v),
+        scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.image_gb *= f)),
+    },
+    Knob {
+        id: "checkpoint_interval",
+        label: "Checkpoint interval",
+        chart_label: "Checkpoint interval",
+        unit: "min",
+        help: "Compute time between checkpoints, set on every job class; 0 = no checkpoints.",
+        slider: Some(Slider { id: "checkpoint-interval", min: 0.0, max: 240.0, step: 1.0 }),
+        get: |s| s.job_classes.first().map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
+        set: |s, v| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v),
+        scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min *= f)),
+    },
+    Knob {
+        id: "reserved_share",
+        label: "Reserved share",
+        chart_label: "Reserved share",
+        unit: "%",
+        help: "Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled platform.",
+        slider: Some(Slider { id: "reserved-share", min: 0.0, max: 100.0, step: 1.0 }),
+        get: |s| {
+            s.platforms
+                .iter()
+                .find(|p| p.purchase.overflow != Overflow::None)
+                .map(|p| (p.purchase.reserved_share * 100.0).round())
+                .unwrap_or(0.0)
+        },
+        set: |s, v| {
+            s.platforms
+                .iter_mut()
+                .filter(|p| p.purchase.overflow != Overflow::None)
+                .for_each(|p| p.purchase.reserved_share = v / 100.0)
+        },
+        scale: None,
+    },
+    Knob {
+        id: "discount_aws",
+        label: "Negotiated discount, AWS",
+        chart_label: "Negotiated discount, AWS",
+        unit: "%",
+        help: "Enterprise discount on every AWS list price (compute), on top of spot and reserved pricing.",
+        slider: Some(Slider { id: "discount-aws", min: 0.0, max: 90.0, step: 1.0 }),
+        get: |s| s.discounts.aws_pct,
+        set: |s, v| s.discounts.aws_pct = v,
+        scale: None,
+    },
+    Knob {
+        id: "discount_gcp",
+        label: "Negotiated discount, GCP",
+        chart_label: "Negotiated discount, GCP",
+        unit: "%",
+        help: "Enterprise discount on every GCP list price (compute), on top of spot and committed-use pricing.",
+        slider: Some(Slider { id: "discount-gcp", min: 0.0, max: 90.0, step: 1.0 }),
+        get: |s| s.discounts.gcp_pct,
+        set: |s, v| s.discounts.gcp_pct = v,
+        scale: None,
+    },
+];
+
+/// The knob with this identifier.
+pub fn knob(id: &str) -> Option<&'static Knob> {
+    KNOBS.iter().find(|k| k.id == id)
+}

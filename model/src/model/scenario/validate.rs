@@ -1,0 +1,216 @@
+//! Validation of a scenario, in named steps: each item's fields by the field table
+//! ([`super::fields`]), then the counts, then what relates platforms to the workload (names
+//! unique, reservations within the node limit, every job class fitting every platform), then
+//! the size of the work. The first problem found is returned, with its field path.
+
+use super::fields::{Field, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS};
+use super::{limits, Overflow, Platform, Scenario};
+use crate::model::error::ScenarioError;
+
+impl Scenario {
+    /// Checks every field; the first problem found is returned with its field path.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        check_fields(SCENARIO_FIELDS, self, "")?;
+        self.check_job_classes()?;
+        self.check_platforms()?;
+        self.check_work_size()
+    }
+
+    /// 1 to [`limits::JOB_CLASSES_MAX`] classes, each with valid fields.
+    fn check_job_classes(&self) -> Result<(), ScenarioError> {
+        count(
+            "job_classes",
+            self.job_classes.len(),
+            1,
+            limits::JOB_CLASSES_MAX,
+        )?;
+        for (i, class) in self.job_classes.iter().enumerate() {
+            check_fields(JOB_CLASS_FIELDS, class, &format!("job_classes.{i}"))?;
+        }
+        Ok(())
+    }
+
+    /// 1 to 4 platforms, each with valid fields, a unique name, its reservation within its
+    /// node limit, and room for every job class.
+    fn check_platforms(&self) -> Result<(), ScenarioError> {
+        count(
+            "platforms",
+            self.platforms.len(),
+            limits::PLATFORMS_MIN,
+            limits::PLATFORMS_MAX,
+        )?;
+        for (i, platform) in self.platforms.iter().enumerate() {
+            let at = format!("platforms.{i}");
+            check_fields(PLATFORM_FIELDS, platform, &at)?;
+            if self.platforms[..i].iter().any(|p| p.name == platform.name) {
+                return Err(ScenarioError::DuplicateName {
+                    field: format!("{at}.name"),
+                    name: platform.name.clone(),
+                });
+            }
+            self.check_reservation(platform, &at)?;
+            self.check_classes_fit(platform)?;
+        }
+        Ok(())
+    }
+
+    /// The reserved nodes fit within the platform's node limit.
+    fn check_reservation(&self, platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+        if platform.reserved_nodes(self.reference_gpus) > platform.max_nodes {
+            return Err(ScenarioError::OutOfRange {
+                field: format!("{at}.purchase.reserved_share"),
+                min: 0.0,
+                max: f64::from(platform.max_nodes * platform.gpus_per_node)
+                    / f64::from(self.reference_gpus),
+                got: platform.purchase.reserved_share,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every job class fits the platform's GPU memory and the GPUs it can ever have.
+    fn check_classes_fit(&self, platform: &Platform) -> Result<(), ScenarioError> {
+        let capacity_nodes = if platform.purchase.overflow == Overflow::None {
+            platform.reserved_nodes(self.reference_gpus)
+        } else {
+            platform.max_nodes
+        };
+        let have = capacity_nodes.saturating_mul(platform.gpus_per_node);
+        for (j, class) in self.job_classes.iter().enumerate() {
+            if class.gpu_memory_gb > platform.gpu_memory_gb {
+                return Err(ScenarioError::DoesNotFit {
+                    field: format!("job_classes.{j}.gpu_memory_gb"),
+                    job_class: class.name.clone(),
+                    platform: platform.name.clone(),
+                    need_gb: class.gpu_memory_gb,
+                    have_gb: platform.gpu_memory_gb,
+                });
+            }
+            if class.gpus_per_job > have {
+                return Err(ScenarioError::TooManyGpus {
+                    field: format!("job_classes.{j}.gpus_per_job"),
+                    job_class: class.name.clone(),
+                    platform: platform.name.clone(),
+                    need: class.gpus_per_job,
+                    have,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// At most [`limits::JOBS_PER_REPLICATION_MAX`] expected jobs per replication.
+    fn check_work_size(&self) -> Result<(), ScenarioError> {
+        let jobs = self.expected_jobs();
+        if jobs > limits::JOBS_PER_REPLICATION_MAX {
+            return Err(ScenarioError::TooMuchWork {
+                field: "job_classes".to_string(),
+                jobs,
+                limit: limits::JOBS_PER_REPLICATION_MAX,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Checks `item`'s fields by `table`, in its order; `at` is the item's path ("" for the
+/// scenario). Paths are only formatted for the field that is reported.
+fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), ScenarioError> {
+    let path = |field: &Field<T>| {
+        if at.is_empty() {
+            field.path.to_string()
+        } else {
+            format!("{at}.{}", field.path)
+        }
+    };
+    for field in table {
+        match field.value {
+            Value::Number { get, .. } => {
+                let Some(got) = get(item) else { continue };
+                let min = field.min_from.map_or(field.min, |min| min(item));
+                if !in_range(got, min, field.max) {
+                    return Err(out_of_range(path(field), got, min, field.max));
+                }
+                if let Some(least) = field.off_or_at_least {
+                    if got > 0.0 && got < least {
+                        return Err(out_of_range(path(field), got, least, field.max));
+                    }
+                }
+            }
+            Value::Name { get } => name(get(item)).map_err(|reason| ScenarioError::BadName {
+                field: path(field),
+                reason: reason.to_string(),
+            })?,
+            Value::Numbers { get } => {
+                if let Some(list) = get(item) {
+                    check_hourly_weights(&path(field), list, field)?;
+                }
+            }
+            Value::Flag { .. } | Value::Choice { .. } | Value::Id { .. } => {}
+        }
+    }
+    Ok(())
+}
+
+/// 24 weights in the field's range, at least one above 0.
+fn check_hourly_weights<T>(
+    field: &str,
+    weights: &[f64],
+    row: &Field<T>,
+) -> Result<(), ScenarioError> {
+    count(field, weights.len(), 24, 24)?;
+    for (hour, &weight) in weights.iter().enumerate() {
+        if !in_range(weight, row.min, row.max) {
+            return Err(out_of_range(
+                format!("{field}.{hour}"),
+                weight,
+                row.min,
+                row.max,
+            ));
+        }
+    }
+    if weights.iter().sum::<f64>() <= 0.0 {
+        return Err(ScenarioError::Invalid {
+            field: field.to_string(),
+            reason: "at least one hour must have a weight above 0".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// `min ≤ got ≤ max`; false for NaN.
+fn in_range(got: f64, min: f64, max: f64) -> bool {
+    got >= min && got <= max
+}
+
+fn out_of_range(field: String, got: f64, min: f64, max: f64) -> ScenarioError {
+    ScenarioError::OutOfRange {
+        field,
+        min,
+        max,
+        got,
+    }
+}
+
+fn count(field: &str, got: usize, min: usize, max: usize) -> Result<(), ScenarioError> {
+    if got < min || got > max {
+        return Err(ScenarioError::Count {
+            field: field.to_string(),
+            min,
+            max,
+            got,
+        });
+    }
+    Ok(())
+}
+
+/// Why `text` is not a valid name, if it is not.
+fn name(text: &str) -> Result<(), &'static str> {
+    if text.trim().is_empty() {
+        Err("must not be empty")
+    } else if text.chars().count() > 64 {
+        Err("must be at most 64 characters")
+    } else {
+        Ok(())
+    }
+}
