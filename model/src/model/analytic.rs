@@ -7,7 +7,9 @@
 //! - A first-order monthly cost estimate per platform ([`estimate_platform`]): expected
 //!   values only, no queueing, shown instantly while the simulation runs.
 
+use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
 use crate::model::scenario::{FailureKind, Failures, Overflow, Placement, Scenario, DAY_S, HOUR_S};
+use crate::model::sim::state::holds_whole_nodes;
 use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
 
@@ -219,9 +221,8 @@ fn failure_factors(f: &Failures) -> FailureFactors {
 /// simulation measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let p = &scenario.platforms[index];
-    let list = scenario.list_price_factor(p);
     let gpn = f64::from(p.gpus_per_node.max(1));
-    let per_gpu_h = |node_price: f64| node_price * list / gpn;
+    let prices = GpuSecondPrices::of(scenario, p);
     let days_per_month = HOURS_PER_MONTH / 24.0;
     let slowdown = 1.0 + p.storage_read_slowdown_pct / 100.0;
     let spot = p.purchase.overflow == Overflow::Spot && p.spot_interruptions_per_node_hour > 0.0;
@@ -237,7 +238,8 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         } else {
             1.0
         };
-        let held = if nodes > 1.0 || p.placement != Placement::BinPack {
+        // As the simulation holds them: whole nodes for multi-node and exclusive jobs.
+        let held = if holds_whole_nodes(nodes as u32, p.placement) {
             nodes * gpn
         } else {
             gpus
@@ -287,12 +289,12 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     }
     let reserved_nodes = p.reserved_nodes(scenario.reference_gpus);
     let reserved_gpu_h = f64::from(reserved_nodes) * gpn * HOURS_PER_MONTH;
-    let reserved_price =
-        per_gpu_h(p.on_demand_usd_per_node_hour) * (1.0 - p.purchase.reserved_discount_pct / 100.0);
-    let overflow_price = match p.purchase.overflow {
-        Overflow::Spot => per_gpu_h(p.spot_usd_per_node_hour),
-        Overflow::OnDemand | Overflow::None => per_gpu_h(p.on_demand_usd_per_node_hour),
-    };
+    let reserved_price = prices.reserved * HOUR_S;
+    let overflow_price = HOUR_S
+        * match p.purchase.overflow {
+            Overflow::Spot => prices.spot,
+            Overflow::OnDemand | Overflow::None => prices.on_demand,
+        };
     // The most GPU-hours the platform can run: its reservation without overflow, else up to
     // its node limit (reserved nodes are always there). Demand beyond it is never run, so
     // neither paid for nor useful: the work done, and the egress with it, shrink in proportion.
@@ -309,11 +311,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     }
     let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);
     let compute_usd = reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price;
-    let other_usd = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH
-        + p.tooling_usd_per_month
-        + p.ops_fte * scenario.people.fte_cost_usd_per_year / 12.0
-        + p.storage_gb * p.storage_usd_per_gb_month
-        + (egress_gb - p.egress_free_gb_per_month).max(0.0) * p.egress_usd_per_gb;
+    let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();
     let total = compute_usd + other_usd;
     Estimate {
         monthly_tco_usd: total,
@@ -327,6 +325,44 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The estimate holds GPUs as the simulation does: a 1-GPU job holds its GPU whether
+    /// nodes are packed or spread, and a whole node only where jobs never share one.
+    #[test]
+    fn the_estimate_holds_whole_nodes_only_where_the_simulation_does() {
+        let mut s = Scenario::default();
+        let c = &mut s.job_classes[0];
+        c.gpus_per_job = 1;
+        c.arrivals = crate::model::scenario::Arrivals::Steady { per_day: 24.0 };
+        c.duration = crate::model::scenario::Duration::Fixed { hours: 2.0 };
+        c.checkpoint_interval_min = 0.0;
+        c.egress_gb_per_job = 0.0;
+        let p = &mut s.platforms[0];
+        p.storage_read_slowdown_pct = 0.0;
+        p.warm_pool_window_s = 86_400.0;
+        let compute = |placement: Placement| {
+            let mut v = s.clone();
+            v.platforms[0].placement = placement;
+            estimate_platform(&v, 0).compute_usd
+        };
+        // 24 jobs a day × 30.4 days × 2 h × 1 GPU at the on-demand price per GPU-hour.
+        let p = &s.platforms[0];
+        let per_gpu_h = p.on_demand_usd_per_node_hour / f64::from(p.gpus_per_node);
+        let want = 24.0 * (730.0 / 24.0) * 2.0 * per_gpu_h;
+        for placement in [Placement::BinPack, Placement::Spread] {
+            let got = compute(placement);
+            assert!(
+                (got - want).abs() < 1e-9 * want,
+                "{placement:?}: {got} vs {want}"
+            );
+        }
+        let exclusive = compute(Placement::Exclusive);
+        assert!(
+            (exclusive - 8.0 * want).abs() < 1e-9 * want,
+            "{exclusive} vs {}",
+            8.0 * want
+        );
+    }
 
     #[test]
     fn erlang_c_matches_textbook_values() {

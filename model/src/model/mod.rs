@@ -13,6 +13,7 @@ pub mod error;
 pub mod monte_carlo;
 pub mod outcome_cache;
 pub mod platforms;
+pub mod pricing;
 pub mod rng;
 pub mod rounding;
 pub mod scenario;

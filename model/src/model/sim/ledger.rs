@@ -15,6 +15,13 @@ struct Charge {
     gpu_s: f64,
 }
 
+impl Charge {
+    fn add(&mut self, gpu_seconds: f64, usd_per_gpu_s: f64) {
+        self.usd += gpu_seconds * usd_per_gpu_s;
+        self.gpu_s += gpu_seconds;
+    }
+}
+
 /// Kept compute of a job charged so far, by the category it went to, to move to failed
 /// attempts if the job gives up.
 #[derive(Debug, Clone, Copy, Default)]
@@ -25,14 +32,6 @@ struct KeptCompute {
 }
 
 impl KeptCompute {
-    fn part_mut(&mut self, category: Category) -> &mut Charge {
-        match category {
-            Category::StorageReadSlowdown => &mut self.storage_read_slowdown,
-            Category::MultiNodeScalingLoss => &mut self.multi_node_scaling_loss,
-            _ => &mut self.useful,
-        }
-    }
-
     /// The parts in the order they are charged.
     fn parts(&self) -> [(Category, Charge); 3] {
         [
@@ -113,17 +112,13 @@ impl Ledger {
         let rest = gpu_seconds - scaling;
         let useful = rest * self.useful_share;
         let slowdown = rest * self.slowdown_share;
-        for (category, amount) in [
-            (Category::UsefulCompute, useful),
-            (Category::StorageReadSlowdown, slowdown),
-            (Category::MultiNodeScalingLoss, scaling),
-        ] {
-            self.charge(category, amount, usd_per_gpu_s);
-            if let Some(kept) = self.kept.get_mut(job) {
-                let part = kept.part_mut(category);
-                part.usd += amount * usd_per_gpu_s;
-                part.gpu_s += amount;
-            }
+        self.charge(Category::UsefulCompute, useful, usd_per_gpu_s);
+        self.charge(Category::StorageReadSlowdown, slowdown, usd_per_gpu_s);
+        self.charge(Category::MultiNodeScalingLoss, scaling, usd_per_gpu_s);
+        if let Some(kept) = self.kept.get_mut(job) {
+            kept.useful.add(useful, usd_per_gpu_s);
+            kept.storage_read_slowdown.add(slowdown, usd_per_gpu_s);
+            kept.multi_node_scaling_loss.add(scaling, usd_per_gpu_s);
         }
         self.useful_ref_gpu_s += useful * self.relative_throughput;
     }

@@ -8,10 +8,13 @@
 //! - [`event_queue`]: the future events, earliest first, ties in scheduling order.
 //! - [`job_queue`]: the waiting jobs in submission order, for placement's walk.
 //! - [`timeline`]: per-job records and node and attempt spans, kept when asked for.
+//! - [`state`]: what the event loop keeps of each node and job, and each class's plan.
 //! - `ledger`: the cost ledger (every paid GPU-second charged to one category); `checkpoint`:
-//!   the checkpoint arithmetic of an attempt.
+//!   the checkpoint arithmetic of an attempt; `summary`: the queue waits and job counts at
+//!   the horizon.
 //! - [`engine`]: the event loop of one platform: nodes, placement, attempts, interruptions,
-//!   billing.
+//!   billing. Its handlers are one mutually recursive state machine and stay together; its
+//!   set-up, outcome, timeline records and wait parts are files of their own.
 
 mod checkpoint;
 pub mod engine;
@@ -21,6 +24,8 @@ pub mod jobs;
 mod ledger;
 pub mod node_index;
 pub mod outcome;
+pub mod state;
+mod summary;
 pub mod timeline;
 
 pub use crate::model::cost_category::{Breakdown, Category, PerCategory};

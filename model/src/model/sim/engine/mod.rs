@@ -19,222 +19,26 @@
 //! on notice). A failing attempt loses its compute since the last checkpoint; a job that gives
 //! up turns all its kept compute into failed-attempt cost.
 
-use super::checkpoint::{checkpoint_cycle, checkpoints_in, compute_done, writes_before};
+mod build;
+mod outcome;
+mod records;
+mod waits;
+
+use super::checkpoint::{checkpoints_in, compute_done, writes_before};
 use super::event_queue::{Event, EventQueue};
-use super::job_queue::JobQueue;
 use super::jobs::Job;
-use super::ledger::Ledger;
-use super::node_index::NodeIndex;
 use super::outcome::PlatformOutcome;
-use super::timeline::{AttemptEnd, AttemptSpan, JobRecord, NodeSpan, Timeline};
+use super::state::{ClassPlan, Close, Hold, Node, NodeKind, Phase};
+use super::timeline::{JobRecord, Timeline};
 use crate::model::cost_category::Category;
-use crate::model::rng::{lognormal_sigma, Purpose, Stream};
+use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding::{self, ceil_div};
-use crate::model::scenario::{
-    limits, FailureKind, Overflow, Placement, Platform, Scenario, DAY_S, HOUR_S,
-};
-use crate::model::HOURS_PER_MONTH;
+use crate::model::scenario::{FailureKind, Overflow, Placement, Scenario, HOUR_S};
+use build::{new_sim, Sim};
 use smallvec::SmallVec;
 
 /// Queue length below which stale events are never dropped (small runs never compact).
 const COMPACT_MIN: usize = 4096;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NodeKind {
-    Reserved,
-    OnDemand,
-    Spot,
-}
-
-#[derive(Debug, Clone)]
-struct Node {
-    kind: NodeKind,
-    usd_per_gpu_s: f64,
-    billing_start_s: i64,
-    ready: bool,
-    /// When it became ready, s (meaningful once `ready`).
-    ready_at_s: i64,
-    released: bool,
-    /// GPU slots held by no job.
-    free: u32,
-    /// Since when `free` has been unchanged (idle accounting, while ready).
-    free_since_s: i64,
-    /// Jobs holding slots on this node (ids as 32 bits, like the event queue's: a replication
-    /// handles far fewer than 2^32 jobs).
-    holders: SmallVec<[u32; 8]>,
-    /// Job classes whose image this node has cached (bit per class).
-    images: u64,
-    idle_generation: u32,
-    /// Spot interruption clock: an Exp(1) draw, scaled by 1/λ when the node becomes ready (0
-    /// and unused on nodes that are never interrupted).
-    interruption_draw: f64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    Waiting,
-    /// Holds nodes; starts when it holds all it needs and they are ready.
-    Holding,
-    Running,
-    Done,
-    GaveUp,
-}
-
-/// Why an attempt is closed ([`Sim::close_attempt`]), and so where its unkept compute goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Close {
-    /// It ran to the end of the job's compute.
-    Finished,
-    /// It failed: compute since the last checkpoint is a failed attempt.
-    Failed,
-    /// A spot interruption stopped it: compute since the last checkpoint is rework, unless
-    /// the notice was long enough to write one (`on_notice`).
-    Interrupted { on_notice: bool },
-    /// It is still running at the horizon: all its compute so far counts.
-    Horizon,
-}
-
-impl Close {
-    /// The category of the compute the attempt loses; `None` when it keeps all.
-    fn lost_as(self) -> Option<Category> {
-        match self {
-            Close::Failed => Some(Category::FailedAttempts),
-            Close::Interrupted { .. } => Some(Category::InterruptionRework),
-            Close::Finished | Close::Horizon => None,
-        }
-    }
-}
-
-/// A node a job holds.
-#[derive(Debug, Clone, Copy)]
-struct Hold {
-    /// Node id (ids stay far below 2^32: a node costs at least one event, and a replication
-    /// handles at most [`limits::EVENTS_PER_REPLICATION_MAX`]).
-    node: u32,
-    /// GPU slots the job uses on it (the rest of a held whole node is idle).
-    used: u32,
-    /// Since when it is held (capacity wait counts from the later of this and the node's
-    /// ready time), s.
-    since_s: i64,
-}
-
-impl Hold {
-    fn node(&self) -> usize {
-        self.node as usize
-    }
-}
-
-#[derive(Debug, Clone)]
-struct JobState {
-    phase: Phase,
-    /// Compute needed on this platform, s (per GPU).
-    total_c: i64,
-    /// Compute kept by checkpoints, s.
-    committed_c: i64,
-    attempts: u32,
-    /// Attempts that failed (interrupted ones are not failures: only these count against the
-    /// class's retry limit).
-    failed_attempts: u32,
-    generation: u32,
-    /// The nodes it holds, in the order it took them.
-    holds: SmallVec<[Hold; 2]>,
-    /// Current attempt.
-    attempt_start_s: i64,
-    pull_s: i64,
-    restart_s: i64,
-    /// Compute the attempt runs before failing, s; `None` if it does not fail.
-    fail_after_c: Option<i64>,
-    /// Start of its first compute, s: planned when the attempt that reaches it starts (an
-    /// attempt stopped before its compute began takes its plan back, [`Sim::interrupt`]).
-    first_compute_s: Option<i64>,
-    /// Image pulls before its first compute, s (a part of the queue wait): the one of the
-    /// attempt that computes first, and what attempts stopped before computing had pulled.
-    first_pull_s: i64,
-    finished_s: Option<i64>,
-}
-
-/// What the event loop needs of a job class on this platform, worked out once per run
-/// (the per-event path then does no division, rounding or lookup through the scenario).
-#[derive(Debug, Clone, Copy)]
-struct ClassPlan {
-    /// GPUs per job.
-    gpus: u32,
-    /// Nodes a job needs.
-    nodes_needed: u32,
-    /// Jobs hold whole nodes: multi-node jobs, and every job on exclusive platforms; other
-    /// jobs hold their GPUs on one shared node.
-    whole_nodes: bool,
-    /// GPU slots a job holds on each of its nodes.
-    slots_held: u32,
-    /// Checkpoint interval τ and write time δ, s ([`checkpoint_cycle`]).
-    tau: i64,
-    delta: i64,
-    /// Image pull on a node without the image, s.
-    pull_s: i64,
-    /// Restart overhead of a resumed attempt, s.
-    restart_s: i64,
-}
-
-struct Sim<'a> {
-    scenario: &'a Scenario,
-    platform: &'a Platform,
-    jobs: &'a [Job],
-    horizon_s: i64,
-    now: i64,
-    queue: EventQueue,
-    /// Queue length at which stale events are dropped next (see [`Sim::compact_queue`]).
-    compact_at: usize,
-    /// Smallest queue that is ever compacted ([`COMPACT_MIN`]; tests change it).
-    compact_min: usize,
-    /// An arriving job is offered capacity at once when no job waits, instead of through a
-    /// placement pass (the same placement; tests turn it off to check that).
-    offer_on_arrival: bool,
-    nodes: Vec<Node>,
-    /// The nodes not yet released by state and free GPUs: placement looks nodes up here
-    /// instead of scanning every live node, so an event costs about the same on a
-    /// 10,000-node cluster as on a small one.
-    index: NodeIndex,
-    /// Free GPU slots over the nodes not yet released.
-    free_slots: u64,
-    alive_nodes: u32,
-    peak_nodes: u32,
-    states: Vec<JobState>,
-    /// Per job class ([`ClassPlan`]).
-    plans: Vec<ClassPlan>,
-    waiting: JobQueue,
-    /// Jobs in `waiting` per job class (lets placement stop once no waiting class can fit).
-    waiting_per_class: Vec<u32>,
-    replication: u64,
-    /// Kept only when a timeline is asked for.
-    timeline: Option<Timeline>,
-    /// Where every paid GPU-second went.
-    ledger: Ledger,
-    egress_gb: f64,
-    interruptions: u64,
-    /// Events handled (arrivals and queued events), for the benchmarks.
-    events: u64,
-    /// Reused buffer of node ids (no allocation per placement attempt).
-    scratch_nodes: Vec<usize>,
-    /// Most events this replication may handle ([`limits::EVENTS_PER_REPLICATION_MAX`]).
-    event_budget: u64,
-    /// The event budget ran out before the horizon.
-    cut_off: bool,
-    completed: u64,
-    gave_up: u64,
-    inflation_sum: f64,
-    /// Of the queue waits of the jobs started so far: time spent waiting for capacity and
-    /// provisioning on the node each waited for ([`Sim::node_wait_parts`]), s.
-    wait_capacity_s: i64,
-    wait_provisioning_s: i64,
-    // Per-platform constants.
-    price_on_demand: f64,
-    price_spot: f64,
-    price_reserved: f64,
-    /// How long an idle node is kept before it is released (the warm pool), s.
-    warm_pool_window_s: i64,
-    /// σ of the provisioning time's log-normal ([`lognormal_sigma`]).
-    provisioning_sigma: f64,
-}
 
 /// Simulates `platform` (index `platform_index` in the scenario) against `jobs` in replication
 /// `replication`. Returns the outcome and, if `keep_records`, one record per job.
@@ -285,137 +89,24 @@ pub fn simulate_platform_timeline(
     (sim.outcome(), timeline)
 }
 
-fn new_sim<'a>(
-    scenario: &'a Scenario,
-    platform_index: usize,
-    replication: u64,
-    jobs: &'a [Job],
-) -> Sim<'a> {
-    // Arrivals are taken in order, and the outcome counts the submitted jobs by bisection.
-    debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
-    let platform = &scenario.platforms[platform_index];
-    let list_factor = scenario.list_price_factor(platform);
-    let gpn = f64::from(platform.gpus_per_node);
-    let per_gpu_s = |usd_per_node_hour: f64| usd_per_node_hour * list_factor / HOUR_S / gpn;
-    let slowdown = platform.storage_read_slowdown_pct / 100.0;
-    let horizon_s = rounding::round(scenario.horizon_days * DAY_S) as i64;
-    let mut sim = Sim {
-        scenario,
-        platform,
-        jobs,
-        horizon_s,
-        now: 0,
-        queue: EventQueue::new(horizon_s),
-        compact_at: COMPACT_MIN,
-        compact_min: COMPACT_MIN,
-        offer_on_arrival: true,
-        nodes: Vec::new(),
-        index: NodeIndex::new(platform.gpus_per_node),
-        free_slots: 0,
-        alive_nodes: 0,
-        peak_nodes: 0,
-        states: Vec::with_capacity(jobs.len()),
-        plans: Vec::new(),
-        waiting: JobQueue::new(jobs.len()),
-        waiting_per_class: vec![0; scenario.job_classes.len()],
-        replication,
-        timeline: None,
-        ledger: Ledger::new(
-            jobs.len(),
-            scenario
-                .job_classes
-                .iter()
-                .any(|class| class.failures.probability > 0.0),
-            platform.relative_throughput,
-            slowdown,
-        ),
-        egress_gb: 0.0,
-        interruptions: 0,
-        events: 0,
-        scratch_nodes: Vec::new(),
-        event_budget: limits::EVENTS_PER_REPLICATION_MAX,
-        cut_off: false,
-        completed: 0,
-        gave_up: 0,
-        inflation_sum: 0.0,
-        wait_capacity_s: 0,
-        wait_provisioning_s: 0,
-        price_on_demand: per_gpu_s(platform.on_demand_usd_per_node_hour),
-        price_spot: per_gpu_s(platform.spot_usd_per_node_hour),
-        price_reserved: per_gpu_s(platform.on_demand_usd_per_node_hour)
-            * (1.0 - platform.purchase.reserved_discount_pct / 100.0),
-        warm_pool_window_s: rounding::round(platform.warm_pool_window_s) as i64,
-        provisioning_sigma: lognormal_sigma(
-            platform.provisioning_median_s,
-            platform.provisioning_p90_s,
-        ),
-    };
-    sim.plans = scenario
-        .job_classes
-        .iter()
-        .map(|class| {
-            let gpus = class.gpus_per_job;
-            let nodes_needed = sim.nodes_needed(gpus);
-            let whole_nodes = nodes_needed > 1 || platform.placement == Placement::Exclusive;
-            let (tau, delta) = checkpoint_cycle(class);
-            ClassPlan {
-                gpus,
-                nodes_needed,
-                whole_nodes,
-                slots_held: if whole_nodes {
-                    platform.gpus_per_node
-                } else {
-                    gpus
-                },
-                tau,
-                delta,
-                pull_s: rounding::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
-                restart_s: rounding::round(class.restart_overhead_s) as i64,
-            }
-        })
-        .collect();
-    for job in jobs {
-        let efficiency = if sim.plans[job.class].nodes_needed > 1 {
-            platform.multi_node_efficiency
-        } else {
-            1.0
-        };
-        let wall = job.work_ref_s / platform.relative_throughput * (1.0 + slowdown) / efficiency;
-        sim.states.push(JobState {
-            phase: Phase::Waiting,
-            total_c: (rounding::round(wall) as i64).max(1),
-            committed_c: 0,
-            attempts: 0,
-            failed_attempts: 0,
-            generation: 0,
-            holds: SmallVec::new(),
-            attempt_start_s: 0,
-            pull_s: 0,
-            restart_s: 0,
-            fail_after_c: None,
-            first_compute_s: None,
-            first_pull_s: 0,
-            finished_s: None,
-        });
-    }
-    sim
-}
-
 impl Sim<'_> {
-    fn job_records(&self) -> Vec<JobRecord> {
-        self.jobs
-            .iter()
-            .zip(&self.states)
-            .map(|(job, state)| JobRecord {
-                arrival_s: job.arrival_s,
-                first_compute_s: state.first_compute_s,
-                finished_s: state.finished_s,
-            })
-            .collect()
+    /// Whether an arriving job is offered capacity at once when no job waits (always, but in
+    /// the test that checks it changes nothing).
+    #[inline]
+    fn offers_on_arrival(&self) -> bool {
+        #[cfg(test)]
+        return self.switches.offer_on_arrival;
+        #[cfg(not(test))]
+        true
     }
 
-    fn nodes_needed(&self, gpus: u32) -> u32 {
-        gpus.div_ceil(self.platform.gpus_per_node)
+    /// Smallest queue that is ever compacted.
+    #[inline]
+    fn compact_min(&self) -> usize {
+        #[cfg(test)]
+        return self.switches.compact_min;
+        #[cfg(not(test))]
+        COMPACT_MIN
     }
 
     fn push(&mut self, at_s: i64, event: Event) {
@@ -436,9 +127,9 @@ impl Sim<'_> {
     fn add_node(&mut self, kind: NodeKind, ready_now: bool) -> usize {
         let id = self.nodes.len();
         let price = match kind {
-            NodeKind::Reserved => self.price_reserved,
-            NodeKind::OnDemand => self.price_on_demand,
-            NodeKind::Spot => self.price_spot,
+            NodeKind::Reserved => self.prices.reserved,
+            NodeKind::OnDemand => self.prices.on_demand,
+            NodeKind::Spot => self.prices.spot,
         };
         let p = self.platform;
         // The n-th node of every platform draws from the same stream, in a fixed order
@@ -483,19 +174,8 @@ impl Sim<'_> {
         self.free_slots += u64::from(p.gpus_per_node);
         self.alive_nodes += 1;
         self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
-        if let Some(t) = self.timeline.as_mut() {
-            t.nodes.push(NodeSpan {
-                kind: match kind {
-                    NodeKind::Reserved => "reserved",
-                    NodeKind::OnDemand => "on_demand",
-                    NodeKind::Spot => "spot",
-                },
-                requested_s: self.now,
-                billing_start_s: billing_start,
-                ready_s: None,
-                end_s: self.horizon_s,
-                interrupted: false,
-            });
+        if self.timeline.is_some() {
+            self.record_node(kind, billing_start);
         }
         if ready_now {
             self.node_ready(id);
@@ -848,39 +528,6 @@ impl Sim<'_> {
         self.start_attempt(job);
     }
 
-    /// Adds the parts of a job's queue wait up to now ([`Sim::node_wait_parts`]) to the
-    /// replication's, while its first compute has not started: when an attempt starts, or at
-    /// the horizon for a job still holding nodes then. A job whose attempt a spot
-    /// interruption stopped before its compute began counts the nodes it waits for next too.
-    fn count_first_wait_parts(&mut self, job: usize) {
-        if self.states[job].first_compute_s.is_some() {
-            return;
-        }
-        let (capacity, provisioning) = self.node_wait_parts(job, self.now);
-        self.wait_capacity_s += capacity;
-        self.wait_provisioning_s += provisioning;
-    }
-
-    /// The parts of a job's queue wait spent on the node it waited for longest (the one of
-    /// its holds ready last, or not ready by `end`), counted from when it took that node:
-    /// waiting for capacity (requested, not yet provisioning) and provisioning, s.
-    fn node_wait_parts(&self, job: usize, end: i64) -> (i64, i64) {
-        let mut parts = (0, 0);
-        let mut last_ready = i64::MIN;
-        for hold in &self.states[job].holds {
-            let n = &self.nodes[hold.node()];
-            let ready = if n.ready { n.ready_at_s.min(end) } else { end };
-            if ready > last_ready {
-                last_ready = ready;
-                let from = hold.since_s;
-                let capacity = (n.billing_start_s.min(ready) - from).max(0);
-                let provisioning = (ready - from.max(n.billing_start_s)).max(0);
-                parts = (capacity, provisioning);
-            }
-        }
-        parts
-    }
-
     fn charge_capacity_wait(&mut self, job: usize) {
         let slots = self.plan(job).slots_held;
         for i in 0..self.states[job].holds.len() {
@@ -1084,27 +731,6 @@ impl Sim<'_> {
         st.committed_c += kept_total.min(remaining);
     }
 
-    fn record_attempt(&mut self, job: usize, end: Close) {
-        let st = &self.states[job];
-        let span = AttemptSpan {
-            job,
-            class: self.jobs[job].class,
-            nodes: st.holds.iter().map(|h| (h.node(), h.used)).collect(),
-            start_s: st.attempt_start_s,
-            compute_start_s: (st.attempt_start_s + st.pull_s + st.restart_s).min(self.now),
-            end_s: self.now,
-            ended: match end {
-                Close::Finished => AttemptEnd::Finished,
-                Close::Interrupted { .. } => AttemptEnd::Interrupted,
-                Close::Failed => AttemptEnd::Failed,
-                Close::Horizon => AttemptEnd::Horizon,
-            },
-        };
-        if let Some(t) = self.timeline.as_mut() {
-            t.attempts.push(span);
-        }
-    }
-
     fn give_up(&mut self, job: usize) {
         self.states[job].phase = Phase::GaveUp;
         self.ledger.give_up(job);
@@ -1238,7 +864,7 @@ impl Sim<'_> {
                 }
                 let job = next_job;
                 next_job += 1;
-                if self.offer_on_arrival && self.waiting.is_empty() {
+                if self.offers_on_arrival() && self.waiting.is_empty() {
                     // A placement pass would offer capacity to this job alone: offer it here
                     // (the same test and placement the pass makes) and skip the pass.
                     let full = self.free_slots == 0 && !self.can_add_node();
@@ -1269,6 +895,7 @@ impl Sim<'_> {
 
     /// Whether handling `event` could no longer do anything, whenever it comes: its node was
     /// released, or its job or idle window moved on (generations only grow).
+    #[inline]
     fn is_stale(&self, event: &Event) -> bool {
         match *event {
             Event::NodeReady(node) | Event::Interrupt(node) => self.nodes[node].released,
@@ -1293,30 +920,25 @@ impl Sim<'_> {
         let mut queue = std::mem::replace(&mut self.queue, EventQueue::new(0));
         queue.retain(|event| !self.is_stale(event));
         self.queue = queue;
-        self.compact_at = (2 * self.queue.len()).max(self.compact_min);
+        self.compact_at = (2 * self.queue.len()).max(self.compact_min());
     }
 
+    /// Handles one event popped from the queue; a stale one ([`Sim::is_stale`]) does
+    /// nothing.
     fn handle(&mut self, event: Event) {
+        if self.is_stale(&event) {
+            return;
+        }
         match event {
-            Event::NodeReady(node) => {
-                if !self.nodes[node].released {
-                    self.node_ready(node);
-                }
-            }
-            Event::AttemptEnd { job, generation } => {
-                if Event::generation_stored(self.states[job].generation) == generation
-                    && self.states[job].phase == Phase::Running
-                {
+            Event::NodeReady(node) => self.node_ready(node),
+            Event::AttemptEnd { job, .. } => {
+                if self.states[job].phase == Phase::Running {
                     self.attempt_end(job);
                 }
             }
             Event::Interrupt(node) => self.interrupt(node),
-            Event::IdleTimeout { node, generation } => {
-                let n = &self.nodes[node];
-                if !n.released
-                    && Event::generation_stored(n.idle_generation) == generation
-                    && n.holders.is_empty()
-                {
+            Event::IdleTimeout { node, .. } => {
+                if self.nodes[node].holders.is_empty() {
                     self.release_node(node);
                 }
             }
@@ -1355,411 +977,7 @@ impl Sim<'_> {
             }
         }
     }
-
-    fn outcome(&self) -> PlatformOutcome {
-        let p = self.platform;
-        let hours = self.horizon_s as f64 / HOUR_S;
-        let months = hours / HOURS_PER_MONTH;
-        let per_month = 1.0 / months;
-        let mut breakdown = self.ledger.usd.scaled(per_month);
-        breakdown[Category::Fees] = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH;
-        breakdown[Category::Tools] = p.tooling_usd_per_month;
-        breakdown[Category::OpsPeople] =
-            p.ops_fte * self.scenario.people.fte_cost_usd_per_year / 12.0;
-        breakdown[Category::Storage] = p.storage_gb * p.storage_usd_per_gb_month;
-        let billable_egress = (self.egress_gb - p.egress_free_gb_per_month * months).max(0.0);
-        breakdown[Category::Egress] = billable_egress * p.egress_usd_per_gb * per_month;
-        let monthly = breakdown.total();
-        let paid = self.ledger.paid_gpu_s;
-        let useful_gpu_s = self.ledger.gpu_s[Category::UsefulCompute];
-        let useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
-        // One pass over the jobs' states (they no longer fit in a core's cache on long runs).
-        // Queue waits of every job submitted, whole seconds: to the start of its first
-        // compute, or to the horizon for a job that has not started computing by then (still
-        // queued, provisioning or pulling: its wait so far, a lower bound; leaving those jobs
-        // out made an overloaded platform's waits look short, or zero when none started).
-        // The pulls are summed in job order from −0.0, as `Iterator::sum` does.
-        let horizon = self.horizon_s;
-        let mut waits: Vec<i64> = Vec::with_capacity(self.states.len());
-        let mut pull_total = -0.0;
-        let (mut running, mut waiting) = (0u64, 0u64);
-        for (j, s) in self.jobs.iter().zip(&self.states) {
-            if j.arrival_s >= horizon {
-                break;
-            }
-            match s.first_compute_s {
-                Some(c) if c <= horizon => {
-                    waits.push(c - j.arrival_s);
-                    pull_total += s.first_pull_s as f64;
-                }
-                Some(_) => {
-                    // Pulling its image (or restarting) at the horizon: of its attempt's
-                    // pull, the part before the horizon.
-                    waits.push(horizon - j.arrival_s);
-                    let pulled = (horizon - s.attempt_start_s).clamp(0, s.pull_s);
-                    pull_total += (s.first_pull_s - s.pull_s + pulled) as f64;
-                }
-                None => waits.push(horizon - j.arrival_s),
-            }
-            match s.phase {
-                Phase::Running => running += 1,
-                Phase::Waiting | Phase::Holding => waiting += 1,
-                Phase::Done | Phase::GaveUp => {}
-            }
-        }
-        let counted = waits.len().max(1) as f64;
-        let pull_mean = pull_total / counted;
-        // Waits are whole seconds and their total stays far below 2^53, so the integer sum is
-        // the sum of the waits as floats in any order (every partial sum exact); the
-        // percentiles come by selection among the integers.
-        let (mean, p50, p95) = if waits.is_empty() {
-            (0.0, 0.0, 0.0)
-        } else {
-            let mean = waits.iter().sum::<i64>() as f64 / waits.len() as f64;
-            let (p50, p95) = crate::model::stats::whole_quantiles_unsorted(&mut waits, 0.5, 0.95);
-            (mean, p50, p95)
-        };
-        let total_horizon = monthly * months;
-        // Jobs come in arrival order.
-        let submitted = self.jobs.partition_point(|j| j.arrival_s < self.horizon_s) as u64;
-        PlatformOutcome {
-            breakdown_usd: breakdown,
-            monthly_tco_usd: monthly,
-            gpu_seconds: self.ledger.gpu_s,
-            paid_gpu_seconds: paid,
-            useful_reference_gpu_hours: useful_ref_hours,
-            usd_per_useful_gpu_hour: (useful_ref_hours > 0.0)
-                .then(|| total_horizon / useful_ref_hours),
-            usd_per_successful_job: (self.completed > 0)
-                .then(|| total_horizon / self.completed as f64),
-            utilization: if paid > 0.0 { useful_gpu_s / paid } else { 0.0 },
-            jobs_submitted: submitted,
-            jobs_completed: self.completed,
-            jobs_failed: self.gave_up,
-            jobs_running: running,
-            jobs_waiting: waiting,
-            interruptions: self.interruptions,
-            peak_nodes: u64::from(self.peak_nodes),
-            queue_wait_mean_s: mean,
-            queue_wait_p50_s: p50,
-            queue_wait_p95_s: p95,
-            queue_wait_for_nodes_mean_s: mean - pull_mean,
-            queue_wait_image_pull_mean_s: pull_mean,
-            queue_wait_capacity_mean_s: self.wait_capacity_s as f64 / counted,
-            queue_wait_provisioning_mean_s: self.wait_provisioning_s as f64 / counted,
-            turnaround_inflation: (self.completed > 0)
-                .then(|| self.inflation_sum / self.completed as f64),
-            events: self.events,
-            cut_off: self.cut_off,
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A job that gives up keeps none of its compute as useful (nor as storage slowdown or
-    /// scaling loss): what its checkpoints kept moves to failed attempts. With every job
-    /// broken, one attempt each and no interruption, those buckets hold exactly the compute of
-    /// the attempts still running at the horizon, worked out here from the timeline.
-    #[test]
-    fn given_up_jobs_keep_no_useful_compute() {
-        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-            .unwrap()
-            .scenario();
-        s.horizon_days = 3.3;
-        for p in &mut s.platforms {
-            p.spot_interruptions_per_node_hour = 0.0;
-        }
-        for class in &mut s.job_classes {
-            class.failures.kind = FailureKind::Deterministic;
-            class.failures.probability = 1.0;
-            class.failures.max_retries = 0;
-            class.checkpoint_interval_min = 10.0;
-            class.checkpoint_write_s = 20.0;
-        }
-        let jobs = super::super::generate_jobs(&s, 0);
-        for p in 0..s.platforms.len() {
-            let (o, timeline) = simulate_platform_timeline(&s, p, 0, &jobs);
-            assert!(
-                o.jobs_failed > 0 && o.jobs_completed == 0,
-                "platform {p}: {} failed, {} completed",
-                o.jobs_failed,
-                o.jobs_completed
-            );
-            let running_at_horizon: f64 = timeline
-                .attempts
-                .iter()
-                .filter(|a| a.ended == AttemptEnd::Horizon)
-                .map(|a| {
-                    let (tau, delta) = checkpoint_cycle(&s.job_classes[a.class]);
-                    let done = compute_done(a.end_s - a.compute_start_s, tau, delta, i64::MAX);
-                    let gpus: u32 = a.nodes.iter().map(|&(_, used)| used).sum();
-                    done as f64 * f64::from(gpus)
-                })
-                .sum();
-            // Some jobs are mid-attempt at this horizon, so both terms are exercised.
-            assert!(running_at_horizon > 0.0, "platform {p}");
-            let kept: f64 = [
-                Category::UsefulCompute,
-                Category::StorageReadSlowdown,
-                Category::MultiNodeScalingLoss,
-            ]
-            .iter()
-            .map(|&c| o.gpu_seconds[c])
-            .sum();
-            assert!(
-                (kept - running_at_horizon).abs() <= 1e-9 * running_at_horizon.max(1.0),
-                "platform {p}: {kept} vs {running_at_horizon}"
-            );
-        }
-    }
-
-    /// One platform on spot nodes (none reserved) and one class of 8-GPU, one-node jobs of a
-    /// fixed hour, every draw-dependent delay off; `jobs` built by hand for the tests that
-    /// drive the event handlers themselves.
-    fn one_spot_platform(tau_min: f64, failures: crate::model::scenario::Failures) -> Scenario {
-        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-            .unwrap()
-            .scenario();
-        s.platforms.truncate(2);
-        s.platforms.remove(0);
-        let p = &mut s.platforms[0];
-        assert_eq!(p.purchase.overflow, Overflow::Spot);
-        p.purchase.reserved_share = 0.0;
-        p.spot_interruptions_per_node_hour = 1.0;
-        p.provisioning_median_s = 0.0;
-        p.provisioning_p90_s = 0.0;
-        p.capacity_wait_mean_s = 0.0;
-        p.relative_throughput = 1.0;
-        p.storage_read_slowdown_pct = 0.0;
-        let class = &mut s.job_classes[0];
-        class.duration = crate::model::scenario::Duration::Fixed { hours: 1.0 };
-        class.checkpoint_interval_min = tau_min;
-        class.checkpoint_write_s = 60.0;
-        class.failures = failures;
-        s
-    }
-
-    fn hand_job(broken: bool) -> Job {
-        Job {
-            arrival_s: 0,
-            class: 0,
-            work_ref_s: 3600.0,
-            broken,
-            fail_point: 0.5,
-            attempt_seed: 1,
-        }
-    }
-
-    /// A spot node whose interruption comes in the very second a job's attempt ends: the
-    /// attempt ends first (the job is done, all its compute useful, none of it rework), and
-    /// the job is not queued again with nothing left to run (which, in a class that can fail,
-    /// drew a failure point in an empty range and panicked). With checkpoints (30 min, the
-    /// last one written as the attempt ends) and without (everything would be lost).
-    #[test]
-    fn an_interruption_in_the_second_an_attempt_ends_lets_it_end() {
-        for (tau_min, writes) in [(30.0, 2), (0.0, 0)] {
-            let s = one_spot_platform(tau_min, Default::default());
-            let jobs = [hand_job(false)];
-            let mut sim = new_sim(&s, 0, 0, &jobs);
-            let node = sim.add_node(NodeKind::Spot, true);
-            assert!(sim.try_place(0));
-            // 1 h of compute, and a 60 s write after each 30 min of it.
-            let end = sim.attempt_end_s(0);
-            let pull = sim.states[0].pull_s;
-            assert_eq!(end, pull + 3600 + writes * 60, "τ = {tau_min} min");
-            sim.now = end;
-            sim.interrupt(node);
-            assert_eq!(sim.states[0].phase, Phase::Done, "τ = {tau_min} min");
-            assert_eq!((sim.completed, sim.waiting.len()), (1, 0));
-            let gpus = 8.0;
-            assert_eq!(sim.ledger.gpu_s[Category::UsefulCompute], 3600.0 * gpus);
-            assert_eq!(sim.ledger.gpu_s[Category::InterruptionRework], 0.0);
-            assert_eq!(sim.interruptions, 1);
-        }
-    }
-
-    /// The retry limit counts failed attempts only: a broken job (it fails half-way, every
-    /// time) with one retry fails twice before it gives up, however many of its attempts
-    /// spot interruptions stopped in between.
-    #[test]
-    fn interruptions_do_not_use_up_the_retry_limit() {
-        let failures = crate::model::scenario::Failures {
-            probability: 1.0,
-            kind: FailureKind::Deterministic,
-            max_retries: 1,
-            at_share: None,
-        };
-        let s = one_spot_platform(0.0, failures);
-        let jobs = [hand_job(true)];
-        let mut sim = new_sim(&s, 0, 0, &jobs);
-        // First attempt: interrupted before it fails.
-        let a = sim.add_node(NodeKind::Spot, true);
-        assert!(sim.try_place(0));
-        sim.now = 600;
-        sim.interrupt(a);
-        assert_eq!(sim.states[0].phase, Phase::Waiting);
-        // Second attempt: fails half-way (no checkpoints, so at 1800 s of compute).
-        sim.add_node(NodeKind::Spot, true);
-        assert!(sim.try_place(0));
-        assert_eq!(sim.states[0].fail_after_c, Some(1800));
-        sim.now = sim.attempt_end_s(0);
-        sim.attempt_end(0);
-        assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::Waiting, 0));
-        // Third attempt: the second failure, past the one retry.
-        assert!(sim.try_place(0));
-        sim.now = sim.attempt_end_s(0);
-        sim.attempt_end(0);
-        assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::GaveUp, 1));
-        assert_eq!(sim.states[0].attempts, 3);
-    }
-
-    /// A job whose first attempt a spot interruption stops while it pulls its image has not
-    /// started computing: its queue wait runs on to the compute of the attempt that gets
-    /// there, and the pulls before it are a part of the wait. One job, submitted at 0, a
-    /// 600 s pull (600 GB at 1 GB/s, no image cache), 120 s to restart: on a node at 0 and
-    /// stopped at 200 s (200 s pulled); on another node from 1,000 s, it pulls 600 s and
-    /// restarts 120 s, so it computes from 1,720 s: a wait of 1,720 s, 800 s of it pulls.
-    /// With the horizon at 1,300 s, while the second pull is under way: a wait of 1,300 s,
-    /// 200 + 300 s of it pulls.
-    #[test]
-    fn an_interruption_before_the_first_compute_lets_the_queue_wait_run_on() {
-        let mut s = one_spot_platform(0.0, Default::default());
-        s.platforms[0].image_pull_gb_per_s = 1.0;
-        s.platforms[0].image_cache = false;
-        s.job_classes[0].image_gb = 600.0;
-        s.job_classes[0].restart_overhead_s = 120.0;
-        let jobs = [hand_job(false)];
-        for (horizon_s, wait, pulls) in [(86_400, 1_720.0, 800.0), (1_300, 1_300.0, 500.0)] {
-            s.horizon_days = f64::from(horizon_s) / DAY_S;
-            let mut sim = new_sim(&s, 0, 0, &jobs);
-            assert_eq!(sim.horizon_s, i64::from(horizon_s));
-            let a = sim.add_node(NodeKind::Spot, true);
-            assert!(sim.try_place(0));
-            assert_eq!(sim.states[0].first_compute_s, Some(600));
-            sim.now = 200;
-            sim.interrupt(a);
-            assert_eq!(sim.states[0].first_compute_s, None);
-            sim.now = 1_000;
-            sim.add_node(NodeKind::Spot, true);
-            assert!(sim.try_place(0));
-            assert_eq!(sim.states[0].first_compute_s, Some(1_720));
-            let o = sim.outcome();
-            assert_eq!(o.queue_wait_mean_s, wait, "horizon {horizon_s} s");
-            assert_eq!(
-                o.queue_wait_image_pull_mean_s, pulls,
-                "horizon {horizon_s} s"
-            );
-            assert_eq!(o.queue_wait_for_nodes_mean_s, wait - pulls);
-        }
-    }
-
-    /// A multi-node job reads its data once per attempt, not once per node: 100 GB billed,
-    /// for one 16-GPU job on two 8-GPU nodes in a one-day horizon, is 100 GB of egress.
-    #[test]
-    fn a_multi_node_job_reads_its_data_once_per_attempt() {
-        let mut s = one_spot_platform(30.0, Default::default());
-        s.platforms[0].spot_interruptions_per_node_hour = 0.0;
-        s.platforms[0].egress_free_gb_per_month = 0.0;
-        s.horizon_days = 1.0;
-        let class = &mut s.job_classes[0];
-        class.gpus_per_job = 16;
-        class.data_read_gb_per_attempt = 100.0;
-        class.data_read_billed_share = 1.0;
-        class.egress_gb_per_job = 0.0;
-        let jobs = [hand_job(false)];
-        let (o, _) = simulate_platform(&s, 0, 0, &jobs, false);
-        assert_eq!(o.jobs_completed, 1);
-        let months = 24.0 / crate::model::HOURS_PER_MONTH;
-        let expected = 100.0 * s.platforms[0].egress_usd_per_gb / months;
-        assert!(
-            (o.breakdown_usd[Category::Egress] - expected).abs() <= 1e-9 * expected,
-            "{} vs {expected}",
-            o.breakdown_usd[Category::Egress]
-        );
-    }
-
-    /// Dropping stale events changes nothing simulated: a spot-heavy scenario run with the
-    /// queue compacted as often as possible and never gives the same outcome but the count
-    /// of events handled.
-    #[test]
-    fn compacting_the_queue_changes_nothing_simulated() {
-        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-            .unwrap()
-            .scenario();
-        s.horizon_days = 4.0;
-        for p in &mut s.platforms {
-            p.spot_interruptions_per_node_hour = 0.5;
-        }
-        for class in &mut s.job_classes {
-            class.failures.probability = 0.2;
-        }
-        let jobs = super::super::generate_jobs(&s, 3);
-        let mut dropped = 0;
-        for p in 0..s.platforms.len() {
-            let run = |compact_min: usize| {
-                let mut sim = new_sim(&s, p, 3, &jobs);
-                sim.compact_min = compact_min;
-                sim.compact_at = compact_min;
-                sim.run();
-                let mut o = sim.outcome();
-                let events = std::mem::take(&mut o.events);
-                (o, events)
-            };
-            let (never, all_events) = run(usize::MAX);
-            let (often, fewer_events) = run(16);
-            assert_eq!(never, often, "platform {p}");
-            assert!(fewer_events <= all_events, "{fewer_events} <= {all_events}");
-            dropped += all_events - fewer_events;
-        }
-        // The spot platform's interrupted attempts left end events behind, and they went.
-        assert!(dropped > 0);
-    }
-
-    /// Offering an arriving job capacity at once (when none waits) places it as the placement
-    /// pass would: every preset, and each with its platforms spreading jobs, with gang
-    /// scheduling off (multi-node jobs then hold nodes one at a time) and with few nodes (jobs
-    /// arrive to a full cluster), interruptions and failures up so that jobs come back to the
-    /// queue.
-    #[test]
-    fn offering_capacity_on_arrival_changes_nothing_simulated() {
-        let mut offered = 0;
-        for preset in crate::scenario::presets::presets() {
-            for variant in 0..4 {
-                let mut s = preset.scenario();
-                s.horizon_days = s.horizon_days.min(5.0);
-                for p in &mut s.platforms {
-                    p.spot_interruptions_per_node_hour = 0.3;
-                    match variant {
-                        1 if p.placement == Placement::BinPack => p.placement = Placement::Spread,
-                        2 => p.gang_scheduling = false,
-                        3 => p.max_nodes = p.max_nodes.min(3),
-                        _ => {}
-                    }
-                }
-                for class in &mut s.job_classes {
-                    class.failures.probability = class.failures.probability.max(0.1);
-                }
-                let jobs = super::super::generate_jobs(&s, 1);
-                for p in 0..s.platforms.len() {
-                    let run = |offer: bool| {
-                        let mut sim = new_sim(&s, p, 1, &jobs);
-                        sim.offer_on_arrival = offer;
-                        sim.run();
-                        sim.outcome()
-                    };
-                    let (pass, at_once) = (run(false), run(true));
-                    assert_eq!(
-                        pass, at_once,
-                        "{} variant {variant} platform {p}",
-                        preset.name
-                    );
-                    offered += pass.jobs_submitted;
-                }
-            }
-        }
-        assert!(offered > 1_000);
-    }
-}
+mod tests;

@@ -1,0 +1,182 @@
+//! Setting up one platform's replication: the simulation's state ([`Sim`]) and what is worked
+//! out once per run (prices, per-class plans, each job's compute on this platform).
+
+use super::super::event_queue::EventQueue;
+use super::super::job_queue::JobQueue;
+use super::super::jobs::Job;
+use super::super::ledger::Ledger;
+use super::super::node_index::NodeIndex;
+use super::super::state::{ClassPlan, JobState, Node};
+use super::super::timeline::{JobRecord, Timeline};
+use super::COMPACT_MIN;
+use crate::model::pricing::GpuSecondPrices;
+use crate::model::rng::lognormal_sigma;
+use crate::model::rounding;
+use crate::model::scenario::{limits, Platform, Scenario, DAY_S};
+
+/// Shortcuts of the event loop that the tests turn off or move, to check that they change
+/// nothing simulated; release builds have no such field and always take them.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TestSwitches {
+    /// Smallest queue that is ever compacted ([`COMPACT_MIN`]).
+    pub(super) compact_min: usize,
+    /// An arriving job is offered capacity at once when no job waits, instead of through a
+    /// placement pass (the same placement).
+    pub(super) offer_on_arrival: bool,
+}
+
+/// One platform's replication under way: the clock, the event queue, every node and job,
+/// and what has been measured so far.
+pub(super) struct Sim<'a> {
+    pub(super) scenario: &'a Scenario,
+    pub(super) platform: &'a Platform,
+    pub(super) jobs: &'a [Job],
+    pub(super) horizon_s: i64,
+    pub(super) now: i64,
+    pub(super) queue: EventQueue,
+    /// Queue length at which stale events are dropped next (see [`Sim::compact_queue`]).
+    pub(super) compact_at: usize,
+    /// Shortcuts the tests turn off to check that they change nothing simulated.
+    #[cfg(test)]
+    pub(super) switches: TestSwitches,
+    pub(super) nodes: Vec<Node>,
+    /// The nodes not yet released by state and free GPUs: placement looks nodes up here
+    /// instead of scanning every live node, so an event costs about the same on a
+    /// 10,000-node cluster as on a small one.
+    pub(super) index: NodeIndex,
+    /// Free GPU slots over the nodes not yet released.
+    pub(super) free_slots: u64,
+    pub(super) alive_nodes: u32,
+    pub(super) peak_nodes: u32,
+    pub(super) states: Vec<JobState>,
+    /// Per job class ([`ClassPlan`]).
+    pub(super) plans: Vec<ClassPlan>,
+    pub(super) waiting: JobQueue,
+    /// Jobs in `waiting` per job class (lets placement stop once no waiting class can fit).
+    pub(super) waiting_per_class: Vec<u32>,
+    pub(super) replication: u64,
+    /// Kept only when a timeline is asked for.
+    pub(super) timeline: Option<Timeline>,
+    /// Where every paid GPU-second went.
+    pub(super) ledger: Ledger,
+    pub(super) egress_gb: f64,
+    pub(super) interruptions: u64,
+    /// Events handled (arrivals and queued events), for the benchmarks.
+    pub(super) events: u64,
+    /// Reused buffer of node ids (no allocation per placement attempt).
+    pub(super) scratch_nodes: Vec<usize>,
+    /// Most events this replication may handle ([`limits::EVENTS_PER_REPLICATION_MAX`]).
+    pub(super) event_budget: u64,
+    /// The event budget ran out before the horizon.
+    pub(super) cut_off: bool,
+    pub(super) completed: u64,
+    pub(super) gave_up: u64,
+    pub(super) inflation_sum: f64,
+    /// Of the queue waits of the jobs started so far: time spent waiting for capacity and
+    /// provisioning on the node each waited for ([`Sim::node_wait_parts`]), s.
+    pub(super) wait_capacity_s: i64,
+    pub(super) wait_provisioning_s: i64,
+    // Per-platform constants.
+    pub(super) prices: GpuSecondPrices,
+    /// How long an idle node is kept before it is released (the warm pool), s.
+    pub(super) warm_pool_window_s: i64,
+    /// σ of the provisioning time's log-normal ([`lognormal_sigma`]).
+    pub(super) provisioning_sigma: f64,
+}
+
+/// A platform's replication at time 0: nothing requested, every job yet to arrive.
+pub(super) fn new_sim<'a>(
+    scenario: &'a Scenario,
+    platform_index: usize,
+    replication: u64,
+    jobs: &'a [Job],
+) -> Sim<'a> {
+    // Arrivals are taken in order, and the outcome counts the submitted jobs by bisection.
+    debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
+    let platform = &scenario.platforms[platform_index];
+    let slowdown = platform.storage_read_slowdown_pct / 100.0;
+    let horizon_s = rounding::round(scenario.horizon_days * DAY_S) as i64;
+    let mut sim = Sim {
+        scenario,
+        platform,
+        jobs,
+        horizon_s,
+        now: 0,
+        queue: EventQueue::new(horizon_s),
+        compact_at: COMPACT_MIN,
+        #[cfg(test)]
+        switches: TestSwitches {
+            compact_min: COMPACT_MIN,
+            offer_on_arrival: true,
+        },
+        nodes: Vec::new(),
+        index: NodeIndex::new(platform.gpus_per_node),
+        free_slots: 0,
+        alive_nodes: 0,
+        peak_nodes: 0,
+        states: Vec::with_capacity(jobs.len()),
+        plans: Vec::new(),
+        waiting: JobQueue::new(jobs.len()),
+        waiting_per_class: vec![0; scenario.job_classes.len()],
+        replication,
+        timeline: None,
+        ledger: Ledger::new(
+            jobs.len(),
+            scenario
+                .job_classes
+                .iter()
+                .any(|class| class.failures.probability > 0.0),
+            platform.relative_throughput,
+            slowdown,
+        ),
+        egress_gb: 0.0,
+        interruptions: 0,
+        events: 0,
+        scratch_nodes: Vec::new(),
+        event_budget: limits::EVENTS_PER_REPLICATION_MAX,
+        cut_off: false,
+        completed: 0,
+        gave_up: 0,
+        inflation_sum: 0.0,
+        wait_capacity_s: 0,
+        wait_provisioning_s: 0,
+        prices: GpuSecondPrices::of(scenario, platform),
+        warm_pool_window_s: rounding::round(platform.warm_pool_window_s) as i64,
+        provisioning_sigma: lognormal_sigma(
+            platform.provisioning_median_s,
+            platform.provisioning_p90_s,
+        ),
+    };
+    sim.plans = scenario
+        .job_classes
+        .iter()
+        .map(|class| ClassPlan::new(class, platform))
+        .collect();
+    for job in jobs {
+        let efficiency = if sim.plans[job.class].nodes_needed > 1 {
+            platform.multi_node_efficiency
+        } else {
+            1.0
+        };
+        let wall = job.work_ref_s / platform.relative_throughput * (1.0 + slowdown) / efficiency;
+        sim.states
+            .push(JobState::new((rounding::round(wall) as i64).max(1)));
+    }
+    sim
+}
+
+impl Sim<'_> {
+    /// One record per job: arrival, first compute, completion.
+    pub(super) fn job_records(&self) -> Vec<JobRecord> {
+        self.jobs
+            .iter()
+            .zip(&self.states)
+            .map(|(job, state)| JobRecord {
+                arrival_s: job.arrival_s,
+                first_compute_s: state.first_compute_s,
+                finished_s: state.finished_s,
+            })
+            .collect()
+    }
+}

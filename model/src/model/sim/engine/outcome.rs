@@ -1,0 +1,64 @@
+//! Assembling one platform's outcome at the end of its replication: the monthly breakdown
+//! (the ledger's GPU time plus the other monthly costs), the cost ratios, and the job
+//! figures of [`JobSummary`].
+
+use super::super::outcome::PlatformOutcome;
+use super::super::summary::JobSummary;
+use super::build::Sim;
+use crate::model::cost_category::Category;
+use crate::model::pricing::other_monthly_costs;
+use crate::model::scenario::HOUR_S;
+use crate::model::HOURS_PER_MONTH;
+
+impl Sim<'_> {
+    /// What the replication measured, once it has run to its end.
+    pub(super) fn outcome(&self) -> PlatformOutcome {
+        let p = self.platform;
+        let hours = self.horizon_s as f64 / HOUR_S;
+        let months = hours / HOURS_PER_MONTH;
+        let per_month = 1.0 / months;
+        let mut breakdown = self.ledger.usd.scaled(per_month);
+        let other = other_monthly_costs(self.scenario, p, self.egress_gb, months);
+        for c in Category::ALL.into_iter().filter(|c| !c.is_gpu_time()) {
+            breakdown[c] = other[c];
+        }
+        let monthly = breakdown.total();
+        let paid = self.ledger.paid_gpu_s;
+        let useful_gpu_s = self.ledger.gpu_s[Category::UsefulCompute];
+        let useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
+        let waits = JobSummary::of(self.jobs, &self.states, self.horizon_s);
+        let total_horizon = monthly * months;
+        // Jobs come in arrival order.
+        let submitted = self.jobs.partition_point(|j| j.arrival_s < self.horizon_s) as u64;
+        PlatformOutcome {
+            breakdown_usd: breakdown,
+            monthly_tco_usd: monthly,
+            gpu_seconds: self.ledger.gpu_s,
+            paid_gpu_seconds: paid,
+            useful_reference_gpu_hours: useful_ref_hours,
+            usd_per_useful_gpu_hour: (useful_ref_hours > 0.0)
+                .then(|| total_horizon / useful_ref_hours),
+            usd_per_successful_job: (self.completed > 0)
+                .then(|| total_horizon / self.completed as f64),
+            utilization: if paid > 0.0 { useful_gpu_s / paid } else { 0.0 },
+            jobs_submitted: submitted,
+            jobs_completed: self.completed,
+            jobs_failed: self.gave_up,
+            jobs_running: waits.running,
+            jobs_waiting: waits.waiting,
+            interruptions: self.interruptions,
+            peak_nodes: u64::from(self.peak_nodes),
+            queue_wait_mean_s: waits.mean_s,
+            queue_wait_p50_s: waits.p50_s,
+            queue_wait_p95_s: waits.p95_s,
+            queue_wait_for_nodes_mean_s: waits.mean_s - waits.pull_mean_s,
+            queue_wait_image_pull_mean_s: waits.pull_mean_s,
+            queue_wait_capacity_mean_s: self.wait_capacity_s as f64 / waits.counted,
+            queue_wait_provisioning_mean_s: self.wait_provisioning_s as f64 / waits.counted,
+            turnaround_inflation: (self.completed > 0)
+                .then(|| self.inflation_sum / self.completed as f64),
+            events: self.events,
+            cut_off: self.cut_off,
+        }
+    }
+}

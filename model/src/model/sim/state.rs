@@ -1,0 +1,198 @@
+//! The state the event loop keeps of each node and each job of one platform's replication,
+//! and what it works out once per job class. Plain data: the handlers in [`super::engine`]
+//! change it; nothing here reads the scenario while the simulation runs.
+
+use super::checkpoint::checkpoint_cycle;
+use crate::model::cost_category::Category;
+use crate::model::rounding;
+use crate::model::scenario::{JobClass, Placement, Platform};
+use smallvec::SmallVec;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NodeKind {
+    Reserved,
+    OnDemand,
+    Spot,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Node {
+    pub(super) kind: NodeKind,
+    pub(super) usd_per_gpu_s: f64,
+    pub(super) billing_start_s: i64,
+    pub(super) ready: bool,
+    /// When it became ready, s (meaningful once `ready`).
+    pub(super) ready_at_s: i64,
+    pub(super) released: bool,
+    /// GPU slots held by no job.
+    pub(super) free: u32,
+    /// Since when `free` has been unchanged (idle accounting, while ready).
+    pub(super) free_since_s: i64,
+    /// Jobs holding slots on this node (ids as 32 bits, like the event queue's: a replication
+    /// handles far fewer than 2^32 jobs).
+    pub(super) holders: SmallVec<[u32; 8]>,
+    /// Job classes whose image this node has cached (bit per class).
+    pub(super) images: u64,
+    pub(super) idle_generation: u32,
+    /// Spot interruption clock: an Exp(1) draw, scaled by 1/λ when the node becomes ready (0
+    /// and unused on nodes that are never interrupted).
+    pub(super) interruption_draw: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    Waiting,
+    /// Holds nodes; starts when it holds all it needs and they are ready.
+    Holding,
+    Running,
+    Done,
+    GaveUp,
+}
+
+/// A node a job holds.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Hold {
+    /// Node id (ids stay far below 2^32: a node costs at least one event, and a replication
+    /// handles at most [`limits::EVENTS_PER_REPLICATION_MAX`]).
+    pub(super) node: u32,
+    /// GPU slots the job uses on it (the rest of a held whole node is idle).
+    pub(super) used: u32,
+    /// Since when it is held (capacity wait counts from the later of this and the node's
+    /// ready time), s.
+    pub(super) since_s: i64,
+}
+
+impl Hold {
+    pub(super) fn node(&self) -> usize {
+        self.node as usize
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct JobState {
+    pub(super) phase: Phase,
+    /// Compute needed on this platform, s (per GPU).
+    pub(super) total_c: i64,
+    /// Compute kept by checkpoints, s.
+    pub(super) committed_c: i64,
+    pub(super) attempts: u32,
+    /// Attempts that failed (interrupted ones are not failures: only these count against the
+    /// class's retry limit).
+    pub(super) failed_attempts: u32,
+    pub(super) generation: u32,
+    /// The nodes it holds, in the order it took them.
+    pub(super) holds: SmallVec<[Hold; 2]>,
+    /// Current attempt.
+    pub(super) attempt_start_s: i64,
+    pub(super) pull_s: i64,
+    pub(super) restart_s: i64,
+    /// Compute the attempt runs before failing, s; `None` if it does not fail.
+    pub(super) fail_after_c: Option<i64>,
+    /// Start of its first compute, s: planned when the attempt that reaches it starts (an
+    /// attempt stopped before its compute began takes its plan back on interruption).
+    pub(super) first_compute_s: Option<i64>,
+    /// Image pulls before its first compute, s (a part of the queue wait): the one of the
+    /// attempt that computes first, and what attempts stopped before computing had pulled.
+    pub(super) first_pull_s: i64,
+    pub(super) finished_s: Option<i64>,
+}
+
+/// What the event loop needs of a job class on this platform, worked out once per run
+/// (the per-event path then does no division, rounding or lookup through the scenario).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ClassPlan {
+    /// GPUs per job.
+    pub(super) gpus: u32,
+    /// Nodes a job needs.
+    pub(super) nodes_needed: u32,
+    /// Jobs hold whole nodes: multi-node jobs, and every job on exclusive platforms; other
+    /// jobs hold their GPUs on one shared node.
+    pub(super) whole_nodes: bool,
+    /// GPU slots a job holds on each of its nodes.
+    pub(super) slots_held: u32,
+    /// Checkpoint interval τ and write time δ, s (`checkpoint::checkpoint_cycle`).
+    pub(super) tau: i64,
+    pub(super) delta: i64,
+    /// Image pull on a node without the image, s.
+    pub(super) pull_s: i64,
+    /// Restart overhead of a resumed attempt, s.
+    pub(super) restart_s: i64,
+}
+
+/// Why an attempt is closed (the engine's `close_attempt`), and so where its unkept compute goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Close {
+    /// It ran to the end of the job's compute.
+    Finished,
+    /// It failed: compute since the last checkpoint is a failed attempt.
+    Failed,
+    /// A spot interruption stopped it: compute since the last checkpoint is rework, unless
+    /// the notice was long enough to write one (`on_notice`).
+    Interrupted { on_notice: bool },
+    /// It is still running at the horizon: all its compute so far counts.
+    Horizon,
+}
+
+impl Close {
+    /// The category of the compute the attempt loses; `None` when it keeps all.
+    pub(super) fn lost_as(self) -> Option<Category> {
+        match self {
+            Close::Failed => Some(Category::FailedAttempts),
+            Close::Interrupted { .. } => Some(Category::InterruptionRework),
+            Close::Finished | Close::Horizon => None,
+        }
+    }
+}
+
+impl ClassPlan {
+    /// The plan of `class` on `platform`.
+    pub(super) fn new(class: &JobClass, platform: &Platform) -> ClassPlan {
+        let gpus = class.gpus_per_job;
+        let nodes_needed = gpus.div_ceil(platform.gpus_per_node);
+        let whole_nodes = holds_whole_nodes(nodes_needed, platform.placement);
+        let (tau, delta) = checkpoint_cycle(class);
+        ClassPlan {
+            gpus,
+            nodes_needed,
+            whole_nodes,
+            slots_held: if whole_nodes {
+                platform.gpus_per_node
+            } else {
+                gpus
+            },
+            tau,
+            delta,
+            pull_s: rounding::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
+            restart_s: rounding::round(class.restart_overhead_s) as i64,
+        }
+    }
+}
+
+/// Whether a job needing `nodes_needed` nodes holds them whole under `placement`: a
+/// multi-node job does, and every job where jobs never share instances (exclusive); other
+/// jobs hold their GPUs on one shared node. The instant estimate prices held GPUs the same way.
+pub fn holds_whole_nodes(nodes_needed: u32, placement: Placement) -> bool {
+    nodes_needed > 1 || placement == Placement::Exclusive
+}
+
+impl JobState {
+    /// A job that has not started, needing `total_c` seconds of compute on this platform.
+    pub(super) fn new(total_c: i64) -> JobState {
+        JobState {
+            phase: Phase::Waiting,
+            total_c,
+            committed_c: 0,
+            attempts: 0,
+            failed_attempts: 0,
+            generation: 0,
+            holds: SmallVec::new(),
+            attempt_start_s: 0,
+            pull_s: 0,
+            restart_s: 0,
+            fail_after_c: None,
+            first_compute_s: None,
+            first_pull_s: 0,
+            finished_s: None,
+        }
+    }
+}
