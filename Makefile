@@ -47,7 +47,7 @@ single-file: build
 	node scripts/make-single-file.mjs dist $(SINGLE_FILE)
 
 pkg: tools
-	cargo build --lib --profile release-sim --target $(WASM) --no-default-features --features js-api
+	cargo rustc --lib --profile release-sim --target $(WASM) --no-default-features --features js-api --crate-type cdylib
 	wasm-bindgen --target web --typescript --out-dir pkg target/$(WASM)/release-sim/gpucost.wasm
 	wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 		--enable-mutable-globals pkg/gpucost_bg.wasm -o pkg/gpucost_bg.wasm
@@ -100,9 +100,8 @@ screenshots: tools-browser
 # read by people, never asserted.
 bench: single-file pkg
 	cargo bench --profile bench-sim --bench engine | tee target/bench-native.txt
-	# Its own target directory: the library is also a cdylib (for pkg/), whose outputs carry no
-	# hash in their names, so `cargo bench` (dev-dependency features) overwrites the CLI's build
-	# of it in a shared directory and the CLI then fails to link (cargo issue 6313).
+	# Its own target directory: the CLI timed against SimPy is built as it always was, apart
+	# from the benches' build with dev-dependency features.
 	cargo build --profile release-sim --bin gpucost --target-dir target/bench-cli
 	test -x bench/peer/.venv/bin/python || python3 -m venv bench/peer/.venv
 	bench/peer/.venv/bin/pip install --quiet --disable-pip-version-check -r bench/peer/requirements.txt

@@ -167,7 +167,7 @@ mod cli {
             Command::Eval(args) => eval(args),
             Command::Link { preset: name, set } => {
                 let base = find_preset(&name)?;
-                let scenario = apply_edits(&base, &set).map_err(|e| e.to_string())?;
+                let scenario = apply_edits(&base, &set).map_err(set_error)?;
                 Ok(gpucost::scenario::link::encode_link(&scenario, &name))
             }
             Command::History {
@@ -208,6 +208,15 @@ mod cli {
         }
     }
 
+    /// An edit refused as given on the command line names the flag it came with.
+    fn set_error(e: gpucost::scenario::edit::EditError) -> String {
+        if e.is_about_the_edit() {
+            format!("--set {e}")
+        } else {
+            e.to_string()
+        }
+    }
+
     fn find_preset(name: &str) -> Result<Scenario, String> {
         preset(name).map(|p| p.scenario()).ok_or_else(|| {
             let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
@@ -244,7 +253,7 @@ mod cli {
         if let Some(seed) = args.seed {
             edits.push(format!("seed={seed}"));
         }
-        let scenario = apply_edits(&base, &edits).map_err(|e| e.to_string())?;
+        let scenario = apply_edits(&base, &edits).map_err(set_error)?;
         let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
         let threads = args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),

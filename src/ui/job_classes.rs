@@ -115,9 +115,7 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                     type="button"
                     disabled=move || scenario.with(|s| s.job_classes.len() <= 1)
                     on:click=move |_| scenario.update(|s| {
-                        if s.job_classes.len() > 1 && index < s.job_classes.len() {
-                            s.job_classes.remove(index);
-                        }
+                        edit::remove_job_class(s, index);
                     })
                 >
                     "Remove job class"
@@ -138,10 +136,7 @@ pub fn AddJobClass(scenario: RwSignal<Scenario>) -> impl IntoView {
             type="button"
             disabled=full
             on:click=move |_| scenario.update(|s| {
-                if s.job_classes.len() < crate::model::scenario::limits::JOB_CLASSES_MAX {
-                    let n = s.job_classes.len() + 1;
-                    s.job_classes.push(JobClass { name: format!("Job class {n}"), ..JobClass::default() });
-                }
+                edit::add_job_class(s);
             })
         >
             "Add job class"

@@ -1,8 +1,9 @@
 //! The Leptos user interface: the only module with signals, effects and web-sys.
 //!
 //! One source of truth, the scenario signal; every number on screen is a memo over a pure
-//! function of `model` or `charts`. The Monte Carlo runs in short main-thread slices
-//! ([`runner`]) and a newer input cancels the older run.
+//! function of `model` or `charts`. The Monte Carlo runs in Web Workers ([`sim_worker`],
+//! driven by [`runner`]), in short main-thread slices where no worker can start (the single
+//! file opened from disk); a newer input cancels the older run.
 
 mod breakdown_chart;
 mod compare;

@@ -11,6 +11,7 @@ use crate::model::platforms::Profile;
 use crate::model::scenario::fields;
 use crate::model::scenario::knobs::{self, KNOBS};
 use crate::model::scenario::{Overflow, Scenario};
+use crate::scenario::edit;
 use crate::scenario::presets::presets;
 use leptos::prelude::*;
 
@@ -171,29 +172,11 @@ fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
         scenario.with(|s| s.platforms.len() >= crate::model::scenario::limits::PLATFORMS_MAX)
     };
     let add = move |_| {
-        let Some(p) = Profile::from_id(&profile.get_untracked()) else {
-            return;
-        };
-        scenario.update(|s| {
-            if s.platforms.len() >= crate::model::scenario::limits::PLATFORMS_MAX {
-                return;
-            }
-            let (instance, region) = if p.cloud() == crate::model::scenario::Cloud::Aws {
-                ("p4d.24xlarge", "us-east-1")
-            } else {
-                ("a2-highgpu-8g", "us-central1")
-            };
-            let mut name = p.label().to_string();
-            let mut n = 2;
-            while s.platforms.iter().any(|q| q.name == name) {
-                name = format!("{} {n}", p.label());
-                n += 1;
-            }
-            if let Some(row) = catalog::find(instance, region) {
-                s.platforms
-                    .push(p.platform_on(&name, row, &s.reference_gpu));
-            }
-        })
+        if let Some(p) = Profile::from_id(&profile.get_untracked()) {
+            scenario.update(|s| {
+                edit::add_platform(s, p);
+            });
+        }
     };
     view! {
         <div class="control inline add">
@@ -222,68 +205,32 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
         let cloud = cloud.get();
         catalog::catalog()
             .iter()
-            .filter(|row| {
-                cloud.is_some_and(|c| {
-                    row.cloud
-                        == if c == crate::model::scenario::Cloud::Aws {
-                            "aws"
-                        } else {
-                            "gcp"
-                        }
-                }) && row.on_demand_usd_per_node_hour.is_some()
-            })
+            .filter(|row| cloud == Some(row.cloud) && row.on_demand_usd_per_node_hour.is_some())
             .collect::<Vec<_>>()
     };
+    // Shown only where the row matches the platform's price (a row of the same type
+    // elsewhere is not what the platform holds).
     let selected_instance = move || {
-        platform()
-            .and_then(|p| {
-                catalog::catalog().iter().position(|r| {
-                    r.name == p.instance_type
-                        && r.on_demand_usd_per_node_hour == Some(p.on_demand_usd_per_node_hour)
+        scenario.with(|s| {
+            edit::instance_row(s, index)
+                .filter(|&row| {
+                    catalog::catalog()[row].on_demand_usd_per_node_hour
+                        == s.platforms
+                            .get(index)
+                            .map(|p| p.on_demand_usd_per_node_hour)
                 })
-            })
-            .map(|i| i.to_string())
-            .unwrap_or_default()
+                .map(|row| row.to_string())
+                .unwrap_or_default()
+        })
     };
     let rebuild = move |row: usize| {
         scenario.update(|s| {
-            let Some(old) = s.platforms.get(index).cloned() else {
-                return;
-            };
-            let Some(profile) = Profile::from_id(&old.profile) else {
-                return;
-            };
-            let Some(instance) = catalog::catalog().get(row) else {
-                return;
-            };
-            let mut fresh = profile.platform_on(&old.name, instance, &s.reference_gpu);
-            fresh.purchase.overflow = old.purchase.overflow;
-            fresh.purchase.reserved_share = old.purchase.reserved_share;
-            s.platforms[index] = fresh;
+            edit::set_instance(s, index, row);
         })
     };
     let reset = move |_| {
         scenario.update(|s| {
-            let Some(old) = s.platforms.get(index).cloned() else {
-                return;
-            };
-            let Some(profile) = Profile::from_id(&old.profile) else {
-                return;
-            };
-            let row = catalog::catalog()
-                .iter()
-                .find(|r| {
-                    r.name == old.instance_type
-                        && r.on_demand_usd_per_node_hour == Some(old.on_demand_usd_per_node_hour)
-                })
-                .or_else(|| {
-                    catalog::catalog()
-                        .iter()
-                        .find(|r| r.name == old.instance_type)
-                });
-            if let Some(row) = row {
-                s.platforms[index] = profile.platform_on(&old.name, row, &s.reference_gpu);
-            }
+            edit::reset_platform(s, index);
         })
     };
     let set_overflow = move |value: String| {
@@ -408,9 +355,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                     type="button"
                     disabled=move || scenario.with(|s| s.platforms.len() <= 1)
                     on:click=move |_| scenario.update(|s| {
-                        if s.platforms.len() > 1 && index < s.platforms.len() {
-                            s.platforms.remove(index);
-                        }
+                        edit::remove_platform(s, index);
                     })
                 >
                     "Remove platform"

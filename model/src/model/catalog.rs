@@ -5,6 +5,7 @@
 //! data"); its `as_of` column dates each row. Rows with no on-demand or spot quote keep the
 //! missing price as `None`, never as zero.
 
+use super::scenario::Cloud;
 use std::sync::OnceLock;
 
 /// When the catalog's prices were taken, per cloud, as shown in the UI.
@@ -16,8 +17,8 @@ const DATA: &str = include_str!("../../../data/catalog.csv");
 /// One instance type in one region.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceType {
-    /// `aws` or `gcp`.
-    pub cloud: String,
+    /// The cloud (`aws` or `gcp` in the data file).
+    pub cloud: Cloud,
     /// Instance type name, e.g. `p4d.24xlarge`.
     pub name: String,
     /// Region of the prices.
@@ -102,8 +103,13 @@ pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
                         .ok_or_else(|| at(what))
                 }
             };
+            let cloud = match f[0] {
+                "aws" => Cloud::Aws,
+                "gcp" => Cloud::Gcp,
+                _ => return Err(at("cloud")),
+            };
             Ok(InstanceType {
-                cloud: f[0].to_string(),
+                cloud,
                 name: f[1].to_string(),
                 region: f[2].to_string(),
                 gpu_model: f[3].to_string(),
@@ -125,8 +131,8 @@ mod tests {
     fn compiled_catalog_parses_with_both_clouds() {
         let rows = parse(DATA).unwrap();
         assert_eq!(rows.len(), 129);
-        assert_eq!(rows.iter().filter(|r| r.cloud == "aws").count(), 75);
-        assert_eq!(rows.iter().filter(|r| r.cloud == "gcp").count(), 54);
+        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Aws).count(), 75);
+        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 54);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use super::budget::{BudgetMeter, CutOff, EventBudget};
 use super::error::ScenarioError;
 use super::outcome_cache::OutcomeCache;
-use super::scenario::{limits, Scenario};
+use super::scenario::{limits, Scenario, ValidScenario};
 use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
 use super::ENGINE_VERSION;
@@ -32,10 +32,33 @@ pub fn run_replication_within(
         .collect()
 }
 
-/// A run in progress.
+/// A run in progress: a synchronous, resumable object, so the caller decides how to slice
+/// the work (the page's workers run a few replications at a time, the CLI all at once).
+///
+/// # Examples
+///
+/// ```
+/// use gpucost_model::model::monte_carlo::MonteCarlo;
+/// use gpucost_model::model::scenario::Scenario;
+///
+/// let mut scenario = Scenario::default();
+/// scenario.horizon_days = 2.0;
+/// let mut run = MonteCarlo::new(scenario).unwrap();
+/// assert_eq!(run.run_batch(3), 3);
+/// let results = run.results();
+/// assert_eq!(results.replications, 3);
+/// let tco = &results.platforms[0].monthly_tco_usd;
+/// assert!(tco.p5 <= tco.p50 && tco.p50 <= tco.p95);
+///
+/// // The same seed gives the same numbers, however the run is sliced.
+/// let mut again = MonteCarlo::new(run.scenario().clone()).unwrap();
+/// again.run_batch(1);
+/// again.run_batch(2);
+/// assert_eq!(again.results(), results);
+/// ```
 #[derive(Debug, Clone)]
 pub struct MonteCarlo {
-    scenario: Scenario,
+    scenario: ValidScenario,
     /// `outcomes[r][p]`: replication r, platform p, in replication order.
     outcomes: Vec<Vec<PlatformOutcome>>,
     budget: EventBudget,
@@ -52,14 +75,18 @@ impl MonteCarlo {
 
     /// Like [`MonteCarlo::new`], with other event budgets.
     pub fn within(scenario: Scenario, budget: EventBudget) -> Result<Self, ScenarioError> {
-        scenario.validate()?;
-        Ok(MonteCarlo {
+        Ok(Self::of(ValidScenario::new(scenario)?, budget))
+    }
+
+    /// A run of a scenario validated already, within `budget`.
+    pub fn of(scenario: ValidScenario, budget: EventBudget) -> Self {
+        MonteCarlo {
             meter: BudgetMeter::new(budget, scenario.replications),
             scenario,
             outcomes: Vec::new(),
             budget,
             cut_off: None,
-        })
+        }
     }
 
     /// Runs up to `n` more replications, or until an event budget stops the run; returns how
@@ -232,7 +259,7 @@ impl MonteCarlo {
 /// the results of one [`MonteCarlo`].
 #[derive(Debug, Clone)]
 pub struct Shard {
-    scenario: Scenario,
+    scenario: ValidScenario,
     next: u32,
     count: u32,
 }
@@ -240,9 +267,8 @@ pub struct Shard {
 impl Shard {
     /// Validates the scenario and prepares shard `index` of `count`.
     pub fn new(scenario: Scenario, index: u32, count: u32) -> Result<Self, ScenarioError> {
-        scenario.validate()?;
         Ok(Shard {
-            scenario,
+            scenario: ValidScenario::new(scenario)?,
             next: index,
             count: count.max(1),
         })

@@ -30,6 +30,14 @@ pub enum Profile {
     ReservedCluster,
 }
 
+/// A platform on its own: AWS Batch on p4d.24xlarge in us-east-1 (the profiles give every
+/// default; this is the one a partial scenario document starts from).
+impl Default for Platform {
+    fn default() -> Self {
+        Profile::AwsBatch.platform("AWS Batch", "p4d.24xlarge", "us-east-1")
+    }
+}
+
 /// A default value and where it comes from, for the method panel.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Sourced {

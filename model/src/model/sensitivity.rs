@@ -8,7 +8,7 @@
 use super::error::ScenarioError;
 use super::monte_carlo::run_replication;
 use super::scenario::knobs::{Knob, KNOBS};
-use super::scenario::{Overflow, Scenario};
+use super::scenario::{Overflow, Scenario, ValidScenario};
 use serde::{Deserialize, Serialize};
 
 /// The inputs the tornado varies, each scaled by (1 ± X %): the scenario-wide knobs that
@@ -55,7 +55,7 @@ pub fn mean_tco(scenario: &Scenario, reps: u32) -> Vec<f64> {
 pub struct TornadoRun {
     reps: u32,
     /// (knob index, scenario) for the base (knob `usize::MAX`) and each low/high variant.
-    variants: Vec<(usize, Scenario)>,
+    variants: Vec<(usize, ValidScenario)>,
     /// Sum of monthly TCO per variant and platform.
     sums: Vec<Vec<f64>>,
     next: usize,
@@ -64,14 +64,13 @@ pub struct TornadoRun {
 impl TornadoRun {
     /// Prepares the tornado of `scenario` at ±`pct` % with `reps` replications per variant.
     pub fn new(scenario: &Scenario, pct: f64, reps: u32) -> Result<TornadoRun, ScenarioError> {
-        scenario.validate()?;
-        let mut variants = vec![(usize::MAX, scenario.clone())];
+        let mut variants = vec![(usize::MAX, ValidScenario::new(scenario.clone())?)];
         for (k, knob) in KNOBS.iter().enumerate() {
             let Some(scale) = knob.scale else { continue };
             let make = |factor: f64| {
                 let mut s = scenario.clone();
                 scale(&mut s, factor);
-                s.validate().ok().map(|_| s)
+                ValidScenario::new(s).ok()
             };
             if let (Some(low), Some(high)) = (make(1.0 - pct / 100.0), make(1.0 + pct / 100.0)) {
                 variants.push((k, low));

@@ -341,6 +341,67 @@ pub fn fit_history(
     template: &JobClass,
     reference_gpu: &str,
 ) -> Result<HistoryFit, HistoryError> {
+    let ReadHistory {
+        rows,
+        bad_rows,
+        mut models,
+        unknown_models,
+        record_count,
+        has_gpu_model,
+        mut notes,
+    } = read_history(text, reference_gpu)?;
+    if rows.len() < 2 {
+        return Err(HistoryError::TooFewJobs {
+            used: rows.len(),
+            bad_rows,
+        });
+    }
+    let window_days = observed_window_days(&rows, &mut notes);
+    let (hourly_share, hourly_weights) = hour_of_day_profile(&rows);
+    notes.extend(reading_notes(
+        &rows,
+        &unknown_models,
+        has_gpu_model,
+        reference_gpu,
+    ));
+    let (kept, groups) = group_by_gpu_count(&rows, &mut notes);
+    let (classes, fits) = kept
+        .iter()
+        .zip(&groups)
+        .map(|(&gpus, group)| fit_class(gpus, group, template, window_days, &hourly_weights))
+        .unzip();
+    models.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(HistoryFit {
+        classes,
+        fits,
+        rows: record_count,
+        used: rows.len(),
+        bad_rows,
+        window_days,
+        hourly_share,
+        gpu_models: models,
+        notes,
+    })
+}
+
+/// What reading a history's rows gave, before any fit.
+struct ReadHistory {
+    rows: Vec<Row>,
+    bad_rows: Vec<BadRow>,
+    /// GPU models seen, with how many rows name each.
+    models: Vec<(String, usize)>,
+    /// Up to ten GPU models the catalog does not know.
+    unknown_models: Vec<String>,
+    /// Records read (blank lines not counted).
+    record_count: usize,
+    /// The file has a GPU-model column.
+    has_gpu_model: bool,
+    notes: Vec<String>,
+}
+
+/// Reads the CSV's header and rows (at most [`MAX_HISTORY_ROWS`]); a row that cannot be
+/// read is kept as a bad row with its line and why.
+fn read_history(text: &str, reference_gpu: &str) -> Result<ReadHistory, HistoryError> {
     if text.len() > MAX_HISTORY_BYTES {
         return Err(HistoryError::TooLarge { bytes: text.len() });
     }
@@ -355,25 +416,28 @@ pub fn fit_history(
         _ => return Err(HistoryError::Empty),
     };
     let columns = Columns::find(&header)?;
-    let mut rows = Vec::new();
-    let mut bad_rows = Vec::new();
-    let mut models: Vec<(String, usize)> = Vec::new();
-    let mut unknown_models: Vec<String> = Vec::new();
-    let mut record_count = 0usize;
-    let mut notes = Vec::new();
+    let mut read = ReadHistory {
+        rows: Vec::new(),
+        bad_rows: Vec::new(),
+        models: Vec::new(),
+        unknown_models: Vec::new(),
+        record_count: 0,
+        has_gpu_model: columns.gpu_model.is_some(),
+        notes: Vec::new(),
+    };
     for record in reader.records() {
-        if record_count == MAX_HISTORY_ROWS {
-            notes.push(format!(
+        if read.record_count == MAX_HISTORY_ROWS {
+            read.notes.push(format!(
                 "Read the first {MAX_HISTORY_ROWS} rows only; the rest of the file was not read."
             ));
             break;
         }
-        record_count += 1;
+        read.record_count += 1;
         let record = match record {
             Ok(r) => r,
             Err(e) => {
                 let line = e.position().map_or(0, |p| p.line());
-                bad_rows.push(BadRow {
+                read.bad_rows.push(BadRow {
                     line,
                     reason: "not readable as CSV".to_string(),
                 });
@@ -382,11 +446,11 @@ pub fn fit_history(
         };
         let line = record.position().map_or(0, |p| p.line());
         if record.len() == 1 && record[0].is_empty() {
-            record_count -= 1; // a blank line
+            read.record_count -= 1; // a blank line
             continue;
         }
         if record.len() != header.len() {
-            bad_rows.push(BadRow {
+            read.bad_rows.push(BadRow {
                 line,
                 reason: format!(
                     "{} field(s) where the header has {}",
@@ -399,30 +463,31 @@ pub fn fit_history(
         match read_row(&record, &columns, reference_gpu) {
             Ok((row, model)) => {
                 if let Some((name, known)) = model {
-                    match models.iter_mut().find(|(m, _)| *m == name) {
+                    match read.models.iter_mut().find(|(m, _)| *m == name) {
                         Some((_, count)) => *count += 1,
-                        None => models.push((name.clone(), 1)),
+                        None => read.models.push((name.clone(), 1)),
                     }
-                    if !known && !unknown_models.contains(&name) && unknown_models.len() < 10 {
-                        unknown_models.push(name);
+                    if !known
+                        && !read.unknown_models.contains(&name)
+                        && read.unknown_models.len() < 10
+                    {
+                        read.unknown_models.push(name);
                     }
                 }
-                rows.push(row);
+                read.rows.push(row);
             }
-            Err(reason) => bad_rows.push(BadRow { line, reason }),
+            Err(reason) => read.bad_rows.push(BadRow { line, reason }),
         }
     }
-    if rows.len() < 2 {
-        return Err(HistoryError::TooFewJobs {
-            used: rows.len(),
-            bad_rows,
-        });
-    }
+    Ok(read)
+}
+
+/// The observed window in days: first to last submission, widened by one mean gap (n − 1
+/// gaps were seen between n jobs), at least an hour; a note when it is under a week.
+fn observed_window_days(rows: &[Row], notes: &mut Vec<String>) -> f64 {
     let first = rows.iter().map(|r| r.submit_s).min().unwrap_or(0);
     let last = rows.iter().map(|r| r.submit_s).max().unwrap_or(0);
     let n = rows.len() as f64;
-    // The observed window: first to last submission, widened by one mean gap (n − 1 gaps were
-    // seen between n jobs), at least an hour.
     let window_s = ((last - first) as f64 * n / (n - 1.0)).max(HOUR_S);
     let window_days = window_s / DAY_S;
     if window_days < 7.0 {
@@ -431,44 +496,65 @@ pub fn fit_history(
             window_days
         ));
     }
+    window_days
+}
+
+/// Each hour of day's share of the submissions, and the same as weights with mean 1 to
+/// three decimals (short in a link, exact enough for a rate).
+fn hour_of_day_profile(rows: &[Row]) -> (Vec<f64>, Vec<f64>) {
     let mut per_hour = [0usize; 24];
-    for r in &rows {
+    for r in rows {
         per_hour[r.hour] += 1;
     }
+    let n = rows.len() as f64;
     let hourly_share: Vec<f64> = per_hour.iter().map(|&c| c as f64 / n).collect();
-    // Weights with mean 1, three decimals: short in a link, exact enough for a rate.
     let hourly_weights: Vec<f64> = hourly_share
         .iter()
         .map(|s| (s * 24.0 * 1000.0).round() / 1000.0)
         .collect();
-    notes.push(
+    (hourly_share, hourly_weights)
+}
+
+/// What the fit assumed about hours, GPU models and outcomes.
+fn reading_notes(
+    rows: &[Row],
+    unknown_models: &[String],
+    has_gpu_model: bool,
+    reference_gpu: &str,
+) -> Vec<String> {
+    let mut notes = vec![
         "Hours of day are taken as written in the file (UTC for Unix times); every class \
          shares the whole history's hour-of-day profile."
             .to_string(),
-    );
+    ];
     if !unknown_models.is_empty() {
         notes.push(format!(
             "GPU model(s) {} are not in the catalog: their durations are used as if run on the \
              reference GPU ({reference_gpu}).",
             unknown_models.join(", ")
         ));
-    } else if columns.gpu_model.is_some() {
+    } else if has_gpu_model {
         notes.push(format!(
             "Durations were converted to the reference GPU ({reference_gpu}) with the \
              catalog's relative throughput."
         ));
     }
-    let has_outcomes = rows.iter().any(|r| r.outcome != Outcome::Unknown);
-    if !has_outcomes {
+    if !rows.iter().any(|r| r.outcome != Outcome::Unknown) {
         notes.push(
             "No outcome column (or no known outcome): the failure settings were kept.".to_string(),
         );
     }
+    notes
+}
 
-    // One class per GPU count, most frequent first; beyond the class limit, the rarest sizes
-    // join the kept size nearest on a log scale.
+/// One class per GPU count, most frequent first; beyond the class limit, the rarest sizes
+/// join the kept size nearest on a log scale. The kept counts, and the rows of each.
+fn group_by_gpu_count<'a>(
+    rows: &'a [Row],
+    notes: &mut Vec<String>,
+) -> (Vec<u32>, Vec<Vec<&'a Row>>) {
     let mut sizes: Vec<(u32, usize)> = Vec::new();
-    for r in &rows {
+    for r in rows {
         match sizes.iter_mut().find(|(g, _)| *g == r.gpus) {
             Some((_, c)) => *c += 1,
             None => sizes.push((r.gpus, 1)),
@@ -495,81 +581,79 @@ pub fn fit_history(
             .unwrap_or_else(|| nearest_on_log_scale(&kept, gpus))
     };
     let mut groups: Vec<Vec<&Row>> = vec![Vec::new(); kept.len()];
-    for r in &rows {
+    for r in rows {
         groups[class_of(r.gpus)].push(r);
     }
-    let mut classes = Vec::new();
-    let mut fits = Vec::new();
-    for (gpus, group) in kept.iter().zip(&groups) {
-        let mut hours: Vec<f64> = group.iter().map(|r| r.reference_hours).collect();
-        hours.sort_by(f64::total_cmp);
-        let median = round_significant(quantile_sorted(&hours, 0.5), 4);
-        let p90 = round_significant(quantile_sorted(&hours, 0.9), 4);
-        let duration = if p90 > median {
-            Duration::LogNormal {
-                median_hours: median,
-                p90_hours: p90,
-            }
-        } else {
-            Duration::Fixed { hours: median }
-        };
-        let with_outcome = group
-            .iter()
-            .filter(|r| matches!(r.outcome, Outcome::Succeeded | Outcome::Failed))
-            .count();
-        let failed = group
-            .iter()
-            .filter(|r| r.outcome == Outcome::Failed)
-            .count();
-        let failures = if with_outcome > 0 {
-            Failures {
-                probability: round_significant(failed as f64 / with_outcome as f64, 3),
-                kind: FailureKind::Transient,
-                max_retries: template.failures.max_retries,
-                at_share: template.failures.at_share,
-            }
-        } else {
-            template.failures.clone()
-        };
-        let per_day = round_significant(group.len() as f64 / window_days, 4);
-        let name = format!("{gpus}-GPU jobs");
-        fits.push(ClassFit {
-            name: name.clone(),
-            gpus_per_job: *gpus,
-            jobs: group.len(),
-            per_day,
+    (kept, groups)
+}
+
+/// The job class of the `gpus`-GPU jobs in `group`: a log-normal duration through their
+/// median and 90th percentile (fixed when they agree), the failed share of the runs with a
+/// known outcome as transient failures, and their rate over the window by hour of day.
+fn fit_class(
+    gpus: u32,
+    group: &[&Row],
+    template: &JobClass,
+    window_days: f64,
+    hourly_weights: &[f64],
+) -> (JobClass, ClassFit) {
+    let mut hours: Vec<f64> = group.iter().map(|r| r.reference_hours).collect();
+    hours.sort_by(f64::total_cmp);
+    let median = round_significant(quantile_sorted(&hours, 0.5), 4);
+    let p90 = round_significant(quantile_sorted(&hours, 0.9), 4);
+    let duration = if p90 > median {
+        Duration::LogNormal {
             median_hours: median,
             p90_hours: p90,
-            observed_mean_hours: hours.iter().sum::<f64>() / hours.len() as f64,
-            fitted_mean_hours: duration.mean_hours(),
-            ks_distance: ks_distance(&hours, &duration),
-            with_outcome,
-            failed,
-        });
-        classes.push(JobClass {
-            name,
-            arrivals: Arrivals::HourOfDay {
-                per_day,
-                hourly_weights: hourly_weights.clone(),
-            },
-            duration,
-            gpus_per_job: *gpus,
-            failures,
-            ..template.clone()
-        });
-    }
-    models.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(HistoryFit {
-        classes,
-        fits,
-        rows: record_count,
-        used: rows.len(),
-        bad_rows,
-        window_days,
-        hourly_share,
-        gpu_models: models,
-        notes,
-    })
+        }
+    } else {
+        Duration::Fixed { hours: median }
+    };
+    let with_outcome = group
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Succeeded | Outcome::Failed))
+        .count();
+    let failed = group
+        .iter()
+        .filter(|r| r.outcome == Outcome::Failed)
+        .count();
+    let failures = if with_outcome > 0 {
+        Failures {
+            probability: round_significant(failed as f64 / with_outcome as f64, 3),
+            kind: FailureKind::Transient,
+            max_retries: template.failures.max_retries,
+            at_share: template.failures.at_share,
+        }
+    } else {
+        template.failures.clone()
+    };
+    let per_day = round_significant(group.len() as f64 / window_days, 4);
+    let name = format!("{gpus}-GPU jobs");
+    let fit = ClassFit {
+        name: name.clone(),
+        gpus_per_job: gpus,
+        jobs: group.len(),
+        per_day,
+        median_hours: median,
+        p90_hours: p90,
+        observed_mean_hours: hours.iter().sum::<f64>() / hours.len() as f64,
+        fitted_mean_hours: duration.mean_hours(),
+        ks_distance: ks_distance(&hours, &duration),
+        with_outcome,
+        failed,
+    };
+    let class = JobClass {
+        name,
+        arrivals: Arrivals::HourOfDay {
+            per_day,
+            hourly_weights: hourly_weights.to_vec(),
+        },
+        duration,
+        gpus_per_job: gpus,
+        failures,
+        ..template.clone()
+    };
+    (class, fit)
 }
 
 /// Reads one row; the GPU model comes back as (name, known to the catalog).

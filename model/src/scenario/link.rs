@@ -26,6 +26,25 @@ pub const MAX_PAYLOAD_BYTES: usize = 262_144;
 
 /// The fragment for `scenario`, relative to preset `preset_name` (the default preset when the
 /// name is unknown).
+///
+/// # Examples
+///
+/// ```
+/// use gpucost_model::scenario::link::{decode_link, encode_link};
+/// use gpucost_model::scenario::presets::preset;
+///
+/// let mut scenario = preset("six-small-jobs").unwrap().scenario();
+/// scenario.platforms[0].spot_interruptions_per_node_hour = 0.02;
+/// let link = encode_link(&scenario, "six-small-jobs");
+/// let read = decode_link(&link);
+/// assert_eq!((read.scenario, read.preset.as_str()), (scenario, "six-small-jobs"));
+/// assert!(read.notices.is_empty());
+///
+/// // A damaged link still opens, on the preset, and says what it could not read.
+/// let damaged = decode_link(&link.replace("&d=", "&d=%%"));
+/// assert_eq!(damaged.preset, "six-small-jobs");
+/// assert!(!damaged.notices.is_empty());
+/// ```
 pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     let chosen = preset(preset_name).unwrap_or_else(|| preset(DEFAULT).expect("default preset"));
     let base = serde_json::to_value(chosen.scenario()).unwrap_or(Value::Null);

@@ -1,6 +1,11 @@
-//! Scenarios as users meet them: named presets built from the seed articles' situations, and
-//! edits by dotted path (`platforms.0.spot_interruptions_per_node_hour=0.02`) shared by the CLI
-//! and, later, the link codec. Pure: no web crate.
+//! Scenarios as users meet them. Pure: no web crate.
+//!
+//! - [`presets`]: named scenarios built from the seed articles' situations.
+//! - [`edit`]: edits by dotted path (`platforms.0.spot_interruptions_per_node_hour=0.02`, the
+//!   CLI's `--set`), and the page's edits of platforms and job classes.
+//! - [`link`]: the versioned link codec (a scenario as its preset plus the changed leaves).
+//! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
+//! - [`history`]: job-history import (CSV to fitted job classes).
 
 pub mod compare;
 pub mod edit;

@@ -8,6 +8,8 @@ pub mod fields;
 pub mod knobs;
 mod validate;
 
+pub use validate::ValidScenario;
+
 use super::error::ScenarioError;
 use serde::{Deserialize, Serialize};
 
@@ -496,12 +498,6 @@ pub struct Platform {
     pub storage_usd_per_gb_month: f64,
     /// Share of one full-time engineer that runs this platform.
     pub ops_fte: f64,
-}
-
-impl Default for Platform {
-    fn default() -> Self {
-        super::platforms::Profile::AwsBatch.platform("AWS Batch", "p4d.24xlarge", "us-east-1")
-    }
 }
 
 impl Scenario {

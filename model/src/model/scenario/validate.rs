@@ -7,6 +7,40 @@ use super::fields::{Field, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FI
 use super::{limits, Overflow, Platform, Scenario};
 use crate::model::error::ScenarioError;
 
+/// A scenario that has passed [`Scenario::validate`]. Runs hold one, so a scenario is
+/// checked once when a run is made, and what a run needs of it (every platform with a unique
+/// name, every job class fitting every platform, every number in range) is in its type. It
+/// reads as the scenario it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidScenario(Scenario);
+
+impl ValidScenario {
+    /// `scenario`, once it has passed [`Scenario::validate`].
+    pub fn new(scenario: Scenario) -> Result<ValidScenario, ScenarioError> {
+        scenario.validate()?;
+        Ok(ValidScenario(scenario))
+    }
+
+    /// The scenario, to edit (it must be validated again to run).
+    pub fn into_inner(self) -> Scenario {
+        self.0
+    }
+}
+
+impl std::ops::Deref for ValidScenario {
+    type Target = Scenario;
+    fn deref(&self) -> &Scenario {
+        &self.0
+    }
+}
+
+impl TryFrom<Scenario> for ValidScenario {
+    type Error = ScenarioError;
+    fn try_from(scenario: Scenario) -> Result<ValidScenario, ScenarioError> {
+        ValidScenario::new(scenario)
+    }
+}
+
 impl Scenario {
     /// Checks every field; the first problem found is returned with its field path.
     pub fn validate(&self) -> Result<(), ScenarioError> {

@@ -5,12 +5,19 @@
 //! (a typo is an error naming it, never a silently ignored edit), and the edited document must
 //! still be a valid scenario.
 //!
-//! Also the domain edits the page makes on a job class: its arrival rate and duration set
-//! whatever the kind of its arrivals or distribution, and a switch of its arrival kind.
+//! The domain edits the page makes are here too, natively tested: a job class's rate,
+//! duration and arrival kind ([`class`]), and platforms and job classes added, re-instanced,
+//! reset or removed ([`lists`]).
 
 use crate::model::error::ScenarioError;
-use crate::model::scenario::{Arrivals, Duration, JobClass, Scenario};
+use crate::model::scenario::Scenario;
 use serde_json::Value;
+
+pub mod class;
+pub mod lists;
+
+pub use class::*;
+pub use lists::*;
 
 /// Why an edit was refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,20 +38,22 @@ pub enum EditError {
     Invalid(ScenarioError),
 }
 
+/// Says what was wrong with the edit, naming it (a front end adds how it was given, e.g. the
+/// CLI's `--set`).
 impl std::fmt::Display for EditError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             EditError::Syntax { edit } => {
                 write!(
                     f,
-                    "--set {edit}: expected path=value, e.g. platforms.0.ops_fte=0.5"
+                    "{edit}: expected path=value, e.g. platforms.0.ops_fte=0.5"
                 )
             }
             EditError::NoSuchField { path, valid_prefix } => {
                 if valid_prefix.is_empty() {
-                    write!(f, "--set {path}: no such field in the scenario")
+                    write!(f, "{path}: no such field in the scenario")
                 } else {
-                    write!(f, "--set {path}: no such field under {valid_prefix}")
+                    write!(f, "{path}: no such field under {valid_prefix}")
                 }
             }
             EditError::Invalid(e) => write!(f, "{e}"),
@@ -52,9 +61,37 @@ impl std::fmt::Display for EditError {
     }
 }
 
+impl EditError {
+    /// Whether the edit itself was refused (its form or its path), as opposed to the scenario
+    /// it made.
+    pub fn is_about_the_edit(&self) -> bool {
+        !matches!(self, EditError::Invalid(_))
+    }
+}
+
 impl std::error::Error for EditError {}
 
 /// Applies `path=value` edits in order and returns the validated scenario.
+///
+/// # Examples
+///
+/// ```
+/// use gpucost_model::model::scenario::Scenario;
+/// use gpucost_model::scenario::edit::apply_edits;
+///
+/// let edited = apply_edits(
+///     &Scenario::default(),
+///     &["platforms.0.ops_fte=0.5".to_string(), "seed=7".to_string()],
+/// )
+/// .unwrap();
+/// assert_eq!((edited.platforms[0].ops_fte, edited.seed), (0.5, 7));
+///
+/// let typo = apply_edits(&Scenario::default(), &["platforms.0.op_fte=1".to_string()]);
+/// assert_eq!(
+///     typo.unwrap_err().to_string(),
+///     "platforms.0.op_fte: no such field under platforms.0"
+/// );
+/// ```
 pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, EditError> {
     let mut doc = serde_json::to_value(scenario).map_err(|e| {
         EditError::Invalid(ScenarioError::Parse {
@@ -122,94 +159,6 @@ pub(crate) fn field_mut<'a>(doc: &'a mut Value, path: &str) -> Result<&'a mut Va
     Ok(here)
 }
 
-/// Mean jobs per day of `class`, whatever its arrival kind.
-pub fn jobs_per_day(class: &JobClass) -> Option<f64> {
-    Some(class.arrivals.jobs_per_day())
-}
-
-/// Sets `class`'s mean jobs per day, keeping its arrival kind: bursts keep their size and
-/// change how often they come; other kinds scale (an hour-of-day profile keeps its shape).
-pub fn set_jobs_per_day(class: &mut JobClass, v: f64) {
-    let now = class.arrivals.jobs_per_day();
-    class.arrivals = match &class.arrivals {
-        Arrivals::Bursts { jobs_per_burst, .. } => Arrivals::Bursts {
-            bursts_per_day: v / f64::from(*jobs_per_burst),
-            jobs_per_burst: *jobs_per_burst,
-        },
-        other if now > 0.0 => other.scaled(v / now),
-        Arrivals::Steady { .. } => Arrivals::Steady { per_day: v },
-        _ => Arrivals::Poisson { per_day: v },
-    };
-}
-
-/// Switches `class`'s arrivals to the kind with this JSON name (`poisson`, `steady`,
-/// `bursts`, `hour_of_day`) at the same mean rate; bursts come 12 at a time, a new hour-of-day
-/// profile is flat, and an existing one is kept. An unknown name means Poisson.
-pub fn set_arrivals_kind(class: &mut JobClass, kind: &str) {
-    let per_day = class.arrivals.jobs_per_day();
-    class.arrivals = match kind {
-        "steady" => Arrivals::Steady { per_day },
-        "bursts" => Arrivals::Bursts {
-            bursts_per_day: per_day / 12.0,
-            jobs_per_burst: 12,
-        },
-        "hour_of_day" => match &class.arrivals {
-            keep @ Arrivals::HourOfDay { .. } => keep.clone(),
-            _ => Arrivals::HourOfDay {
-                per_day,
-                hourly_weights: vec![1.0; 24],
-            },
-        },
-        _ => Arrivals::Poisson { per_day },
-    };
-}
-
-/// The median duration of `class` in hours (a fixed duration's hours, an exponential's
-/// mean: what the page's median field shows for them).
-pub fn duration_median(class: &JobClass) -> Option<f64> {
-    Some(match class.duration {
-        Duration::Fixed { hours } => hours,
-        Duration::LogNormal { median_hours, .. } => median_hours,
-        Duration::Exponential { mean_hours } => mean_hours,
-    })
-}
-
-/// Sets the median field: a fixed or exponential duration takes it as its hours or mean; a
-/// log-normal's 90th percentile rises to it if it was lower.
-pub fn set_duration_median(class: &mut JobClass, v: f64) {
-    class.duration = match class.duration {
-        Duration::Fixed { .. } => Duration::Fixed { hours: v },
-        Duration::LogNormal { p90_hours, .. } => Duration::LogNormal {
-            median_hours: v,
-            p90_hours: p90_hours.max(v),
-        },
-        Duration::Exponential { .. } => Duration::Exponential { mean_hours: v },
-    }
-}
-
-/// The 90th percentile of `class`'s duration in hours (exact for each distribution).
-pub fn duration_p90(class: &JobClass) -> Option<f64> {
-    Some(match class.duration {
-        Duration::LogNormal { p90_hours, .. } => p90_hours,
-        Duration::Fixed { hours } => hours,
-        Duration::Exponential { mean_hours } => mean_hours * std::f64::consts::LN_10,
-    })
-}
-
-/// Sets the 90th percentile: the duration becomes log-normal through the current median
-/// (lowered to `v` if it was above).
-pub fn set_duration_p90(class: &mut JobClass, v: f64) {
-    let median = match class.duration {
-        Duration::Fixed { hours } => hours,
-        Duration::LogNormal { median_hours, .. } => median_hours,
-        Duration::Exponential { mean_hours } => mean_hours * std::f64::consts::LN_2,
-    };
-    class.duration = Duration::LogNormal {
-        median_hours: median.min(v),
-        p90_hours: v,
-    };
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,7 +188,7 @@ mod tests {
         let err = apply_edits(&s, &["platforms.0.op_fte=1".into()]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--set platforms.0.op_fte=1: no such field under platforms.0".replace("=1", "")
+            "platforms.0.op_fte: no such field under platforms.0"
         );
         let err = apply_edits(&s, &["platforms.0.ops_fte=-1".into()]).unwrap_err();
         assert!(
@@ -261,59 +210,6 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "scenario JSON: replications: invalid type: string \"many\", expected u32"
-        );
-    }
-
-    #[test]
-    fn a_class_keeps_its_arrival_kind_when_its_rate_is_set() {
-        let mut c = JobClass::default();
-        set_arrivals_kind(&mut c, "bursts");
-        assert_eq!(
-            c.arrivals,
-            Arrivals::Bursts {
-                bursts_per_day: 1.0,
-                jobs_per_burst: 12
-            }
-        );
-        set_jobs_per_day(&mut c, 36.0);
-        assert_eq!(
-            c.arrivals,
-            Arrivals::Bursts {
-                bursts_per_day: 3.0,
-                jobs_per_burst: 12
-            }
-        );
-        set_arrivals_kind(&mut c, "hour_of_day");
-        set_jobs_per_day(&mut c, 72.0);
-        assert_eq!(jobs_per_day(&c), Some(72.0));
-        assert!(
-            matches!(&c.arrivals, Arrivals::HourOfDay { hourly_weights, .. } if hourly_weights == &vec![1.0; 24])
-        );
-    }
-
-    #[test]
-    fn a_p90_below_the_median_lowers_the_median() {
-        let mut c = JobClass {
-            duration: Duration::Exponential { mean_hours: 2.0 },
-            ..JobClass::default()
-        };
-        // An exponential's median is mean × ln 2 and its 90th percentile mean × ln 10.
-        assert!((duration_p90(&c).unwrap() - 2.0 * std::f64::consts::LN_10).abs() < 1e-12);
-        set_duration_p90(&mut c, 1.0);
-        assert_eq!(
-            c.duration,
-            Duration::LogNormal {
-                median_hours: 1.0,
-                p90_hours: 1.0
-            }
-        );
-        set_duration_median(&mut c, 3.0);
-        assert_eq!(
-            c.duration,
-            Duration::LogNormal {
-                median_hours: 3.0,
-                p90_hours: 3.0
-            }
         );
     }
 }

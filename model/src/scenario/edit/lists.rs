@@ -1,0 +1,193 @@
+//! The edits the page makes to a scenario's lists: platforms added with a unique name on
+//! their cloud's default instance, moved to another instance or reset to their profile's
+//! defaults, and platforms and job classes added or removed within the limits. Each returns
+//! whether it changed the scenario; none leaves it invalid where it was valid.
+
+use crate::model::catalog::{self, InstanceType};
+use crate::model::platforms::Profile;
+use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
+
+/// The instance a new platform on `cloud` starts on: p4d.24xlarge in us-east-1 on AWS,
+/// a2-highgpu-8g in us-central1 on GCP (both 8 × A100).
+pub fn default_instance(cloud: Cloud) -> Option<&'static InstanceType> {
+    match cloud {
+        Cloud::Aws => catalog::find("p4d.24xlarge", "us-east-1"),
+        Cloud::Gcp => catalog::find("a2-highgpu-8g", "us-central1"),
+    }
+}
+
+/// `label`, or `label 2`, `label 3`, … : the first no platform of `scenario` is named.
+pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
+    let taken = |name: &str| scenario.platforms.iter().any(|p| p.name == name);
+    if !taken(label) {
+        return label.to_string();
+    }
+    (2..)
+        .map(|n| format!("{label} {n}"))
+        .find(|name| !taken(name))
+        .unwrap_or_default()
+}
+
+/// Adds a platform of `profile`, named after it, on its cloud's default instance; nothing
+/// when the scenario has the most platforms.
+pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
+    if scenario.platforms.len() >= limits::PLATFORMS_MAX {
+        return false;
+    }
+    let Some(instance) = default_instance(profile.cloud()) else {
+        return false;
+    };
+    let name = unique_platform_name(scenario, profile.label());
+    let platform = profile.platform_on(&name, instance, &scenario.reference_gpu);
+    scenario.platforms.push(platform);
+    true
+}
+
+/// Moves platform `index` onto catalog row `row`: its profile's defaults for that instance,
+/// keeping its name, what it buys beyond the reservation, and its reserved share.
+pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
+    let (Some(old), Some(instance)) = (scenario.platforms.get(index), catalog::catalog().get(row))
+    else {
+        return false;
+    };
+    let Some(profile) = Profile::from_id(&old.profile) else {
+        return false;
+    };
+    let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
+    fresh.purchase.overflow = old.purchase.overflow;
+    fresh.purchase.reserved_share = old.purchase.reserved_share;
+    scenario.platforms[index] = fresh;
+    true
+}
+
+/// The catalog row platform `index` was built from: its instance type at its on-demand
+/// price (the same type is listed in several regions), else the first row of that type.
+pub fn instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
+    let p = scenario.platforms.get(index)?;
+    let rows = catalog::catalog();
+    rows.iter()
+        .position(|r| {
+            r.name == p.instance_type
+                && r.on_demand_usd_per_node_hour == Some(p.on_demand_usd_per_node_hour)
+        })
+        .or_else(|| rows.iter().position(|r| r.name == p.instance_type))
+}
+
+/// Resets platform `index` to its profile's defaults on its instance type, keeping its name.
+pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
+    let Some(old) = scenario.platforms.get(index) else {
+        return false;
+    };
+    let (Some(profile), Some(row)) = (
+        Profile::from_id(&old.profile),
+        instance_row(scenario, index),
+    ) else {
+        return false;
+    };
+    let instance = &catalog::catalog()[row];
+    scenario.platforms[index] = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
+    true
+}
+
+/// Removes platform `index`, keeping at least one.
+pub fn remove_platform(scenario: &mut Scenario, index: usize) -> bool {
+    if scenario.platforms.len() <= limits::PLATFORMS_MIN || index >= scenario.platforms.len() {
+        return false;
+    }
+    scenario.platforms.remove(index);
+    true
+}
+
+/// Adds a job class with the defaults, named `Job class N`, up to the limit.
+pub fn add_job_class(scenario: &mut Scenario) -> bool {
+    if scenario.job_classes.len() >= limits::JOB_CLASSES_MAX {
+        return false;
+    }
+    let n = scenario.job_classes.len() + 1;
+    scenario.job_classes.push(JobClass {
+        name: format!("Job class {n}"),
+        ..JobClass::default()
+    });
+    true
+}
+
+/// Removes job class `index`, keeping at least one.
+pub fn remove_job_class(scenario: &mut Scenario, index: usize) -> bool {
+    if scenario.job_classes.len() <= 1 || index >= scenario.job_classes.len() {
+        return false;
+    }
+    scenario.job_classes.remove(index);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn added_platforms_get_unique_names_on_their_clouds_default_instance_up_to_the_limit() {
+        let mut s = Scenario::default();
+        assert!(add_platform(&mut s, Profile::Eks));
+        assert!(add_platform(&mut s, Profile::Eks));
+        assert!(add_platform(&mut s, Profile::GkeAutopilot));
+        let names: Vec<_> = s.platforms.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "AWS Batch",
+                "EKS (Karpenter + Volcano)",
+                "EKS (Karpenter + Volcano) 2",
+                "GKE Autopilot"
+            ]
+        );
+        assert_eq!(s.platforms[3].instance_type, "a2-highgpu-8g");
+        assert_eq!(s.platforms[3].cloud, Cloud::Gcp);
+        assert!(s.validate().is_ok());
+        assert!(!add_platform(&mut s, Profile::Eks), "four at most");
+        assert!(remove_platform(&mut s, 1));
+        assert_eq!(
+            unique_platform_name(&s, "EKS (Karpenter + Volcano)"),
+            "EKS (Karpenter + Volcano)"
+        );
+    }
+
+    #[test]
+    fn an_instance_change_keeps_name_and_purchase_and_a_reset_restores_the_profile() {
+        let mut s = Scenario::default();
+        s.platforms[0].purchase.reserved_share = 0.5;
+        s.platforms[0].ops_fte = 3.0;
+        let g5 = catalog::catalog()
+            .iter()
+            .position(|r| r.name == "g5.xlarge" && r.region == "us-east-1")
+            .unwrap();
+        assert!(set_instance(&mut s, 0, g5));
+        let p = &s.platforms[0];
+        assert_eq!(
+            (p.name.as_str(), p.instance_type.as_str()),
+            ("AWS Batch", "g5.xlarge")
+        );
+        assert_eq!(
+            (p.purchase.reserved_share, p.gpus_per_node, p.ops_fte),
+            (0.5, 1, 0.25)
+        );
+        assert_eq!(instance_row(&s, 0), Some(g5));
+        s.platforms[0].spot_notice_s = 1.0;
+        assert!(reset_platform(&mut s, 0));
+        assert_eq!(s.platforms[0].spot_notice_s, 120.0);
+        assert_eq!(s.platforms[0].purchase.reserved_share, 0.0);
+        assert!(!set_instance(&mut s, 5, g5) && !reset_platform(&mut s, 5));
+    }
+
+    #[test]
+    fn job_classes_stay_between_one_and_the_limit() {
+        let mut s = Scenario::default();
+        assert!(!remove_job_class(&mut s, 0), "one at least");
+        for _ in 1..limits::JOB_CLASSES_MAX {
+            assert!(add_job_class(&mut s));
+        }
+        assert_eq!(s.job_classes[1].name, "Job class 2");
+        assert!(!add_job_class(&mut s));
+        assert!(remove_job_class(&mut s, 0));
+        assert_eq!(s.job_classes.len(), limits::JOB_CLASSES_MAX - 1);
+    }
+}
