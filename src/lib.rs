@@ -10,7 +10,7 @@
 //! - `next_task` (wasm32 + feature `app`): yielding to the event loop between slices.
 //! - `js_api` (wasm32 + feature `js-api`): the model exported to JavaScript for `pkg/`.
 
-pub use gpucost_model::{charts, model, scenario};
+pub use gpucost_model::{charts, format, model, scenario};
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod ui;

@@ -5,9 +5,11 @@
 //!
 //! - [`model`]: the cost and scheduling model (scenarios, the simulation, Monte Carlo).
 //! - [`scenario`]: presets, edits by dotted path, links, reports, job-history import.
-//! - [`charts`]: chart geometry (scales, ticks, bar layout, number formatting); the SVG
-//!   components that draw it live in the `gpucost` package's UI.
+//! - [`charts`]: chart geometry (scales, ticks, bar layout); the SVG components that draw it
+//!   live in the `gpucost` package's UI.
+//! - [`format`]: numbers and money as the page, the CLI and the charts write them.
 
 pub mod charts;
+pub mod format;
 pub mod model;
 pub mod scenario;

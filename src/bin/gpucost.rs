@@ -23,7 +23,7 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use clap::{Parser, Subcommand, ValueEnum};
-    use gpucost::charts::format::usd;
+    use gpucost::format::usd;
     use gpucost::model::monte_carlo::{MonteCarlo, Results};
     use gpucost::model::scenario::Scenario;
     use gpucost::model::stats::Summary;

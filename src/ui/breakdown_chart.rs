@@ -1,8 +1,8 @@
 //! Stacked horizontal bars of the mean monthly TCO by category, one bar per platform. The
 //! segments of a bar add up to its mean total.
 
-use crate::charts::format::{usd, usd_compact};
 use crate::charts::stacked::layout_stacked;
+use crate::format::{usd, usd_compact};
 use crate::model::cost_category::Category;
 use crate::model::monte_carlo::Results;
 use leptos::prelude::*;

@@ -2,7 +2,7 @@
 //! platform's headline numbers in both, simulated on the page in slices after the main run.
 
 use super::runner::{main_thread_fits, main_thread_refusal, run_side_by_side};
-use crate::charts::format::{usd, usd_cents};
+use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::{MonteCarlo, Results};
 use crate::model::scenario::Scenario;
 use crate::scenario::compare::{differences, headline_pairs, Difference};

@@ -2,7 +2,7 @@
 //! label is the control's accessible name; a number typed out of range is refused with a
 //! message naming the range, and the scenario keeps its last valid value.
 
-use crate::charts::format::trim_number;
+use crate::format::trim_number;
 use crate::model::scenario::fields::{Control, Field, Value};
 use crate::model::scenario::Scenario;
 use leptos::prelude::*;

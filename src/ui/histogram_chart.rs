@@ -1,7 +1,7 @@
 //! Histograms of cost per useful GPU-hour across replications, one small chart per platform.
 
-use crate::charts::format::usd_cents;
 use crate::charts::histogram::layout_histogram;
+use crate::format::usd_cents;
 use crate::model::monte_carlo::Results;
 use leptos::prelude::*;
 

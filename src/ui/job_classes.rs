@@ -2,7 +2,7 @@
 //! of the class editable, and classes added or removed (1 to 16).
 
 use super::controls::{choice_field, numeric_fields, table_settings, ItemAt, NumericSetting};
-use crate::charts::format::trim_number;
+use crate::format::trim_number;
 use crate::model::scenario::fields::{field, JOB_CLASS_FIELDS};
 use crate::model::scenario::{JobClass, Scenario};
 use crate::scenario::edit;

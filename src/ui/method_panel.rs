@@ -1,7 +1,7 @@
 //! "Method and assumptions": the definitions, formulas, limits, the catalog's date, the engine
 //! version, and where every default of the platforms on screen comes from.
 
-use crate::charts::format::group_thousands;
+use crate::format::group_thousands;
 use crate::model::catalog;
 use crate::model::platforms::Profile;
 use crate::model::scenario::{limits, Scenario};

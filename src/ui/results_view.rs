@@ -2,7 +2,7 @@
 //! `data-metric` (the CLI JSON field and statistic), `data-platform` and `data-value` (the raw
 //! number) for tests and scrapers.
 
-use crate::charts::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wait_unit};
+use crate::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wait_unit};
 use crate::model::analytic::Estimate;
 use crate::model::monte_carlo::{PlatformResult, Results};
 use crate::model::stats::Summary;

@@ -545,10 +545,8 @@ pub fn main_thread_refusal(s: &Scenario) -> String {
          thread can simulate without freezing it ({}), and there is no background worker here. \
          Open the calculator directly (not in a sandboxed frame or from a single file) or use \
          the command-line tool.",
-        crate::charts::format::group_thousands(
-            (s.expected_jobs() * s.platforms.len() as f64) as u64
-        ),
-        crate::charts::format::group_thousands(MAIN_THREAD_MAX_JOB_RUNS as u64)
+        crate::format::group_thousands((s.expected_jobs() * s.platforms.len() as f64) as u64),
+        crate::format::group_thousands(MAIN_THREAD_MAX_JOB_RUNS as u64)
     )
 }
 

@@ -4,7 +4,7 @@
 //! warm-pool window, …) set it on all of them; the platform fieldsets edit one platform.
 
 use super::controls::{parse_in_range, SliderField};
-use crate::charts::format::trim_number;
+use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 use crate::model::catalog;
 use crate::model::platforms::Profile;

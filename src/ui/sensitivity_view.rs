@@ -1,8 +1,8 @@
 //! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
 
 use super::runner::{sensitivity_fits, TornadoState};
-use crate::charts::format::{trim_number, usd, usd_compact};
 use crate::charts::tornado::layout_tornado;
+use crate::format::{trim_number, usd, usd_compact};
 use crate::model::analytic::checkpoint_advice;
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::BreakEvenKind;

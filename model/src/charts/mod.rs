@@ -1,10 +1,10 @@
-//! Pure chart geometry: scales, axis ticks, bar layout and number formatting.
+//! Pure chart geometry: scales, axis ticks and bar layout (numbers are formatted by
+//! [`crate::format`]).
 //!
 //! Nothing here imports a web crate; the SVG components in `ui` call these functions inside
 //! memos and only draw what they return. Every function is total: empty or non-finite input
 //! gives an empty or zero-sized layout, never a panic.
 
-pub mod format;
 pub mod histogram;
 pub mod scale;
 pub mod stacked;

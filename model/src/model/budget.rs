@@ -11,7 +11,7 @@
 
 use super::scenario::{limits, Scenario};
 use super::sim::PlatformOutcome;
-use crate::charts::format::group_thousands as grouped;
+use crate::format::group_thousands as grouped;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
