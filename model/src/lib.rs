@@ -7,7 +7,7 @@
 //! - [`scenario`]: presets, edits by dotted path, links, reports, job-history import.
 //! - [`charts`]: chart geometry (scales, ticks, bar layout); the SVG components that draw it
 //!   live in the `gpucost` package's UI.
-//! - [`format`]: numbers and money as the page, the CLI and the charts write them.
+//! - [`format`](mod@format): numbers and money as the page, the CLI and the charts write them.
 
 pub mod charts;
 pub mod format;

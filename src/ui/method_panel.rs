@@ -59,7 +59,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 let profiles: Vec<Profile> = scenario.with(|s| {
                     let mut seen: Vec<Profile> = Vec::new();
                     for p in &s.platforms {
-                        if let Some(profile) = Profile::from_id(&p.profile) {
+                        if let Some(profile) = p.profile.profile() {
                             if !seen.contains(&profile) {
                                 seen.push(profile);
                             }

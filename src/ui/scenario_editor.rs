@@ -197,7 +197,7 @@ fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
 fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
     let platform = move || scenario.with(|s| s.platforms.get(index).cloned());
     let name = move || platform().map(|p| p.name).unwrap_or_default();
-    let profile = move || platform().and_then(|p| Profile::from_id(&p.profile));
+    let profile = move || platform().and_then(|p| p.profile.profile());
     let id = |what: &str| format!("platform-{index}-{what}");
     // The instance list depends on the cloud alone: its options are not rebuilt on other edits.
     let cloud = Memo::new(move |_| profile().map(|p| p.cloud()));

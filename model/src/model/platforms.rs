@@ -7,28 +7,9 @@
 
 use super::catalog::{self, InstanceType};
 use super::scenario::fields::PLATFORM_FIELDS;
-use super::scenario::{Billing, Cloud, Overflow, Placement, Platform, Purchase};
-use serde::{Deserialize, Serialize};
-
-/// The orchestrators the calculator compares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Profile {
-    /// AWS Batch on EC2.
-    AwsBatch,
-    /// SageMaker training jobs (ml.* instances).
-    Sagemaker,
-    /// EKS with Karpenter and Volcano.
-    Eks,
-    /// GKE Autopilot (GPU pods billed on the node's Compute Engine price plus a premium).
-    GkeAutopilot,
-    /// GKE Standard.
-    GkeStandard,
-    /// AWS ParallelCluster (Slurm).
-    ParallelCluster,
-    /// A reserved, static cluster: always on, no autoscaling.
-    ReservedCluster,
-}
+pub use super::scenario::Profile;
+use super::scenario::{Billing, Cloud, Overflow, Placement, Platform, ProfileName, Purchase};
+use serde::Serialize;
 
 /// A platform on its own: AWS Batch on p4d.24xlarge in us-east-1 (the profiles give every
 /// default; this is the one a partial scenario document starts from).
@@ -48,56 +29,6 @@ pub struct Sourced {
 }
 
 impl Profile {
-    /// Every profile, in display order.
-    pub const ALL: [Profile; 7] = [
-        Profile::AwsBatch,
-        Profile::Sagemaker,
-        Profile::Eks,
-        Profile::GkeAutopilot,
-        Profile::GkeStandard,
-        Profile::ParallelCluster,
-        Profile::ReservedCluster,
-    ];
-
-    /// Identifier used in scenarios (`profile` field).
-    pub fn id(self) -> &'static str {
-        match self {
-            Profile::AwsBatch => "aws_batch",
-            Profile::Sagemaker => "sagemaker",
-            Profile::Eks => "eks",
-            Profile::GkeAutopilot => "gke_autopilot",
-            Profile::GkeStandard => "gke_standard",
-            Profile::ParallelCluster => "parallel_cluster",
-            Profile::ReservedCluster => "reserved_cluster",
-        }
-    }
-
-    /// Human name.
-    pub fn label(self) -> &'static str {
-        match self {
-            Profile::AwsBatch => "AWS Batch",
-            Profile::Sagemaker => "SageMaker training",
-            Profile::Eks => "EKS (Karpenter + Volcano)",
-            Profile::GkeAutopilot => "GKE Autopilot",
-            Profile::GkeStandard => "GKE Standard",
-            Profile::ParallelCluster => "AWS ParallelCluster (Slurm)",
-            Profile::ReservedCluster => "Reserved static cluster",
-        }
-    }
-
-    /// The profile with this identifier.
-    pub fn from_id(id: &str) -> Option<Profile> {
-        Profile::ALL.into_iter().find(|p| p.id() == id)
-    }
-
-    /// The cloud a profile runs on.
-    pub fn cloud(self) -> Cloud {
-        match self {
-            Profile::GkeAutopilot | Profile::GkeStandard => Cloud::Gcp,
-            _ => Cloud::Aws,
-        }
-    }
-
     /// A platform named `name` with this profile's defaults on `instance_type` in `region`.
     ///
     /// # Panics
@@ -122,7 +53,7 @@ impl Profile {
         let aws = cloud == Cloud::Aws;
         let mut p = Platform {
             name: name.to_string(),
-            profile: self.id().to_string(),
+            profile: ProfileName::Known(self),
             cloud,
             instance_type: instance.name.clone(),
             gpus_per_node: instance.gpus_per_node,

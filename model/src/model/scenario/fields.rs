@@ -440,7 +440,7 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
 pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     Field::<Platform>::other("name", "Name", Value::Name { get: |p| &p.name })
         .doc("Unique name, shown in the page and used as the key in the CLI output."),
-    Field::<Platform>::other("profile", "Profile", Value::Id { get: |p| &p.profile })
+    Field::<Platform>::other("profile", "Profile", Value::Id { get: |p| p.profile.as_str() })
         .doc("The profile its defaults came from.").control(Control::Elsewhere),
     Field::<Platform>::other("cloud", "Cloud", Value::Choice {
         choices: &[("aws", "AWS"), ("gcp", "GCP")],

@@ -6,8 +6,10 @@
 
 pub mod fields;
 pub mod knobs;
+mod profile;
 mod validate;
 
+pub use profile::{Profile, ProfileName};
 pub use validate::ValidScenario;
 
 use super::error::ScenarioError;
@@ -434,7 +436,8 @@ pub struct Platform {
     /// Unique name, shown in the UI and used as the key in the CLI output.
     pub name: String,
     /// The profile its defaults came from (see `platforms`), e.g. `eks`.
-    pub profile: String,
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(with = "String"))]
+    pub profile: ProfileName,
     /// Cloud (selects the negotiated discount).
     pub cloud: Cloud,
     /// Instance type name, from the catalog.

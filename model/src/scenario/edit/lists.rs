@@ -50,7 +50,7 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     else {
         return false;
     };
-    let Some(profile) = Profile::from_id(&old.profile) else {
+    let Some(profile) = old.profile.profile() else {
         return false;
     };
     let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
@@ -78,10 +78,7 @@ pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
     let Some(old) = scenario.platforms.get(index) else {
         return false;
     };
-    let (Some(profile), Some(row)) = (
-        Profile::from_id(&old.profile),
-        instance_row(scenario, index),
-    ) else {
+    let (Some(profile), Some(row)) = (old.profile.profile(), instance_row(scenario, index)) else {
         return false;
     };
     let instance = &catalog::catalog()[row];

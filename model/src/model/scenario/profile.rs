@@ -1,0 +1,141 @@
+//! Which orchestrator profile a platform's defaults came from. The profiles' defaults and
+//! their sources are in [`crate::model::platforms`]; here is what a scenario says of them.
+
+use super::Cloud;
+use serde::{Deserialize, Serialize};
+
+/// The orchestrators the calculator compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// AWS Batch on EC2.
+    AwsBatch,
+    /// SageMaker training jobs (ml.* instances).
+    Sagemaker,
+    /// EKS with Karpenter and Volcano.
+    Eks,
+    /// GKE Autopilot (GPU pods billed on the node's Compute Engine price plus a premium).
+    GkeAutopilot,
+    /// GKE Standard.
+    GkeStandard,
+    /// AWS ParallelCluster (Slurm).
+    ParallelCluster,
+    /// A reserved, static cluster: always on, no autoscaling.
+    ReservedCluster,
+}
+
+impl Profile {
+    /// Every profile, in display order.
+    pub const ALL: [Profile; 7] = [
+        Profile::AwsBatch,
+        Profile::Sagemaker,
+        Profile::Eks,
+        Profile::GkeAutopilot,
+        Profile::GkeStandard,
+        Profile::ParallelCluster,
+        Profile::ReservedCluster,
+    ];
+
+    /// Identifier used in scenarios (`profile` field).
+    pub fn id(self) -> &'static str {
+        match self {
+            Profile::AwsBatch => "aws_batch",
+            Profile::Sagemaker => "sagemaker",
+            Profile::Eks => "eks",
+            Profile::GkeAutopilot => "gke_autopilot",
+            Profile::GkeStandard => "gke_standard",
+            Profile::ParallelCluster => "parallel_cluster",
+            Profile::ReservedCluster => "reserved_cluster",
+        }
+    }
+
+    /// Human name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Profile::AwsBatch => "AWS Batch",
+            Profile::Sagemaker => "SageMaker training",
+            Profile::Eks => "EKS (Karpenter + Volcano)",
+            Profile::GkeAutopilot => "GKE Autopilot",
+            Profile::GkeStandard => "GKE Standard",
+            Profile::ParallelCluster => "AWS ParallelCluster (Slurm)",
+            Profile::ReservedCluster => "Reserved static cluster",
+        }
+    }
+
+    /// The profile with this identifier.
+    pub fn from_id(id: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// The cloud a profile runs on.
+    pub fn cloud(self) -> Cloud {
+        match self {
+            Profile::GkeAutopilot | Profile::GkeStandard => Cloud::Gcp,
+            _ => Cloud::Aws,
+        }
+    }
+}
+
+/// A platform's profile as its scenario names it: one of the calculator's, or a name of the
+/// user's own. Written and read as that name (`eks`, `gke_autopilot`, …); any other text
+/// loads as a profile of the user's own, as it always has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum ProfileName {
+    /// One of the calculator's profiles.
+    Known(Profile),
+    /// A name no profile has: the platform's settings are all its own.
+    Custom(String),
+}
+
+impl ProfileName {
+    /// The name as the scenario writes it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ProfileName::Known(p) => p.id(),
+            ProfileName::Custom(name) => name,
+        }
+    }
+
+    /// The calculator's profile, if it names one.
+    pub fn profile(&self) -> Option<Profile> {
+        match self {
+            ProfileName::Known(p) => Some(*p),
+            ProfileName::Custom(_) => None,
+        }
+    }
+}
+
+impl From<String> for ProfileName {
+    fn from(name: String) -> ProfileName {
+        Profile::from_id(&name).map_or(ProfileName::Custom(name), ProfileName::Known)
+    }
+}
+
+impl From<ProfileName> for String {
+    fn from(name: ProfileName) -> String {
+        name.as_str().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_name_reads_and_writes_as_its_text() {
+        for p in Profile::ALL {
+            let text = serde_json::to_string(&ProfileName::Known(p)).unwrap();
+            assert_eq!(text, format!("\"{}\"", p.id()));
+            assert_eq!(
+                serde_json::from_str::<ProfileName>(&text)
+                    .unwrap()
+                    .profile(),
+                Some(p)
+            );
+        }
+        let own: ProfileName = serde_json::from_str("\"on-prem slurm\"").unwrap();
+        assert_eq!(own, ProfileName::Custom("on-prem slurm".into()));
+        assert_eq!(serde_json::to_string(&own).unwrap(), "\"on-prem slurm\"");
+    }
+}
