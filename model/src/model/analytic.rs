@@ -388,9 +388,7 @@ mod tests {
     #[test]
     fn estimate_of_an_always_busy_reserved_cluster_is_its_reservation() {
         // A reserved cluster whose jobs fit inside it costs its reservation plus the rest.
-        let mut s = crate::scenario::presets::preset("reserved-base-spot-overflow")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::reserved_base_and_spot();
         s.platforms[0].purchase.reserved_share = 10.0;
         s.platforms[0].max_nodes = 64;
         let e = estimate_platform(&s, 0);
@@ -404,9 +402,7 @@ mod tests {
     /// it pays its reservation alone, and does the share of the work that fits in it.
     #[test]
     fn estimate_leaves_out_the_demand_beyond_capacity() {
-        let mut s = crate::scenario::presets::preset("reserved-base-spot-overflow")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::reserved_base_and_spot();
         s.platforms[0].purchase.reserved_share = 0.25;
         s.platforms[0].purchase.overflow = Overflow::None;
         let unlimited = {
@@ -447,9 +443,7 @@ mod tests {
 
     #[test]
     fn checkpoint_advice_prefers_dalys_interval() {
-        let mut s = crate::scenario::presets::preset("spot-p4d-retrains")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::nightly_spot_retrains();
         s.job_classes[0].checkpoint_interval_min = 240.0;
         let a = checkpoint_advice(&s, 0, 0).expect("platform 0 runs spot");
         // δ = 300 s, M = 1/0.02 h = 50 h: Young √(2·300·180000) = 10,392 s = 173.2 min.
@@ -465,9 +459,7 @@ mod tests {
     /// discount and with its service premium; a multi-node job's run includes its scaling loss.
     #[test]
     fn checkpoint_advice_prices_the_saving_as_the_platform_pays() {
-        let mut s = crate::scenario::presets::preset("spot-p4d-retrains")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::nightly_spot_retrains();
         s.job_classes[0].checkpoint_interval_min = 240.0;
         let list = checkpoint_advice(&s, 0, 0).unwrap();
         s.discounts.aws_pct = 20.0;
@@ -525,9 +517,7 @@ mod tests {
     /// of the jobs that finish: broken jobs failing at the start cost (almost) nothing.
     #[test]
     fn estimate_counts_failed_attempts_and_unfinished_work() {
-        let mut s = crate::scenario::presets::preset("dependency-failures")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::broken_dependencies();
         let class = &mut s.job_classes[0];
         class.image_gb = 0.0;
         class.checkpoint_interval_min = 0.0;

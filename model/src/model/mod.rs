@@ -10,6 +10,8 @@ pub mod budget;
 pub mod catalog;
 pub mod cost_category;
 pub mod error;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod monte_carlo;
 pub mod outcome_cache;
 pub mod platforms;

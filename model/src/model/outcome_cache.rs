@@ -160,9 +160,7 @@ mod tests {
 
     #[test]
     fn reused_outcomes_are_those_of_a_fresh_simulation() {
-        let mut s = crate::scenario::presets::preset("reserved-base-spot-overflow")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::reserved_base_and_spot();
         s.horizon_days = 3.0;
         let n = s.platforms.len();
         assert!(n >= 3);
@@ -219,9 +217,7 @@ mod tests {
     fn runs_through_the_cache_give_the_same_results() {
         use crate::model::budget::EventBudget;
         use crate::model::monte_carlo::MonteCarlo;
-        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-            .unwrap()
-            .scenario();
+        let mut s = crate::model::fixtures::three_platforms();
         s.horizon_days = 2.0;
         s.replications = 6;
         let text = |r: &MonteCarlo| serde_json::to_string(&r.results()).unwrap();

@@ -11,9 +11,7 @@ use crate::model::scenario::DAY_S;
 /// the attempts still running at the horizon, worked out here from the timeline.
 #[test]
 fn given_up_jobs_keep_no_useful_compute() {
-    let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-        .unwrap()
-        .scenario();
+    let mut s = crate::model::fixtures::three_platforms();
     s.horizon_days = 3.3;
     for p in &mut s.platforms {
         p.spot_interruptions_per_node_hour = 0.0;
@@ -66,9 +64,7 @@ fn given_up_jobs_keep_no_useful_compute() {
 /// fixed hour, every draw-dependent delay off; `jobs` built by hand for the tests that
 /// drive the event handlers themselves.
 fn one_spot_platform(tau_min: f64, failures: crate::model::scenario::Failures) -> Scenario {
-    let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-        .unwrap()
-        .scenario();
+    let mut s = crate::model::fixtures::three_platforms();
     s.platforms.truncate(2);
     s.platforms.remove(0);
     let p = &mut s.platforms[0];
@@ -232,9 +228,7 @@ fn a_multi_node_job_reads_its_data_once_per_attempt() {
 /// of events handled.
 #[test]
 fn compacting_the_queue_changes_nothing_simulated() {
-    let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
-        .unwrap()
-        .scenario();
+    let mut s = crate::model::fixtures::three_platforms();
     s.horizon_days = 4.0;
     for p in &mut s.platforms {
         p.spot_interruptions_per_node_hour = 0.5;
