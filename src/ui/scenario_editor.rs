@@ -5,11 +5,10 @@
 
 use super::controls::{parse_in_range, SliderField};
 use crate::format::trim_number;
-use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 use crate::model::catalog;
+use crate::model::knobs::KNOBS;
 use crate::model::platforms::Profile;
 use crate::model::scenario::fields;
-use crate::model::scenario::knobs::{self, KNOBS};
 use crate::model::scenario::{Overflow, Scenario};
 use crate::scenario::edit;
 use crate::scenario::presets::presets;
@@ -87,81 +86,13 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                     max=slider.max
                     step=slider.step
                     value=Signal::derive(move || scenario.with(get))
-                    readout=readout(scenario, knob.id)
+                    readout=knob.readout.map(|text| Signal::derive(move || scenario.with(text)))
                     help=knob.help
                     on_change=Callback::new(move |v: f64| scenario.update(|s| set(s, v)))
                 />
             }
         })
         .collect_view()
-}
-
-/// The derived readout under a knob's slider (mean time between interruptions, offered load,
-/// pull time, the checkpoint optimum), if it has one.
-fn readout(scenario: RwSignal<Scenario>, knob: &str) -> Option<Signal<String>> {
-    let text: fn(&Scenario) -> String = match knob {
-        "spot_interruption_rate" => |s| {
-            let l = knobs::shown_spot_rate(s);
-            let mtbi = if l > 0.0 {
-                format!(
-                    "mean time between interruptions {} h",
-                    trim_number((1.0 / l).round())
-                )
-            } else {
-                "no interruptions".to_string()
-            };
-            format!(
-                "{mtbi}; {:.1} % of always-on nodes interrupted in a month",
-                monthly_interruption_share(l) * 100.0
-            )
-        },
-        "utilization" => |s| {
-            let jobs: f64 = s
-                .job_classes
-                .iter()
-                .map(|c| c.arrivals.jobs_per_day())
-                .sum();
-            format!(
-                "offered load vs {} reference GPUs ({}); {} jobs a day",
-                s.reference_gpus,
-                s.reference_gpu,
-                trim_number((jobs * 10.0).round() / 10.0)
-            )
-        },
-        "image_size" => |s| {
-            let gb = s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0);
-            s.platforms
-                .first()
-                .map(|p| {
-                    format!(
-                        "pull ≈ {} min at {} GB/s",
-                        trim_number((gb / p.image_pull_gb_per_s / 6.0).round() / 10.0),
-                        trim_number(p.image_pull_gb_per_s)
-                    )
-                })
-                .unwrap_or_default()
-        },
-        "checkpoint_interval" => |s| {
-            let Some(class) = s.job_classes.first() else {
-                return String::new();
-            };
-            match knobs::first_spot(s) {
-                Some(p) if p.spot_interruptions_per_node_hour > 0.0 => {
-                    let mtbi_s = 3600.0 / p.spot_interruptions_per_node_hour;
-                    let young = young_interval_s(class.checkpoint_write_s, mtbi_s) / 60.0;
-                    format!(
-                        "Young/Daly optimum ≈ {} min for {} s writes on {}",
-                        trim_number(young.round()),
-                        trim_number(class.checkpoint_write_s),
-                        p.name
-                    )
-                }
-                _ => "no spot platform: checkpoints only cost write time".to_string(),
-            }
-        },
-        _ => return None,
-    };
-    Some(Signal::derive(move || scenario.with(text)))
 }
 
 /// Adds a platform of a chosen profile (up to the limit of four).
@@ -211,17 +142,10 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
     // Shown only where the row matches the platform's price (a row of the same type
     // elsewhere is not what the platform holds).
     let selected_instance = move || {
-        scenario.with(|s| {
-            edit::instance_row(s, index)
-                .filter(|&row| {
-                    catalog::catalog()[row].on_demand_usd_per_node_hour
-                        == s.platforms
-                            .get(index)
-                            .map(|p| p.on_demand_usd_per_node_hour)
-                })
-                .map(|row| row.to_string())
-                .unwrap_or_default()
-        })
+        scenario
+            .with(|s| edit::exact_instance_row(s, index))
+            .map(|row| row.to_string())
+            .unwrap_or_default()
     };
     let rebuild = move |row: usize| {
         scenario.update(|s| {

@@ -140,7 +140,7 @@ pub fn checkpoint_advice(
     };
     // Held GPUs: a spread job, like a whole-node one, has its node to itself while nodes are
     // plentiful, so the node's time is what a shorter run saves.
-    let spot_per_gpu_h = p.spot_usd_per_node_hour * scenario.list_price_factor(p) / gpn;
+    let spot_per_gpu_h = GpuSecondPrices::of(scenario, p).spot * HOUR_S;
     Some(CheckpointAdvice {
         chosen_min: c.checkpoint_interval_min,
         young_min: young_interval_s(delta, mtbi_s) / 60.0,

@@ -12,6 +12,7 @@ pub mod cost_category;
 pub mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub mod knobs;
 pub mod monte_carlo;
 pub mod outcome_cache;
 pub mod platforms;

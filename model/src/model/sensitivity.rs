@@ -6,8 +6,8 @@
 //! bar's length is the input's effect, not noise between runs.
 
 use super::error::ScenarioError;
+use super::knobs::{Knob, KNOBS};
 use super::monte_carlo::run_replication;
-use super::scenario::knobs::{Knob, KNOBS};
 use super::scenario::{Overflow, Scenario, ValidScenario};
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,6 @@
 //! into each platform, so a saved scenario keeps its numbers when the catalog is re-dated.
 
 pub mod fields;
-pub mod knobs;
 mod profile;
 mod validate;
 

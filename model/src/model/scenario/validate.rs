@@ -82,15 +82,21 @@ impl Scenario {
                     name: platform.name.clone(),
                 });
             }
-            self.check_reservation(platform, &at)?;
-            self.check_classes_fit(platform)?;
+            let reserved = platform.reserved_nodes(self.reference_gpus);
+            self.check_reservation(platform, reserved, &at)?;
+            self.check_classes_fit(platform, reserved)?;
         }
         Ok(())
     }
 
-    /// The reserved nodes fit within the platform's node limit.
-    fn check_reservation(&self, platform: &Platform, at: &str) -> Result<(), ScenarioError> {
-        if platform.reserved_nodes(self.reference_gpus) > platform.max_nodes {
+    /// The `reserved` nodes fit within the platform's node limit.
+    fn check_reservation(
+        &self,
+        platform: &Platform,
+        reserved: u32,
+        at: &str,
+    ) -> Result<(), ScenarioError> {
+        if reserved > platform.max_nodes {
             return Err(ScenarioError::OutOfRange {
                 field: format!("{at}.purchase.reserved_share"),
                 min: 0.0,
@@ -102,10 +108,11 @@ impl Scenario {
         Ok(())
     }
 
-    /// Every job class fits the platform's GPU memory and the GPUs it can ever have.
-    fn check_classes_fit(&self, platform: &Platform) -> Result<(), ScenarioError> {
+    /// Every job class fits the platform's GPU memory and the GPUs it can ever have (its
+    /// `reserved` nodes when it has no overflow).
+    fn check_classes_fit(&self, platform: &Platform, reserved: u32) -> Result<(), ScenarioError> {
         let capacity_nodes = if platform.purchase.overflow == Overflow::None {
-            platform.reserved_nodes(self.reference_gpus)
+            reserved
         } else {
             platform.max_nodes
         };

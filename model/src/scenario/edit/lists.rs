@@ -60,17 +60,26 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     true
 }
 
-/// The catalog row platform `index` was built from: its instance type at its on-demand
-/// price (the same type is listed in several regions), else the first row of that type.
+/// The catalog row platform `index` holds: its instance type at its on-demand price (the
+/// same type is listed in several regions at other prices); `None` when no row has both,
+/// e.g. after the price was edited.
+pub fn exact_instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
+    let p = scenario.platforms.get(index)?;
+    catalog::catalog().iter().position(|r| {
+        r.name == p.instance_type
+            && r.on_demand_usd_per_node_hour == Some(p.on_demand_usd_per_node_hour)
+    })
+}
+
+/// The catalog row platform `index` was built from: [`exact_instance_row`], else the first
+/// row of its instance type.
 pub fn instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
     let p = scenario.platforms.get(index)?;
-    let rows = catalog::catalog();
-    rows.iter()
-        .position(|r| {
-            r.name == p.instance_type
-                && r.on_demand_usd_per_node_hour == Some(p.on_demand_usd_per_node_hour)
-        })
-        .or_else(|| rows.iter().position(|r| r.name == p.instance_type))
+    exact_instance_row(scenario, index).or_else(|| {
+        catalog::catalog()
+            .iter()
+            .position(|r| r.name == p.instance_type)
+    })
 }
 
 /// Resets platform `index` to its profile's defaults on its instance type, keeping its name.
@@ -168,6 +177,12 @@ mod tests {
             (0.5, 1, 0.25)
         );
         assert_eq!(instance_row(&s, 0), Some(g5));
+        assert_eq!(exact_instance_row(&s, 0), Some(g5));
+        s.platforms[0].on_demand_usd_per_node_hour += 1.0;
+        assert_eq!(
+            (exact_instance_row(&s, 0), instance_row(&s, 0)),
+            (None, Some(g5))
+        );
         s.platforms[0].spot_notice_s = 1.0;
         assert!(reset_platform(&mut s, 0));
         assert_eq!(s.platforms[0].spot_notice_s, 120.0);

@@ -6,7 +6,9 @@
 //! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
 //! value by (1 ± X %) on every item instead.
 
-use super::{Overflow, Platform, Scenario};
+use super::scenario::{Overflow, Platform, Scenario};
+use crate::format::trim_number;
+use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 
 /// The page's slider for a knob.
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +38,8 @@ pub struct Knob {
     pub help: &'static str,
     /// The slider, if the page has one for it.
     pub slider: Option<Slider>,
+    /// What the slider's value means, in a line under it, if it has such a readout.
+    pub readout: Option<fn(&Scenario) -> String>,
     /// The slider's value.
     pub get: fn(&Scenario) -> f64,
     /// Sets the slider's value everywhere.
@@ -65,6 +69,75 @@ pub fn shown_spot_rate(s: &Scenario) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The spot slider's readout: mean time between interruptions, and the share of always-on
+/// nodes interrupted in a month.
+fn interruption_readout(s: &Scenario) -> String {
+    let l = shown_spot_rate(s);
+    let mtbi = if l > 0.0 {
+        format!(
+            "mean time between interruptions {} h",
+            trim_number((1.0 / l).round())
+        )
+    } else {
+        "no interruptions".to_string()
+    };
+    format!(
+        "{mtbi}; {:.1} % of always-on nodes interrupted in a month",
+        monthly_interruption_share(l) * 100.0
+    )
+}
+
+/// The utilization slider's readout: what the load is relative to, and jobs a day.
+fn offered_load_readout(s: &Scenario) -> String {
+    let jobs: f64 = s
+        .job_classes
+        .iter()
+        .map(|c| c.arrivals.jobs_per_day())
+        .sum();
+    format!(
+        "offered load vs {} reference GPUs ({}); {} jobs a day",
+        s.reference_gpus,
+        s.reference_gpu,
+        trim_number((jobs * 10.0).round() / 10.0)
+    )
+}
+
+/// The image slider's readout: the first class's pull time on the first platform.
+fn pull_time_readout(s: &Scenario) -> String {
+    let gb = s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0);
+    s.platforms
+        .first()
+        .map(|p| {
+            format!(
+                "pull ≈ {} min at {} GB/s",
+                trim_number((gb / p.image_pull_gb_per_s / 6.0).round() / 10.0),
+                trim_number(p.image_pull_gb_per_s)
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The checkpoint slider's readout: Young's interval for the first class on the first spot
+/// platform.
+fn checkpoint_optimum_readout(s: &Scenario) -> String {
+    let Some(class) = s.job_classes.first() else {
+        return String::new();
+    };
+    match first_spot(s) {
+        Some(p) if p.spot_interruptions_per_node_hour > 0.0 => {
+            let mtbi_s = 3600.0 / p.spot_interruptions_per_node_hour;
+            let young = young_interval_s(class.checkpoint_write_s, mtbi_s) / 60.0;
+            format!(
+                "Young/Daly optimum ≈ {} min for {} s writes on {}",
+                trim_number(young.round()),
+                trim_number(class.checkpoint_write_s),
+                p.name
+            )
+        }
+        _ => "no spot platform: checkpoints only cost write time".to_string(),
+    }
+}
+
 /// Every knob, sliders in page order.
 pub static KNOBS: &[Knob] = &[
     Knob {
@@ -74,6 +147,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "per node-hour",
         help: "Interruptions per spot node-hour (λ), set on every platform; only spot nodes are interrupted.",
         slider: Some(Slider { id: "spot-rate", min: 0.0, max: 0.2, step: 0.001 }),
+        readout: Some(interruption_readout),
         get: shown_spot_rate,
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour *= f)),
@@ -85,6 +159,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "%",
         help: "Offered load as a share of the reference GPUs: scales every job class's arrival rate.",
         slider: Some(Slider { id: "utilization", min: 5.0, max: 150.0, step: 1.0 }),
+        readout: Some(offered_load_readout),
         get: |s| (s.offered_utilization() * 100.0).round(),
         set: |s, v| {
             if let Some(next) = s.with_offered_utilization(v / 100.0) {
@@ -104,6 +179,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "$/node-h",
         help: "On-demand list price of every platform.",
         slider: None,
+        readout: None,
         get: |s| first_platform(s, |p| p.on_demand_usd_per_node_hour),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour *= f)),
@@ -115,6 +191,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "$/node-h",
         help: "Spot price of every platform.",
         slider: None,
+        readout: None,
         get: |s| first_platform(s, |p| p.spot_usd_per_node_hour),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour *= f)),
@@ -126,6 +203,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "s",
         help: "Median node provisioning time of every platform (its 90th percentile scales with it).",
         slider: None,
+        readout: None,
         get: |s| first_platform(s, |p| p.provisioning_median_s),
         set: |s, v| {
             for p in &mut s.platforms {
@@ -147,6 +225,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "GB",
         help: "Data each finished job sends out of the cloud, set on every job class.",
         slider: Some(Slider { id: "egress-gb", min: 0.0, max: 2000.0, step: 1.0 }),
+        readout: None,
         get: |s| s.job_classes.first().map(|c| c.egress_gb_per_job).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v),
         scale: None,
@@ -158,6 +237,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "$/GB",
         help: "Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default).",
         slider: Some(Slider { id: "egress-price", min: 0.0, max: 0.25, step: 0.005 }),
+        readout: None,
         get: |s| first_platform(s, |p| p.egress_usd_per_gb),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb *= f)),
@@ -169,6 +249,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "$/year",
         help: "Loaded annual cost of one engineer; each platform's ops share multiplies it.",
         slider: Some(Slider { id: "fte-cost", min: 0.0, max: 600000.0, step: 5000.0 }),
+        readout: None,
         get: |s| s.people.fte_cost_usd_per_year,
         set: |s, v| s.people.fte_cost_usd_per_year = v,
         scale: Some(|s, f| s.people.fte_cost_usd_per_year *= f),
@@ -180,6 +261,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "min",
         help: "How long an empty node waits for work before it is released, set on every platform.",
         slider: Some(Slider { id: "warm-pool", min: 0.0, max: 240.0, step: 1.0 }),
+        readout: None,
         get: |s| first_platform(s, |p| p.warm_pool_window_s / 60.0),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s *= f)),
@@ -191,6 +273,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "GB",
         help: "Container image size, set on every job class; pull time = size ÷ the platform's pull throughput.",
         slider: Some(Slider { id: "image-size", min: 0.0, max: 60.0, step: 0.5 }),
+        readout: Some(pull_time_readout),
         get: |s| s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.image_gb = v),
         scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.image_gb *= f)),
@@ -202,6 +285,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "min",
         help: "Compute time between checkpoints, set on every job class; 0 = no checkpoints.",
         slider: Some(Slider { id: "checkpoint-interval", min: 0.0, max: 240.0, step: 1.0 }),
+        readout: Some(checkpoint_optimum_readout),
         get: |s| s.job_classes.first().map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v),
         scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min *= f)),
@@ -213,6 +297,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "%",
         help: "Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled platform.",
         slider: Some(Slider { id: "reserved-share", min: 0.0, max: 100.0, step: 1.0 }),
+        readout: None,
         get: |s| {
             s.platforms
                 .iter()
@@ -235,6 +320,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "%",
         help: "Enterprise discount on every AWS list price (compute), on top of spot and reserved pricing.",
         slider: Some(Slider { id: "discount-aws", min: 0.0, max: 90.0, step: 1.0 }),
+        readout: None,
         get: |s| s.discounts.aws_pct,
         set: |s, v| s.discounts.aws_pct = v,
         scale: None,
@@ -246,6 +332,7 @@ pub static KNOBS: &[Knob] = &[
         unit: "%",
         help: "Enterprise discount on every GCP list price (compute), on top of spot and committed-use pricing.",
         slider: Some(Slider { id: "discount-gcp", min: 0.0, max: 90.0, step: 1.0 }),
+        readout: None,
         get: |s| s.discounts.gcp_pct,
         set: |s, v| s.discounts.gcp_pct = v,
         scale: None,
@@ -255,4 +342,40 @@ pub static KNOBS: &[Knob] = &[
 /// The knob with this identifier.
 pub fn knob(id: &str) -> Option<&'static Knob> {
     KNOBS.iter().find(|k| k.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slider_readouts_by_hand() {
+        let mut s = Scenario::default();
+        s.platforms[0].spot_interruptions_per_node_hour = 0.005;
+        // λ = 0.005/h: MTBI 200 h; 1 − e^(−730 × 0.005) = 1 − e^(−3.65) = 97.4 %.
+        assert_eq!(
+            interruption_readout(&s),
+            "mean time between interruptions 200 h; 97.4 % of always-on nodes interrupted in a month"
+        );
+        // 15 GB at 0.06 GB/s: 250 s ≈ 4.2 min.
+        assert_eq!(pull_time_readout(&s), "pull ≈ 4.2 min at 0.06 GB/s");
+        assert_eq!(
+            checkpoint_optimum_readout(&s),
+            "no spot platform: checkpoints only cost write time"
+        );
+        let with_readout: Vec<_> = KNOBS
+            .iter()
+            .filter(|k| k.readout.is_some())
+            .map(|k| k.id)
+            .collect();
+        assert_eq!(
+            with_readout,
+            [
+                "spot_interruption_rate",
+                "utilization",
+                "image_size",
+                "checkpoint_interval"
+            ]
+        );
+    }
 }
