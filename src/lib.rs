@@ -6,7 +6,11 @@
 //!   compiles natively for tests and the CLI, and to wasm32 for the page; a package of its own
 //!   so the release build optimises it for speed and the UI for size.
 //! - `ui` (wasm32 + feature `app`): the Leptos components; the only place with signals.
-//! - `worker` (wasm32 + feature `app`): the Web Worker that runs the Monte Carlo.
+//! - [`run_coordinator`]: the page's run logic (runs, workers, slices, sensitivity passes) as
+//!   a state machine with no web crate; `ui::runner` carries out its commands.
+//! - [`worker_protocol`]: the messages between the page and its simulation workers.
+//! - [`simulation_worker`]: what a simulation worker does, with no web crate.
+//! - `worker` (wasm32 + feature `app`): the Web Worker's glue around [`simulation_worker`].
 //! - `next_task` (wasm32 + feature `app`): yielding to the event loop between slices.
 //! - `js_api` (wasm32 + feature `js-api`): the model exported to JavaScript for `pkg/`.
 
@@ -17,6 +21,10 @@ pub mod ui;
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod worker;
+
+pub mod run_coordinator;
+pub mod simulation_worker;
+pub mod worker_protocol;
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod next_task;

@@ -8,6 +8,7 @@
 pub mod analytic;
 pub mod budget;
 pub mod catalog;
+pub mod collector;
 pub mod cost_category;
 pub mod error;
 #[cfg(test)]
@@ -23,6 +24,7 @@ pub mod scenario;
 pub mod sensitivity;
 pub mod sim;
 pub mod stats;
+pub mod step;
 
 /// Version of the engine that computed a result; every result carries it.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -4,7 +4,8 @@
 //! Replication `i` depends only on (scenario, seed, i), so replications can be computed in any
 //! order or batch size; results are combined in replication order and are identical either way.
 
-use super::budget::{BudgetMeter, CutOff, EventBudget};
+use super::budget::{CutOff, EventBudget};
+use super::collector::ReplicationCollector;
 use super::error::ScenarioError;
 use super::outcome_cache::OutcomeCache;
 use super::scenario::{limits, Scenario, ValidScenario};
@@ -59,12 +60,9 @@ pub fn run_replication_within(
 #[derive(Debug, Clone)]
 pub struct MonteCarlo {
     scenario: ValidScenario,
-    /// `outcomes[r][p]`: replication r, platform p, in replication order.
-    outcomes: Vec<Vec<PlatformOutcome>>,
+    /// The outcomes, by replication, and where the event budget stopped the run.
+    collector: ReplicationCollector,
     budget: EventBudget,
-    meter: BudgetMeter,
-    /// Why the run stopped early, if it did.
-    cut_off: Option<CutOff>,
 }
 
 impl MonteCarlo {
@@ -81,11 +79,9 @@ impl MonteCarlo {
     /// A run of a scenario validated already, within `budget`.
     pub fn of(scenario: ValidScenario, budget: EventBudget) -> Self {
         MonteCarlo {
-            meter: BudgetMeter::new(budget, scenario.replications),
+            collector: ReplicationCollector::new(budget, scenario.replications),
             scenario,
-            outcomes: Vec::new(),
             budget,
-            cut_off: None,
         }
     }
 
@@ -120,22 +116,13 @@ impl MonteCarlo {
         let start = self.done();
         let end = start.saturating_add(n).min(total);
         for r in start..end {
-            if self.cut_off.is_some() {
+            if self.cut_off().is_some() {
                 break;
             }
             let outcomes = replication(&self.scenario, r, self.budget.per_replication);
-            self.add(r, outcomes);
+            self.collector.add(&self.scenario, r, outcomes);
         }
         self.done()
-    }
-
-    /// Adds replication `r`'s outcomes (replications must come in order): the event budget
-    /// decides whether it is summarised and whether the run stops here.
-    fn add(&mut self, r: u32, outcomes: Vec<PlatformOutcome>) {
-        self.cut_off = self.meter.add(&self.scenario, &outcomes);
-        if self.cut_off.as_ref().is_none_or(|c| c.summarised() > r) {
-            self.outcomes.push(outcomes);
-        }
     }
 
     /// [`MonteCarlo::run_to_end`] on `threads` threads (native builds: the CLI). Each thread
@@ -144,7 +131,6 @@ impl MonteCarlo {
     /// Once a budget stops the run no replication is started; those under way are dropped.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn run_to_end_on(&mut self, threads: usize) {
-        use std::collections::BTreeMap;
         use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
         if threads <= 1 || self.is_done() {
             self.run_to_end();
@@ -175,18 +161,9 @@ impl MonteCarlo {
                 });
             }
             drop(sender);
-            // Answers arrive in any order; add them in replication order.
-            let mut early = BTreeMap::new();
+            // Answers arrive in any order; the collector meters them in replication order.
             for (r, outcomes) in answers {
-                early.insert(r, outcomes);
-                while self.cut_off.is_none() {
-                    let r = self.done();
-                    let Some(outcomes) = early.remove(&r) else {
-                        break;
-                    };
-                    self.add(r, outcomes);
-                }
-                if self.cut_off.is_some() {
+                if self.collector.add(&self.scenario, r, outcomes) {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -195,7 +172,7 @@ impl MonteCarlo {
 
     /// Why the run stopped before its last replication, if it did.
     pub fn cut_off(&self) -> Option<&CutOff> {
-        self.cut_off.as_ref()
+        self.collector.cut_off()
     }
 
     /// Runs every replication left.
@@ -217,19 +194,19 @@ impl MonteCarlo {
 
     /// Replications done.
     pub fn done(&self) -> u32 {
-        self.outcomes.len() as u32
+        self.collector.received()
     }
 
     /// All replications done, or the run stopped by an event budget.
     pub fn is_done(&self) -> bool {
-        self.done() >= self.scenario.replications || self.cut_off.is_some()
+        self.done() >= self.scenario.replications || self.cut_off().is_some()
     }
 
     /// Jobs simulated so far, counted once per platform (a job that every one of three
     /// platforms runs counts three times): the work measure of the benchmarks.
     pub fn job_runs(&self) -> u64 {
-        self.outcomes
-            .iter()
+        self.collector
+            .outcomes()
             .flatten()
             .map(|o| o.jobs_submitted)
             .sum()
@@ -237,7 +214,7 @@ impl MonteCarlo {
 
     /// Simulation events handled so far, over all platforms.
     pub fn events(&self) -> u64 {
-        self.outcomes.iter().flatten().map(|o| o.events).sum()
+        self.collector.outcomes().flatten().map(|o| o.events).sum()
     }
 
     /// The scenario being run.
@@ -247,9 +224,7 @@ impl MonteCarlo {
 
     /// Summary of the replications done so far (and why the run stopped early, if it did).
     pub fn results(&self) -> Results {
-        let mut results = Results::from_outcomes(&self.scenario, &self.outcomes);
-        results.cut_off = self.cut_off.clone();
-        results
+        self.collector.results(&self.scenario)
     }
 }
 
@@ -387,7 +362,10 @@ pub struct Results {
 
 impl Results {
     /// Summarises per-replication outcomes (`outcomes[r][p]`, in replication order).
-    pub fn from_outcomes(scenario: &Scenario, outcomes: &[Vec<PlatformOutcome>]) -> Results {
+    pub fn from_outcomes<R: AsRef<[PlatformOutcome]>>(
+        scenario: &Scenario,
+        outcomes: &[R],
+    ) -> Results {
         let n = outcomes.len();
         let platforms = scenario
             .platforms
@@ -395,10 +373,13 @@ impl Results {
             .enumerate()
             .map(|(p, platform)| {
                 let col = |f: &dyn Fn(&PlatformOutcome) -> f64| -> Vec<f64> {
-                    outcomes.iter().map(|rep| f(&rep[p])).collect()
+                    outcomes.iter().map(|rep| f(&rep.as_ref()[p])).collect()
                 };
                 let opt_col = |f: &dyn Fn(&PlatformOutcome) -> Option<f64>| -> Vec<f64> {
-                    outcomes.iter().filter_map(|rep| f(&rep[p])).collect()
+                    outcomes
+                        .iter()
+                        .filter_map(|rep| f(&rep.as_ref()[p]))
+                        .collect()
                 };
                 let summary = |v: Vec<f64>| {
                     Summary::of(&v).unwrap_or(Summary {
@@ -410,7 +391,7 @@ impl Results {
                 };
                 let mut breakdown = Breakdown::default();
                 for rep in outcomes {
-                    breakdown.add(&rep[p].breakdown_usd);
+                    breakdown.add(&rep.as_ref()[p].breakdown_usd);
                 }
                 let breakdown = if n > 0 {
                     breakdown.scaled(1.0 / n as f64)
@@ -456,7 +437,7 @@ impl Results {
                 }
                 let wins = outcomes
                     .iter()
-                    .filter(|rep| rep[a].monthly_tco_usd < rep[b].monthly_tco_usd)
+                    .filter(|rep| rep.as_ref()[a].monthly_tco_usd < rep.as_ref()[b].monthly_tco_usd)
                     .count();
                 paired.push(PairedComparison {
                     a: pa.name.clone(),

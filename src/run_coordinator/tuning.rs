@@ -1,0 +1,90 @@
+//! The page's run policy in numbers: how large the coarse pass is, how long a slice runs, when
+//! a worker counts as stalled, how often a crashed one is restarted, and which scenarios the
+//! main thread may simulate. One place, read by the coordinator, the worker and the views.
+
+use crate::model::scenario::Scenario;
+
+/// Replications of the coarse first pass (over all workers): a worker answers as soon as its
+/// share of them is done, so a first picture is on screen quickly.
+pub const COARSE_REPLICATIONS: u32 = 32;
+
+/// Replications per tornado variant: coarse, so the tornado follows the inputs quickly.
+pub const TORNADO_REPS: u32 = 12;
+/// Each tornado input is moved by ± this many percent.
+pub const TORNADO_PCT: f64 = 20.0;
+/// Replications per option per point of a break-even search.
+pub const BREAK_EVEN_REPS: u32 = 6;
+
+/// Longest a slice on the page's main thread runs before yielding, milliseconds. The three
+/// slice budgets differ for a reason each: the page's must leave most of a 16.7 ms frame to
+/// input and drawing; a worker draws nothing, so its slices fill a frame and answer at the
+/// frame rate ([`WORKER_SLICE_MS`]); a worker's sensitivity slices are short so that a newer
+/// input's run, which replaces them, starts within a few milliseconds
+/// ([`SENSITIVITY_SLICE_MS`]).
+pub const PAGE_SLICE_MS: f64 = 12.0;
+/// Longest a worker's slice of a run runs before it answers and yields, milliseconds.
+pub const WORKER_SLICE_MS: f64 = 16.0;
+/// Longest a worker's slice of a sensitivity pass runs, milliseconds.
+pub const SENSITIVITY_SLICE_MS: f64 = 4.0;
+
+/// Milliseconds to wait for the workers to load before running on the main thread (a worker
+/// that stays silent; one that fails to start falls back at once).
+pub const WORKER_WATCHDOG_MS: f64 = 8_000.0;
+
+/// A worker with unfinished work of an older run that has not answered for this long when a
+/// newer input arrives, or has not read the newer run's start this long after it was sent, is
+/// inside one long replication: it is terminated and replaced, since a message would only be
+/// read after that replication. Healthy workers answer every slice (16 ms). (The second check
+/// is put off while the page's own thread is busy: [`LATE_MS`].)
+pub const STALLED_MS: f64 = 300.0;
+
+/// How late a timer may run before the page counts its own thread as having been busy.
+pub const LATE_MS: f64 = 50.0;
+
+/// Times the check for a worker that has not read a run's start is put off because its timer
+/// ran late (a busy page, or a hidden tab's throttled timers) before it is made anyway.
+pub const LATE_CHECKS_MAX: u32 = 10;
+
+/// Restarts of crashed workers allowed per run before the page gives up on it and says so.
+pub const RESTARTS_PER_RUN: u32 = 2;
+
+/// How long the inputs must stay unchanged after a run before its sensitivity pass starts:
+/// while a slider is dragged each run is replaced before this, so the sensitivity pass never
+/// competes with the headline runs for the cores.
+pub const SENSITIVITY_SETTLE_MS: f64 = 250.0;
+
+/// Most expected jobs per replication, summed over platforms, that the page simulates on its
+/// main thread (no worker): each slice runs at least one whole replication, so a larger one
+/// would freeze the page for a second or more.
+pub const MAIN_THREAD_MAX_JOB_RUNS: f64 = 200_000.0;
+
+/// Largest expected jobs per replication, summed over platforms, for which the page runs the
+/// tornado and the break-evens: each of their steps is one whole replication on the main
+/// thread, which must stay short.
+pub const SENSITIVITY_MAX_JOB_RUNS: f64 = 60_000.0;
+
+fn job_runs(s: &Scenario) -> f64 {
+    s.expected_jobs() * s.platforms.len() as f64
+}
+
+/// Whether one replication of `s` is short enough for the main thread.
+pub fn main_thread_fits(s: &Scenario) -> bool {
+    job_runs(s) <= MAIN_THREAD_MAX_JOB_RUNS
+}
+
+/// Why `s` is not simulated on the main thread.
+pub fn main_thread_refusal(s: &Scenario) -> String {
+    format!(
+        "about {} simulated jobs per replication (jobs × platforms) is more than the page's main \
+         thread can simulate without freezing it ({}), and there is no background worker here. \
+         Open the calculator directly (not in a sandboxed frame or from a single file) or use \
+         the command-line tool.",
+        crate::format::group_thousands(job_runs(s) as u64),
+        crate::format::group_thousands(MAIN_THREAD_MAX_JOB_RUNS as u64)
+    )
+}
+
+/// Whether the sensitivity pass fits the main thread for this scenario.
+pub fn sensitivity_fits(s: &Scenario) -> bool {
+    job_runs(s) <= SENSITIVITY_MAX_JOB_RUNS
+}
