@@ -55,8 +55,8 @@ export function stopServer(server) {
   return new Promise((ok) => server.close(ok));
 }
 
-/** Debian's headless Chromium (never a downloaded one). */
-export function launchBrowser() {
+/** Debian's headless Chromium (never a downloaded one), with `extraArgs` added to its flags. */
+export function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: [
@@ -66,6 +66,7 @@ export function launchBrowser() {
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
@@ -100,8 +101,8 @@ export function watchPage(page) {
  * Opens the calculator at `url` (any URL: served, file://) in a fresh browser and waits for its
  * first run; returns { page, url, problems, requests, close }.
  */
-export async function openPage(url, { width = 1280, height = 900, hash = '' } = {}) {
-  const browser = await launchBrowser();
+export async function openPage(url, { width = 1280, height = 900, hash = '', browserArgs = [] } = {}) {
+  const browser = await launchBrowser(browserArgs);
   const page = await browser.newPage({ viewport: { width, height } });
   const { problems, requests } = watchPage(page);
   try {

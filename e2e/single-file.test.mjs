@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeSingleFile } from '../scripts/make-single-file.mjs';
-import { metric, openCalculator, openPage, runId, typeNumber, waitForRun } from './harness.mjs';
+import { cliEval, metric, openCalculator, openPage, runId, typeNumber, waitForRun } from './harness.mjs';
 
 // `make test-e2e` passes the file it made; otherwise it is made here (in a temporary folder) from
 // the same $DIST that the served page comes from, so the two are always the same build.
@@ -89,4 +89,39 @@ test('the single file asked for nothing but itself, and logged no errors', () =>
   }
   assert.deepEqual(single.problems, []);
   assert.deepEqual(served.problems, []);
+});
+
+// Chromium started with --allow-file-access-from-files lets a file:// page make a worker, which
+// then cannot load (the loader is not next to the single file, or cannot take the module). A
+// worker that fails to start is a fallback at once: no page error, and no wait for the 8 s
+// watchdog that is kept for a worker that stays silent.
+test('the single file where file:// may make workers falls back to the main thread at once', async () => {
+  const opened = await openPage(pathToFileURL(singleFile()).href, {
+    browserArgs: ['--allow-file-access-from-files'],
+  });
+  try {
+    const { page, problems } = opened;
+    assert.equal(
+      await page.locator('.runner-note').textContent(),
+      "No background worker here: simulated on the page's main thread in short slices.",
+    );
+    // The page's own clock, from navigation to the coarse pass on screen.
+    const coarseAt = await page.evaluate(() =>
+      performance.getEntriesByName('gpucost:coarse:1')[0]?.startTime);
+    assert.ok(coarseAt !== undefined && coarseAt < 2000, `first numbers after ${coarseAt} ms`);
+    // The default preset's numbers, as the command-line tool computes them.
+    const cli = cliEval('batch-vs-eks-spot');
+    const shown = await metric(page, 'monthly_tco_usd.p50');
+    assert.equal(Object.keys(shown).length, cli.platforms.length);
+    for (const p of cli.platforms) {
+      assert.ok(Math.abs(shown[p.name] - p.monthly_tco_usd.p50) <= 1e-9 * p.monthly_tco_usd.p50,
+        `${p.name}: page ${shown[p.name]} vs CLI ${p.monthly_tco_usd.p50}`);
+    }
+    // The one failed request is the worker's loader, which the single file leaves out: that
+    // failure is how the worker fails to start here. No page error, no console error.
+    const loader = /^request failed: file:.*\/worker-loader\.js$/;
+    assert.deepEqual(problems.filter((p) => !loader.test(p)), []);
+  } finally {
+    await opened.close();
+  }
 });

@@ -50,3 +50,9 @@ pub fn next_task(task: impl FnOnce() + 'static) {
         gloo_timers::callback::Timeout::new(0, task).forget();
     }
 }
+
+/// Milliseconds since the epoch: the one clock of the page's and the workers' slices and of
+/// the run coordinator's events.
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}

@@ -215,7 +215,7 @@ struct Run {
 
 /// Work on the page's main thread, in the order it is done.
 enum MainTask {
-    Run(MonteCarlo),
+    Run(Box<MonteCarlo>),
     Tornado(Box<TornadoRun>),
     BreakEvens(BreakEvenSet),
 }
@@ -310,7 +310,7 @@ impl RunCoordinator {
             None => return self.commands(),
             Some(MainTask::Run(run)) => {
                 let mut task = CachedRun {
-                    run,
+                    run: run.as_mut(),
                     cache: &mut self.cache,
                 };
                 let complete = run_slice(&mut task, PAGE_SLICE_MS, now_ms);
@@ -463,7 +463,7 @@ impl RunCoordinator {
         }
         self.cache.switch_to(run.scenario());
         self.main_tasks.retain(|t| !matches!(t, MainTask::Run(_)));
-        self.main_tasks.insert(0, MainTask::Run(run));
+        self.main_tasks.insert(0, MainTask::Run(Box::new(run)));
         self.main_turn();
     }
 

@@ -10,8 +10,10 @@ use std::collections::VecDeque;
 /// Two platforms (on demand, and on spot) over three days: each replication takes a few
 /// milliseconds.
 fn scenario(replications: u32) -> Scenario {
-    let mut spot = crate::model::scenario::Platform::default();
-    spot.name = "On spot".to_string();
+    let mut spot = crate::model::scenario::Platform {
+        name: "On spot".to_string(),
+        ..Default::default()
+    };
     spot.purchase.overflow = Overflow::Spot;
     let mut s = Scenario {
         horizon_days: 3.0,

@@ -1,10 +1,11 @@
 //! "Compare": two links side by side — the fields that differ, highlighted, and each
 //! platform's headline numbers in both, simulated on the page in slices after the main run.
 
-use super::runner::{main_thread_fits, main_thread_refusal, run_side_by_side};
+use super::runner::run_side_by_side;
 use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::{MonteCarlo, Results};
 use crate::model::scenario::Scenario;
+use crate::run_coordinator::tuning::{main_thread_fits, main_thread_refusal};
 use crate::scenario::compare::{differences, headline_pairs, Difference};
 use crate::scenario::link::decode_link;
 use crate::scenario::shorten;
@@ -63,8 +64,7 @@ pub fn ComparePanel(
         match runs {
             Ok(runs) => run_side_by_side(
                 runs,
-                this_run,
-                generation,
+                move || generation.get_value() == this_run,
                 busy,
                 move |results, complete| {
                     set_shown.set(Some(Comparison {

@@ -46,7 +46,7 @@ const PNG_SCALE: f64 = 2.0;
 #[component]
 pub fn ExportBar(
     scenario: RwSignal<Scenario>,
-    results: ReadSignal<Option<Results>>,
+    #[prop(into)] results: Signal<Option<Results>>,
 ) -> impl IntoView {
     let (message, set_message) = signal(None::<String>);
     let (chart, set_chart) = signal(CHARTS[0].0.to_string());

@@ -30,7 +30,7 @@ use leptos::prelude::*;
 use method_panel::MethodPanel;
 use node_timeline::NodeTimeline;
 use results_view::Headlines;
-use runner::{use_break_evens, use_monte_carlo, use_tornado};
+use runner::use_monte_carlo;
 use scenario_editor::ScenarioEditor;
 use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
 
@@ -56,9 +56,6 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
-    let tornado = use_tornado(scenario.into(), run);
-    let tornado_busy = Signal::derive(move || tornado.progress.get() < 1.0);
-    let break_evens = use_break_evens(scenario.into(), run, tornado_busy);
     let state = move || if run.running.get() { "running" } else { "done" };
     view! {
         <header class="masthead">
@@ -72,7 +69,7 @@ pub fn App() -> impl IntoView {
         <main class="page" class:embed=embed>
             {(!embed).then(|| view! { <ScenarioEditor scenario=scenario preset_name=preset_name /> })}
             <section class="results" aria-labelledby="results-heading" data-state=state
-                data-run=move || run.run_id.get()
+                data-run=move || run.run.get()
             >
                 <h2 id="results-heading">"Results"</h2>
                 <link_sync::LinkBar
@@ -121,8 +118,8 @@ pub fn App() -> impl IntoView {
                 <BreakdownChart results=run.results />
                 <CostHistograms results=run.results />
                 <NodeTimeline scenario=scenario />
-                <TornadoCharts state=tornado scenario=scenario />
-                <BreakEvens found=break_evens scenario=scenario />
+                <TornadoCharts state=run.tornado scenario=scenario />
+                <BreakEvens found=run.break_evens scenario=scenario />
                 <CheckpointAdvicePanel scenario=scenario />
                 <MethodPanel scenario=scenario />
             </section>

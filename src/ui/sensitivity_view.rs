@@ -1,13 +1,13 @@
 //! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
 
-use super::runner::{sensitivity_fits, TornadoState};
 use crate::charts::tornado::layout_tornado;
 use crate::format::{trim_number, usd, usd_compact};
 use crate::model::analytic::checkpoint_advice;
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::BreakEvenKind;
 use crate::model::sensitivity::FoundBreakEven;
-use crate::worker::TORNADO_PCT;
+use crate::run_coordinator::tuning::{sensitivity_fits, TORNADO_PCT};
+use crate::run_coordinator::TornadoView;
 use leptos::prelude::*;
 
 const W: f64 = 560.0;
@@ -17,7 +17,10 @@ const TOP: f64 = 6.0;
 
 /// One tornado per platform.
 #[component]
-pub fn TornadoCharts(state: TornadoState, scenario: RwSignal<Scenario>) -> impl IntoView {
+pub fn TornadoCharts(
+    #[prop(into)] state: Signal<TornadoView>,
+    scenario: RwSignal<Scenario>,
+) -> impl IntoView {
     view! {
         <figure class="chart tornado">
             <figcaption>
@@ -25,7 +28,7 @@ pub fn TornadoCharts(state: TornadoState, scenario: RwSignal<Scenario>) -> impl 
             </figcaption>
             <p class="readout">
                 {move || {
-                    let p = state.progress.get();
+                    let p = state.with(|t| t.progress);
                     if !scenario.with(sensitivity_fits) {
                         "This scenario is too large for the sensitivity pass on this page; \
                          run it with the gpucost command-line tool."
@@ -39,7 +42,7 @@ pub fn TornadoCharts(state: TornadoState, scenario: RwSignal<Scenario>) -> impl 
             </p>
             <div class="small-multiples wide">
                 {move || {
-                    let bars = state.bars.get();
+                    let bars = state.with(|t| t.bars.clone());
                     let mut platforms: Vec<String> = Vec::new();
                     for b in &bars {
                         if !platforms.contains(&b.platform) {
@@ -152,7 +155,7 @@ pub fn CheckpointAdvicePanel(scenario: RwSignal<Scenario>) -> impl IntoView {
 /// The break-evens, in the units of the inputs they concern.
 #[component]
 pub fn BreakEvens(
-    found: ReadSignal<Vec<FoundBreakEven>>,
+    #[prop(into)] found: Signal<Vec<FoundBreakEven>>,
     scenario: RwSignal<Scenario>,
 ) -> impl IntoView {
     view! {

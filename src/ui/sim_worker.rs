@@ -1,23 +1,19 @@
-//! The simulation workers as the page sees them: started from the worker's loader, spoken to
-//! with `postMessage` (messages wait until the worker says it is ready), restarted when one
-//! crashes, and terminated when a newer input finds one stuck in a long replication (which a
-//! message cannot interrupt).
+//! The simulation workers as the page sees them: started from the worker's loader, posted
+//! JSON text, and terminated and started again when the run coordinator says so. What to send
+//! and when (holding messages until a worker is ready, replaying a restarted one's work) is the
+//! coordinator's (`crate::run_coordinator`); this is only the transport.
 //!
 //! A worker runs the page's own wasm module, in an instance of its own: the loader
 //! (src/worker-loader.js, a module worker) is sent the URL of the app's wasm-bindgen glue and
 //! the compiled `WebAssembly.Module` in its first message, so it downloads and compiles no
 //! wasm, and Trunk's hashed file names need not be known to it.
-//!
-//! Each worker remembers what it was asked since its last run started, so a restarted worker
-//! picks the same work up again: its replications depend only on the scenario, seed and index,
-//! so the numbers it answers are the ones the crashed worker would have.
 
-use crate::worker::{decode, encode, WorkerInput, WorkerOutput};
+use crate::worker_protocol::{decode, WorkerOutput};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 #[wasm_bindgen]
 extern "C" {
@@ -35,34 +31,22 @@ fn boot_message() -> Option<JsValue> {
     Some(message.into())
 }
 
-/// Called with the worker's index and its answer.
-pub type OnOutput = Rc<dyn Fn(usize, WorkerOutput)>;
-/// Called with the worker's index, what went wrong, and whether the worker had loaded (false:
-/// it never started, e.g. its script was refused) when a worker failed.
-pub type OnCrash = Rc<dyn Fn(usize, String, bool)>;
+/// Called with the worker's index and its answer, or what went wrong when it failed (crashed,
+/// or could not start: its script refused, its module unreadable).
+pub type OnEvent = Rc<dyn Fn(usize, Result<WorkerOutput, String>)>;
 
-/// One worker and what the page knows of it.
+/// One worker and its listeners.
 struct SimWorker {
     worker: Worker,
-    ready: bool,
-    /// Messages held until the worker is ready.
-    pending: Vec<JsValue>,
-    /// What it was asked since its last `Start` (replayed into a restarted worker).
-    asked: Vec<WorkerInput>,
-    /// It has work it has not finished.
-    busy: bool,
-    /// When it last answered (or was given work while idle), ms since the epoch.
-    last_heard_ms: f64,
-    /// The latest run whose `Start` it has read ([`WorkerOutput::Started`]).
-    started_run: u64,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl Drop for SimWorker {
     fn drop(&mut self) {
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
+        self.worker.set_onmessageerror(None);
         self.worker.terminate();
     }
 }
@@ -76,23 +60,23 @@ pub struct WorkerPool {
 struct Pool {
     loader: String,
     workers: RefCell<Vec<Option<SimWorker>>>,
-    on_output: OnOutput,
-    on_crash: OnCrash,
+    on_event: OnEvent,
 }
 
-fn now_ms() -> f64 {
-    js_sys::Date::now()
+/// What a failed worker's error event says: a script error's message, or (a plain `Event`,
+/// e.g. a worker script that could not be loaded) that the worker stopped.
+fn failure(event: &Event) -> String {
+    event
+        .dyn_ref::<ErrorEvent>()
+        .map(ErrorEvent::message)
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| "the worker stopped".to_string())
 }
 
 impl WorkerPool {
     /// Starts `count` workers from the loader script at `loader`; `None` where this context
     /// cannot run one (no `Worker`, an opaque origin, or the constructor refused).
-    pub fn start(
-        loader: &str,
-        count: usize,
-        on_output: OnOutput,
-        on_crash: OnCrash,
-    ) -> Option<WorkerPool> {
+    pub fn start(loader: &str, count: usize, on_event: OnEvent) -> Option<WorkerPool> {
         let global = js_sys::global();
         if !js_sys::Reflect::has(&global, &"Worker".into()).unwrap_or(false) {
             return None;
@@ -106,8 +90,7 @@ impl WorkerPool {
             inner: Rc::new(Pool {
                 loader: loader.to_string(),
                 workers: RefCell::new(Vec::new()),
-                on_output,
-                on_crash,
+                on_event,
             }),
         };
         for index in 0..count.max(1) {
@@ -122,15 +105,6 @@ impl WorkerPool {
         self.inner.workers.borrow().len()
     }
 
-    /// Whether every worker has said it is ready.
-    pub fn all_ready(&self) -> bool {
-        self.inner
-            .workers
-            .borrow()
-            .iter()
-            .all(|w| w.as_ref().is_some_and(|w| w.ready))
-    }
-
     fn spawn(&self, index: usize) -> Option<SimWorker> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
@@ -143,141 +117,60 @@ impl WorkerPool {
         let pool: Weak<Pool> = Rc::downgrade(&self.inner);
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
             let Some(pool) = pool.upgrade() else { return };
-            let Ok(output) = decode::<WorkerOutput>(event.data()) else {
+            let Some(output) = event
+                .data()
+                .as_string()
+                .and_then(|text| decode::<WorkerOutput>(&text).ok())
+            else {
                 return;
             };
-            {
-                let mut workers = pool.workers.borrow_mut();
-                let Some(Some(w)) = workers.get_mut(index) else {
-                    return;
-                };
-                w.last_heard_ms = now_ms();
-                match output {
-                    WorkerOutput::Ready => {
-                        w.ready = true;
-                        for message in w.pending.drain(..) {
-                            let _ = w.worker.post_message(&message);
-                        }
-                        return;
-                    }
-                    WorkerOutput::Started { run_id } => {
-                        w.started_run = w.started_run.max(run_id);
-                        return;
-                    }
-                    _ => {}
-                }
-                if output.ends_work() {
-                    w.busy = false;
-                }
-            }
-            (pool.on_output)(index, output);
+            (pool.on_event)(index, Ok(output));
         });
         let pool: Weak<Pool> = Rc::downgrade(&self.inner);
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+        // `error`: the worker's script threw or could not load; `messageerror`: it could not
+        // read a message (the module, where this context cannot share one). Either way it does
+        // no work: the coordinator falls back or restarts it.
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
             event.prevent_default();
             if let Some(pool) = pool.upgrade() {
-                let loaded = pool
-                    .workers
-                    .borrow()
-                    .get(index)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|w| w.ready);
-                let message = event.message();
-                (pool.on_crash)(
-                    index,
-                    if message.is_empty() {
-                        "the worker stopped".to_string()
-                    } else {
-                        message
-                    },
-                    loaded,
-                );
+                (pool.on_event)(index, Err(failure(&event)));
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        worker.set_onmessageerror(Some(on_error.as_ref().unchecked_ref()));
         Some(SimWorker {
             worker,
-            ready: false,
-            pending: Vec::new(),
-            asked: Vec::new(),
-            busy: false,
-            last_heard_ms: now_ms(),
-            started_run: 0,
             _on_message: on_message,
             _on_error: on_error,
         })
     }
 
-    /// Sends `input` to worker `index` (modulo the pool's size); false when it has no worker.
-    pub fn send(&self, index: usize, input: WorkerInput) -> bool {
-        let mut workers = self.inner.workers.borrow_mut();
-        let n = workers.len();
-        let Some(Some(w)) = (n > 0).then(|| workers.get_mut(index % n)).flatten() else {
-            return false;
-        };
-        let Ok(message) = encode(&input) else {
-            return false;
-        };
-        if matches!(input, WorkerInput::Start { .. }) {
-            w.asked.clear();
-        }
-        w.asked.push(input);
-        if !w.busy {
-            w.last_heard_ms = now_ms();
-        }
-        w.busy = true;
-        if w.ready {
-            w.worker.post_message(&message).is_ok()
-        } else {
-            w.pending.push(message);
-            true
-        }
-    }
-
-    /// Whether worker `index` has had unfinished work and no answer for `ms` milliseconds
-    /// (it is inside one long replication, or hung).
-    pub fn stalled(&self, index: usize, ms: f64) -> bool {
+    /// Posts `message` to worker `index`; false when it has no worker.
+    pub fn post(&self, index: usize, message: &JsValue) -> bool {
         self.inner
             .workers
             .borrow()
             .get(index)
             .and_then(Option::as_ref)
-            .is_some_and(|w| w.ready && w.busy && now_ms() - w.last_heard_ms > ms)
+            .is_some_and(|w| w.worker.post_message(message).is_ok())
     }
 
-    /// Whether worker `index`, loaded, has not yet read the `Start` of run `run_id` (it is
-    /// inside a replication of an older run, or hung).
-    pub fn not_started(&self, index: usize, run_id: u64) -> bool {
-        self.inner
-            .workers
-            .borrow()
-            .get(index)
-            .and_then(Option::as_ref)
-            .is_some_and(|w| w.ready && w.started_run < run_id)
-    }
-
-    /// Terminates worker `index` and starts a new one in its place; with `replay`, the new
-    /// one is asked again what the old one was asked since its last run started. False when
-    /// no new worker could be started.
-    pub fn restart(&self, index: usize, replay: bool) -> bool {
+    /// Terminates worker `index` and starts a new one in its place; false when no new worker
+    /// could be started.
+    pub fn restart(&self, index: usize) -> bool {
         let old = self
             .inner
             .workers
             .borrow_mut()
             .get_mut(index)
             .and_then(Option::take);
-        let asked = old.map(|w| w.asked.clone()).unwrap_or_default();
+        drop(old);
         let Some(fresh) = self.spawn(index) else {
             return false;
         };
         if let Some(slot) = self.inner.workers.borrow_mut().get_mut(index) {
             *slot = Some(fresh);
-        }
-        if replay {
-            for input in asked {
-                self.send(index, input);
-            }
         }
         true
     }
