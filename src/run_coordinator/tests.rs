@@ -60,6 +60,15 @@ impl Page {
         Self::within(n, EventBudget::default())
     }
 
+    /// A page whose `n` workers have said they are ready.
+    fn ready(n: usize) -> Page {
+        let mut page = Self::with_workers(n);
+        for i in 0..n {
+            page.worker_ready(i);
+        }
+        page
+    }
+
     fn within(n: usize, budget: EventBudget) -> Page {
         Page {
             coordinator: RunCoordinator::within(n, 0.0, budget),
@@ -113,7 +122,7 @@ impl Page {
     }
 
     /// Worker `i` says it is ready.
-    fn ready(&mut self, i: usize) {
+    fn worker_ready(&mut self, i: usize) {
         self.handle(Event::WorkerAnswered {
             worker: i,
             output: WorkerOutput::Ready,
@@ -213,6 +222,16 @@ impl Page {
             .collect()
     }
 
+    /// Whether run `run`'s mark `first` was set, and before its mark `then`.
+    fn marked_before(&self, first: &'static str, then: &'static str, run: u64) -> bool {
+        let at = |what| {
+            self.commands
+                .iter()
+                .position(|c| *c == Command::Mark { what, run })
+        };
+        matches!((at(first), at(then)), (Some(a), Some(b)) if a < b)
+    }
+
     fn restarts(&self) -> usize {
         self.commands
             .iter()
@@ -229,7 +248,7 @@ fn messages_to_a_worker_wait_until_it_is_ready() {
         page.workers[0].inbox.is_empty(),
         "not ready: nothing is posted yet"
     );
-    page.ready(0);
+    page.worker_ready(0);
     assert!(matches!(
         page.workers[0].inbox.front(),
         Some(WorkerInput::Start {
@@ -244,9 +263,7 @@ fn messages_to_a_worker_wait_until_it_is_ready() {
 #[test]
 fn the_coarse_pass_goes_on_screen_before_the_full_run() {
     let s = scenario(80);
-    let mut page = Page::with_workers(2);
-    page.ready(0);
-    page.ready(1);
+    let mut page = Page::ready(2);
     page.input(&s);
     page.settle_workers();
     // The first results shown are the 32 coarse replications, then the full run.
@@ -258,19 +275,7 @@ fn the_coarse_pass_goes_on_screen_before_the_full_run() {
         .collect();
     assert_eq!(shown.first(), Some(&COARSE_REPLICATIONS), "{shown:?}");
     assert_eq!(shown.last(), Some(&80));
-    let coarse = page.commands.iter().position(|c| {
-        *c == Command::Mark {
-            what: "coarse",
-            run: 1,
-        }
-    });
-    let full = page.commands.iter().position(|c| {
-        *c == Command::Mark {
-            what: "full",
-            run: 1,
-        }
-    });
-    assert!(coarse.unwrap() < full.unwrap());
+    assert!(page.marked_before("coarse", "full", 1));
     assert_eq!(page.view().results, Some(single_run(&s)));
     assert!(!page.view().running);
 }
@@ -278,9 +283,7 @@ fn the_coarse_pass_goes_on_screen_before_the_full_run() {
 #[test]
 fn later_answers_wait_for_a_frame_and_share_it() {
     let s = scenario(80);
-    let mut page = Page::with_workers(2);
-    page.ready(0);
-    page.ready(1);
+    let mut page = Page::ready(2);
     page.input(&s);
     // Both workers answer their coarse share: on screen as soon as the second arrives,
     // without waiting for the frame the first one asked for.
@@ -322,8 +325,7 @@ fn a_newer_input_drops_an_older_runs_late_answers() {
         seed: 9,
         ..scenario(40)
     };
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&old);
     page.work(0); // reads run 1's start
     page.work(0); // its coarse pass, not yet delivered
@@ -341,8 +343,7 @@ fn a_newer_input_drops_an_older_runs_late_answers() {
 
 #[test]
 fn an_input_mid_run_keeps_the_same_platforms_results_until_the_new_answer() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&scenario(40));
     page.settle_workers();
     assert!(page.view().results.is_some());
@@ -365,9 +366,7 @@ fn an_input_mid_run_keeps_the_same_platforms_results_until_the_new_answer() {
 #[test]
 fn a_crashed_worker_is_restarted_and_replays_its_share() {
     let s = scenario(80);
-    let mut page = Page::with_workers(2);
-    page.ready(0);
-    page.ready(1);
+    let mut page = Page::ready(2);
     page.input(&s);
     page.work(1); // worker 1 reads its start, then crashes
     page.deliver(1);
@@ -383,7 +382,7 @@ fn a_crashed_worker_is_restarted_and_replays_its_share() {
         .as_ref()
         .unwrap()
         .contains("unreachable"));
-    page.ready(1);
+    page.worker_ready(1);
     assert!(matches!(
         page.workers[1].inbox.front(),
         Some(WorkerInput::Start {
@@ -401,8 +400,7 @@ fn a_crashed_worker_is_restarted_and_replays_its_share() {
 #[test]
 fn two_crashes_are_recovered_and_the_third_stops_the_run_with_the_reason() {
     let s = scenario(40);
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&s);
     for crash in 1..=3 {
         page.handle(Event::WorkerFailed {
@@ -411,7 +409,7 @@ fn two_crashes_are_recovered_and_the_third_stops_the_run_with_the_reason() {
         });
         if crash < 3 {
             assert_eq!(page.view().error, None);
-            page.ready(0);
+            page.worker_ready(0);
         }
     }
     assert_eq!(page.restarts(), 2);
@@ -436,8 +434,7 @@ fn two_crashes_are_recovered_and_the_third_stops_the_run_with_the_reason() {
 
 #[test]
 fn a_worker_stalled_in_an_older_replication_is_replaced_at_the_next_input() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&scenario(40));
     page.work(0); // reads the start and says so, then is silent: one long replication
     page.deliver(0);
@@ -449,7 +446,7 @@ fn a_worker_stalled_in_an_older_replication_is_replaced_at_the_next_input() {
     assert_eq!(page.workers[0].incarnation, 1);
     assert_eq!(page.marks("terminated"), vec![2]);
     // The new worker gets the new run only.
-    page.ready(0);
+    page.worker_ready(0);
     assert_eq!(page.workers[0].inbox.len(), 1);
     page.settle_workers();
     assert_eq!(page.view().done, 40);
@@ -457,8 +454,7 @@ fn a_worker_stalled_in_an_older_replication_is_replaced_at_the_next_input() {
 
 #[test]
 fn a_worker_that_answered_recently_is_not_replaced_at_the_next_input() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&scenario(40));
     page.work(0);
     page.deliver(0);
@@ -472,8 +468,7 @@ fn a_worker_that_answered_recently_is_not_replaced_at_the_next_input() {
 
 #[test]
 fn a_worker_that_has_not_read_the_new_start_in_time_is_replaced_and_asked_again() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&scenario(40));
     page.input(&Scenario {
         seed: 4,
@@ -482,7 +477,7 @@ fn a_worker_that_has_not_read_the_new_start_in_time_is_replaced_and_asked_again(
     // Run 2's start waits behind a long replication: no `Started` for it.
     page.advance(STALLED_MS + 1.0);
     assert_eq!(page.marks("terminated"), vec![2]);
-    page.ready(0);
+    page.worker_ready(0);
     assert!(matches!(
         page.workers[0].inbox.front(),
         Some(WorkerInput::Start { run_id: 2, .. })
@@ -491,8 +486,7 @@ fn a_worker_that_has_not_read_the_new_start_in_time_is_replaced_and_asked_again(
 
 #[test]
 fn a_late_timer_puts_the_check_for_an_unstarted_worker_off() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&scenario(40));
     // The page's own thread was busy: the check fires 200 ms late, and is put off.
     page.now += STALLED_MS + 200.0;
@@ -522,8 +516,8 @@ fn the_event_budget_cuts_in_replication_order_whatever_the_workers_answer_order(
         ..EventBudget::default()
     };
     let mut page = Page::within(2, budget);
-    page.ready(0);
-    page.ready(1);
+    page.worker_ready(0);
+    page.worker_ready(1);
     page.input(&s);
     // Worker 1 (odd replications) answers all of its coarse share before worker 0.
     page.work(1);
@@ -598,19 +592,7 @@ fn without_workers_the_main_thread_runs_in_slices_with_the_coarse_pass_first() {
     assert_eq!(page.view().results, Some(single_run(&s)));
     assert_eq!(page.marks("coarse"), vec![1]);
     assert_eq!(page.marks("full"), vec![1]);
-    let coarse = page.commands.iter().position(|c| {
-        *c == Command::Mark {
-            what: "coarse",
-            run: 1,
-        }
-    });
-    let full = page.commands.iter().position(|c| {
-        *c == Command::Mark {
-            what: "full",
-            run: 1,
-        }
-    });
-    assert!(coarse < full);
+    assert!(page.marked_before("coarse", "full", 1));
 }
 
 #[test]
@@ -628,8 +610,7 @@ fn a_scenario_too_large_for_the_main_thread_is_refused_there_with_the_reason() {
 
 #[test]
 fn an_invalid_scenario_says_why_and_starts_nothing() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&Scenario {
         replications: 0,
         ..scenario(40)
@@ -642,9 +623,7 @@ fn an_invalid_scenario_says_why_and_starts_nothing() {
 #[test]
 fn the_sensitivity_pass_starts_once_the_inputs_settle_after_a_complete_run() {
     let s = scenario(40);
-    let mut page = Page::with_workers(2);
-    page.ready(0);
-    page.ready(1);
+    let mut page = Page::ready(2);
     page.input(&s);
     page.settle_workers();
     assert!(page.workers.iter().all(|w| w.inbox.is_empty()));
@@ -673,8 +652,7 @@ fn the_sensitivity_pass_starts_once_the_inputs_settle_after_a_complete_run() {
 
 #[test]
 fn a_newer_input_before_the_inputs_settle_skips_the_older_runs_sensitivity_pass() {
-    let mut page = Page::with_workers(1);
-    page.ready(0);
+    let mut page = Page::ready(1);
     page.input(&scenario(40));
     page.settle_workers();
     page.advance(SENSITIVITY_SETTLE_MS - 10.0);
