@@ -265,8 +265,18 @@ fn the_coarse_pass_goes_on_screen_before_the_full_run() {
     let s = scenario(80);
     let mut page = Page::ready(2);
     page.input(&s);
+    // Both workers answer their share of the coarse pass: on screen as soon as the second
+    // arrives, without waiting for a frame.
+    for i in 0..2 {
+        page.work(i); // reads the start
+        page.work(i); // its coarse share
+        page.deliver(i);
+    }
+    assert_eq!(page.view().done, COARSE_REPLICATIONS);
+    assert!(page.view().running);
+    assert_eq!(page.marks("coarse"), vec![1]);
     page.settle_workers();
-    // The first results shown are the 32 coarse replications, then the full run.
+    // The first results shown are the 32 coarse replications, the last the full run.
     let shown: Vec<u32> = page
         .published
         .iter()
@@ -470,6 +480,8 @@ fn a_worker_that_answered_recently_is_not_replaced_at_the_next_input() {
 fn a_worker_that_has_not_read_the_new_start_in_time_is_replaced_and_asked_again() {
     let mut page = Page::ready(1);
     page.input(&scenario(40));
+    page.work(0); // reads run 1's start and says so
+    page.deliver(0);
     page.input(&Scenario {
         seed: 4,
         ..scenario(40)
