@@ -20,19 +20,23 @@ pub fn initial_from_location() -> DecodedLink {
 pub fn sync_to_location(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>, embed: bool) {
     let pending = StoredValue::new(0u64);
     Effect::new(move |first: Option<()>| {
-        let mut link = scenario.with(|s| encode_link(s, &preset_name.get()));
-        if embed {
-            link.push_str("&embed=1");
-        }
+        scenario.track();
+        preset_name.track();
         if first.is_none() {
             return; // the page just opened on this scenario: leave the link as the user gave it
         }
         let ticket = pending.get_value() + 1;
         pending.set_value(ticket);
+        // Encoded once the inputs pause, not on every input of a drag.
         set_timeout(
             move || {
                 if pending.get_value() != ticket {
                     return;
+                }
+                let mut link =
+                    scenario.with_untracked(|s| encode_link(s, &preset_name.get_untracked()));
+                if embed {
+                    link.push_str("&embed=1");
                 }
                 if let Ok(history) = window().history() {
                     let _ = history.replace_state_with_url(
