@@ -249,7 +249,7 @@ impl SimulationWorker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::monte_carlo::MonteCarlo;
+    use crate::model::monte_carlo::run_replication;
     use crate::model::scenario::Scenario;
     use crate::worker_protocol::ScenarioText;
 
@@ -299,13 +299,19 @@ mod tests {
         assert_eq!(progress[1], (33..40).step_by(2).collect::<Vec<_>>());
         assert_eq!(progress.len(), 2);
         assert!(answers.last().unwrap().ends_work());
-        // The outcomes are a single run's.
-        let mut single = MonteCarlo::new(s).unwrap();
-        single.run_to_end();
-        let WorkerOutput::Progress { outcomes, .. } = &answers[1] else {
-            unreachable!()
-        };
-        assert_eq!(outcomes.len(), 16);
+        // Each outcome is the one a single run computes for that replication.
+        for answer in &answers[1..] {
+            let WorkerOutput::Progress { outcomes, .. } = answer else {
+                unreachable!()
+            };
+            for (r, outcome) in outcomes {
+                assert_eq!(
+                    *outcome,
+                    run_replication(&s, u64::from(*r)),
+                    "replication {r}"
+                );
+            }
+        }
     }
 
     #[test]

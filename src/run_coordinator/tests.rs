@@ -157,6 +157,15 @@ impl Page {
         }
     }
 
+    /// Each worker reads the run's start, does its share of the coarse pass and answers.
+    fn answer_coarse_shares(&mut self) {
+        for i in 0..self.workers.len() {
+            self.work(i); // reads the start
+            self.work(i); // its coarse share
+            self.deliver(i);
+        }
+    }
+
     /// A frame: shows what waits for one.
     fn frame(&mut self) {
         if std::mem::take(&mut self.frame_due) {
@@ -267,11 +276,7 @@ fn the_coarse_pass_goes_on_screen_before_the_full_run() {
     page.input(&s);
     // Both workers answer their share of the coarse pass: on screen as soon as the second
     // arrives, without waiting for a frame.
-    for i in 0..2 {
-        page.work(i); // reads the start
-        page.work(i); // its coarse share
-        page.deliver(i);
-    }
+    page.answer_coarse_shares();
     assert_eq!(page.view().done, COARSE_REPLICATIONS);
     assert!(page.view().running);
     assert_eq!(page.marks("coarse"), vec![1]);
@@ -297,11 +302,7 @@ fn later_answers_wait_for_a_frame_and_share_it() {
     page.input(&s);
     // Both workers answer their coarse share: on screen as soon as the second arrives,
     // without waiting for the frame the first one asked for.
-    for i in 0..2 {
-        page.work(i); // reads the start
-        page.work(i); // its coarse share
-        page.deliver(i);
-    }
+    page.answer_coarse_shares();
     assert_eq!(page.view().done, COARSE_REPLICATIONS);
     page.frame();
     let frames = |page: &Page| {

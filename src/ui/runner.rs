@@ -168,24 +168,31 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
     // updates for it: the workers start on the run first (an `Effect` would queue behind the
     // render effects subscribed before it, about 5-25 ms of page updates on each input).
     ImmediateEffect::new_scoped(move || dispatch(driver, Event::ScenarioChanged(scenario.get())));
-    let part = |f: fn(&RunView) -> _| Memo::new(move |_| state.with(f));
     UseMonteCarloReturn {
-        results: Memo::new(move |_| state.with(|s| s.results.clone())),
-        done: part(|s| s.done),
-        total: part(|s| s.total),
-        running: Memo::new(move |_| state.with(|s| s.running)),
-        error: Memo::new(move |_| state.with(|s| s.error.clone())),
-        run: Memo::new(move |_| state.with(|s| s.run)),
-        in_worker: Memo::new(move |_| state.with(|s| s.in_worker)),
-        workers: part(|s| s.workers),
-        restarted: Memo::new(move |_| state.with(|s| s.restarted.clone())),
-        tornado: Memo::new(move |_| state.with(|s| s.tornado.clone())),
-        break_evens: Memo::new(move |_| state.with(|s| s.break_evens.clone())),
+        results: part(state, |s| s.results.clone()),
+        done: part(state, |s| s.done),
+        total: part(state, |s| s.total),
+        running: part(state, |s| s.running),
+        error: part(state, |s| s.error.clone()),
+        run: part(state, |s| s.run),
+        in_worker: part(state, |s| s.in_worker),
+        workers: part(state, |s| s.workers),
+        restarted: part(state, |s| s.restarted.clone()),
+        tornado: part(state, |s| s.tornado.clone()),
+        break_evens: part(state, |s| s.break_evens.clone()),
     }
 }
 
 /// Called after each slice with the task and whether it is complete.
 type Publish<T> = Rc<dyn Fn(&T, bool)>;
+
+/// One part of the run state, as a memo: its readers update only when that part changes.
+fn part<T: PartialEq + Send + Sync + 'static>(
+    state: RwSignal<RunView>,
+    read: fn(&RunView) -> T,
+) -> Memo<T> {
+    Memo::new(move |_| state.with(read))
+}
 
 /// Runs `task` in main-thread slices while `busy` is false, calling `publish` after each slice
 /// (with whether it is complete); stops when `current` says a newer request replaced it (the
