@@ -18,7 +18,8 @@ if (!match) {
   process.exit(1);
 }
 // The start-up code goes in a try: where the app cannot start (no WebAssembly, a browser
-// without WebAssembly SIMD, a damaged download) the page says why instead of staying blank.
+// without WebAssembly SIMD, a damaged download) the page says why instead of staying blank: the
+// message takes the place of the loading shell's status line (index.html).
 const source = match[1].trim();
 const imports = source.split('\n').filter((l) => /^import /.test(l));
 const rest = source.split('\n').filter((l) => !/^import /.test(l)).join('\n').trim();
@@ -31,7 +32,8 @@ ${rest}
   p.setAttribute('role', 'alert');
   p.textContent = 'The calculator could not start in this browser (' + e + '). It needs '
     + 'WebAssembly with SIMD: Chrome or Edge 91, Firefox 89, Safari 16.4 or later.';
-  document.body.prepend(p);
+  const status = document.getElementById('loading-status');
+  if (status) status.replaceWith(p); else document.body.prepend(p);
 }
 `;
 const name = `start-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;

@@ -9,6 +9,13 @@ fn main() {
     if web_sys::window().is_none() {
         return;
     }
+    // index.html's loading shell gives way to the app, which draws the same masthead.
+    if let Some(shell) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("loading-shell"))
+    {
+        shell.remove();
+    }
     leptos::mount::mount_to_body(gpucost::ui::App);
 }
 

@@ -30,6 +30,7 @@ mod cli {
     use gpucost::scenario::edit::apply_edits;
     use gpucost::scenario::presets::{preset, presets, DEFAULT};
     use gpucost::scenario::report::{report_csv, report_json_text};
+    use gpucost::scenario::verdict::{verdict, VerdictMetric};
 
     #[derive(Parser)]
     #[command(
@@ -72,11 +73,16 @@ mod cli {
             #[arg(long)]
             link: bool,
         },
-        /// Print the link (URL fragment) of a preset with edits.
+        /// Print the link of a preset with edits: its fragment (`#v=1&…`), or with a base
+        /// URL the whole address to paste.
         Link {
             /// Preset the link starts from.
             #[arg(long, default_value = DEFAULT)]
             preset: String,
+            /// The calculator's address, e.g. https://tools.example.com/gpucost/; the link is
+            /// printed as this URL with the scenario as its fragment.
+            #[arg(long, env = "GPUCOST_BASE_URL", value_name = "URL")]
+            base: Option<String>,
             /// Edit a field by dotted path.
             #[arg(long = "set", value_name = "PATH=VALUE")]
             set: Vec<String>,
@@ -165,10 +171,18 @@ mod cli {
                 serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
             }
             Command::Eval(args) => eval(args),
-            Command::Link { preset: name, set } => {
+            Command::Link {
+                preset: name,
+                base: url,
+                set,
+            } => {
                 let base = find_preset(&name)?;
                 let scenario = apply_edits(&base, &set).map_err(set_error)?;
-                Ok(gpucost::scenario::link::encode_link(&scenario, &name))
+                let fragment = gpucost::scenario::link::encode_link(&scenario, &name);
+                match url {
+                    None => Ok(format!("#{fragment}")),
+                    Some(url) => with_base(&url, &fragment),
+                }
             }
             Command::History {
                 file,
@@ -206,6 +220,27 @@ mod cli {
         } else {
             serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
         }
+    }
+
+    /// `url` (an http(s) address, without a fragment of its own) with `fragment` as its
+    /// fragment.
+    fn with_base(url: &str, fragment: &str) -> Result<String, String> {
+        let url = url.trim();
+        let scheme_ok = ["https://", "http://"]
+            .iter()
+            .any(|s| url.len() > s.len() && url[..s.len()].eq_ignore_ascii_case(s));
+        if !scheme_ok || url.contains(char::is_whitespace) {
+            return Err(format!(
+                "--base {url}: not an http(s) address; give the calculator's URL, e.g. \
+                 https://tools.example.com/gpucost/"
+            ));
+        }
+        if url.contains('#') {
+            return Err(format!(
+                "--base {url}: already has a fragment (#…); give the address without it"
+            ));
+        }
+        Ok(format!("{url}#{fragment}"))
     }
 
     /// An edit refused as given on the command line names the flag it came with.
@@ -308,6 +343,7 @@ mod cli {
                 results.replications
             );
         }
+        out += &format!("{}\n", verdict(results, VerdictMetric::default()).sentence);
         out += &format!("engine {}\n", results.engine_version);
         out
     }

@@ -94,9 +94,13 @@ pub fn NumberField(
     value: Signal<f64>,
     /// Called with every accepted value.
     on_change: Callback<f64>,
+    /// A further check of a number in range: the message that refuses it, if any.
+    #[prop(optional)]
+    check: Option<Callback<f64, Option<String>>>,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
     clear_when_changed(move || value.get(), (error, set_error));
+    let refused = move |v: f64| check.and_then(|check| check.run(v));
     view! {
         <div class="field">
             <label for=id.clone()>{label}</label>
@@ -108,10 +112,13 @@ pub fn NumberField(
                 step="any"
                 prop:value=move || trim_number(value.get())
                 on:change=move |ev| match parse_in_range(label, min, max, &event_target_value(&ev)) {
-                    Ok(v) => {
-                        set_error.set(None);
-                        on_change.run(v);
-                    }
+                    Ok(v) => match refused(v) {
+                        None => {
+                            set_error.set(None);
+                            on_change.run(v);
+                        }
+                        Some(message) => set_error.set(Some(message)),
+                    },
                     Err(message) => set_error.set(Some(message)),
                 }
             />

@@ -1,73 +1,108 @@
-//! Histograms of cost per useful GPU-hour across replications, one small chart per platform.
+//! Histograms of cost per useful GPU-hour across replications: one row per platform on one
+//! shared dollar axis, so a platform at $1.40 and one at $5.20 sit where their dollars are.
+//! Every bar says its range and count as its tooltip and carries `data-lower`/`data-upper`.
 
-use crate::charts::histogram::layout_histogram;
+use super::chart_width::chart_width;
+use crate::charts::histogram::{layout_histogram_on, shared_axis};
+use crate::charts::scale::LinearScale;
 use crate::format::usd_cents;
 use crate::model::monte_carlo::Results;
 use leptos::prelude::*;
 
-const W: f64 = 300.0;
-const H: f64 = 140.0;
-const PAD_X: f64 = 12.0;
-const TOP: f64 = 10.0;
-const BASE: f64 = 112.0;
+const PAD_X: f64 = 14.0;
+const TOP: f64 = 4.0;
+/// A platform's row: its name, then its bars.
+const ROW_H: f64 = 64.0;
+const LABEL_H: f64 = 16.0;
+const AXIS_H: f64 = 22.0;
 
-/// One histogram per platform.
+/// The aligned histograms.
 #[component]
 pub fn CostHistograms(#[prop(into)] results: Signal<Option<Results>>) -> impl IntoView {
+    let width = chart_width();
     view! {
         <figure class="chart histograms">
-            <figcaption>"Cost per useful GPU-hour across replications"</figcaption>
-            <div class="small-multiples">
-                {move || {
-                    results
-                        .get()
-                        .map(|r| {
-                            r.platforms
-                                .into_iter()
-                                .enumerate()
-                                .map(|(i, p)| {
-                                    let h = p.usd_per_useful_gpu_hour_histogram.clone();
-                                    let bins = layout_histogram(&h, PAD_X, W - PAD_X, TOP, BASE);
-                                    let lo = h.start;
-                                    let hi = h.start + h.width * h.counts.len() as f64;
-                                    let label = format!("Histogram of cost per useful GPU-hour for {}", p.name);
-                                    view! {
-                                        <svg viewBox=format!("0 0 {W} {H}") role="img" aria-label=label>
-                                            <text class="row-label" x=PAD_X y=H - 2.0>{p.name.clone()}</text>
-                                            {bins
-                                                .into_iter()
-                                                .map(|b| {
-                                                    let title = format!(
-                                                        "{} – {}: {} runs",
-                                                        usd_cents(b.lower),
-                                                        usd_cents(b.upper),
-                                                        b.count
-                                                    );
-                                                    view! {
-                                                        <rect
-                                                            class=format!("bin series-{}", i % 4)
-                                                            x=b.x
-                                                            y=b.y
-                                                            width=(b.width - 1.0).max(0.5)
-                                                            height=b.height
-                                                        >
-                                                            <title>{title}</title>
-                                                        </rect>
-                                                    }
-                                                })
-                                                .collect_view()}
-                                            <line class="baseline" x1=PAD_X x2=W - PAD_X y1=BASE y2=BASE />
-                                            <text class="tick-label" x=PAD_X y=BASE + 13.0>{usd_cents(lo)}</text>
-                                            <text class="tick-label" x=W - PAD_X y=BASE + 13.0 text-anchor="end">
-                                                {usd_cents(hi)}
-                                            </text>
-                                        </svg>
-                                    }
-                                })
-                                .collect_view()
-                        })
-                }}
-            </div>
+            <figcaption>"Cost per useful GPU-hour across replications (one dollar axis)"</figcaption>
+            {move || {
+                let r = results.get()?;
+                let axis = shared_axis(r.platforms.iter().map(|p| &p.usd_per_useful_gpu_hour_histogram))?;
+                let w = width.get();
+                let xs = LinearScale::new(axis.domain, (PAD_X, w - PAD_X));
+                let rows = r.platforms.len() as f64;
+                let base = TOP + ROW_H * rows;
+                let height = base + AXIS_H;
+                let ticks = axis
+                    .ticks
+                    .iter()
+                    .map(|&t| {
+                        let x = xs.map(t);
+                        view! {
+                            <line class="gridline" x1=x x2=x y1=TOP y2=base />
+                            <text class="tick-label" x=x y=base + 15.0 text-anchor="middle">{usd_cents(t)}</text>
+                        }
+                    })
+                    .collect_view();
+                let platforms = r
+                    .platforms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let top = TOP + ROW_H * i as f64;
+                        let bars_top = top + LABEL_H;
+                        let bars_base = top + ROW_H - 4.0;
+                        let bins = layout_histogram_on(&p.usd_per_useful_gpu_hour_histogram, &xs, bars_top, bars_base);
+                        let bars = bins
+                            .into_iter()
+                            .filter(|b| b.count > 0)
+                            .map(|b| {
+                                let title = format!(
+                                    "{}: {} – {}, {} of {} runs",
+                                    p.name,
+                                    usd_cents(b.lower),
+                                    usd_cents(b.upper),
+                                    b.count,
+                                    r.replications
+                                );
+                                view! {
+                                    <rect
+                                        class=format!("bin series-{}", i % 4)
+                                        x=b.x
+                                        y=b.y
+                                        width=(b.width - 0.5).max(1.0)
+                                        height=b.height
+                                        data-lower=b.lower.to_string()
+                                        data-upper=b.upper.to_string()
+                                    >
+                                        <title>{title}</title>
+                                    </rect>
+                                }
+                            })
+                            .collect_view();
+                        view! {
+                            <g class="histogram-row" data-platform=p.name.clone()>
+                                <text class="row-label" x=PAD_X y=top + 12.0>{p.name.clone()}</text>
+                                {bars}
+                                <line class="baseline" x1=PAD_X x2=w - PAD_X y1=bars_base y2=bars_base />
+                            </g>
+                        }
+                    })
+                    .collect_view();
+                let label = "Histograms of the cost per useful GPU-hour of each platform, on one dollar axis";
+                Some(view! {
+                    <svg
+                        viewBox=format!("0 0 {w} {height}")
+                        role="img"
+                        aria-label=label
+                        data-x-min=axis.domain.0.to_string()
+                        data-x-max=axis.domain.1.to_string()
+                        data-x0=PAD_X.to_string()
+                        data-x1=(w - PAD_X).to_string()
+                    >
+                        <g>{ticks}</g>
+                        {platforms}
+                    </svg>
+                })
+            }}
         </figure>
     }
 }

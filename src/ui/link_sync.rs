@@ -3,7 +3,7 @@
 //! is not flooded), and copied with the "Copy link" button.
 
 use crate::model::scenario::Scenario;
-use crate::scenario::link::{decode_link, encode_link, DecodedLink};
+use crate::scenario::link::{decode_link, encode_link, DecodedLink, EmbedChart};
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -16,8 +16,22 @@ pub fn initial_from_location() -> DecodedLink {
     decode_link(hash.trim_start_matches('#'))
 }
 
-/// Keeps the fragment in step with the scenario (an embedded view keeps its `embed=1`).
-pub fn sync_to_location(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>, embed: bool) {
+/// The link parts of an embedded view: `&embed=1`, and its chart when not the default.
+pub fn embed_parts(chart: EmbedChart) -> String {
+    if chart == EmbedChart::default() {
+        "&embed=1".to_string()
+    } else {
+        format!("&embed=1&chart={}", chart.key())
+    }
+}
+
+/// Keeps the fragment in step with the scenario (an embedded view keeps its `embed=1` and
+/// `chart=`).
+pub fn sync_to_location(
+    scenario: RwSignal<Scenario>,
+    preset_name: RwSignal<String>,
+    embed: Option<EmbedChart>,
+) {
     let pending = StoredValue::new(0u64);
     Effect::new(move |first: Option<()>| {
         scenario.track();
@@ -35,8 +49,8 @@ pub fn sync_to_location(scenario: RwSignal<Scenario>, preset_name: RwSignal<Stri
                 }
                 let mut link =
                     scenario.with_untracked(|s| encode_link(s, &preset_name.get_untracked()));
-                if embed {
-                    link.push_str("&embed=1");
+                if let Some(chart) = embed {
+                    link.push_str(&embed_parts(chart));
                 }
                 if let Ok(history) = window().history() {
                     let _ = history.replace_state_with_url(
@@ -59,13 +73,67 @@ pub fn current_link(scenario: &Scenario, preset_name: &str) -> String {
     format!("{base}#{}", encode_link(scenario, preset_name))
 }
 
-/// The `<iframe>` snippet that embeds the current scenario in another site (a wiki page).
-pub fn embed_snippet(link: &str) -> String {
+/// The `<iframe>` snippet that embeds the current scenario, showing `chart`, in another site
+/// (a wiki page), `width` × `height` CSS px.
+pub fn embed_snippet(link: &str, chart: EmbedChart, (width, height): (u32, u32)) -> String {
     format!(
-        "<iframe src=\"{link}&embed=1\" title=\"GPU training cost calculator\" width=\"100%\" height=\"1200\" \
+        "<iframe src=\"{link}{}\" title=\"GPU training cost calculator\" width=\"{width}\" height=\"{height}\" \
          sandbox=\"allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox\" \
-         loading=\"lazy\"></iframe>"
+         loading=\"lazy\"></iframe>",
+        embed_parts(chart)
     )
+}
+
+/// The iframe size the Embed dialog starts with: a wiki's usual frame.
+const EMBED_SIZE: (u32, u32) = (640, 480);
+/// The sizes the dialog accepts, CSS px.
+const EMBED_SIZE_RANGE: (f64, f64) = (240.0, 4_000.0);
+
+/// The Embed dialog: the chart, the frame's size, and the snippet to paste.
+#[component]
+fn EmbedDialog(link: Signal<String>) -> impl IntoView {
+    let chart = RwSignal::new(EmbedChart::default());
+    let width = RwSignal::new(EMBED_SIZE.0);
+    let height = RwSignal::new(EMBED_SIZE.1);
+    let size_field = |id: &'static str, label: &'static str, size: RwSignal<u32>| {
+        view! {
+            <super::controls::NumberField
+                id=id.to_string()
+                label=label
+                unit="px"
+                min=EMBED_SIZE_RANGE.0
+                max=EMBED_SIZE_RANGE.1
+                value=Signal::derive(move || f64::from(size.get()))
+                on_change=Callback::new(move |v: f64| size.set(v.round() as u32))
+            />
+        }
+    };
+    view! {
+        <div class="embed-dialog">
+            <div class="field">
+                <label for="embed-chart">"Chart shown"</label>
+                <select id="embed-chart" on:change=move |ev| {
+                    if let Some(c) = EmbedChart::from_key(&event_target_value(&ev)) {
+                        chart.set(c);
+                    }
+                }>
+                    {EmbedChart::ALL
+                        .into_iter()
+                        .map(|c| view! { <option value=c.key() selected=move || chart.get() == c>{c.label()}</option> })
+                        .collect_view()}
+                </select>
+            </div>
+            {size_field("embed-width", "Frame width", width)}
+            {size_field("embed-height", "Frame height", height)}
+            <label for="embed-snippet">"Paste this into a wiki page (the calculator must be served from another origin than the wiki):"</label>
+            <textarea
+                id="embed-snippet"
+                readonly
+                rows="4"
+                prop:value=move || embed_snippet(&link.get(), chart.get(), (width.get(), height.get()))
+            ></textarea>
+        </div>
+    }
 }
 
 /// Notices about the link, "Copy link", and the embed snippet; in an embedded view, a link to
@@ -110,12 +178,7 @@ pub fn LinkBar(
             <button type="button" aria-expanded=move || show_compare.get().to_string()
                 on:click=move |_| set_show_compare.update(|v| *v = !*v)>"Compare"</button>
             <span class="readout" role="status">{move || copied.get()}</span>
-            {move || show_embed.get().then(|| view! {
-                <div class="embed-dialog">
-                    <label for="embed-snippet">"Paste this into a wiki page (the calculator must be served from another origin than the wiki):"</label>
-                    <textarea id="embed-snippet" readonly rows="4">{embed_snippet(&full_link())}</textarea>
-                </div>
-            })}
+            {move || show_embed.get().then(|| view! { <EmbedDialog link=Signal::derive(full_link) /> })}
             {move || show_compare.get().then(|| view! {
                 <super::compare::ComparePanel current_link=Signal::derive(full_link) busy=busy />
             })}

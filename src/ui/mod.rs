@@ -6,8 +6,10 @@
 //! file opened from disk); a newer input cancels the older run.
 
 mod breakdown_chart;
+mod chart_width;
 mod compare;
 mod controls;
+mod embed_view;
 mod export;
 mod histogram_chart;
 mod job_classes;
@@ -21,9 +23,12 @@ mod scenario_editor;
 mod scenario_files;
 mod sensitivity_view;
 mod sim_worker;
+mod simulation_settings;
+mod verdict_line;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
+use crate::scenario::link::EmbedChart;
 use breakdown_chart::BreakdownChart;
 use histogram_chart::CostHistograms;
 use leptos::prelude::*;
@@ -33,15 +38,25 @@ use results_view::Headlines;
 use runner::use_monte_carlo;
 use scenario_editor::ScenarioEditor;
 use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
+use verdict_line::VerdictLine;
+
+/// Brings the element with id `id` into view (the narrow layout's switch between the results
+/// and the scenario; not a `#id` link, since the fragment is the scenario's link).
+fn scroll_to(id: &str) {
+    if let Some(element) = document().get_element_by_id(id) {
+        element.scroll_into_view();
+    }
+}
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
     let from_link = link_sync::initial_from_location();
     let embed = from_link.embed;
+    let embed_chart = from_link.embed_chart;
     let preset_name = RwSignal::new(from_link.preset.clone());
     let scenario = RwSignal::new(from_link.scenario.clone());
-    link_sync::sync_to_location(scenario, preset_name, embed);
+    link_sync::sync_to_location(scenario, preset_name, embed.then_some(embed_chart));
     let valid = Memo::new(move |_| scenario.with(|s| s.validate().map_err(|e| e.to_string())));
     let estimates = Memo::new(move |_| {
         if valid.with(|v| v.is_err()) {
@@ -56,22 +71,31 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
+    let results_column = NodeRef::<leptos::html::Section>::new();
+    chart_width::provide_chart_width(results_column);
     let state = move || if run.running.get() { "running" } else { "done" };
     view! {
-        <header class="masthead">
-            <h1>"GPU training cost calculator"</h1>
-            <p class="lede">
-                "What a useful GPU-hour and a finished job really cost on each platform: idle time, "
-                "provisioning and image pulls, billing increments, spot interruptions, egress and people, "
-                "simulated as a distribution, in your browser."
-            </p>
-        </header>
+        {(!embed).then(|| view! {
+            <header class="masthead">
+                <h1>"GPU training cost calculator"</h1>
+                <p class="lede">
+                    "What a useful GPU-hour and a finished job really cost on each platform: idle time, "
+                    "provisioning and image pulls, billing increments, spot interruptions, egress and people, "
+                    "simulated as a distribution, in your browser."
+                </p>
+            </header>
+        })}
         <main class="page" class:embed=embed>
             {(!embed).then(|| view! { <ScenarioEditor scenario=scenario preset_name=preset_name /> })}
-            <section class="results" aria-labelledby="results-heading" data-state=state
+            <section class="results" node_ref=results_column aria-labelledby="results-heading" data-state=state
                 data-run=move || run.run.get()
             >
                 <h2 id="results-heading">"Results"</h2>
+                {(!embed).then(|| view! {
+                    <button type="button" class="pane-switch" on:click=move |_| scroll_to("scenario-heading")>
+                        "Edit the scenario"
+                    </button>
+                })}
                 <link_sync::LinkBar
                     scenario=scenario
                     preset_name=preset_name
@@ -113,15 +137,32 @@ pub fn App() -> impl IntoView {
                         }}
                     </span>
                 </div>
-                <Headlines results=run.results estimates=estimates />
-                {(!embed).then(|| view! { <export::ExportBar scenario=scenario results=run.results /> })}
-                <BreakdownChart results=run.results />
-                <CostHistograms results=run.results />
-                <NodeTimeline scenario=scenario />
-                <TornadoCharts state=run.tornado scenario=scenario />
-                <BreakEvens found=run.break_evens scenario=scenario />
-                <CheckpointAdvicePanel scenario=scenario />
-                <MethodPanel scenario=scenario />
+                <VerdictLine results=run.results tornado=run.tornado />
+                {if embed {
+                    // A wiki's frame: the table, then the one chart the link names.
+                    view! {
+                        <embed_view::EmbedTable results=run.results />
+                        {match embed_chart {
+                            EmbedChart::Breakdown => view! { <BreakdownChart results=run.results /> }.into_any(),
+                            EmbedChart::Distribution => view! { <CostHistograms results=run.results /> }.into_any(),
+                            EmbedChart::Timeline => view! { <NodeTimeline scenario=scenario /> }.into_any(),
+                        }}
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <Headlines results=run.results estimates=estimates />
+                        <export::ExportBar scenario=scenario results=run.results />
+                        <BreakdownChart results=run.results />
+                        <CostHistograms results=run.results />
+                        <NodeTimeline scenario=scenario />
+                        <TornadoCharts state=run.tornado scenario=scenario />
+                        <BreakEvens found=run.break_evens scenario=scenario />
+                        <CheckpointAdvicePanel scenario=scenario />
+                        <MethodPanel scenario=scenario />
+                    }
+                    .into_any()
+                }}
             </section>
         </main>
         <footer class="page-footer">

@@ -2,12 +2,12 @@
 //! provisioned, pulled images or were interrupted. The picture that shows bin-packing and
 //! warm pools.
 
+use super::chart_width::chart_width;
 use crate::charts::timeline::layout_timeline;
 use crate::model::scenario::Scenario;
 use crate::model::sim::{generate_jobs, simulate_platform_timeline, AttemptEnd};
 use leptos::prelude::*;
 
-const W: f64 = 640.0;
 const LABEL_W: f64 = 70.0;
 const LANE_H: f64 = 4.0;
 const MAX_ROWS: usize = 30;
@@ -41,7 +41,9 @@ fn window_text(hours: f64) -> String {
 #[component]
 pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
     let (chosen, set_chosen) = signal(0usize);
+    let width = chart_width();
     let layout = Memo::new(move |_| {
+        let w = width.get();
         scenario.with(|s| {
             if s.validate().is_err() || s.platforms.is_empty() {
                 return None;
@@ -59,7 +61,7 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                 &timeline,
                 (0, end),
                 LABEL_W,
-                W - 8.0,
+                w - 8.0,
                 LANE_H,
                 MAX_ROWS,
             ))
@@ -90,9 +92,10 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             {move || {
                 layout.get().map(|l| {
                     let height = l.height + 22.0;
+                    let w = width.get_untracked();
                     let hidden = l.hidden_nodes;
                     view! {
-                        <svg viewBox=format!("0 0 {W} {height}") role="img"
+                        <svg viewBox=format!("0 0 {w} {height}") role="img"
                             aria-label="Gantt chart: one row per node, job attempts as bars in the GPU lanes they used">
                             {l.ticks.iter().map(|(h, x)| view! {
                                 <line class="gridline" x1=*x x2=*x y1=0.0 y2=l.height />

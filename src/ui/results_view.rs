@@ -6,6 +6,7 @@ use crate::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wa
 use crate::model::analytic::Estimate;
 use crate::model::monte_carlo::{PlatformResult, Results};
 use crate::model::stats::Summary;
+use crate::scenario::verdict::DECISIVE_SHARE;
 use leptos::prelude::*;
 
 /// One headline number.
@@ -79,6 +80,61 @@ fn queue_wait_detail(result: &PlatformResult) -> String {
     )
 }
 
+/// The card's second row: what the report has beyond the headline numbers, each a mean over
+/// replications.
+#[component]
+fn CardDetails(result: PlatformResult) -> impl IntoView {
+    let count = |v: f64| trim_number((v * 10.0).round() / 10.0);
+    let inflation = result.turnaround_inflation.map(|s| s.mean);
+    let rows: [(&'static str, &'static str, Option<f64>, String, &'static str); 5] = [
+        (
+            "interruptions.mean",
+            "Spot interruptions",
+            Some(result.interruptions.mean),
+            count(result.interruptions.mean),
+            "Spot interruptions that hit a node over the horizon; mean over replications.",
+        ),
+        (
+            "turnaround_inflation.mean",
+            "Turnaround inflation",
+            inflation,
+            inflation.map_or_else(|| "n/a".into(), |m| format!("×{m:.2}")),
+            "Wall time from first start to finish ÷ the job's nominal run time (restarts, lost work, checkpoints), over the finished jobs; mean over replications.",
+        ),
+        (
+            "peak_nodes.mean",
+            "Peak nodes",
+            Some(result.peak_nodes.mean),
+            count(result.peak_nodes.mean),
+            "Most nodes up or being provisioned at once; mean over replications.",
+        ),
+        (
+            "jobs_failed.mean",
+            "Failed jobs",
+            Some(result.jobs_failed.mean),
+            count(result.jobs_failed.mean),
+            "Jobs given up after their last retry over the horizon; mean over replications.",
+        ),
+        (
+            "jobs_waiting.mean",
+            "Waiting at the end",
+            Some(result.jobs_waiting.mean),
+            count(result.jobs_waiting.mean),
+            "Jobs still queued or waiting for nodes when the horizon ends (a backlog); mean over replications.",
+        ),
+    ];
+    view! {
+        <dl class="card-details">
+            {rows
+                .into_iter()
+                .map(|(metric, label, value, text, help)| view! {
+                    <Metric platform=result.name.clone() metric=metric label=label value=value text=text help=help />
+                })
+                .collect_view()}
+        </dl>
+    }
+}
+
 /// The card of one platform.
 #[component]
 fn PlatformCard(
@@ -135,6 +191,7 @@ fn PlatformCard(
                     help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it."
                 />
             </dl>
+            <CardDetails result=result.clone() />
             // Only this paragraph follows the inputs between runs: an input redraws the
             // estimate, not the card.
             {let name = name.clone(); move || {
@@ -192,16 +249,28 @@ pub fn Headlines(
                             })
                             .map(|pair| {
                                 let share = pair.a_cheaper_share;
-                                let verdict = if share >= 0.9 || share <= 0.1 { "decisive" } else { "not decisive" };
+                                let per_hour = pair.a_lower_usd_per_useful_gpu_hour_share;
+                                let decisive = |s: f64| if s >= DECISIVE_SHARE || s <= 1.0 - DECISIVE_SHARE { "decisive" } else { "not decisive" };
                                 view! {
                                     <li data-metric="paired.a_cheaper_share" data-value=share.to_string()>
                                         {format!(
-                                            "{} is cheaper than {} in {} of {} runs ({verdict})",
+                                            "{} has the lower monthly TCO than {} in {} of {} runs ({}); ",
                                             pair.a,
                                             pair.b,
                                             percent(share),
-                                            n
+                                            n,
+                                            decisive(share)
                                         )}
+                                        <span
+                                            data-metric="paired.a_lower_usd_per_useful_gpu_hour_share"
+                                            data-value=per_hour.to_string()
+                                        >
+                                            {format!(
+                                                "the lower cost per useful GPU-hour in {} ({})",
+                                                percent(per_hour),
+                                                decisive(per_hour)
+                                            )}
+                                        </span>
                                     </li>
                                 }
                             })

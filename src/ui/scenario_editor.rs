@@ -34,6 +34,13 @@ pub fn ScenarioEditor(
     view! {
         <section class="scenario" aria-labelledby="scenario-heading">
             <h2 id="scenario-heading">"Scenario"</h2>
+            <button type="button" class="pane-switch" on:click=move |_| {
+                if let Some(e) = document().get_element_by_id("results-heading") {
+                    e.scroll_into_view();
+                }
+            }>
+                "Back to the results"
+            </button>
             <div class="control">
                 <label for="preset">"Preset"</label>
                 <select
@@ -49,6 +56,7 @@ pub fn ScenarioEditor(
             </div>
             <super::scenario_files::ScenarioFiles scenario=scenario preset_name=preset_name />
             <GlobalSliders scenario=scenario />
+            <super::simulation_settings::SimulationSettings scenario=scenario />
             <h3>"Platforms"</h3>
             {move || {
                 (0..platform_count.get())

@@ -1,5 +1,7 @@
 //! The tornado chart (which input moves each platform's cost most) and the checkpoint advice.
 
+use super::chart_width::chart_width;
+use crate::charts::scale::{nice_ticks_between, LinearScale};
 use crate::charts::tornado::layout_tornado;
 use crate::format::{trim_number, usd, usd_compact};
 use crate::model::analytic::checkpoint_advice;
@@ -10,10 +12,13 @@ use crate::run_coordinator::tuning::{sensitivity_fits, TORNADO_PCT};
 use crate::run_coordinator::TornadoView;
 use leptos::prelude::*;
 
-const W: f64 = 560.0;
+/// Input labels left of the bars where the chart is at least this wide; above them below it.
+const SIDE_LABELS_MIN_W: f64 = 480.0;
 const LABEL_W: f64 = 190.0;
 const ROW_H: f64 = 22.0;
-const TOP: f64 = 6.0;
+/// The label line above a bar in the narrow layout.
+const LABEL_LINE_H: f64 = 15.0;
+const TOP: f64 = 2.0;
 
 /// One tornado per platform.
 #[component]
@@ -21,6 +26,7 @@ pub fn TornadoCharts(
     #[prop(into)] state: Signal<TornadoView>,
     scenario: RwSignal<Scenario>,
 ) -> impl IntoView {
+    let width = chart_width();
     view! {
         <figure class="chart tornado">
             <figcaption>
@@ -43,6 +49,7 @@ pub fn TornadoCharts(
             <div class="small-multiples wide">
                 {move || {
                     let bars = state.with(|t| t.bars.clone());
+                    let w = width.get();
                     let mut platforms: Vec<String> = Vec::new();
                     for b in &bars {
                         if !platforms.contains(&b.platform) {
@@ -58,49 +65,101 @@ pub fn TornadoCharts(
                                 .iter()
                                 .map(|b| (b.label.clone(), b.low_usd, b.high_usd))
                                 .collect();
-                            let layout = layout_tornado(&rows, base, LABEL_W, W - 10.0);
-                            let height = TOP + ROW_H * layout.rows.len() as f64 + 20.0;
-                            let label = format!("Tornado chart of the monthly TCO of {platform}");
-                            view! {
-                                <div class="tornado-platform">
-                                    <h4>{platform.clone()} " — base " {usd(base)}</h4>
-                                    <svg viewBox=format!("0 0 {W} {height}") role="img" aria-label=label>
-                                        {layout
-                                            .rows
-                                            .iter()
-                                            .enumerate()
-                                            .map(|(i, r)| {
-                                                let y = TOP + ROW_H * i as f64;
-                                                let seg = |x: f64, class: &'static str, value: f64, what: &'static str| {
-                                                    let (a, b) = if x < layout.x_base { (x, layout.x_base) } else { (layout.x_base, x) };
-                                                    view! {
-                                                        <rect class=class x=a y=y + 3.0 width=(b - a).max(0.5) height=ROW_H - 6.0
-                                                            data-metric=format!("tornado.{what}") data-platform=platform.clone()
-                                                            data-value=value.to_string()>
-                                                            <title>{format!("{} {what}: {}", r.label, usd(value))}</title>
-                                                        </rect>
-                                                    }
-                                                };
-                                                view! {
-                                                    <text class="row-label" x=LABEL_W - 6.0 y=y + ROW_H / 2.0 text-anchor="end" dominant-baseline="middle">
-                                                        {r.label.clone()}
-                                                    </text>
-                                                    {seg(r.x_low, "tornado-low", r.low, "low")}
-                                                    {seg(r.x_high, "tornado-high", r.high, "high")}
-                                                }
-                                            })
-                                            .collect_view()}
-                                        <line class="baseline" x1=layout.x_base x2=layout.x_base y1=TOP y2=height - 18.0 />
-                                        <text class="tick-label" x=LABEL_W y=height - 4.0>{usd_compact(layout.domain.0)}</text>
-                                        <text class="tick-label" x=W - 10.0 y=height - 4.0 text-anchor="end">{usd_compact(layout.domain.1)}</text>
-                                    </svg>
-                                </div>
-                            }
+                            view! { <TornadoChart platform=platform base=base rows=rows width=w /> }
                         })
                         .collect_view()
                 }}
             </div>
         </figure>
+    }
+}
+
+/// One platform's tornado at `width` px: input labels left of the bars, or above them where
+/// the chart is narrow; an axis with ticks and the base value marked.
+#[component]
+fn TornadoChart(
+    platform: String,
+    base: f64,
+    rows: Vec<(String, f64, f64)>,
+    width: f64,
+) -> impl IntoView {
+    let side_labels = width >= SIDE_LABELS_MIN_W;
+    let (x0, label_line) = if side_labels {
+        (LABEL_W, 0.0)
+    } else {
+        (10.0, LABEL_LINE_H)
+    };
+    let row_h = ROW_H + label_line;
+    let layout = layout_tornado(&rows, base, x0, width - 10.0);
+    let base_line_top = TOP + 14.0;
+    let axis_y = base_line_top + row_h * layout.rows.len() as f64;
+    let height = axis_y + 20.0;
+    let xs = LinearScale::new(layout.domain, (x0, width - 10.0));
+    let ticks = nice_ticks_between(layout.domain.0, layout.domain.1, if side_labels { 5 } else { 3 })
+        .into_iter()
+        .filter(|t| *t >= layout.domain.0 && *t <= layout.domain.1)
+        .map(|t| {
+            let x = xs.map(t);
+            view! {
+                <line class="gridline" x1=x x2=x y1=base_line_top y2=axis_y />
+                <text class="tick-label" x=x y=axis_y + 14.0 text-anchor="middle">{usd_compact(t)}</text>
+            }
+        })
+        .collect_view();
+    let label = format!("Tornado chart of the monthly TCO of {platform}");
+    let base_anchor = if layout.x_base > width * 0.7 {
+        "end"
+    } else if layout.x_base < width * 0.3 {
+        "start"
+    } else {
+        "middle"
+    };
+    view! {
+        <div class="tornado-platform">
+            <h4>{platform.clone()} " — base " {usd(base)}</h4>
+            <svg viewBox=format!("0 0 {width} {height}") role="img" aria-label=label>
+                <g>{ticks}</g>
+                {layout
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        let row_top = base_line_top + row_h * i as f64;
+                        let y = row_top + label_line;
+                        let seg = |x: f64, class: &'static str, value: f64, what: &'static str| {
+                            let (a, b) = if x < layout.x_base { (x, layout.x_base) } else { (layout.x_base, x) };
+                            view! {
+                                <rect class=class x=a y=y + 3.0 width=(b - a).max(0.5) height=ROW_H - 6.0
+                                    data-metric=format!("tornado.{what}") data-platform=platform.clone()
+                                    data-value=value.to_string()>
+                                    <title>{format!("{} {what}: {}", r.label, usd(value))}</title>
+                                </rect>
+                            }
+                        };
+                        let name = if side_labels {
+                            view! {
+                                <text class="row-label" x=x0 - 6.0 y=y + ROW_H / 2.0 text-anchor="end" dominant-baseline="middle">
+                                    {r.label.clone()}
+                                </text>
+                            }
+                            .into_any()
+                        } else {
+                            view! { <text class="row-label" x=x0 y=row_top + 12.0>{r.label.clone()}</text> }.into_any()
+                        };
+                        view! {
+                            {name}
+                            {seg(r.x_low, "tornado-low", r.low, "low")}
+                            {seg(r.x_high, "tornado-high", r.high, "high")}
+                        }
+                    })
+                    .collect_view()}
+                <line class="baseline" x1=layout.x_base x2=layout.x_base y1=base_line_top - 2.0 y2=axis_y />
+                <text class="tick-label base-label" x=layout.x_base y=base_line_top - 4.0 text-anchor=base_anchor
+                    data-metric="tornado.base" data-platform=platform.clone() data-value=base.to_string()>
+                    {format!("base {}", usd(base))}
+                </text>
+            </svg>
+        </div>
     }
 }
 

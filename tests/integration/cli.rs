@@ -155,8 +155,8 @@ fn a_link_from_gpucost_link_evaluates_to_the_same_numbers_as_its_edits() {
     let o = gpucost(&link_args);
     assert!(o.status.success(), "{}", stderr(&o));
     let link = stdout(&o).trim().to_string();
-    assert!(link.starts_with("v=1&p=spot-p4d-retrains@1&d="), "{link}");
-    let url = format!("https://calc.example/#{link}");
+    assert!(link.starts_with("#v=1&p=spot-p4d-retrains@1&d="), "{link}");
+    let url = format!("https://calc.example/{link}");
     let by_link = gpucost(&["eval", "--url", &url, "--reps", "5"]);
     let mut direct_args = vec!["eval", "--preset", "spot-p4d-retrains", "--reps", "5"];
     direct_args.extend(edits);
@@ -172,4 +172,84 @@ fn a_link_from_gpucost_link_evaluates_to_the_same_numbers_as_its_edits() {
         "{}",
         stderr(&damaged)
     );
+}
+
+#[test]
+fn a_link_with_a_base_url_is_the_whole_address_and_evaluates_as_the_preset() {
+    for preset in ["batch-vs-eks-spot", "spot-p4d-retrains"] {
+        let o = gpucost(&[
+            "link",
+            "--base",
+            "https://x.example/calc/",
+            "--preset",
+            preset,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let url = stdout(&o).trim().to_string();
+        let prefix = format!("https://x.example/calc/#v=1&p={preset}@");
+        assert!(url.starts_with(&prefix), "{url}");
+        let by_url = gpucost(&["eval", "--url", &url, "--reps", "4"]);
+        let direct = gpucost(&["eval", "--preset", preset, "--reps", "4"]);
+        assert!(by_url.status.success(), "{}", stderr(&by_url));
+        assert_eq!(by_url.stdout, direct.stdout);
+    }
+    // The environment gives the base too; a flag wins over it.
+    let env = std::process::Command::new(env!("CARGO_BIN_EXE_gpucost"))
+        .args(["link"])
+        .env("GPUCOST_BASE_URL", "https://wiki.example/gpucost/")
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&env).starts_with("https://wiki.example/gpucost/#v=1&"),
+        "{}",
+        stdout(&env)
+    );
+    // Not an address, or one with a fragment already: refused, saying why.
+    for (bad, why) in [
+        ("calc.example", "not an http(s) address"),
+        ("https://x.example/#a", "already has a fragment"),
+    ] {
+        let o = gpucost(&["link", "--base", bad]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn eval_states_the_verdict_in_the_json_and_the_table() {
+    let json = gpucost(&["eval", "--preset", "batch-vs-eks-spot", "--reps", "6"]);
+    assert!(json.status.success(), "{}", stderr(&json));
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let verdict = report["verdict"].as_str().expect("verdict").to_string();
+    // The verdict names the platform with the lowest median cost per useful GPU-hour.
+    let cheapest = report["platforms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .min_by(|a, b| {
+            let v = |p: &serde_json::Value| p["usd_per_useful_gpu_hour"]["p50"].as_f64().unwrap();
+            v(a).total_cmp(&v(b))
+        })
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        verdict.contains(&cheapest),
+        "{verdict} does not name {cheapest}"
+    );
+    assert!(
+        verdict.contains("per useful GPU-hour") && verdict.contains("of 6 runs"),
+        "{verdict}"
+    );
+    let table = gpucost(&[
+        "eval",
+        "--preset",
+        "batch-vs-eks-spot",
+        "--reps",
+        "6",
+        "--format",
+        "table",
+    ]);
+    assert!(stdout(&table).contains(&verdict), "{}", stdout(&table));
 }

@@ -179,6 +179,22 @@ fn malformed_links_open_with_defaults_and_say_what_was_ignored() {
     assert_eq!(decoded.notices.len(), 1);
     assert!(decode_link("").notices.is_empty());
     assert!(decode_link("v=1&p=six-small-jobs@1&embed=1").embed);
+    // The embed view's chart: named in the link, the breakdown when not; an unknown one is
+    // said and ignored.
+    use gpucost::scenario::link::EmbedChart;
+    let chosen = decode_link("v=1&p=six-small-jobs@1&embed=1&chart=timeline");
+    assert_eq!(chosen.embed_chart, EmbedChart::Timeline);
+    assert!(chosen.notices.is_empty(), "{:?}", chosen.notices);
+    assert_eq!(
+        decode_link("v=1&p=six-small-jobs@1&embed=1").embed_chart,
+        EmbedChart::Breakdown
+    );
+    let unknown = decode_link("v=1&p=six-small-jobs@1&embed=1&chart=pie");
+    assert_eq!(unknown.embed_chart, EmbedChart::Breakdown);
+    assert_eq!(
+        unknown.notices,
+        ["Ignored the chart \"pie\": one of breakdown, distribution, timeline."]
+    );
 }
 
 proptest! {

@@ -24,6 +24,15 @@ fn csv_rows_are_the_json_report_numbers() {
         CSV_HEADER
     );
     let platforms = json["platforms"].as_array().unwrap();
+    let pair = |a: &str, b: &str| {
+        json["paired"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["a"] == a && c["b"] == b)
+            .expect("pair")
+            .clone()
+    };
     let n = platforms.len();
     let mut rows = 0;
     for record in reader.records() {
@@ -45,13 +54,10 @@ fn csv_rows_are_the_json_report_numbers() {
                 &r[1]
             );
         } else if let Some(other) = r[1].strip_prefix("cheaper_than.") {
-            let pair = json["paired"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c["a"] == r[0] && c["b"] == other)
-                .expect("pair");
-            assert_eq!(number(2), pair["a_cheaper_share"].as_f64());
+            assert_eq!(number(2), pair(&r[0], other)["a_cheaper_share"].as_f64());
+        } else if let Some(other) = r[1].strip_prefix("lower_usd_per_useful_gpu_hour_than.") {
+            let share = &pair(&r[0], other)["a_lower_usd_per_useful_gpu_hour_share"];
+            assert_eq!(number(2), share.as_f64());
         } else {
             let s = &p[&r[1]];
             for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95")] {
@@ -59,8 +65,8 @@ fn csv_rows_are_the_json_report_numbers() {
             }
         }
     }
-    // 17 summaries + 15 categories + (n − 1) comparisons per platform.
-    assert_eq!(rows, n * (17 + 15 + n - 1));
+    // 17 summaries + 15 categories + 2 × (n − 1) comparisons per platform.
+    assert_eq!(rows, n * (17 + 15 + 2 * (n - 1)));
 }
 
 /// The page colours each category with `--cat-<index>`; its light-theme value is the one the

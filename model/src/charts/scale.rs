@@ -65,6 +65,18 @@ pub fn nice_ticks(max: f64, target_count: usize) -> Vec<f64> {
     (0..=steps).map(|i| i as f64 * step).collect()
 }
 
+/// Ticks at the nice step's multiples from the one at or below `lo` to the one at or above
+/// `hi` (so the ticks bound the data); an empty or non-finite interval gives its ends.
+pub fn nice_ticks_between(lo: f64, hi: f64, target_count: usize) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+        return vec![lo, hi];
+    }
+    let step = nice_step(hi - lo, target_count);
+    let first = (lo / step).floor() as i64;
+    let last = (hi / step).ceil() as i64;
+    (first..=last).map(|i| i as f64 * step).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,5 +104,16 @@ mod tests {
         assert_eq!(nice_ticks(7.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0]);
         assert_eq!(nice_ticks(0.0, 5), vec![0.0, 1.0]);
         assert_eq!(nice_ticks(f64::NAN, 5), vec![0.0, 1.0]);
+    }
+
+    #[test]
+    fn ticks_between_bound_the_interval_on_round_steps() {
+        // 1.45 to 5.8: a span of 4.35 in about 4 steps is a step of 2 (1.09 rounds up to 2).
+        assert_eq!(nice_ticks_between(1.45, 5.8, 4), vec![0.0, 2.0, 4.0, 6.0]);
+        assert_eq!(
+            nice_ticks_between(120.0, 180.0, 3),
+            vec![120.0, 140.0, 160.0, 180.0]
+        );
+        assert_eq!(nice_ticks_between(3.0, 3.0, 4), vec![3.0, 3.0]);
     }
 }

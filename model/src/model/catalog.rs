@@ -50,6 +50,30 @@ pub fn find(name: &str, region: &str) -> Option<&'static InstanceType> {
         .find(|row| row.name == name && row.region == region)
 }
 
+/// The GPU models whose throughput the model knows, A100 first: the choices of the reference
+/// GPU (any other name counts as an A100).
+pub const GPU_MODELS: &[&str] = &[
+    "A100",
+    "A100-80GB",
+    "H100",
+    "H100-MEGA",
+    "H200",
+    "L40S",
+    "V100",
+    "V100-32GB",
+    "A10G",
+    "L4",
+    "T4",
+];
+
+#[test]
+fn every_listed_gpu_model_has_its_own_throughput() {
+    // Only "A100" itself may fall to the A100 default.
+    for model in GPU_MODELS.iter().filter(|m| !m.starts_with("A100")) {
+        assert_ne!(relative_throughput_vs_a100(model), 1.0, "{model}");
+    }
+}
+
 /// Training throughput of one GPU of `gpu_model` relative to an A100 (assumption: rough
 /// mixed-precision training ratios from public benchmarks; editable per platform in the UI).
 pub fn relative_throughput_vs_a100(gpu_model: &str) -> f64 {

@@ -341,6 +341,10 @@ pub struct PairedComparison {
     pub b: String,
     /// Share (0–1) of replications in which A's monthly TCO is below B's.
     pub a_cheaper_share: f64,
+    /// Share (0–1) of replications in which A's USD per useful GPU-hour is below B's. A
+    /// platform that did no useful work in a replication has no such cost there and loses to
+    /// one that did (it is lower than neither when neither did).
+    pub a_lower_usd_per_useful_gpu_hour_share: f64,
 }
 
 /// The summary of a run.
@@ -435,14 +439,29 @@ impl Results {
                 if a == b {
                     continue;
                 }
-                let wins = outcomes
-                    .iter()
-                    .filter(|rep| rep.as_ref()[a].monthly_tco_usd < rep.as_ref()[b].monthly_tco_usd)
-                    .count();
+                let share = |lower: &dyn Fn(&PlatformOutcome, &PlatformOutcome) -> bool| {
+                    let wins = outcomes
+                        .iter()
+                        .filter(|rep| lower(&rep.as_ref()[a], &rep.as_ref()[b]))
+                        .count();
+                    if n > 0 {
+                        wins as f64 / n as f64
+                    } else {
+                        0.0
+                    }
+                };
                 paired.push(PairedComparison {
                     a: pa.name.clone(),
                     b: pb.name.clone(),
-                    a_cheaper_share: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
+                    a_cheaper_share: share(&|a, b| a.monthly_tco_usd < b.monthly_tco_usd),
+                    a_lower_usd_per_useful_gpu_hour_share: share(&|a, b| match (
+                        a.usd_per_useful_gpu_hour,
+                        b.usd_per_useful_gpu_hour,
+                    ) {
+                        (Some(a), Some(b)) => a < b,
+                        (Some(_), None) => true,
+                        (None, _) => false,
+                    }),
                 });
             }
         }

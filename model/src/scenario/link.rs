@@ -73,6 +73,50 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     )
 }
 
+/// The chart an embedded view shows below its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EmbedChart {
+    /// Mean monthly TCO by cost category.
+    #[default]
+    Breakdown,
+    /// Cost per useful GPU-hour across replications.
+    Distribution,
+    /// Nodes and jobs over the first days of one run.
+    Timeline,
+}
+
+impl EmbedChart {
+    /// Every chart, in the Embed dialog's order.
+    pub const ALL: [EmbedChart; 3] = [
+        EmbedChart::Breakdown,
+        EmbedChart::Distribution,
+        EmbedChart::Timeline,
+    ];
+
+    /// Its value in the link (`chart=…`).
+    pub fn key(self) -> &'static str {
+        match self {
+            EmbedChart::Breakdown => "breakdown",
+            EmbedChart::Distribution => "distribution",
+            EmbedChart::Timeline => "timeline",
+        }
+    }
+
+    /// Its name in the Embed dialog.
+    pub fn label(self) -> &'static str {
+        match self {
+            EmbedChart::Breakdown => "Cost breakdown",
+            EmbedChart::Distribution => "Cost distribution",
+            EmbedChart::Timeline => "Node timeline",
+        }
+    }
+
+    /// The chart of a link's `chart=` value.
+    pub fn from_key(key: &str) -> Option<EmbedChart> {
+        EmbedChart::ALL.into_iter().find(|c| c.key() == key)
+    }
+}
+
 /// A scenario read from a link, with what could not be read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecodedLink {
@@ -82,6 +126,8 @@ pub struct DecodedLink {
     pub preset: String,
     /// Whether the link asks for the embed view (`embed=1`).
     pub embed: bool,
+    /// The one chart the embed view shows (`chart=breakdown|distribution|timeline`).
+    pub embed_chart: EmbedChart,
     /// One plain-text sentence per thing ignored; empty when the whole link was read.
     pub notices: Vec<String>,
 }
@@ -95,6 +141,7 @@ pub fn decode_link(link: &str) -> DecodedLink {
         scenario: default().scenario(),
         preset: DEFAULT.to_string(),
         embed: false,
+        embed_chart: EmbedChart::default(),
         notices: Vec::new(),
     };
     if fragment.trim().is_empty() {
@@ -118,6 +165,13 @@ pub fn decode_link(link: &str) -> DecodedLink {
             "p" => preset_field = Some(value),
             "d" => payload = Some(value),
             "embed" => out.embed = value == "1",
+            "chart" => match EmbedChart::from_key(value) {
+                Some(chart) => out.embed_chart = chart,
+                None => notices.push(format!(
+                    "Ignored the chart \"{}\": one of breakdown, distribution, timeline.",
+                    shorten(40, value)
+                )),
+            },
             other => notices.push(format!(
                 "Ignored the unknown link part \"{}\".",
                 shorten(80, other)

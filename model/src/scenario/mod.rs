@@ -6,6 +6,7 @@
 //! - [`link`]: the versioned link codec (a scenario as its preset plus the changed leaves).
 //! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
 //! - [`history`]: job-history import (CSV to fitted job classes).
+//! - [`verdict`]: the sentence that says which platform costs least, how much less and how often.
 
 pub mod compare;
 pub mod edit;
@@ -13,6 +14,7 @@ pub mod history;
 pub mod link;
 pub mod presets;
 pub mod report;
+pub mod verdict;
 
 /// At most `max` characters of `text`, with an ellipsis when cut: user-provided text (link
 /// parts, CSV cells, values) quoted in a message cannot flood it.

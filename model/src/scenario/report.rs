@@ -6,6 +6,7 @@ use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
 use crate::model::scenario::Scenario;
 use crate::model::stats::Summary;
+use crate::scenario::verdict::{verdict, VerdictMetric};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -22,6 +23,9 @@ pub struct EvalReport {
     pub platforms: Vec<PlatformResult>,
     /// Replications summarised.
     pub replications: u32,
+    /// Which platform costs least per useful GPU-hour, by how much and how often, in a
+    /// sentence (the page's verdict without its note on the tornado).
+    pub verdict: String,
     /// Why the run stopped before the replications the scenario asks for (an event budget),
     /// if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,6 +41,7 @@ pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
         paired: results.paired.clone(),
         platforms: results.platforms.clone(),
         replications: results.replications,
+        verdict: verdict(results, VerdictMetric::default()).sentence,
         cut_off: results.cut_off.clone(),
         scenario: scenario.clone(),
     }
@@ -52,7 +57,8 @@ pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,replications,engin
 
 /// The results as CSV: for each platform, one row per summarised metric (mean, p5, p50, p95),
 /// one per cost category (`breakdown_usd.<category>`, mean monthly USD) and one per paired
-/// comparison (`cheaper_than.<other platform>`, share of replications); a metric no
+/// comparison (`cheaper_than.<other platform>` on TCO and
+/// `lower_usd_per_useful_gpu_hour_than.<other platform>`, shares of replications); a metric no
 /// replication could measure has empty cells.
 pub fn report_csv(results: &Results) -> String {
     let mut out = String::from(CSV_HEADER);
@@ -80,6 +86,12 @@ pub fn report_csv(results: &Results) -> String {
                 "{name},{},{},,,,{tail}",
                 csv_cell(&format!("cheaper_than.{}", pair.b)),
                 pair.a_cheaper_share
+            );
+            let _ = writeln!(
+                out,
+                "{name},{},{},,,,{tail}",
+                csv_cell(&format!("lower_usd_per_useful_gpu_hour_than.{}", pair.b)),
+                pair.a_lower_usd_per_useful_gpu_hour_share
             );
         }
     }

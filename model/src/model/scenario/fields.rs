@@ -98,7 +98,7 @@ impl Source {
 /// How the page shows a field.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Control {
-    /// A number field in the item's "All settings".
+    /// A number field in the item's "All settings" (the scenario's: "Simulation settings").
     Setting,
     /// A control of its own in the item's editor (a choice, a switch, a name).
     Own,
@@ -232,11 +232,11 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     num!(Scenario; "horizon_days", "Horizon", "days", (1.0 / 24.0, limits::HORIZON_DAYS_MAX),
         |s| s.horizon_days, |s, v| s.horizon_days = v)
     .doc("Simulated time.")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     num!(Scenario; "replications", "Replications", "", (1.0, limits::REPLICATIONS_MAX as f64),
         |s| s.replications, |s, v| s.replications = v as u32)
     .doc("Monte Carlo replications.")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     // Any u64: the check never refuses one (the number shown is rounded past 2^53).
     Field::<Scenario>::number(
         "seed",
@@ -247,11 +247,11 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
         |s, v| s.seed = v as u64,
     )
     .doc("Seed of every random stream.")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     num!(Scenario; "reference_gpus", "Reference GPUs", "", (1.0, 1e6),
         |s| s.reference_gpus, |s, v| s.reference_gpus = v as u32)
     .doc("Size of the cluster the team would otherwise reserve, in reference GPUs.")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     Field::<Scenario>::other(
         "reference_gpu",
         "Reference GPU",
@@ -260,7 +260,7 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
         },
     )
     .doc("GPU model that job durations are measured on.")
-    .control(Control::Elsewhere),
+    .control(Control::Own),
     num!(Scenario; "discounts.aws_pct", "Negotiated discount, AWS", "%", (0.0, 90.0),
         |s| s.discounts.aws_pct, |s, v| s.discounts.aws_pct = v)
     .doc("% off AWS list prices (enterprise agreements).")

@@ -1,0 +1,361 @@
+//! The verdict: one or two plain sentences that say which platform costs least, by how much,
+//! and how often, e.g. "EKS spot costs least per useful GPU-hour: $1.53, 71 % less than AWS
+//! Batch on-demand ($5.27); lower in 100 % of 200 runs."
+//!
+//! The metric the platforms are ranked by (the cards' median) and the paired share the sentence
+//! quotes are the same metric. A platform is named the winner only when it is lower than every
+//! other platform in at least [`DECISIVE_SHARE`] of the replications (common random numbers make
+//! the comparison paired); the share quoted is the one against its strongest rival, the platform
+//! it beats least often.
+
+use crate::format::{percent, usd, usd_cents};
+use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
+use crate::model::sensitivity::TornadoBar;
+
+/// The share of paired replications a platform must be lower in to be named the winner.
+pub const DECISIVE_SHARE: f64 = 0.9;
+
+/// What the verdict ranks the platforms by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum VerdictMetric {
+    /// USD per useful reference-GPU-hour (median over replications).
+    #[default]
+    UsdPerUsefulGpuHour,
+    /// Monthly total cost of ownership (median over replications).
+    MonthlyTco,
+}
+
+impl VerdictMetric {
+    /// The platform's median of this metric; `None` when no replication measured it.
+    pub fn value(self, platform: &PlatformResult) -> Option<f64> {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => platform.usd_per_useful_gpu_hour.map(|s| s.p50),
+            VerdictMetric::MonthlyTco => Some(platform.monthly_tco_usd.p50),
+        }
+    }
+
+    /// The share of replications in which `pair.a` is lower than `pair.b` on this metric.
+    pub fn lower_share(self, pair: &PairedComparison) -> f64 {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => pair.a_lower_usd_per_useful_gpu_hour_share,
+            VerdictMetric::MonthlyTco => pair.a_cheaper_share,
+        }
+    }
+
+    /// "per useful GPU-hour", as the sentence says it after "costs least".
+    fn phrase(self) -> &'static str {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => "per useful GPU-hour",
+            VerdictMetric::MonthlyTco => "in monthly TCO",
+        }
+    }
+
+    fn money(self, value: f64) -> String {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => usd_cents(value),
+            VerdictMetric::MonthlyTco => usd(value),
+        }
+    }
+}
+
+/// The verdict on a run's results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// What it ranks by.
+    pub metric: VerdictMetric,
+    /// The platform named the winner: the lowest median, lower than every other platform in at
+    /// least [`DECISIVE_SHARE`] of the replications. `None` when no platform is that clearly
+    /// lowest (or there is nothing to compare).
+    pub winner: Option<String>,
+    /// The platform with the lowest median, winner or not.
+    pub leader: Option<String>,
+    /// The leader's strongest rival: the platform it is lower than least often.
+    pub rival: Option<String>,
+    /// The share of replications in which the leader is lower than the rival.
+    pub share: Option<f64>,
+    /// The sentence.
+    pub sentence: String,
+}
+
+/// The verdict on `results`, ranking by `metric`.
+pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
+    let phrase = metric.phrase();
+    let none = |sentence: String| Verdict {
+        metric,
+        winner: None,
+        leader: None,
+        rival: None,
+        share: None,
+        sentence,
+    };
+    if results.replications == 0 {
+        return none("No replication finished, so there is no verdict yet.".to_string());
+    }
+    // Ranked by the median, scenario order on ties; platforms with no value come last.
+    let mut ranked: Vec<(&PlatformResult, Option<f64>)> = results
+        .platforms
+        .iter()
+        .map(|p| (p, metric.value(p)))
+        .collect();
+    ranked.sort_by(|(_, a), (_, b)| match (a, b) {
+        (Some(a), Some(b)) => a.total_cmp(b),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    let Some(&(leader, Some(leader_value))) = ranked.first() else {
+        return none(format!(
+            "No platform did useful work within the horizon, so none has a cost {phrase}."
+        ));
+    };
+    let share_against = |other: &PlatformResult| {
+        results
+            .paired
+            .iter()
+            .find(|pair| pair.a == leader.name && pair.b == other.name)
+            .map_or(0.0, |pair| metric.lower_share(pair))
+    };
+    // The rival: beaten least often; the better-ranked one on ties.
+    let rival = ranked[1..]
+        .iter()
+        .map(|&(p, value)| (p, value, share_against(p)))
+        .min_by(|a, b| a.2.total_cmp(&b.2));
+    let Some((rival, rival_value, share)) = rival else {
+        return Verdict {
+            leader: Some(leader.name.clone()),
+            ..none(format!(
+                "{} costs {} {phrase}; add a platform to compare it with.",
+                leader.name,
+                metric.money(leader_value)
+            ))
+        };
+    };
+    let runs = results.replications;
+    let sentence = if share >= DECISIVE_SHARE {
+        let against = match rival_value {
+            Some(v) if v > 0.0 => format!(
+                ", {} less than {} ({})",
+                margin(1.0 - leader_value / v),
+                rival.name,
+                metric.money(v)
+            ),
+            Some(v) => format!(", against {} on {}", metric.money(v), rival.name),
+            None => format!("; {} did no useful work", rival.name),
+        };
+        format!(
+            "{} costs least {phrase}: {}{against}; lower in {} of {runs} runs.",
+            leader.name,
+            metric.money(leader_value),
+            percent(share)
+        )
+    } else {
+        let rival_text = rival_value.map_or("no useful work".to_string(), |v| metric.money(v));
+        format!(
+            "No clear winner {phrase}: {} ({}) is lower than {} ({rival_text}) in only {} of \
+             {runs} runs, under the {} it takes to call it.",
+            leader.name,
+            metric.money(leader_value),
+            rival.name,
+            percent(share),
+            percent(DECISIVE_SHARE)
+        )
+    };
+    Verdict {
+        metric,
+        winner: (share >= DECISIVE_SHARE).then(|| leader.name.clone()),
+        leader: Some(leader.name.clone()),
+        rival: Some(rival.name.clone()),
+        share: Some(share),
+        sentence,
+    }
+}
+
+/// A margin as a percentage, with a decimal under 10 % so that a small one does not read "0 %".
+fn margin(share: f64) -> String {
+    if share < 0.1 {
+        format!("{:.1} %", share * 100.0)
+    } else {
+        percent(share)
+    }
+}
+
+/// "Its monthly TCO moves most with the spot interruption rate: $41,200 to $44,900 for ±20 %."
+/// for `platform`'s widest tornado bar; `None` before the tornado is in or when no input moves
+/// it.
+pub fn moved_most_by(bars: &[TornadoBar], platform: &str, pct: f64) -> Option<String> {
+    let swing = |b: &TornadoBar| (b.high_usd - b.low_usd).abs();
+    let widest = bars
+        .iter()
+        .filter(|b| b.platform == platform)
+        .max_by(|a, b| swing(a).total_cmp(&swing(b)))?;
+    if swing(widest) <= 0.0 {
+        return None;
+    }
+    let (low, high) = if widest.low_usd <= widest.high_usd {
+        (widest.low_usd, widest.high_usd)
+    } else {
+        (widest.high_usd, widest.low_usd)
+    };
+    Some(format!(
+        "Its monthly TCO moves most with {}: {} to {} for ±{} %.",
+        lower_first(&widest.label),
+        usd(low),
+        usd(high),
+        crate::format::trim_number(pct)
+    ))
+}
+
+/// "Spot interruption rate" → "spot interruption rate", keeping acronyms ("GPU price") as
+/// they are.
+fn lower_first(label: &str) -> String {
+    let mut chars = label.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
+            first.to_lowercase().chain(label.chars().skip(1)).collect()
+        }
+        _ => label.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::fixtures::three_platforms;
+    use crate::model::monte_carlo::run_replication;
+    use crate::model::sim::outcome::PlatformOutcome;
+
+    /// Results of `three_platforms` built from made-up outcomes: in replication `r`, platform
+    /// `p` costs `per_hour[r][p]` per useful GPU-hour (`None`: no useful work) and
+    /// `tco[r][p]` a month.
+    fn results_of(per_hour: &[[Option<f64>; 3]], tco: &[[f64; 3]]) -> Results {
+        let scenario = three_platforms();
+        let template = run_replication(&scenario, 0)[0].clone();
+        let outcomes: Vec<Vec<PlatformOutcome>> = per_hour
+            .iter()
+            .zip(tco)
+            .map(|(hours, tcos)| {
+                (0..3)
+                    .map(|p| PlatformOutcome {
+                        usd_per_useful_gpu_hour: hours[p],
+                        monthly_tco_usd: tcos[p],
+                        ..template.clone()
+                    })
+                    .collect()
+            })
+            .collect();
+        Results::from_outcomes(&scenario, &outcomes)
+    }
+
+    const BATCH: &str = "AWS Batch on-demand";
+    const EKS: &str = "EKS spot";
+    const SAGEMAKER: &str = "SageMaker";
+
+    #[test]
+    fn the_platform_lower_in_every_run_is_named_with_its_margin_over_the_closest_rival() {
+        // EKS is lowest in all 10 runs; SageMaker is closer to it than Batch.
+        let per_hour = [[Some(5.0), Some(1.5), Some(2.0)]; 10];
+        let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
+        let v = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        assert_eq!(v.winner.as_deref(), Some(EKS));
+        assert_eq!(v.rival.as_deref(), Some(SAGEMAKER));
+        assert_eq!(v.share, Some(1.0));
+        // 1 − 1.5 ÷ 2.0 = 25 %.
+        assert_eq!(
+            v.sentence,
+            "EKS spot costs least per useful GPU-hour: $1.50, 25 % less than SageMaker ($2.00); \
+             lower in 100 % of 10 runs."
+        );
+    }
+
+    #[test]
+    fn ranking_and_share_use_the_same_metric_not_the_tco() {
+        // Batch has the lowest TCO in every run but the highest cost per useful GPU-hour.
+        let per_hour = [[Some(9.0), Some(1.0), Some(2.0)]; 4];
+        let results = results_of(&per_hour, &[[1.0, 5.0, 6.0]; 4]);
+        let by_hour = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        assert_eq!(by_hour.winner.as_deref(), Some(EKS));
+        let by_tco = verdict(&results, VerdictMetric::MonthlyTco);
+        assert_eq!(by_tco.winner.as_deref(), Some(BATCH));
+        assert!(by_tco
+            .sentence
+            .starts_with("AWS Batch on-demand costs least in monthly TCO"));
+    }
+
+    #[test]
+    fn a_share_under_ninety_percent_crowns_no_one() {
+        // EKS has the lower median (1.0 against 1.2) but is lower than SageMaker in only 8
+        // of 10 runs (in 2 SageMaker is 0.9 against EKS's 1.0).
+        let mut per_hour = [[Some(5.0), Some(1.0), Some(1.2)]; 10];
+        per_hour[3][2] = Some(0.9);
+        per_hour[7][2] = Some(0.9);
+        let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
+        let v = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        assert_eq!(v.winner, None);
+        assert_eq!(v.leader.as_deref(), Some(EKS));
+        assert_eq!(v.share, Some(0.8));
+        assert_eq!(
+            v.sentence,
+            "No clear winner per useful GPU-hour: EKS spot ($1.00) is lower than SageMaker \
+             ($1.20) in only 80 % of 10 runs, under the 90 % it takes to call it."
+        );
+        // Nine runs in ten is enough.
+        per_hour[7][2] = Some(1.2);
+        let v = verdict(
+            &results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]),
+            VerdictMetric::default(),
+        );
+        assert_eq!(v.winner.as_deref(), Some(EKS));
+        assert_eq!(v.share, Some(0.9));
+    }
+
+    #[test]
+    fn a_platform_with_no_useful_work_loses_every_pair_and_ranks_last() {
+        let per_hour = [[None, Some(3.0), Some(2.0)]; 5];
+        let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 5]);
+        let pair = |a: &str, b: &str| {
+            results
+                .paired
+                .iter()
+                .find(|p| p.a == a && p.b == b)
+                .unwrap()
+                .a_lower_usd_per_useful_gpu_hour_share
+        };
+        assert_eq!(pair(EKS, BATCH), 1.0);
+        assert_eq!(pair(BATCH, EKS), 0.0);
+        assert_eq!(pair(SAGEMAKER, EKS), 1.0);
+        let v = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        assert_eq!(v.winner.as_deref(), Some(SAGEMAKER));
+        assert_eq!(v.rival.as_deref(), Some(EKS));
+        let nothing = results_of(&[[None, None, None]; 5], &[[1.0, 2.0, 3.0]; 5]);
+        let v = verdict(&nothing, VerdictMetric::UsdPerUsefulGpuHour);
+        assert_eq!(v.winner, None);
+        assert!(v.sentence.starts_with("No platform did useful work"));
+    }
+
+    #[test]
+    fn the_widest_tornado_bar_of_the_platform_is_the_input_that_moves_it_most() {
+        let bar = |label: &str, platform: &str, low: f64, high: f64| TornadoBar {
+            knob: label.to_string(),
+            label: label.to_string(),
+            platform: platform.to_string(),
+            low_usd: low,
+            base_usd: (low + high) / 2.0,
+            high_usd: high,
+        };
+        let bars = [
+            bar("Spot interruption rate", EKS, 900.0, 1_100.0),
+            bar("GPU price", EKS, 800.0, 1_300.0),
+            bar("Utilization", EKS, 1_150.0, 850.0),
+            bar("GPU price", BATCH, 1.0, 99_000.0),
+        ];
+        assert_eq!(
+            moved_most_by(&bars, EKS, 20.0).as_deref(),
+            Some("Its monthly TCO moves most with GPU price: $800 to $1,300 for ±20 %.")
+        );
+        assert_eq!(moved_most_by(&bars, SAGEMAKER, 20.0), None);
+        assert_eq!(
+            lower_first("Spot interruption rate"),
+            "spot interruption rate"
+        );
+    }
+}

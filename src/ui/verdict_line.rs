@@ -1,0 +1,41 @@
+//! The verdict above the cards: which platform costs least per useful GPU-hour, by how much
+//! and how often (the report's sentence), then, once the tornado is in, the input that moves
+//! the leader's cost most. `data-verdict` holds the winner's name, empty when none is named.
+
+use crate::model::monte_carlo::Results;
+use crate::run_coordinator::tuning::TORNADO_PCT;
+use crate::run_coordinator::TornadoView;
+use crate::scenario::verdict::{moved_most_by, verdict, VerdictMetric};
+use leptos::prelude::*;
+
+/// The verdict sentence.
+#[component]
+pub fn VerdictLine(
+    #[prop(into)] results: Signal<Option<Results>>,
+    #[prop(into)] tornado: Signal<TornadoView>,
+) -> impl IntoView {
+    let verdict = Memo::new(move |_| {
+        results.with(|r| r.as_ref().map(|r| verdict(r, VerdictMetric::default())))
+    });
+    let winner = move || {
+        verdict.with(|v| {
+            v.as_ref()
+                .and_then(|v| v.winner.clone())
+                .unwrap_or_default()
+        })
+    };
+    let moved_most = move || {
+        let leader = verdict.with(|v| v.as_ref().and_then(|v| v.leader.clone()))?;
+        tornado.with(|t| {
+            (t.progress >= 1.0)
+                .then(|| moved_most_by(&t.bars, &leader, TORNADO_PCT))
+                .flatten()
+        })
+    };
+    view! {
+        <p class="verdict" data-verdict=winner class:undecided=move || winner().is_empty()>
+            {move || verdict.with(|v| v.as_ref().map(|v| v.sentence.clone()))}
+            {move || moved_most().map(|text| view! { " " <span class="moved-most">{text}</span> })}
+        </p>
+    }
+}
