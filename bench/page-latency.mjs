@@ -4,7 +4,8 @@
 // `gpucost:coarse:<run>` and `gpucost:full:<run>`); long tasks while dragging; cancellation of
 // an older run by a newer input; the full run with one worker vs two; the sensitivity tornado
 // after an input; and the single file (`make single-file`: no worker, the run on the page's
-// main thread) on both sliders.
+// main thread) on both sliders; and loads over a throttled link (10 Mbit/s, 40 ms RTT, cold
+// cache): the loading shell's paint and the first simulated number.
 // Exports measurePage() and measureSingleFile(); `node bench/page-latency.mjs [--single-file]`
 // prints their figures.
 import { resolve } from 'node:path';
@@ -160,6 +161,40 @@ async function drag(browser, url) {
   return result;
 }
 
+// Throttled loads: Chrome DevTools Protocol network emulation, cold cache each time.
+const THROTTLED_LOADS = 5;
+const LINK = { latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 }; // 10 Mbit/s, 40 ms RTT
+
+/**
+ * The page loaded over a 10 Mbit/s, 40 ms link with a cold cache, `THROTTLED_LOADS` times: when
+ * the loading shell is painted (first contentful paint: index.html's own text) and when the
+ * first simulated number is on screen (the coarse pass's mark), ms from navigation; medians
+ * and every sample.
+ */
+async function throttled(browser, url) {
+  const samples = [];
+  for (let i = 0; i < THROTTLED_LOADS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, ...LINK });
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => performance.getEntriesByName('gpucost:coarse:1').length > 0, null, { timeout: 60_000 });
+    samples.push(await page.evaluate(() => ({
+      shellPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+      firstNumber: performance.getEntriesByName('gpucost:coarse:1')[0].startTime,
+    })));
+    await context.close();
+  }
+  return {
+    shellPaintMedian: percentile(samples.map((x) => x.shellPaint), 0.5),
+    firstNumberMedian: percentile(samples.map((x) => x.firstNumber), 0.5),
+    samples,
+  };
+}
+
 // Inputs per slider in the single file: each full run there is several times longer.
 const SINGLE_FILE_INPUTS = 30;
 
@@ -190,7 +225,8 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
     const spot = await latencies(browser, base, 'spot-rate');
     const dragging = await drag(browser, base);
     const sensitivity = await tornado(browser, base);
-    return { shipped, one, two, spot, dragging, sensitivity };
+    const slowLink = await throttled(browser, base);
+    return { shipped, one, two, spot, dragging, sensitivity, slowLink };
   } finally {
     await browser.close();
     await stopServer(server);

@@ -1,9 +1,10 @@
 // Regenerates the README's screenshots (`make screenshots`): the release build at desktop and
-// phone widths, after the default preset's run has finished.
+// tablet and phone widths (1440, 768 and 390 px), after the default preset's run has finished.
 import { openCalculator } from './harness.mjs';
 
 const SHOTS = [
-  { file: 'docs/screenshots/desktop.png', width: 1280, height: 900 },
+  { file: 'docs/screenshots/desktop.png', width: 1440, height: 900 },
+  { file: 'docs/screenshots/tablet.png', width: 768, height: 1024 },
   { file: 'docs/screenshots/phone.png', width: 390, height: 844 },
 ];
 

@@ -16,3 +16,8 @@ for f in "${files[@]}"; do
   printf '%-44s %12d %12d\n' "$(basename "$f")" "$raw" "$gz"
 done
 printf '%-44s %12d %12d  (%.1f kB gzip)\n' "total" "$total_raw" "$total_gz" "$(awk -v b="$total_gz" 'BEGIN { print b / 1000 }')"
+# The page-weight budget (scripts/page-weight-budget-kb; `make bench` marks a miss past it too).
+budget_kb=$(cat "$(dirname "$0")/page-weight-budget-kb")
+if (( total_gz > budget_kb * 1000 )); then
+  printf 'warning: .wasm + JS is %.1f kB gzip, past the %d kB budget\n' "$(awk -v b="$total_gz" 'BEGIN { print b / 1000 }')" "$budget_kb" >&2
+fi
