@@ -107,7 +107,7 @@ test('the verdict names the platform the cards show cheapest per useful GPU-hour
 
 test('where the paired share is between 20 % and 80 %, the verdict crowns no one', async () => {
   // EKS spot priced so that it and AWS Batch on demand cost about the same per useful GPU-hour.
-  const edits = ['--set', 'platforms.1.spot_usd_per_node_hour=31.2', '--set', 'platforms.1.spot_interruptions_per_node_hour=0.05'];
+  const edits = ['--set', 'platforms.1.spot_usd_per_node_hour=20.3', '--set', 'platforms.1.spot_interruptions_per_node_hour=0.05'];
   const report = JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot', ...edits));
   const pair = report.paired.find((p) => p.a === 'AWS Batch on-demand' && p.b === 'EKS spot');
   const share = pair.a_lower_usd_per_useful_gpu_hour_share;

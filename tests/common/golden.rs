@@ -7,11 +7,10 @@
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::Scenario;
 
-/// The default preset over 3 days, with spot interruptions frequent enough to matter.
+/// The default preset's first version (frozen: the engine's bits, not the catalog's prices,
+/// are what these values hold) over 3 days, with spot interruptions frequent enough to matter.
 pub fn golden_scenario() -> Scenario {
-    let mut s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
-        .unwrap()
-        .scenario();
+    let mut s = gpucost::scenario::presets::preset_scenario_at("batch-vs-eks-spot", 1).unwrap();
     s.horizon_days = 3.0;
     s.seed = 2026;
     for p in &mut s.platforms {

@@ -64,7 +64,8 @@ fn per_second_billing_charges_the_60_second_minimum() {
 
 #[test]
 fn reserved_nodes_are_billed_for_the_whole_horizon() {
-    // Two p4d.24xlarge reserved at 37 % off, no jobs: 2 × 32.7726 × 0.63 × 730 h a month.
+    // Two p4d.24xlarge reserved at 37 % off, no jobs: 2 × 21.957642 × 0.63 × 730 h a month
+    // (the catalog's 2026-H2 on-demand price).
     let mut platform = Profile::ReservedCluster.platform("static", "p4d.24xlarge", "us-east-1");
     platform.ops_fte = 0.0;
     platform.storage_gb = 0.0;
@@ -75,8 +76,8 @@ fn reserved_nodes_are_billed_for_the_whole_horizon() {
     let mut s = scenario(30.0, 1, vec![class], vec![platform]);
     s.reference_gpus = 16;
     let o = &run_replication(&s, 0)[0];
-    close(o.breakdown_usd[Category::Idle], 30_144.237_48);
-    close(o.monthly_tco_usd, 30_144.237_48);
+    close(o.breakdown_usd[Category::Idle], 20_196.639_111_6);
+    close(o.monthly_tco_usd, 20_196.639_111_6);
     assert_eq!(o.peak_nodes, 2);
 }
 

@@ -81,20 +81,21 @@ fn golden_link_pins_the_format() {
     let mut s = preset(DEFAULT).unwrap().scenario();
     s.seed = 7;
     let link = encode_link(&s, DEFAULT);
-    assert!(link.starts_with("v=1&p=batch-vs-eks-spot@1&d="), "{link}");
-    // Written by hand: the payload a version-1 link carries for this scenario.
+    assert!(link.starts_with("v=1&p=batch-vs-eks-spot@2&d="), "{link}");
+    // Written by hand: the payload a version-1 link carries for this scenario (version 2 of
+    // the preset: p4d.24xlarge in us-east-1 at the 2026-H2 catalog's prices).
     let payload = serde_json::json!({"c": {
         "seed": 7,
-        "platforms.0.on_demand_usd_per_node_hour": 32.7726,
-        "platforms.0.spot_usd_per_node_hour": 6.7915,
-        "platforms.1.on_demand_usd_per_node_hour": 32.7726,
-        "platforms.1.spot_usd_per_node_hour": 6.7915,
-        "platforms.2.on_demand_usd_per_node_hour": 32.7726,
-        "platforms.2.spot_usd_per_node_hour": 6.7915,
+        "platforms.0.on_demand_usd_per_node_hour": 21.957642,
+        "platforms.0.spot_usd_per_node_hour": 9.89785,
+        "platforms.1.on_demand_usd_per_node_hour": 21.957642,
+        "platforms.1.spot_usd_per_node_hour": 9.89785,
+        "platforms.2.on_demand_usd_per_node_hour": 21.957642,
+        "platforms.2.spot_usd_per_node_hour": 9.89785,
     }});
     let packed = miniz_oxide::deflate::compress_to_vec(payload.to_string().as_bytes(), 9);
     let golden = format!(
-        "v=1&p=batch-vs-eks-spot@1&d={}",
+        "v=1&p=batch-vs-eks-spot@2&d={}",
         URL_SAFE_NO_PAD.encode(packed)
     );
     let decoded = decode_link(&golden);

@@ -58,3 +58,70 @@ fn a_version_this_build_lacks_opens_the_current_one_with_a_notice() {
         decoded.notices
     );
 }
+
+#[test]
+fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
+    use gpucost::model::catalog::catalog;
+    use gpucost::model::scenario::Cloud;
+    for p in presets() {
+        for platform in p
+            .scenario()
+            .platforms
+            .iter()
+            .filter(|x| x.cloud == Cloud::Aws)
+        {
+            // The platform's list prices are a catalog row of the 2026-H2 snapshot (a preset
+            // may add a service premium, not change the list price).
+            let rows: Vec<_> = catalog()
+                .iter()
+                .filter(|r| r.name == platform.instance_type)
+                .filter(|r| {
+                    r.on_demand_usd_per_node_hour == Some(platform.on_demand_usd_per_node_hour)
+                })
+                .collect();
+            assert!(
+                !rows.is_empty() && rows.iter().all(|r| r.as_of == "2026-H2"),
+                "{}@{} / {}: {} at ${} is not a 2026-H2 catalog price",
+                p.name,
+                p.version,
+                platform.name,
+                platform.instance_type,
+                platform.on_demand_usd_per_node_hour
+            );
+        }
+    }
+    // The seed 001 case: six-small-jobs's p5.48xlarge at the post-cut $55.04 an hour.
+    let six = gpucost::scenario::presets::preset("six-small-jobs")
+        .unwrap()
+        .scenario();
+    let p5 = six
+        .platforms
+        .iter()
+        .find(|x| x.instance_type == "p5.48xlarge")
+        .unwrap();
+    assert_eq!(p5.on_demand_usd_per_node_hour, 55.04);
+}
+
+#[test]
+fn an_old_link_to_version_1_still_gives_its_own_prices_and_numbers() {
+    let old = decode_link("v=1&p=batch-vs-eks-spot@1");
+    assert!(old.notices.is_empty(), "{:?}", old.notices);
+    assert_eq!(
+        old.scenario.platforms[0].on_demand_usd_per_node_hour,
+        32.7726
+    );
+    let frozen = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/presets/batch-vs-eks-spot@1.json"),
+    )
+    .unwrap();
+    let frozen = Scenario::from_json(&frozen).unwrap();
+    assert!(old.scenario == frozen);
+    // The same numbers as before the catalog moved: the golden report is computed on it.
+    let bits = |s: &Scenario| {
+        gpucost::model::monte_carlo::run_replication(s, 0)
+            .iter()
+            .map(|o| o.monthly_tco_usd.to_bits())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(&old.scenario), bits(&frozen));
+}

@@ -9,8 +9,9 @@ use super::scenario::Cloud;
 use std::sync::OnceLock;
 
 /// When the catalog's prices were taken, per cloud, as shown in the UI.
-pub const AS_OF: &str = "AWS ~2025-H1 (SkyPilot catalog; P4d/P4de/P5/P5en on-demand predate the \
-                         reported mid-2025 price cut), GCP 2026-07-30 (Cloud Billing Catalog)";
+pub const AS_OF: &str =
+    "AWS 2026-H2 (SkyPilot catalog v9, after the mid-2025 P4/P5 price cut), GCP \
+                         2026-07-30 (Cloud Billing Catalog)";
 
 const DATA: &str = include_str!("../../../data/catalog.csv");
 
@@ -160,12 +161,18 @@ mod tests {
     }
 
     #[test]
-    fn p4d_row_matches_the_reference_figures() {
+    fn p4d_and_p5_rows_match_the_post_cut_snapshot() {
+        // SkyPilot catalog v9 at 2c3d7ea: us-east-1 on demand, and the median of the spot
+        // quotes of use1-az1, -az2, -az4 and -az6 (8.0087, 6.5323, 13.9933, 11.787).
         let p4d = find("p4d.24xlarge", "us-east-1").unwrap();
         assert_eq!(p4d.gpus_per_node, 8);
         assert_eq!(p4d.gpu_memory_gb, 40.0);
-        assert_eq!(p4d.on_demand_usd_per_node_hour, Some(32.7726));
-        assert_eq!(p4d.spot_usd_per_node_hour, Some(6.7915));
+        assert_eq!(p4d.on_demand_usd_per_node_hour, Some(21.957642));
+        assert_eq!(p4d.spot_usd_per_node_hour, Some((8.0087 + 11.787) / 2.0));
+        assert_eq!(p4d.as_of, "2026-H2");
+        // After the mid-2025 cut: $55.04, not the $98.32 of before.
+        let p5 = find("p5.48xlarge", "us-east-1").unwrap();
+        assert_eq!(p5.on_demand_usd_per_node_hour, Some(55.04));
     }
 
     #[test]

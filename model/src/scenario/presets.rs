@@ -36,31 +36,31 @@ pub fn presets() -> &'static [Preset] {
     &[
         Preset {
             name: "batch-vs-eks-spot",
-            version: 1,
+            version: 2,
             description: "8-GPU training jobs: AWS Batch on-demand vs EKS on spot vs SageMaker",
             build: batch_vs_eks_spot,
         },
         Preset {
             name: "bursty-g5-warm-pool",
-            version: 1,
+            version: 2,
             description: "Bursty 1-GPU g5 jobs on AWS Batch: cold nodes vs a warm pool with an image cache (seed 004)",
             build: bursty_g5_warm_pool,
         },
         Preset {
             name: "spot-p4d-retrains",
-            version: 1,
+            version: 2,
             description: "Nightly p4d retrains of 12 experiments on spot with 45-minute restarts (seed 000)",
             build: spot_p4d_retrains,
         },
         Preset {
             name: "six-small-jobs",
-            version: 1,
+            version: 2,
             description: "1-GPU jobs on 8-GPU H100 nodes: spread vs bin-pack vs SageMaker (seed 001)",
             build: six_small_jobs,
         },
         Preset {
             name: "eks-vs-sagemaker-tco",
-            version: 1,
+            version: 2,
             description: "Multi-node training: EKS with ½ FTE of ops vs SageMaker (seed 001)",
             build: eks_vs_sagemaker_tco,
         },
@@ -72,13 +72,13 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "dependency-failures",
-            version: 1,
+            version: 2,
             description: "Experiments where 40 % of jobs hit a deterministic dependency failure (seed 000)",
             build: dependency_failures,
         },
         Preset {
             name: "reserved-base-spot-overflow",
-            version: 1,
+            version: 2,
             description: "Reserved base + spot overflow vs all spot vs all on-demand, p4d (seed 000)",
             build: reserved_base_spot_overflow,
         },
@@ -95,8 +95,46 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 /// the current versions to those files: when a preset's contents change (its own edits, or a
 /// platform default or catalog price it is built from), that test fails until the version
 /// goes up and the old JSON is added here, so links naming the old version keep opening the
-/// same scenario. No preset has changed since version 1, so the list is empty.
-const FROZEN: &[(&str, u32, &str)] = &[];
+/// same scenario. Version 2 of every preset on AWS prices is version 1 on the 2026-H2 catalog
+/// (the P4/P5 on-demand prices after the mid-2025 price cut); version 1 keeps the ~2025-H1
+/// prices.
+const FROZEN: &[(&str, u32, &str)] = &[
+    (
+        "batch-vs-eks-spot",
+        1,
+        include_str!("../../../data/presets/batch-vs-eks-spot@1.json"),
+    ),
+    (
+        "bursty-g5-warm-pool",
+        1,
+        include_str!("../../../data/presets/bursty-g5-warm-pool@1.json"),
+    ),
+    (
+        "dependency-failures",
+        1,
+        include_str!("../../../data/presets/dependency-failures@1.json"),
+    ),
+    (
+        "eks-vs-sagemaker-tco",
+        1,
+        include_str!("../../../data/presets/eks-vs-sagemaker-tco@1.json"),
+    ),
+    (
+        "reserved-base-spot-overflow",
+        1,
+        include_str!("../../../data/presets/reserved-base-spot-overflow@1.json"),
+    ),
+    (
+        "six-small-jobs",
+        1,
+        include_str!("../../../data/presets/six-small-jobs@1.json"),
+    ),
+    (
+        "spot-p4d-retrains",
+        1,
+        include_str!("../../../data/presets/spot-p4d-retrains@1.json"),
+    ),
+];
 
 /// The scenario of version `version` of preset `name`: the current one or a frozen earlier
 /// one; `None` when this build does not have that version.

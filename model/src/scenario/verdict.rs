@@ -146,7 +146,7 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
             "{} costs least {phrase}: {}{against}; lower in {} of {runs} runs.",
             leader.name,
             metric.money(leader_value),
-            percent(share)
+            share_text(share)
         )
     } else {
         let rival_text = rival_value.map_or("no useful work".to_string(), |v| metric.money(v));
@@ -156,7 +156,7 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
             leader.name,
             metric.money(leader_value),
             rival.name,
-            percent(share),
+            share_text(share),
             percent(DECISIVE_SHARE)
         )
     };
@@ -168,6 +168,12 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         share: Some(share),
         sentence,
     }
+}
+
+/// A share of runs as a whole percentage, rounded down: 199 of 200 runs is "99 %", never
+/// "100 %", and 89.5 % stays under the 90 % it takes to name a winner.
+fn share_text(share: f64) -> String {
+    format!("{:.0} %", (share * 100.0 + 1e-9).floor())
 }
 
 /// A margin as a percentage, with a decimal under 10 % so that a small one does not read "0 %".
@@ -357,5 +363,21 @@ mod tests {
             lower_first("Spot interruption rate"),
             "spot interruption rate"
         );
+        assert_eq!(lower_first("FTE cost"), "FTE cost");
+    }
+
+    #[test]
+    fn a_share_of_runs_is_rounded_down() {
+        assert_eq!(share_text(0.995), "99 %");
+        assert_eq!(share_text(0.9), "90 %");
+        assert_eq!(share_text(1.0), "100 %");
+        assert_eq!(share_text(0.58), "58 %");
+    }
+
+    #[test]
+    fn a_small_margin_is_given_with_a_decimal() {
+        assert_eq!(margin(0.004), "0.4 %");
+        assert_eq!(margin(0.0951), "9.5 %");
+        assert_eq!(margin(0.71), "71 %");
     }
 }
