@@ -87,6 +87,9 @@ test('where the WebAssembly cannot start, the page says why instead of staying b
     await message.waitFor();
     assert.match(await message.textContent(), /could not start in this browser \(CompileError: .*\)\. It needs WebAssembly with SIMD/);
     assert.equal(await message.getAttribute('role'), 'alert');
+    // In the loading shell's place: its status line is gone, its title stays.
+    assert.equal(await page.locator('#loading-status').count(), 0);
+    assert.equal(await page.locator('#loading-shell .start-error').count(), 1);
   } finally {
     await browser.close();
     await stopServer(server);
