@@ -39,10 +39,12 @@ pub fn SimulationSettings(scenario: RwSignal<Scenario>) -> impl IntoView {
         })
         .collect_view();
     let gpu = field(SCENARIO_FIELDS, "reference_gpu").expect("the reference GPU field");
-    let current = move || scenario.with(|s| s.reference_gpu.clone());
+    // A memo: the options are drawn again only when the reference GPU changes, not on every
+    // input elsewhere in the scenario.
+    let current = Memo::new(move |_| scenario.with(|s| s.reference_gpu.clone()));
     // A name the model does not list (from a file) stays selectable as it is.
     let choices = move || {
-        let now = current();
+        let now = current.get();
         let mut list: Vec<String> = GPU_MODELS.iter().map(|m| m.to_string()).collect();
         if !list.contains(&now) {
             list.push(now);
@@ -58,7 +60,7 @@ pub fn SimulationSettings(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <select
                     id="simulation-reference-gpu"
                     title=gpu.doc
-                    prop:value=current
+                    prop:value=move || current.get()
                     on:change=move |ev| {
                         let model = event_target_value(&ev);
                         scenario.update(|s| s.reference_gpu = model);
