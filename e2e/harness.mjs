@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { extname, join, normalize, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 // The page is served under a sub-path to prove that its asset paths are relative.
@@ -23,9 +24,10 @@ const MIME = {
 
 /**
  * Serves `distDir` under SUB_PATH on a free loopback port, adding `headers` to every file's
- * response. Resolves to the listening http.Server.
+ * response; with `gzip`, compresses each file (gzip -9) for a browser that accepts it, as a
+ * static host does. Resolves to the listening http.Server.
  */
-export function serveDist(distDir, { headers = {} } = {}) {
+export function serveDist(distDir, { headers = {}, gzip = false } = {}) {
   const root = resolve(distDir);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
@@ -41,8 +43,14 @@ export function serveDist(distDir, { headers = {} } = {}) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { ...headers, 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
+      const type = { ...headers, 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        res.writeHead(200, { ...type, 'content-encoding': 'gzip', vary: 'accept-encoding' });
+        res.end(gzipSync(body, { level: 9 }));
+      } else {
+        res.writeHead(200, type);
+        res.end(body);
+      }
     } catch {
       res.writeHead(404).end('not found');
     }

@@ -72,7 +72,7 @@ test('on a slow link the loading shell is on screen before the wasm has arrived'
     assert.equal(wasmDone, false, 'the shell appeared only after the wasm had loaded');
     assert.match(shown, /Loading the calculator/);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'GPU training cost calculator');
-    // Styled by the stylesheet: the masthead's width limit applies.
+    // Styled (the shell's own inline rules): the masthead's width limit applies.
     assert.equal(await page.locator('.loading-shell .masthead').evaluate((e) => getComputedStyle(e).maxWidth), '1344px');
     // Then the app takes its place: one masthead, no loading status.
     await page.locator('[data-metric="monthly_tco_usd.p50"]').first().waitFor({ timeout: 60_000 });

@@ -2,6 +2,7 @@
 // numbers are those of the command-line model for the same scenario and seed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { SUB_PATH, cliEval, launchBrowser, metric, openCalculator, runId, serveDist, stopServer, waitForRun } from './harness.mjs';
 
 test('the release page renders the default preset with no errors, from a sub-path', async () => {
@@ -22,6 +23,11 @@ test('the release page renders the default preset with no errors, from a sub-pat
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
     assert.equal(await page.locator('script:not([src])').count(), 0);
+    // One inline style, the loading shell's, allowed by its hash and nothing else.
+    const styles = await page.locator('style').allTextContents();
+    assert.equal(styles.length, 1);
+    const hash = createHash('sha256').update(styles[0]).digest('base64');
+    assert.match(csp, new RegExp(`style-src 'self' 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`));
     // The simulation ran in the Web Worker.
     // One worker per core but one (at least one), each with its share of the replications.
     assert.match(await page.locator('.runner-note').textContent(), /^Simulated in (a background worker|\d+ background workers)\.$/);

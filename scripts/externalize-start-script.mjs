@@ -44,11 +44,15 @@ if (/<script(?![^>]*\bsrc=)[^>]*>/.test(html)) {
   process.exit(1);
 }
 
+// The loading shell's inline <style> (index.html) is allowed by its hash, and nothing else inline.
+const inlineStyles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+const styleHashes = inlineStyles.map((css) => `'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+
 export const CSP = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self'",
-  "style-src 'self'",
+  ["style-src 'self'", ...styleHashes].join(' '),
   "img-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",
