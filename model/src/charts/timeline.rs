@@ -5,6 +5,9 @@
 use super::scale::LinearScale;
 use crate::model::sim::{AttemptEnd, Timeline};
 
+/// The least room between two hour ticks, px: an "48 h" label at 11 px and a gap.
+const TICK_SPACING_PX: f64 = 48.0;
+
 /// One node row.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeRow {
@@ -134,9 +137,12 @@ pub fn layout_timeline(
         }
     }
     let hours = (w1 - w0) as f64 / 3600.0;
+    // At most 12 ticks, and at least TICK_SPACING_PX apart, so that "48 h" labels do not run
+    // into each other on a narrow chart.
+    let most = ((x1 - x0) / TICK_SPACING_PX).floor().clamp(2.0, 12.0);
     let step_h = [1.0, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0, 168.0]
         .into_iter()
-        .find(|s| hours / s <= 12.0)
+        .find(|s| hours / s <= most)
         .unwrap_or(336.0);
     let ticks = (0..=(hours / step_h) as usize)
         .map(|k| {
@@ -198,6 +204,30 @@ mod tests {
         assert_eq!(ys, vec![0.0, 20.0, 20.0]);
         assert_eq!(l.rows[0].provisioning, Some((0.0, 100.0)));
         assert_eq!(l.bars[0].setup_width, 10.0);
+    }
+
+    #[test]
+    fn hour_ticks_keep_their_room_on_a_narrow_chart() {
+        let t = Timeline {
+            gpus_per_node: 1,
+            horizon_s: 48 * 3_600,
+            nodes: vec![node(0, 0, 48 * 3_600)],
+            attempts: vec![],
+        };
+        let hours = |x1: f64| -> Vec<f64> {
+            layout_timeline(&t, (0, 48 * 3_600), 0.0, x1, 4.0, 30)
+                .ticks
+                .iter()
+                .map(|(h, _)| *h)
+                .collect()
+        };
+        // 562 px (a 640 px chart) holds 11 ticks 48 px apart: every 6 h, 8 steps.
+        assert_eq!(
+            hours(562.0),
+            vec![0.0, 6.0, 12.0, 18.0, 24.0, 30.0, 36.0, 42.0, 48.0]
+        );
+        // 202 px (a phone) holds 4: every 12 h, 50.5 px apart.
+        assert_eq!(hours(202.0), vec![0.0, 12.0, 24.0, 36.0, 48.0]);
     }
 
     #[test]
