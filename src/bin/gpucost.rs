@@ -226,9 +226,12 @@ mod cli {
     /// fragment.
     fn with_base(url: &str, fragment: &str) -> Result<String, String> {
         let url = url.trim();
-        let scheme_ok = ["https://", "http://"]
-            .iter()
-            .any(|s| url.len() > s.len() && url[..s.len()].eq_ignore_ascii_case(s));
+        let scheme_ok = ["https://", "http://"].iter().any(|s| {
+            url.len() > s.len()
+                && url
+                    .get(..s.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(s))
+        });
         if !scheme_ok || url.contains(char::is_whitespace) {
             return Err(format!(
                 "--base {url}: not an http(s) address; give the calculator's URL, e.g. \

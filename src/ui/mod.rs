@@ -42,7 +42,7 @@ use verdict_line::VerdictLine;
 
 /// Brings the element with id `id` into view (the narrow layout's switch between the results
 /// and the scenario; not a `#id` link, since the fragment is the scenario's link).
-fn scroll_to(id: &str) {
+pub(crate) fn scroll_to(id: &str) {
     if let Some(element) = document().get_element_by_id(id) {
         element.scroll_into_view();
     }

@@ -42,8 +42,9 @@ fn window_text(hours: f64) -> String {
 pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
     let (chosen, set_chosen) = signal(0usize);
     let width = chart_width();
-    let layout = Memo::new(move |_| {
-        let w = width.get();
+    // The simulation follows the scenario and the platform shown; the layout follows it and the
+    // chart's width, so a resize (and the column's first measurement) only lays it out again.
+    let timeline = Memo::new(move |_| {
         scenario.with(|s| {
             if s.validate().is_err() || s.platforms.is_empty() {
                 return None;
@@ -55,16 +56,14 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             let mut window = s.clone();
             window.horizon_days = window.horizon_days.min(window_hours(s) / 24.0);
             let jobs = generate_jobs(&window, 0);
-            let (_, timeline) = simulate_platform_timeline(&window, p, 0, &jobs);
-            let end = timeline.horizon_s;
-            Some(layout_timeline(
-                &timeline,
-                (0, end),
-                LABEL_W,
-                w - 8.0,
-                LANE_H,
-                MAX_ROWS,
-            ))
+            Some(simulate_platform_timeline(&window, p, 0, &jobs).1)
+        })
+    });
+    let layout = Memo::new(move |_| {
+        let w = width.get();
+        timeline.with(|t| {
+            t.as_ref()
+                .map(|t| layout_timeline(t, (0, t.horizon_s), LABEL_W, w - 8.0, LANE_H, MAX_ROWS))
         })
     });
     view! {

@@ -84,14 +84,17 @@ fn queue_wait_detail(result: &PlatformResult) -> String {
 /// replications.
 #[component]
 fn CardDetails(result: PlatformResult) -> impl IntoView {
-    let count = |v: f64| trim_number((v * 10.0).round() / 10.0);
+    // A mean count, to one decimal.
+    let counted = |metric, label, mean: f64, help| {
+        let text = trim_number((mean * 10.0).round() / 10.0);
+        (metric, label, Some(mean), text, help)
+    };
     let inflation = result.turnaround_inflation.map(|s| s.mean);
     let rows: [(&'static str, &'static str, Option<f64>, String, &'static str); 5] = [
-        (
+        counted(
             "interruptions.mean",
             "Spot interruptions",
-            Some(result.interruptions.mean),
-            count(result.interruptions.mean),
+            result.interruptions.mean,
             "Spot interruptions that hit a node over the horizon; mean over replications.",
         ),
         (
@@ -101,25 +104,22 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
             inflation.map_or_else(|| "n/a".into(), |m| format!("×{m:.2}")),
             "Wall time from first start to finish ÷ the job's nominal run time (restarts, lost work, checkpoints), over the finished jobs; mean over replications.",
         ),
-        (
+        counted(
             "peak_nodes.mean",
             "Peak nodes",
-            Some(result.peak_nodes.mean),
-            count(result.peak_nodes.mean),
+            result.peak_nodes.mean,
             "Most nodes up or being provisioned at once; mean over replications.",
         ),
-        (
+        counted(
             "jobs_failed.mean",
             "Failed jobs",
-            Some(result.jobs_failed.mean),
-            count(result.jobs_failed.mean),
+            result.jobs_failed.mean,
             "Jobs given up after their last retry over the horizon; mean over replications.",
         ),
-        (
+        counted(
             "jobs_waiting.mean",
             "Waiting at the end",
-            Some(result.jobs_waiting.mean),
-            count(result.jobs_waiting.mean),
+            result.jobs_waiting.mean,
             "Jobs still queued or waiting for nodes when the horizon ends (a backlog); mean over replications.",
         ),
     ];

@@ -34,11 +34,7 @@ pub fn ScenarioEditor(
     view! {
         <section class="scenario" aria-labelledby="scenario-heading">
             <h2 id="scenario-heading">"Scenario"</h2>
-            <button type="button" class="pane-switch" on:click=move |_| {
-                if let Some(e) = document().get_element_by_id("results-heading") {
-                    e.scroll_into_view();
-                }
-            }>
+            <button type="button" class="pane-switch" on:click=move |_| super::scroll_to("results-heading")>
                 "Back to the results"
             </button>
             <div class="control">

@@ -204,9 +204,11 @@ fn a_link_with_a_base_url_is_the_whole_address_and_evaluates_as_the_preset() {
         "{}",
         stdout(&env)
     );
-    // Not an address, or one with a fragment already: refused, saying why.
+    // Not an address (one with a character of several bytes where the scheme would end, too),
+    // or one with a fragment already: refused, saying why.
     for (bad, why) in [
         ("calc.example", "not an http(s) address"),
+        ("ht€€://x.example/", "not an http(s) address"),
         ("https://x.example/#a", "already has a fragment"),
     ] {
         let o = gpucost(&["link", "--base", bad]);

@@ -168,8 +168,9 @@ pub fn decode_link(link: &str) -> DecodedLink {
             "chart" => match EmbedChart::from_key(value) {
                 Some(chart) => out.embed_chart = chart,
                 None => notices.push(format!(
-                    "Ignored the chart \"{}\": one of breakdown, distribution, timeline.",
-                    shorten(40, value)
+                    "Ignored the chart \"{}\": one of {}.",
+                    shorten(40, value),
+                    EmbedChart::ALL.map(EmbedChart::key).join(", ")
                 )),
             },
             other => notices.push(format!(
