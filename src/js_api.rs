@@ -121,7 +121,8 @@ pub fn fit_history_js(
     #[wasm_bindgen(unchecked_param_type = "Scenario")] scenario: JsValue,
 ) -> Result<JsValue, JsError> {
     let base = scenario_from_js(scenario)?;
-    let (scenario, fit) = fit_into(&base, csv).map_err(|e| JsError::new(&e.to_string()))?;
+    let (scenario, fit) =
+        fit_into(&base, csv, &Default::default()).map_err(|e| JsError::new(&e.to_string()))?;
     let bad_rows: Vec<serde_json::Value> = fit
         .bad_rows
         .iter()

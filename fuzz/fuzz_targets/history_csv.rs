@@ -9,7 +9,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let Ok(fit) = fit_history(&text, &JobClass::default(), "A100") else {
+    let Ok(fit) = fit_history(&text, &JobClass::default(), "A100", &Default::default()) else {
         return;
     };
     let lines = text.lines().count() as u64 + 1;

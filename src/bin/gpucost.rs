@@ -61,10 +61,11 @@ mod cli {
             #[arg(long, value_enum, default_value_t = SchemaOf::Scenario)]
             of: SchemaOf,
         },
-        /// Fit job classes to a job-history CSV and print the preset's scenario with them (the
-        /// fit summary and every skipped row go to stderr).
+        /// Fit job classes to a job history (a CSV table, Slurm `sacct -P` output or an SWF
+        /// log, detected from its content) and print the preset's scenario with them (the fit
+        /// summary and every skipped record go to stderr).
         History {
-            /// The CSV: submit time, duration, GPUs, optional GPU model and outcome.
+            /// The history: a CSV table, `sacct -P` output, or a Standard Workload Format log.
             file: std::path::PathBuf,
             /// Preset whose platforms and other settings the fitted classes join.
             #[arg(long, default_value = DEFAULT)]
@@ -72,6 +73,29 @@ mod cli {
             /// Print the scenario's link instead of its JSON.
             #[arg(long)]
             link: bool,
+            /// The reader, when detection should not choose: csv, sacct or swf.
+            #[arg(long)]
+            format: Option<String>,
+            /// For `sacct --noheader` output: the `--format` field list it was written with,
+            /// comma- or |-separated (e.g. JobID,State,Submit,Start,End,Elapsed,AllocTRES).
+            #[arg(long, value_name = "FIELDS")]
+            sacct_fields: Option<String>,
+            /// Name a CSV column by hand: ROLE=HEADER, e.g. submit=creation_time; roles: submit,
+            /// start, end, duration_s, duration_min, duration_h, duration, gpus, gpu_milli,
+            /// cpus, gpu_model, outcome, team. Repeat for several.
+            #[arg(long, value_name = "ROLE=HEADER")]
+            column: Vec<String>,
+            /// CPUs taken as one GPU in a history that counts CPUs only (sacct without GPU
+            /// TRES, SWF); default 8.
+            #[arg(long, value_name = "N")]
+            cpus_per_gpu: Option<u32>,
+            /// Zone of the times written without one, e.g. +02:00 or -05:00 (default UTC).
+            #[arg(long, value_name = "OFFSET")]
+            tz: Option<String>,
+            /// Durations as an empirical quantile table (the default) or a log-normal through
+            /// the median and 90th percentile.
+            #[arg(long, value_enum, default_value_t = DurationsArg::Empirical)]
+            durations: DurationsArg,
         },
         /// Print the link of a preset with edits: its fragment (`#v=1&…`), or with a base
         /// URL the whole address to paste.
@@ -117,6 +141,14 @@ mod cli {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum DurationsArg {
+        /// A quantile table through the observed run times, keeping their mean.
+        Empirical,
+        /// A log-normal through their median and 90th percentile.
+        LogNormal,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -188,7 +220,14 @@ mod cli {
                 file,
                 preset: name,
                 link,
-            } => history(&file, &name, link),
+                format,
+                sacct_fields,
+                column,
+                cpus_per_gpu,
+                tz,
+                durations,
+            } => import_options(format, sacct_fields, &column, cpus_per_gpu, tz, durations)
+                .and_then(|options| history(&file, &name, link, &options)),
             Command::Schema { of } => serde_json::to_string_pretty(&match of {
                 SchemaOf::Scenario => schemars::schema_for!(Scenario),
                 SchemaOf::Report => {
@@ -199,11 +238,84 @@ mod cli {
         }
     }
 
-    fn history(file: &std::path::Path, name: &str, link: bool) -> Result<String, String> {
+    /// The import options the `history` flags give.
+    fn import_options(
+        format: Option<String>,
+        sacct_fields: Option<String>,
+        columns: &[String],
+        cpus_per_gpu: Option<u32>,
+        tz: Option<String>,
+        durations: DurationsArg,
+    ) -> Result<gpucost::scenario::history::ImportOptions, String> {
+        use gpucost::scenario::history::{clock, table, DurationFit, ImportOptions, SourceFormat};
+        let format = match format {
+            Some(f) => Some(SourceFormat::named(&f).ok_or_else(|| {
+                format!("--format {f}: not a history format; give csv, sacct or swf")
+            })?),
+            None => None,
+        };
+        let sacct_fields = sacct_fields.map(|list| {
+            list.split([',', '|'])
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty())
+                .collect::<Vec<_>>()
+        });
+        if sacct_fields.as_ref().is_some_and(Vec::is_empty) {
+            return Err("--sacct-fields: the list is empty".to_string());
+        }
+        let mut named = Vec::new();
+        for c in columns {
+            let (role, header) = c.split_once('=').ok_or_else(|| {
+                format!("--column {c}: give ROLE=HEADER, e.g. submit=creation_time")
+            })?;
+            let role = table::role_named(role).ok_or_else(|| {
+                let roles: Vec<&str> = table::ROLES.iter().map(|(_, n)| n[0]).collect();
+                format!(
+                    "--column {c}: \"{role}\" is not a role; roles: {}",
+                    roles.join(", ")
+                )
+            })?;
+            named.push((role, header.to_string()));
+        }
+        if cpus_per_gpu == Some(0) {
+            return Err("--cpus-per-gpu 0: give a whole number of CPUs from 1 up".to_string());
+        }
+        let utc_offset_s = match tz {
+            Some(t) => clock::parse_utc_offset(&t).ok_or_else(|| {
+                format!("--tz {t}: give an offset from UTC such as +02:00, -05:00 or UTC")
+            })?,
+            None => 0,
+        };
+        Ok(ImportOptions {
+            format,
+            sacct_fields,
+            columns: named,
+            cpus_per_gpu,
+            utc_offset_s,
+            durations: match durations {
+                DurationsArg::Empirical => DurationFit::Empirical,
+                DurationsArg::LogNormal => DurationFit::LogNormal,
+            },
+        })
+    }
+
+    fn history(
+        file: &std::path::Path,
+        name: &str,
+        link: bool,
+        options: &gpucost::scenario::history::ImportOptions,
+    ) -> Result<String, String> {
         use gpucost::scenario::history::{fit_into, HistoryImportError};
         let base = find_preset(name)?;
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let (scenario, fit) = fit_into(&base, &text).map_err(|e| match e {
+        let text = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = String::from_utf8(text).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (byte {} is not valid UTF-8); save it as UTF-8",
+                file.display(),
+                e.utf8_error().valid_up_to()
+            )
+        })?;
+        let (scenario, fit) = fit_into(&base, &text, options).map_err(|e| match e {
             HistoryImportError::Fit(e) => format!("{}: {e}", file.display()),
             HistoryImportError::Invalid(e) => {
                 format!("the fitted scenario is not valid with preset {name}: {e}")

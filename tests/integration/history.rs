@@ -4,7 +4,7 @@
 use gpucost::model::rng::lognormal_mean;
 use gpucost::model::scenario::{Arrivals, Duration, JobClass, Scenario};
 use gpucost::model::sim::generate_jobs;
-use gpucost::scenario::history::{fit_history, HistoryError};
+use gpucost::scenario::history::{fit_history, DurationFit, HistoryError, ImportOptions};
 
 const HAND: &str = include_str!("../data/job-history-hand.csv");
 
@@ -14,7 +14,11 @@ fn close(a: f64, b: f64, tolerance: f64) -> bool {
 
 #[test]
 fn hand_made_history_fits_as_worked_out() {
-    let fit = fit_history(HAND, &JobClass::default(), "A100").expect("fits");
+    let log_normal = ImportOptions {
+        durations: DurationFit::LogNormal,
+        ..Default::default()
+    };
+    let fit = fit_history(HAND, &JobClass::default(), "A100", &log_normal).expect("fits");
     // Lines 5 (duration "oops"), 9 (three fields) and 11 (0 GPUs) are skipped, by line.
     let lines: Vec<u64> = fit.bad_rows.iter().map(|b| b.line).collect();
     assert_eq!(lines, vec![5, 9, 11], "{:?}", fit.bad_rows);
@@ -78,12 +82,13 @@ fn hand_made_history_fits_as_worked_out() {
 
 #[test]
 fn unusable_files_say_what_is_missing() {
-    let err = fit_history("when,how_long\n1,2\n", &JobClass::default(), "A100").unwrap_err();
+    let none = ImportOptions::default();
+    let err = fit_history("when,how_long\n1,2\n", &JobClass::default(), "A100", &none).unwrap_err();
     assert!(
         matches!(
             err,
             HistoryError::MissingColumn {
-                what: "submit time",
+                what: "submit (or start) time",
                 ..
             }
         ),
@@ -94,15 +99,16 @@ fn unusable_files_say_what_is_missing() {
         "submit_time,duration_h,gpus\n2024-01-01 00:00,1,1\nbad,1,1\n",
         &JobClass::default(),
         "A100",
+        &none,
     )
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "1 usable row(s); at least 2 are needed to fit arrivals (1 skipped; line 3: submit \
-         time \"bad\" is not a date-time)"
+        "1 usable job(s); at least 2 that ran are needed to fit arrivals (1 skipped; line 3: \
+         submit time \"bad\" is not a date-time or seconds)"
     );
     assert_eq!(
-        fit_history("", &JobClass::default(), "A100").unwrap_err(),
+        fit_history("", &JobClass::default(), "A100", &none).unwrap_err(),
         HistoryError::Empty
     );
 }
@@ -145,7 +151,11 @@ fn generated_history_fits_back_to_its_class() {
             d % 60
         );
     }
-    let fit = fit_history(&csv, &JobClass::default(), "A100").expect("fits");
+    let log_normal = ImportOptions {
+        durations: DurationFit::LogNormal,
+        ..Default::default()
+    };
+    let fit = fit_history(&csv, &JobClass::default(), "A100", &log_normal).expect("fits");
     assert!(fit.bad_rows.is_empty());
     assert_eq!(fit.classes.len(), 1);
     let f = &fit.fits[0];
@@ -153,12 +163,16 @@ fn generated_history_fits_back_to_its_class() {
     assert!(close(f.per_day, 40.0, 2.5), "rate {}", f.per_day);
     // Quantiles of 2,400 log-normal draws: within ~5 % of 3 h and 9 h.
     assert!(
-        close(f.median_hours, 3.0, 0.15),
+        close(f.observed_hours.p50, 3.0, 0.15),
         "median {}",
-        f.median_hours
+        f.observed_hours.p50
     );
-    assert!(close(f.p90_hours, 9.0, 0.6), "p90 {}", f.p90_hours);
-    assert!(close(f.fitted_mean_hours, lognormal_mean(3.0, 9.0), 0.4));
+    assert!(
+        close(f.observed_hours.p90, 9.0, 0.6),
+        "p90 {}",
+        f.observed_hours.p90
+    );
+    assert!(close(f.simulated_hours.mean, lognormal_mean(3.0, 9.0), 0.4));
     assert!(f.ks_distance < 0.05, "KS {}", f.ks_distance);
     // Hours 8–11 get 2/14 of the jobs each, 12–17 1/14, the rest none.
     for (hour, share) in fit.hourly_share.iter().enumerate() {

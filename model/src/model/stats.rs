@@ -2,6 +2,30 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The standard normal quantile at `p` (0 < p < 1): the z with Φ(z) = p, by bisection on
+/// Φ(z) = (1 + erf(z/√2))/2 to double precision (±∞ at 0 and 1).
+pub fn normal_quantile(p: f64) -> f64 {
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    let (mut lo, mut hi) = (-40.0_f64, 40.0_f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid == lo || mid == hi {
+            break;
+        }
+        if 0.5 * (1.0 + libm::erf(mid / std::f64::consts::SQRT_2)) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 /// The `q` quantile (0–1) of sorted data, linearly interpolated between order statistics
 /// (Hyndman–Fan type 7, as in R and NumPy). Empty data gives NaN.
 pub fn quantile_sorted(sorted: &[f64], q: f64) -> f64 {

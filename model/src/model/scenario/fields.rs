@@ -52,11 +52,23 @@ pub enum Value<T: 'static> {
         /// The identifier.
         get: fn(&T) -> &str,
     },
-    /// A list of numbers, each in the field's range (an hour-of-day profile).
+    /// A list of numbers, each in the field's range (an hour-of-day profile, a quantile
+    /// table).
     Numbers {
         /// The list, if the item has one.
         get: fn(&T) -> Option<&[f64]>,
+        /// What the list is, and so how long it is and how it is ordered.
+        series: Series,
     },
+}
+
+/// What a list of numbers is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Series {
+    /// 24 weights, one per hour of the day, at least one above 0.
+    HourOfDay,
+    /// 2 to 257 points of a quantile function, ascending.
+    Quantiles,
 }
 
 impl<T> Clone for Value<T> {
@@ -335,17 +347,24 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
         max: 1e6,
         ..Field::<JobClass>::other("arrivals.hourly_weights", "Hour-of-day weights", Value::Numbers {
             get: |c| match &c.arrivals { Arrivals::HourOfDay { hourly_weights, .. } => Some(hourly_weights.as_slice()), _ => None },
+            series: Series::HourOfDay,
         })
     }
     .doc("24 non-negative weights, one per hour of the day; only their ratios matter.")
     .source("fitted from a job history")
     .control(Control::Elsewhere),
     Field::<JobClass>::other("duration.kind", "Duration distribution", Value::Choice {
-        choices: &[("fixed", "Fixed"), ("log_normal", "Log-normal"), ("exponential", "Exponential")],
+        choices: &[
+            ("fixed", "Fixed"),
+            ("log_normal", "Log-normal"),
+            ("exponential", "Exponential"),
+            ("empirical", "Empirical (quantiles from a job history)"),
+        ],
         get: |c| match c.duration {
             Duration::Fixed { .. } => "fixed",
             Duration::LogNormal { .. } => "log_normal",
             Duration::Exponential { .. } => "exponential",
+            Duration::Empirical { .. } => "empirical",
         },
         set: |_, _| {},
     })
@@ -373,6 +392,17 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
         |c, v| if let Duration::Exponential { mean_hours } = &mut c.duration { *mean_hours = v })
         .doc("Mean run time on the reference GPU (exponential, the M/M/c textbook case).")
         .control(Control::Elsewhere),
+    Field {
+        min: 1.0 / 3600.0,
+        max: 10.0 * DURATION_MAX_H,
+        ..Field::<JobClass>::other("duration.quantile_hours", "Duration quantiles", Value::Numbers {
+            get: |c| match &c.duration { Duration::Empirical { quantile_hours } => Some(quantile_hours.as_slice()), _ => None },
+            series: Series::Quantiles,
+        })
+    }
+    .doc("The run time's quantile function on the reference GPU: 2 to 257 ascending points at equal steps of probability from 0 to 1, linear between them.")
+    .source("fitted from a job history")
+    .control(Control::Elsewhere),
     num!(JobClass; "gpus_per_job", "GPUs per job", "", (1.0, limits::GPUS_PER_JOB_MAX as f64),
         |c| c.gpus_per_job, |c, v| c.gpus_per_job = v.round() as u32)
         .doc("GPUs per job: part of a node, a whole node or several whole nodes."),
@@ -653,6 +683,9 @@ mod tests {
                 p90_hours: 9.0,
             },
             Duration::Exponential { mean_hours: 4.0 },
+            Duration::Empirical {
+                quantile_hours: vec![0.1, 0.5, 2.0, 30.0],
+            },
         ];
         let mut out = Vec::new();
         for (i, arrivals) in arrivals.into_iter().enumerate() {
@@ -702,7 +735,7 @@ mod tests {
                 (Value::Name { get } | Value::Id { get }, Json::String(s)) => {
                     assert_eq!(get(item), s, "{path}")
                 }
-                (Value::Numbers { get }, Json::Array(list)) => {
+                (Value::Numbers { get, .. }, Json::Array(list)) => {
                     let want: Vec<f64> = list.iter().filter_map(Json::as_f64).collect();
                     assert_eq!(get(item), Some(want.as_slice()), "{path}");
                 }

@@ -37,6 +37,13 @@ pub mod limits {
     pub const MAX_NODES: u32 = 10_000;
     /// Most GPUs per job.
     pub const GPUS_PER_JOB_MAX: u32 = 4_096;
+    /// Most points in an empirical duration's quantile table (256 steps of probability).
+    pub const QUANTILE_POINTS_MAX: usize = 257;
+    /// Most jobs (allocations) a job history may hold; a longer one is refused.
+    pub const HISTORY_JOBS_MAX: usize = 1_000_000;
+    /// Largest job history the page reads, bytes (the command line has no byte limit, only
+    /// the job limit).
+    pub const HISTORY_BYTES_MAX_PAGE: usize = 256 * 1024 * 1024;
     /// Most simulation events (job arrivals, node and attempt events) one platform may handle
     /// in one replication; a replication that needs more is stopped and reported, never
     /// summarised. The largest valid workload (2 million jobs) needs about 4.5 million without
@@ -218,6 +225,12 @@ pub enum Duration {
         /// Mean, hours.
         mean_hours: f64,
     },
+    /// An empirical distribution (from a job history): its quantile function through these
+    /// points at equal steps of probability (0, 1/n, …, 1), linear between them, hours.
+    Empirical {
+        /// n + 1 durations in ascending order, hours.
+        quantile_hours: Vec<f64>,
+    },
 }
 
 impl Duration {
@@ -230,6 +243,51 @@ impl Duration {
                 p90_hours,
             } => super::rng::lognormal_mean(*median_hours, *p90_hours),
             Duration::Exponential { mean_hours } => *mean_hours,
+            Duration::Empirical { quantile_hours } => empirical_mean(quantile_hours),
+        }
+    }
+
+    /// The duration at probability `p` (0–1), hours: exact for each distribution.
+    pub fn quantile_hours(&self, p: f64) -> f64 {
+        let p = p.clamp(0.0, 1.0);
+        match self {
+            Duration::Fixed { hours } => *hours,
+            Duration::LogNormal {
+                median_hours,
+                p90_hours,
+            } => {
+                let sigma = super::rng::lognormal_sigma(*median_hours, *p90_hours);
+                median_hours * libm::exp(sigma * super::stats::normal_quantile(p))
+            }
+            Duration::Exponential { mean_hours } => -mean_hours * libm::log(1.0 - p),
+            Duration::Empirical { quantile_hours } => empirical_quantile(quantile_hours, p),
+        }
+    }
+}
+
+/// The mean of a piecewise-linear quantile function through `points` (equal probability
+/// steps): the mean of each step's two ends, averaged.
+pub fn empirical_mean(points: &[f64]) -> f64 {
+    if points.len() < 2 {
+        return points.first().copied().unwrap_or(0.0);
+    }
+    let steps = (points.len() - 1) as f64;
+    points.windows(2).map(|w| (w[0] + w[1]) / 2.0).sum::<f64>() / steps
+}
+
+/// The piecewise-linear quantile function through `points` at probability `p` in [0, 1]:
+/// the inverse CDF the simulation samples.
+pub fn empirical_quantile(points: &[f64], p: f64) -> f64 {
+    match points {
+        [] => 0.0,
+        [only] => *only,
+        _ => {
+            let steps = points.len() - 1;
+            let x = p * steps as f64;
+            // p < 1 gives a step below `steps`; p = 1 is the last point.
+            let k = (x as usize).min(steps - 1);
+            let frac = x - k as f64;
+            points[k] + frac * (points[k + 1] - points[k])
         }
     }
 }

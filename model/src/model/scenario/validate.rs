@@ -3,7 +3,7 @@
 //! unique, reservations within the node limit, every job class fitting every platform), then
 //! the size of the work. The first problem found is returned, with its field path.
 
-use super::fields::{Field, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS};
+use super::fields::{Field, Series, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS};
 use super::{limits, Overflow, Platform, Scenario};
 use crate::model::error::ScenarioError;
 
@@ -182,9 +182,12 @@ fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), Scenari
                 field: path(field),
                 reason: reason.to_string(),
             })?,
-            Value::Numbers { get } => {
+            Value::Numbers { get, series } => {
                 if let Some(list) = get(item) {
-                    check_hourly_weights(&path(field), list, field)?;
+                    match series {
+                        Series::HourOfDay => check_hourly_weights(&path(field), list, field)?,
+                        Series::Quantiles => check_quantiles(&path(field), list, field)?,
+                    }
                 }
             }
             Value::Flag { .. } | Value::Choice { .. } | Value::Id { .. } => {}
@@ -215,6 +218,32 @@ fn check_hourly_weights<T>(
             field: field.to_string(),
             reason: "at least one hour must have a weight above 0".to_string(),
         });
+    }
+    Ok(())
+}
+
+/// 2 to [`limits::QUANTILE_POINTS_MAX`] points in the field's range, none below the one
+/// before.
+fn check_quantiles<T>(field: &str, points: &[f64], row: &Field<T>) -> Result<(), ScenarioError> {
+    count(field, points.len(), 2, limits::QUANTILE_POINTS_MAX)?;
+    for (i, &point) in points.iter().enumerate() {
+        if !in_range(point, row.min, row.max) {
+            return Err(out_of_range(
+                format!("{field}.{i}"),
+                point,
+                row.min,
+                row.max,
+            ));
+        }
+        if i > 0 && point < points[i - 1] {
+            return Err(ScenarioError::Invalid {
+                field: format!("{field}.{i}"),
+                reason: format!(
+                    "{point} is below the point before it ({}); quantiles must ascend",
+                    points[i - 1]
+                ),
+            });
+        }
     }
     Ok(())
 }

@@ -2,7 +2,9 @@
 //! fed to every platform, so differences between platforms are the platforms', not noise.
 
 use crate::model::rng::{lognormal_sigma, Purpose, Stream};
-use crate::model::scenario::{Arrivals, Duration, FailureKind, Scenario, DAY_S, HOUR_S};
+use crate::model::scenario::{
+    empirical_quantile, Arrivals, Duration, FailureKind, Scenario, DAY_S, HOUR_S,
+};
 
 /// One submitted job.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +91,9 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
                     rng.lognormal(*median_hours, duration_sigma) * HOUR_S
                 }
                 Duration::Exponential { mean_hours } => rng.exponential(*mean_hours) * HOUR_S,
+                Duration::Empirical { quantile_hours } => {
+                    empirical_quantile(quantile_hours, rng.uniform()) * HOUR_S
+                }
             };
             let broken = class.failures.kind == FailureKind::Deterministic
                 && rng.bernoulli(class.failures.probability);

@@ -1,7 +1,7 @@
 //! The page's edits of a job class: its arrival rate and duration set whatever the kind of
 //! its arrivals or distribution, and a switch of its arrival kind at the same rate.
 
-use crate::model::scenario::{Arrivals, Duration, JobClass};
+use crate::model::scenario::{empirical_quantile, Arrivals, Duration, JobClass};
 
 /// Mean jobs per day of `class`, whatever its arrival kind.
 pub fn jobs_per_day(class: &JobClass) -> Option<f64> {
@@ -52,12 +52,22 @@ pub fn duration_median(class: &JobClass) -> Option<f64> {
         Duration::Fixed { hours } => hours,
         Duration::LogNormal { median_hours, .. } => median_hours,
         Duration::Exponential { mean_hours } => mean_hours,
+        Duration::Empirical { .. } => class.duration.quantile_hours(0.5),
     })
 }
 
 /// Sets the median field: a fixed or exponential duration takes it as its hours or mean; a
 /// log-normal's 90th percentile rises to it if it was lower.
 pub fn set_duration_median(class: &mut JobClass, v: f64) {
+    // An empirical distribution keeps its shape: every quantile scales with the median.
+    if let Duration::Empirical { quantile_hours } = &mut class.duration {
+        let median = empirical_quantile(quantile_hours, 0.5);
+        if median > 0.0 {
+            let scale = v / median;
+            quantile_hours.iter_mut().for_each(|q| *q *= scale);
+        }
+        return;
+    }
     class.duration = match class.duration {
         Duration::Fixed { .. } => Duration::Fixed { hours: v },
         Duration::LogNormal { p90_hours, .. } => Duration::LogNormal {
@@ -65,6 +75,7 @@ pub fn set_duration_median(class: &mut JobClass, v: f64) {
             p90_hours: p90_hours.max(v),
         },
         Duration::Exponential { .. } => Duration::Exponential { mean_hours: v },
+        Duration::Empirical { .. } => unreachable!("scaled above"),
     }
 }
 
@@ -74,6 +85,7 @@ pub fn duration_p90(class: &JobClass) -> Option<f64> {
         Duration::LogNormal { p90_hours, .. } => p90_hours,
         Duration::Fixed { hours } => hours,
         Duration::Exponential { mean_hours } => mean_hours * std::f64::consts::LN_10,
+        Duration::Empirical { .. } => class.duration.quantile_hours(0.9),
     })
 }
 
@@ -84,6 +96,7 @@ pub fn set_duration_p90(class: &mut JobClass, v: f64) {
         Duration::Fixed { hours } => hours,
         Duration::LogNormal { median_hours, .. } => median_hours,
         Duration::Exponential { mean_hours } => mean_hours * std::f64::consts::LN_2,
+        Duration::Empirical { .. } => class.duration.quantile_hours(0.5),
     };
     class.duration = Duration::LogNormal {
         median_hours: median.min(v),

@@ -1,0 +1,767 @@
+//! From recorded jobs to job classes: one class per GPU count (the rarest merged beyond the
+//! class limit), arrivals at the history's rate with its hour-of-day profile, durations on
+//! the reference GPU as an empirical quantile table (or a log-normal), failures from the
+//! outcomes, and a table that sets each class's observed figures beside the simulated ones.
+
+use super::clock::Clock;
+use super::record::{canonical_gpu, JobRecord, Outcome, StateCount};
+use super::{BadRow, DurationFit, HistoryError, ImportOptions, Read, SourceFormat};
+use crate::model::catalog::relative_throughput_vs_a100;
+use crate::model::scenario::{
+    limits, Arrivals, Duration, FailureKind, Failures, JobClass, DAY_S, HOUR_S,
+};
+use crate::model::stats::quantile_sorted;
+
+/// Most steps of probability in an empirical duration table (257 points, 0 to 1): a class
+/// of n jobs gets n − 1 steps (every order statistic a point), at most this,
+/// so that the top step, stretched to keep the mean, holds under 0.4 % of the jobs and the
+/// 99th percentile stays below it.
+pub const QUANTILE_STEPS_MAX: usize = limits::QUANTILE_POINTS_MAX - 1;
+/// Fewest steps in an empirical table.
+pub const QUANTILE_STEPS_MIN: usize = 1;
+
+/// Steps in the empirical table of a class of `jobs` jobs.
+pub fn quantile_steps(jobs: usize) -> usize {
+    jobs.saturating_sub(1)
+        .clamp(QUANTILE_STEPS_MIN, QUANTILE_STEPS_MAX)
+}
+/// Jobs a class needs for an hour-of-day profile of its own (10 a hour on average);
+/// classes with fewer share the whole history's.
+pub const OWN_PROFILE_MIN_JOBS: usize = 240;
+
+/// How one fitted class matches its jobs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassFit {
+    /// The class's name.
+    pub name: String,
+    /// GPUs per job.
+    pub gpus_per_job: u32,
+    /// Jobs in this class.
+    pub jobs: usize,
+    /// Of those, still running when the history was taken (run time a lower bound).
+    pub censored: usize,
+    /// Of those, asking for a share of one GPU (counted as a whole GPU).
+    pub fractional: usize,
+    /// Fitted mean jobs per day.
+    pub per_day: f64,
+    /// Observed run time on the reference GPU, hours: mean, median, p90, p99.
+    pub observed_hours: Moments,
+    /// The same of the distribution the simulation samples.
+    pub simulated_hours: Moments,
+    /// Reference-GPU-hours a day the jobs ran in the history.
+    pub observed_gpu_hours_per_day: f64,
+    /// Reference-GPU-hours a day the fitted class submits (rate × GPUs × simulated mean).
+    pub simulated_gpu_hours_per_day: f64,
+    /// Kolmogorov–Smirnov distance between the observed and simulated run times (0–1).
+    pub ks_distance: f64,
+    /// The class has its own hour-of-day profile (else the whole history's).
+    pub own_profile: bool,
+    /// Jobs with a known outcome (succeeded or failed).
+    pub with_outcome: usize,
+    /// Of those, failed.
+    pub failed: usize,
+}
+
+/// A run-time distribution's mean and quantiles, hours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Moments {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+/// Fitted job classes and what they were fitted from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryFit {
+    /// The reader used.
+    pub format: SourceFormat,
+    /// How the file's times count.
+    pub clock: Clock,
+    /// The fitted classes, most frequent first.
+    pub classes: Vec<JobClass>,
+    /// One entry per class, same order.
+    pub fits: Vec<ClassFit>,
+    /// Records read (sacct: allocations and steps).
+    pub rows: usize,
+    /// Jobs in the classes.
+    pub used: usize,
+    /// Jobs submitted that never started (not in the classes).
+    pub never_started: usize,
+    /// sacct steps folded into their allocations.
+    pub steps_folded: usize,
+    /// Blank and comment lines skipped.
+    pub lines_skipped: usize,
+    /// Records skipped, by line.
+    pub bad_rows: Vec<BadRow>,
+    /// Each written state, what it became, and how many jobs.
+    pub states: Vec<StateCount>,
+    /// CPUs taken as one GPU, when the history counts CPUs only.
+    pub gpus_from_cpus: Option<u32>,
+    /// Length of the observed window, days.
+    pub window_days: f64,
+    /// Share of the jobs submitted in each hour of the day (sums to 1; empty without a clock).
+    pub hourly_share: Vec<f64>,
+    /// GPU models seen and how many jobs each.
+    pub gpu_models: Vec<(String, usize)>,
+    /// How run times became durations.
+    pub durations: DurationFit,
+    /// Assumptions and adjustments, one sentence each.
+    pub notes: Vec<String>,
+}
+
+impl HistoryFit {
+    /// The fit in plain sentences: what was read, one line per class, the states, the notes.
+    pub fn summary(&self) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Read {} records as {}: {} jobs in {} classes, {} skipped; {} of arrivals.",
+            self.rows,
+            self.format.label(),
+            self.used,
+            self.classes.len(),
+            self.bad_rows.len(),
+            window_text(self.window_days)
+        )];
+        for f in &self.fits {
+            let failures = if f.with_outcome > 0 {
+                format!("{} of {} runs failed", f.failed, f.with_outcome)
+            } else {
+                "no outcomes".to_string()
+            };
+            lines.push(format!(
+                "{}: {} jobs, {:.3}/day; hours observed / simulated: mean {:.3} / {:.3}, \
+                 p50 {:.3} / {:.3}, p90 {:.3} / {:.3}, p99 {:.3} / {:.3}; GPU-h/day {:.2} / {:.2}; \
+                 KS {:.3}; {failures}.",
+                f.name,
+                f.jobs,
+                f.per_day,
+                f.observed_hours.mean,
+                f.simulated_hours.mean,
+                f.observed_hours.p50,
+                f.simulated_hours.p50,
+                f.observed_hours.p90,
+                f.simulated_hours.p90,
+                f.observed_hours.p99,
+                f.simulated_hours.p99,
+                f.observed_gpu_hours_per_day,
+                f.simulated_gpu_hours_per_day,
+                f.ks_distance
+            ));
+        }
+        if !self.states.is_empty() {
+            let states: Vec<String> = self
+                .states
+                .iter()
+                .map(|s| format!("{} {} → {}", s.written, s.jobs, s.outcome.treatment()))
+                .collect();
+            lines.push(format!("States: {}.", states.join("; ")));
+        }
+        lines.extend(self.notes.iter().cloned());
+        lines
+    }
+}
+
+/// A window's length: days from one day up, hours below.
+pub fn window_text(days: f64) -> String {
+    if days >= 1.0 {
+        format!("{days:.1} days")
+    } else {
+        format!("{:.1} hours", days * 24.0)
+    }
+}
+
+/// One job the fit uses.
+struct Job<'a> {
+    record: &'a JobRecord,
+    arrival_s: i64,
+    hour: Option<u8>,
+    reference_hours: f64,
+}
+
+/// Fits classes to what a reader found.
+pub fn fit_records(
+    read: Read,
+    template: &JobClass,
+    reference_gpu: &str,
+    options: &ImportOptions,
+) -> Result<HistoryFit, HistoryError> {
+    let Read {
+        format,
+        clock,
+        records,
+        mut bad_rows,
+        lines_skipped,
+        records_read,
+        steps_folded,
+        mut states,
+        gpus_from_cpus,
+        mut notes,
+    } = read;
+    let never_started = records.iter().filter(|r| !r.outcome.ran()).count();
+    let mut models: Vec<(String, usize)> = Vec::new();
+    let mut unknown_models: Vec<String> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut zero_runs = 0usize;
+    for r in &records {
+        if !r.outcome.ran() {
+            continue;
+        }
+        let Some(run_s) = r.run_s else { continue };
+        let Some(arrival) = r.arrival() else { continue };
+        if run_s <= 0.0 {
+            zero_runs += 1;
+            continue;
+        }
+        let speed = match &r.gpu_model {
+            Some(m) => {
+                let known = canonical_gpu(m);
+                let name = known.map_or_else(|| m.clone(), str::to_string);
+                match models.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, c)) => *c += 1,
+                    None => models.push((name.clone(), 1)),
+                }
+                match known {
+                    Some(k) => {
+                        relative_throughput_vs_a100(k) / relative_throughput_vs_a100(reference_gpu)
+                    }
+                    None => {
+                        if !unknown_models.contains(&name) && unknown_models.len() < 10 {
+                            unknown_models.push(name);
+                        }
+                        1.0
+                    }
+                }
+            }
+            None => 1.0,
+        };
+        jobs.push(Job {
+            record: r,
+            arrival_s: arrival.s,
+            hour: arrival.hour,
+            reference_hours: run_s * speed / HOUR_S,
+        });
+    }
+    bad_rows.sort_by_key(|b| b.line);
+    if zero_runs > 0 {
+        notes.push(format!(
+            "{zero_runs} job(s) ran for 0 s (ended before they started, e.g. cancelled while \
+             queued): counted with those that never started, not in the classes."
+        ));
+    }
+    if jobs.len() < 2 {
+        return Err(HistoryError::TooFewJobs {
+            used: jobs.len(),
+            bad_rows,
+        });
+    }
+    let window_days = observed_window_days(&jobs, &mut notes);
+    let shared = hour_profile(jobs.iter());
+    notes.extend(reading_notes(
+        &jobs,
+        clock,
+        &unknown_models,
+        !models.is_empty(),
+        reference_gpu,
+        gpus_from_cpus,
+        never_started,
+        steps_folded,
+        lines_skipped,
+        options,
+    ));
+    let never_started = never_started + zero_runs;
+    let (kept, groups) = group_by_gpu_count(&jobs, &mut notes);
+    let mut classes = Vec::new();
+    let mut fits = Vec::new();
+    for (&gpus, group) in kept.iter().zip(&groups) {
+        let (class, fit) = fit_class(
+            gpus,
+            group,
+            template,
+            window_days,
+            clock,
+            shared.as_ref(),
+            options.durations,
+        );
+        classes.push(class);
+        fits.push(fit);
+    }
+    let shared_profile: Vec<&str> = fits
+        .iter()
+        .filter(|f| !f.own_profile)
+        .map(|f| f.name.as_str())
+        .collect();
+    if clock == Clock::Absolute && !shared_profile.is_empty() {
+        notes.push(format!(
+            "{} had fewer than {OWN_PROFILE_MIN_JOBS} jobs and use(s) the whole history's hour-of-day profile.",
+            shared_profile.join(", ")
+        ));
+    }
+    models.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    states.sort_by(|a, b| b.jobs.cmp(&a.jobs).then_with(|| a.written.cmp(&b.written)));
+    let hourly_share = shared
+        .map(|counts| {
+            let n: f64 = counts.iter().sum();
+            counts.iter().map(|c| c / n).collect()
+        })
+        .unwrap_or_default();
+    Ok(HistoryFit {
+        format,
+        clock,
+        classes,
+        fits,
+        rows: records_read,
+        used: jobs.len(),
+        never_started,
+        steps_folded,
+        lines_skipped,
+        bad_rows,
+        states,
+        gpus_from_cpus,
+        window_days,
+        hourly_share,
+        gpu_models: models,
+        durations: options.durations,
+        notes,
+    })
+}
+
+/// The observed window in days: first to last arrival, widened by one mean gap (n − 1 gaps
+/// were seen between n jobs), at least an hour; a note when it is under a week.
+fn observed_window_days(jobs: &[Job], notes: &mut Vec<String>) -> f64 {
+    let first = jobs.iter().map(|j| j.arrival_s).min().unwrap_or(0);
+    let last = jobs.iter().map(|j| j.arrival_s).max().unwrap_or(0);
+    let n = jobs.len() as f64;
+    let window_s = ((last - first) as f64 * n / (n - 1.0)).max(HOUR_S);
+    let window_days = window_s / DAY_S;
+    if window_days < 7.0 {
+        notes.push(format!(
+            "The history covers {window_days:.1} days; rates and the hour-of-day profile are rough below a week."
+        ));
+    }
+    window_days
+}
+
+/// Arrivals per hour of day, or `None` when the times have no clock.
+fn hour_profile<'a>(jobs: impl Iterator<Item = &'a Job<'a>>) -> Option<[f64; 24]> {
+    let mut per_hour = [0.0; 24];
+    let mut any = false;
+    for j in jobs {
+        if let Some(h) = j.hour {
+            per_hour[usize::from(h)] += 1.0;
+            any = true;
+        }
+    }
+    any.then_some(per_hour)
+}
+
+/// Counts as weights with mean 1, to three decimals (short in a link, exact enough for a
+/// rate).
+fn weights(counts: &[f64; 24]) -> Vec<f64> {
+    let n: f64 = counts.iter().sum();
+    counts
+        .iter()
+        .map(|c| (c / n * 24.0 * 1000.0).round() / 1000.0)
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn reading_notes(
+    jobs: &[Job],
+    clock: Clock,
+    unknown_models: &[String],
+    has_gpu_model: bool,
+    reference_gpu: &str,
+    gpus_from_cpus: Option<u32>,
+    never_started: usize,
+    steps_folded: usize,
+    lines_skipped: usize,
+    options: &ImportOptions,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    match clock {
+        Clock::Absolute => notes.push(format!(
+            "Times without a zone were read as UTC{}; hours of day are as written (in that zone for Unix times).",
+            super::format_offset(options.utc_offset_s)
+        )),
+        Clock::TraceSeconds => notes.push(
+            "Times are seconds from the trace's start, with no clock time: arrivals are spread \
+             evenly over the day (Poisson at the history's rate)."
+                .to_string(),
+        ),
+    }
+    if let Some(n) = gpus_from_cpus {
+        let given = if options.cpus_per_gpu.is_some() {
+            "as given"
+        } else {
+            "the default; --cpus-per-gpu or the page's field changes it"
+        };
+        notes.push(format!(
+            "The history counts CPUs, not GPUs: every {n} CPUs (or part of {n}) were taken as one GPU ({given})."
+        ));
+    }
+    let censored = jobs
+        .iter()
+        .filter(|j| j.record.outcome == Outcome::StillRunning)
+        .count();
+    if censored > 0 {
+        notes.push(format!(
+            "{censored} job(s) were still running when the history was taken: their run time so far is used, a lower bound."
+        ));
+    }
+    let fractional = jobs.iter().filter(|j| j.record.gpu_share.is_some()).count();
+    if fractional > 0 {
+        notes.push(format!(
+            "{fractional} job(s) asked for a share of one GPU (gpu_milli below 1000): each counts as one whole GPU, since the calculator does not share GPUs between jobs yet."
+        ));
+    }
+    if never_started > 0 {
+        notes.push(format!(
+            "{never_started} job(s) were submitted but never started: they are not in the classes (their run time is unknown)."
+        ));
+    }
+    if steps_folded > 0 {
+        notes.push(format!(
+            "{steps_folded} job step(s) (.batch, .extern, .0…) were folded into their allocations."
+        ));
+    }
+    if lines_skipped > 0 {
+        notes.push(format!(
+            "{lines_skipped} blank or comment line(s) were skipped."
+        ));
+    }
+    if !unknown_models.is_empty() {
+        notes.push(format!(
+            "GPU model(s) {} are not in the catalog: their durations are used as if run on the \
+             reference GPU ({reference_gpu}).",
+            unknown_models.join(", ")
+        ));
+    } else if has_gpu_model {
+        notes.push(format!(
+            "Durations were converted to the reference GPU ({reference_gpu}) with the \
+             catalog's relative throughput."
+        ));
+    }
+    if !jobs
+        .iter()
+        .any(|j| matches!(j.record.outcome, Outcome::Succeeded | Outcome::Failed))
+    {
+        notes.push(
+            "No outcome column (or no known outcome): the failure settings were kept.".to_string(),
+        );
+    }
+    notes.push(match options.durations {
+        DurationFit::Empirical => format!(
+            "Durations are empirical: a table of quantiles through the observed run times (one \
+             per job up to {} a class), its top step set so the mean is the observed mean.",
+            QUANTILE_STEPS_MAX + 1
+        ),
+        DurationFit::LogNormal => {
+            "Durations are log-normal through the observed median and 90th percentile; its mean \
+             can differ from the observed one (see the table)."
+                .to_string()
+        }
+    });
+    notes
+}
+
+/// One class per GPU count, most frequent first; beyond the class limit, the rarest sizes
+/// join the kept size nearest on a log scale. The kept counts, and the jobs of each.
+fn group_by_gpu_count<'a, 'b>(
+    jobs: &'b [Job<'a>],
+    notes: &mut Vec<String>,
+) -> (Vec<u32>, Vec<Vec<&'b Job<'a>>>) {
+    let mut sizes: Vec<(u32, usize)> = Vec::new();
+    for j in jobs {
+        match sizes.iter_mut().find(|(g, _)| *g == j.record.gpus) {
+            Some((_, c)) => *c += 1,
+            None => sizes.push((j.record.gpus, 1)),
+        }
+    }
+    sizes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let kept: Vec<u32> = sizes
+        .iter()
+        .take(limits::JOB_CLASSES_MAX)
+        .map(|s| s.0)
+        .collect();
+    if sizes.len() > kept.len() {
+        notes.push(format!(
+            "{} GPU counts seen; the {} rarest were merged into the nearest of the {} kept \
+             (the class limit).",
+            sizes.len(),
+            sizes.len() - kept.len(),
+            kept.len()
+        ));
+    }
+    let class_of = |gpus: u32| -> usize {
+        kept.iter()
+            .position(|&g| g == gpus)
+            .unwrap_or_else(|| nearest_on_log_scale(&kept, gpus))
+    };
+    let mut groups: Vec<Vec<&Job>> = vec![Vec::new(); kept.len()];
+    for j in jobs {
+        groups[class_of(j.record.gpus)].push(j);
+    }
+    (kept, groups)
+}
+
+/// The empirical duration through sorted run times: their type-7 quantiles at 0, 1/n, …,
+/// (n − 1)/n for n = [`quantile_steps`], and a last point set so the table's mean is the
+/// observed mean (kept at least the point before; then the mean is as close as the table
+/// allows, and the fit table shows it). Points to four significant digits.
+pub fn empirical_duration(sorted: &[f64]) -> Duration {
+    let n = quantile_steps(sorted.len());
+    let mut points: Vec<f64> = (0..n)
+        .map(|k| round_significant(quantile_sorted(sorted, k as f64 / n as f64), 4))
+        .collect();
+    let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
+    let before = points[n - 1];
+    // Mean of the table = (Σ over the first n − 1 steps of their midpoints + (before + last)/2) / n.
+    let lower: f64 = points.windows(2).map(|w| (w[0] + w[1]) / 2.0).sum();
+    let last = 2.0 * (mean * n as f64 - lower) - before;
+    points.push(round_significant(last.max(before), 4).max(before));
+    if points.first() == points.last() {
+        return Duration::Fixed { hours: points[0] };
+    }
+    Duration::Empirical {
+        quantile_hours: points,
+    }
+}
+
+fn fit_class(
+    gpus: u32,
+    group: &[&Job],
+    template: &JobClass,
+    window_days: f64,
+    clock: Clock,
+    shared: Option<&[f64; 24]>,
+    durations: DurationFit,
+) -> (JobClass, ClassFit) {
+    let mut hours: Vec<f64> = group.iter().map(|j| j.reference_hours).collect();
+    hours.sort_by(f64::total_cmp);
+    let duration = match durations {
+        DurationFit::Empirical => empirical_duration(&hours),
+        DurationFit::LogNormal => {
+            let median = round_significant(quantile_sorted(&hours, 0.5), 4);
+            let p90 = round_significant(quantile_sorted(&hours, 0.9), 4);
+            if p90 > median {
+                Duration::LogNormal {
+                    median_hours: median,
+                    p90_hours: p90,
+                }
+            } else {
+                Duration::Fixed { hours: median }
+            }
+        }
+    };
+    let with_outcome = group
+        .iter()
+        .filter(|j| matches!(j.record.outcome, Outcome::Succeeded | Outcome::Failed))
+        .count();
+    let failed = group
+        .iter()
+        .filter(|j| j.record.outcome == Outcome::Failed)
+        .count();
+    let failures = if with_outcome > 0 {
+        Failures {
+            probability: round_significant(failed as f64 / with_outcome as f64, 3),
+            kind: FailureKind::Transient,
+            max_retries: template.failures.max_retries,
+            at_share: template.failures.at_share,
+        }
+    } else {
+        template.failures.clone()
+    };
+    let per_day = round_significant(group.len() as f64 / window_days, 4);
+    let own = if group.len() >= OWN_PROFILE_MIN_JOBS {
+        hour_profile(group.iter().copied())
+    } else {
+        None
+    };
+    let arrivals = match (clock, own.as_ref().or(shared)) {
+        (Clock::Absolute, Some(profile)) => Arrivals::HourOfDay {
+            per_day,
+            hourly_weights: weights(profile),
+        },
+        _ => Arrivals::Poisson { per_day },
+    };
+    let name = format!("{gpus}-GPU jobs");
+    let observed_mean = hours.iter().sum::<f64>() / hours.len() as f64;
+    let g = f64::from(gpus);
+    let fit = ClassFit {
+        name: name.clone(),
+        gpus_per_job: gpus,
+        jobs: group.len(),
+        censored: group
+            .iter()
+            .filter(|j| j.record.outcome == Outcome::StillRunning)
+            .count(),
+        fractional: group
+            .iter()
+            .filter(|j| j.record.gpu_share.is_some())
+            .count(),
+        per_day,
+        observed_hours: Moments {
+            mean: observed_mean,
+            p50: quantile_sorted(&hours, 0.5),
+            p90: quantile_sorted(&hours, 0.9),
+            p99: quantile_sorted(&hours, 0.99),
+        },
+        simulated_hours: Moments {
+            mean: duration.mean_hours(),
+            p50: duration.quantile_hours(0.5),
+            p90: duration.quantile_hours(0.9),
+            p99: duration.quantile_hours(0.99),
+        },
+        observed_gpu_hours_per_day: g * hours.iter().sum::<f64>() / window_days,
+        simulated_gpu_hours_per_day: g * per_day * duration.mean_hours(),
+        ks_distance: ks_distance(&hours, &duration),
+        own_profile: own.is_some(),
+        with_outcome,
+        failed,
+    };
+    let class = JobClass {
+        name,
+        arrivals,
+        duration,
+        gpus_per_job: gpus,
+        failures,
+        ..template.clone()
+    };
+    (class, fit)
+}
+
+fn nearest_on_log_scale(kept: &[u32], gpus: u32) -> usize {
+    let distance = |g: u32| (f64::from(g).ln() - f64::from(gpus).ln()).abs();
+    (0..kept.len())
+        .min_by(|&a, &b| distance(kept[a]).total_cmp(&distance(kept[b])))
+        .unwrap_or(0)
+}
+
+/// The CDF of `duration` at `x` hours.
+fn cdf(duration: &Duration, x: f64) -> f64 {
+    match duration {
+        Duration::Fixed { hours } => f64::from(u8::from(x >= *hours)),
+        Duration::LogNormal {
+            median_hours,
+            p90_hours,
+        } => {
+            let sigma = crate::model::rng::lognormal_sigma(*median_hours, *p90_hours);
+            if sigma == 0.0 {
+                return f64::from(u8::from(x >= *median_hours));
+            }
+            let z = (libm::log(x) - libm::log(*median_hours)) / sigma;
+            0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2))
+        }
+        Duration::Exponential { mean_hours } => 1.0 - libm::exp(-x / mean_hours),
+        Duration::Empirical { quantile_hours: q } => {
+            let steps = (q.len() - 1) as f64;
+            if x < q[0] {
+                return 0.0;
+            }
+            if x >= q[q.len() - 1] {
+                return 1.0;
+            }
+            // The last point at or below x; within its step the CDF is linear.
+            let k = q.partition_point(|&p| p <= x) - 1;
+            let width = q[k + 1] - q[k];
+            let frac = if width > 0.0 { (x - q[k]) / width } else { 1.0 };
+            (k as f64 + frac) / steps
+        }
+    }
+}
+
+/// Largest gap between the empirical distribution of `sorted` and `fitted`.
+fn ks_distance(sorted: &[f64], fitted: &Duration) -> f64 {
+    let n = sorted.len() as f64;
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let f = cdf(fitted, x);
+            (f - i as f64 / n).abs().max((f - (i + 1) as f64 / n).abs())
+        })
+        .fold(0.0, f64::max)
+}
+
+fn round_significant(value: f64, digits: i32) -> f64 {
+    if value == 0.0 || !value.is_finite() {
+        return value;
+    }
+    let scale = 10f64.powi(digits - 1 - libm::floor(libm::log10(value.abs())) as i32);
+    (value * scale).round() / scale
+}
+
+/// The mean of the table `empirical_duration` makes, for tests.
+#[cfg(test)]
+fn table_mean(d: &Duration) -> f64 {
+    match d {
+        Duration::Empirical { quantile_hours } => {
+            crate::model::scenario::empirical_mean(quantile_hours)
+        }
+        other => other.mean_hours(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_empirical_table_keeps_the_mean_of_a_heavy_tail() {
+        // 95 jobs of 0.1 h and 5 of 100 h: mean 5.095 h, median 0.1 h.
+        let mut hours = vec![0.1; 95];
+        hours.extend([100.0; 5]);
+        let d = empirical_duration(&hours);
+        let Duration::Empirical { quantile_hours } = &d else {
+            panic!("{d:?}")
+        };
+        // 100 jobs: 99 steps, every order statistic a point.
+        assert_eq!(quantile_hours.len(), 100);
+        assert!(
+            (table_mean(&d) - 5.095).abs() < 5.095 * 1e-3,
+            "{}",
+            table_mean(&d)
+        );
+        assert_eq!(d.quantile_hours(0.5), 0.1);
+        assert!(quantile_hours[..95].iter().all(|&q| q == 0.1));
+        assert!(quantile_hours[95..99].iter().all(|&q| q == 100.0));
+        // The observed mean is 5.095; the points 0–98 give (94·0.1 + 0.5·(0.1 + 100) + 3·100
+        // + 0.5·(100 + last)) / 99 = 5.095, so last = 2·(504.405 − 359.45) − 100 = 189.91.
+        assert!(
+            (quantile_hours[99] - 189.9).abs() < 0.1,
+            "{}",
+            quantile_hours[99]
+        );
+    }
+
+    #[test]
+    fn equal_run_times_are_a_fixed_duration() {
+        assert_eq!(
+            empirical_duration(&[2.0, 2.0, 2.0]),
+            Duration::Fixed { hours: 2.0 }
+        );
+    }
+
+    #[test]
+    fn the_cdf_inverts_the_table() {
+        let d = Duration::Empirical {
+            quantile_hours: vec![1.0, 2.0, 4.0, 8.0],
+        };
+        for p in [0.0, 0.1, 1.0 / 3.0, 0.5, 0.9] {
+            let x = d.quantile_hours(p);
+            assert!((cdf(&d, x) - p).abs() < 1e-12, "{p}: {x} → {}", cdf(&d, x));
+        }
+        // Mean: ((1+2) + (2+4) + (4+8)) / 2 / 3 = 3.5.
+        assert_eq!(d.mean_hours(), 3.5);
+    }
+
+    #[test]
+    fn rounding_keeps_significant_digits() {
+        assert_eq!(round_significant(1234.567, 4), 1235.0);
+        assert_eq!(round_significant(0.012345, 3), 0.0123);
+    }
+}

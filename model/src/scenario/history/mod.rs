@@ -1,0 +1,322 @@
+//! Job-history import: past jobs become a workload. Three readers, picked from the content:
+//! CSV tables with named columns ([`table`]: exports and public GPU traces such as the openb
+//! pod list), Slurm's `sacct -P` ([`sacct`]), and the Parallel Workloads Archive's Standard
+//! Workload Format ([`swf`]). Each hands the fit the same [`record::JobRecord`]s; the fit
+//! ([`fit`]) makes one job class per GPU count with the history's rate and hour-of-day
+//! profile, its run times as an empirical quantile table that keeps their mean (a log-normal
+//! through the median and 90th percentile on request), and the failed share of the runs with
+//! an outcome, with a table that sets what was read beside what will be simulated. Every
+//! record that cannot be read is reported by line with why; nothing is dropped silently and
+//! nothing is guessed that would change a number without saying so.
+
+pub mod clock;
+pub mod fit;
+pub mod record;
+pub mod replay;
+pub mod sacct;
+pub mod swf;
+pub mod table;
+
+use crate::model::error::ScenarioError;
+use crate::model::scenario::{limits, JobClass, Scenario};
+use clock::Clock;
+use record::{JobRecord, StateCount};
+use std::fmt;
+
+pub use fit::{fit_records, ClassFit, HistoryFit};
+pub use table::Role;
+
+/// CPUs taken as one GPU in a history that counts CPUs only, unless told otherwise.
+pub const DEFAULT_CPUS_PER_GPU: u32 = 8;
+
+/// Largest history the page reads, bytes.
+pub const MAX_HISTORY_BYTES: usize = limits::HISTORY_BYTES_MAX_PAGE;
+
+/// Which reader a history needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceFormat {
+    /// A CSV table with named columns.
+    Csv,
+    /// Slurm `sacct --parsable2`.
+    Sacct,
+    /// The Standard Workload Format.
+    Swf,
+}
+
+impl SourceFormat {
+    /// The format's name as the fit table shows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            SourceFormat::Csv => "CSV table",
+            SourceFormat::Sacct => "Slurm sacct -P",
+            SourceFormat::Swf => "Standard Workload Format",
+        }
+    }
+
+    /// The format a `--format` value names.
+    pub fn named(name: &str) -> Option<SourceFormat> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "csv" => Some(SourceFormat::Csv),
+            "sacct" | "slurm" => Some(SourceFormat::Sacct),
+            "swf" => Some(SourceFormat::Swf),
+            _ => None,
+        }
+    }
+}
+
+/// How run times become a class's duration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DurationFit {
+    /// A quantile table through the observed run times, keeping their mean (the default).
+    #[default]
+    Empirical,
+    /// A log-normal through their median and 90th percentile.
+    LogNormal,
+}
+
+/// How to read a history: what detection cannot know from the content.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportOptions {
+    /// The reader, when not detected.
+    pub format: Option<SourceFormat>,
+    /// sacct's `--format` field list, for output without a header (`--noheader`).
+    pub sacct_fields: Option<Vec<String>>,
+    /// CSV columns named by hand, overriding detection.
+    pub columns: Vec<(Role, String)>,
+    /// CPUs taken as one GPU in a CPU-only history (default [`DEFAULT_CPUS_PER_GPU`]).
+    pub cpus_per_gpu: Option<u32>,
+    /// Zone of the times written without one, seconds east of UTC (default 0, UTC).
+    pub utc_offset_s: i64,
+    /// How run times become durations.
+    pub durations: DurationFit,
+}
+
+/// A record that was skipped, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BadRow {
+    /// Line of the file where the record starts (1 = the first line).
+    pub line: u64,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// What a reader found, before any fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The reader used.
+    pub format: SourceFormat,
+    /// How its times count.
+    pub clock: Clock,
+    /// The jobs read (after folding steps and expanding pending arrays).
+    pub records: Vec<JobRecord>,
+    /// Records skipped, by line.
+    pub bad_rows: Vec<BadRow>,
+    /// Blank and comment lines skipped.
+    pub lines_skipped: usize,
+    /// Records read (allocations and steps for sacct; data rows otherwise).
+    pub records_read: usize,
+    /// sacct steps folded into their allocation.
+    pub steps_folded: usize,
+    /// Each written state, the outcome it became and how many jobs had it.
+    pub states: Vec<StateCount>,
+    /// CPUs taken as one GPU, when the history counts CPUs only.
+    pub gpus_from_cpus: Option<u32>,
+    /// What the reader assumed, one sentence each.
+    pub notes: Vec<String>,
+}
+
+impl Read {
+    fn new(format: SourceFormat, clock: Clock) -> Read {
+        Read {
+            format,
+            clock,
+            records: Vec::new(),
+            bad_rows: Vec::new(),
+            lines_skipped: 0,
+            records_read: 0,
+            steps_folded: 0,
+            states: Vec::new(),
+            gpus_from_cpus: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Why a history could not be read or fitted.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HistoryError {
+    /// The file is larger than the page reads.
+    TooLarge {
+        /// Its size, bytes.
+        bytes: usize,
+    },
+    /// More jobs than [`limits::HISTORY_JOBS_MAX`].
+    TooManyJobs,
+    /// No header row (or nothing at all).
+    Empty,
+    /// `|`-separated without a header and no field list was given.
+    SacctWithoutHeader,
+    /// A required column is missing.
+    MissingColumn {
+        /// What the column holds.
+        what: &'static str,
+        /// Header names accepted for it.
+        accepted: Vec<&'static str>,
+    },
+    /// A column named by hand is not in the header.
+    NoSuchColumn {
+        /// The name given.
+        name: String,
+        /// The header's names.
+        header: Vec<String>,
+    },
+    /// Fewer than two jobs that ran.
+    TooFewJobs {
+        /// Jobs usable.
+        used: usize,
+        /// Records skipped, by line.
+        bad_rows: Vec<BadRow>,
+    },
+}
+
+impl fmt::Display for HistoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HistoryError::TooLarge { bytes } => write!(
+                f,
+                "the file is {:.1} MB; the page reads at most {} MB (the command line, `gpucost history`, has no size limit)",
+                *bytes as f64 / 1e6,
+                MAX_HISTORY_BYTES / (1024 * 1024)
+            ),
+            HistoryError::TooManyJobs => write!(
+                f,
+                "the history has more than {} jobs, the most the importer reads; split it by date",
+                limits::HISTORY_JOBS_MAX
+            ),
+            HistoryError::Empty => write!(f, "the file has no header row"),
+            HistoryError::SacctWithoutHeader => write!(
+                f,
+                "the file is |-separated like `sacct -P` but has no header line (sacct --noheader): \
+                 give the --format field list it was written with (the CLI's --sacct-fields, the \
+                 page's \"sacct fields\"), e.g. JobID,State,Submit,Start,End,Elapsed,AllocTRES"
+            ),
+            HistoryError::MissingColumn { what, accepted } => {
+                write!(f, "no {what} column; name one of: {}", accepted.join(", "))
+            }
+            HistoryError::NoSuchColumn { name, header } => write!(
+                f,
+                "no column \"{name}\" in the header; it has: {}",
+                header.join(", ")
+            ),
+            HistoryError::TooFewJobs { used, bad_rows } => {
+                write!(f, "{used} usable job(s); at least 2 that ran are needed to fit arrivals")?;
+                if let Some(first) = bad_rows.first() {
+                    write!(
+                        f,
+                        " ({} skipped; line {}: {})",
+                        bad_rows.len(),
+                        first.line,
+                        first.reason
+                    )?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for HistoryError {}
+
+/// Why a job history could not become a scenario's workload.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HistoryImportError {
+    /// Nothing could be fitted.
+    Fit(HistoryError),
+    /// The fitted classes do not fit the scenario (e.g. more GPUs than a platform can have).
+    Invalid(ScenarioError),
+}
+
+impl fmt::Display for HistoryImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HistoryImportError::Fit(e) => e.fmt(f),
+            HistoryImportError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for HistoryImportError {}
+
+/// The reader `text` needs: SWF when it opens with `;` comments or an 18-number job line;
+/// sacct when its first line is `|`-separated (more `|` than `,`); a CSV table otherwise.
+pub fn detect(text: &str) -> SourceFormat {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    if first.starts_with(';') || swf::is_job_line(first) {
+        SourceFormat::Swf
+    } else if first.matches('|').count() >= 2
+        && first.matches('|').count() > first.matches(',').count()
+    {
+        SourceFormat::Sacct
+    } else {
+        SourceFormat::Csv
+    }
+}
+
+/// Reads a history with the reader `options` names or the one detected.
+pub fn read_history(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let format = options.format.unwrap_or_else(|| detect(text));
+    match format {
+        SourceFormat::Csv => table::read(text, options),
+        SourceFormat::Sacct => sacct::read(text, options),
+        SourceFormat::Swf => swf::read(text, options),
+    }
+}
+
+/// Fits job classes to a job history. `template` gives the fields a history does not record
+/// (memory, data, image, checkpoints, retries); `reference_gpu` is the scenario's reference GPU.
+pub fn fit_history(
+    text: &str,
+    template: &JobClass,
+    reference_gpu: &str,
+    options: &ImportOptions,
+) -> Result<HistoryFit, HistoryError> {
+    let read = read_history(text, options)?;
+    fit_records(read, template, reference_gpu, options)
+}
+
+/// `scenario` with job classes fitted to the job history `text` as its workload, and the fit.
+/// The scenario's first class gives the fields a history does not record, its reference GPU
+/// the unit of the durations; the result is validated.
+pub fn fit_into(
+    scenario: &Scenario,
+    text: &str,
+    options: &ImportOptions,
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    let template = scenario.job_classes.first().cloned().unwrap_or_default();
+    let fit = fit_history(text, &template, &scenario.reference_gpu, options)
+        .map_err(HistoryImportError::Fit)?;
+    let next = Scenario {
+        job_classes: fit.classes.clone(),
+        ..scenario.clone()
+    };
+    match next.validate() {
+        Ok(()) => Ok((next, fit)),
+        Err(e) => Err(HistoryImportError::Invalid(e)),
+    }
+}
+
+/// `+02:00`-style text of an offset in seconds.
+pub fn format_offset(s: i64) -> String {
+    let sign = if s < 0 { '−' } else { '+' };
+    let a = s.abs();
+    format!("{sign}{:02}:{:02}", a / 3600, a % 3600 / 60)
+}
+
+fn shorten(max: usize, text: &str) -> String {
+    super::shorten(max, text)
+}

@@ -1,0 +1,63 @@
+//! The fitted classes keep the history's work. A job of duration d arriving uniformly in a
+//! horizon H keeps min(d, H) − min(d, H)²/2H of its work inside it, so the useful GPU-hours a
+//! replication simulates should average rate × H × the mean of that over the file's own run
+//! times. Checked on a heavy-tailed history (median minutes, mean hours, some jobs days long:
+//! `scripts/make-heavy-tail-history.py`) on a platform with room for every job at once.
+
+use crate::support::{bare_platform, scenario};
+use gpucost::model::monte_carlo::run_replication;
+use gpucost::scenario::history::{fit_history, ImportOptions};
+
+const HEAVY: &str = include_str!("../data/history-heavy-tail.csv");
+
+#[test]
+fn the_empirical_classes_keep_the_files_useful_gpu_hours() {
+    let template = crate::support::bare_class(
+        gpucost::model::scenario::Arrivals::Poisson { per_day: 1.0 },
+        gpucost::model::scenario::Duration::Fixed { hours: 1.0 },
+    );
+    let fit = fit_history(HEAVY, &template, "A100", &ImportOptions::default()).expect("fits");
+    assert_eq!(fit.classes.len(), 1);
+    let hours: Vec<f64> = HEAVY
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap() / 3600.0)
+        .collect();
+    let n = hours.len() as f64;
+    // The file's shape, as its generator meant it.
+    let mut sorted = hours.clone();
+    sorted.sort_by(f64::total_cmp);
+    let mean_h = hours.iter().sum::<f64>() / n;
+    assert!(sorted[hours.len() / 2] < 0.5 && mean_h > 3.0);
+    assert!(hours.iter().filter(|&&h| h > 24.0).count() as f64 > 0.03 * n);
+
+    let horizon_h = 30.0 * 24.0;
+    let kept = |d: f64| {
+        let d = d.min(horizon_h);
+        d - d * d / (2.0 * horizon_h)
+    };
+    let per_day = fit.fits[0].per_day;
+    let expected = per_day * 30.0 * hours.iter().map(|&d| kept(d)).sum::<f64>() / n;
+
+    let mut platform = bare_platform("ample");
+    platform.max_nodes = 10_000;
+    let replications = 300;
+    let s = scenario(30.0, replications, fit.classes.clone(), vec![platform]);
+    s.validate().expect("valid");
+    let useful: Vec<f64> = (0..u64::from(replications))
+        .map(|r| run_replication(&s, r)[0].useful_reference_gpu_hours)
+        .collect();
+    let m = useful.iter().sum::<f64>() / useful.len() as f64;
+    let var = useful.iter().map(|u| (u - m).powi(2)).sum::<f64>() / (useful.len() as f64 - 1.0);
+    let se = (var / useful.len() as f64).sqrt();
+    assert!(
+        se < 0.01 * m,
+        "standard error {se} of mean {m}: more replications needed"
+    );
+    let off = (m - expected).abs() / expected;
+    assert!(
+        off < 0.02,
+        "simulated {m:.1} GPU-h, expected {expected:.1} (±{se:.1}): {:.2} % off",
+        off * 100.0
+    );
+}

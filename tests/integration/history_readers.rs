@@ -1,0 +1,246 @@
+//! The history readers on hand-made files whose every figure is worked out by hand: a GPU
+//! `sacct -P` dump (TRES with GPU types, an array, steps, a record over two lines, a | in a
+//! job name, every Slurm state), an SWF log and a CSV with seconds from the trace's start.
+
+use gpucost::model::scenario::{Arrivals, Duration, JobClass};
+use gpucost::scenario::history::clock::Clock;
+use gpucost::scenario::history::record::Outcome;
+use gpucost::scenario::history::{fit_history, HistoryFit, ImportOptions, SourceFormat};
+
+const SACCT: &str = include_str!("../data/sacct-gpu.txt");
+const SWF: &str = include_str!("../data/history.swf");
+const RELATIVE: &str = include_str!("../data/history-relative.csv");
+
+fn fit(text: &str, options: &ImportOptions) -> HistoryFit {
+    fit_history(text, &JobClass::default(), "A100", options).expect("fits")
+}
+
+fn state(fit: &HistoryFit, written: &str) -> Option<(usize, Outcome)> {
+    fit.states
+        .iter()
+        .find(|s| s.written == written)
+        .map(|s| (s.jobs, s.outcome))
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+#[test]
+fn a_gpu_sacct_dump_reads_as_worked_out() {
+    let f = fit(SACCT, &ImportOptions::default());
+    assert_eq!(f.format, SourceFormat::Sacct);
+    assert_eq!(f.clock, Clock::Absolute);
+    assert_eq!(f.gpus_from_cpus, None, "GPUs come from TRES");
+    // 1001.batch, 1001.extern and 1003_2.batch fold; a blank line and a comment are skipped.
+    assert_eq!((f.steps_folded, f.lines_skipped), (3, 2));
+    // Skipped, by line: `x|y|z` (17), 1012 with no GPU in its TRES (22), the step 999.batch
+    // whose allocation is not in the file (23).
+    let lines: Vec<u64> = f.bad_rows.iter().map(|b| b.line).collect();
+    assert_eq!(lines, vec![17, 22, 23], "{:?}", f.bad_rows);
+    assert!(f.bad_rows[1].reason.contains("CPU-only"));
+    assert!(f.bad_rows[2].reason.contains("999"));
+    // Every state as Slurm spells it, each with what it became.
+    for (written, jobs, outcome) in [
+        ("COMPLETED", 2, Outcome::Succeeded),
+        ("FAILED", 1, Outcome::Failed),
+        ("TIMEOUT", 1, Outcome::Failed),
+        ("OUT_OF_MEMORY", 1, Outcome::Failed),
+        ("NODE_FAIL", 1, Outcome::Failed),
+        ("BOOT_FAIL", 1, Outcome::Failed),
+        ("DEADLINE", 1, Outcome::Failed),
+        ("CANCELLED by …", 1, Outcome::Cancelled),
+        ("PREEMPTED", 1, Outcome::Interrupted),
+        ("REQUEUED", 1, Outcome::Interrupted),
+        ("RUNNING", 1, Outcome::StillRunning),
+        ("SUSPENDED", 1, Outcome::StillRunning),
+        ("PENDING", 3, Outcome::NeverStarted),
+    ] {
+        assert_eq!(state(&f, written), Some((jobs, outcome)), "{written}");
+    }
+    // The pending array 1003_[3-5] is three jobs that never started.
+    assert_eq!(f.never_started, 3);
+    // 13 jobs ran: 11 on 1 GPU, 1001 on 2, 1006 on 8.
+    assert_eq!(f.used, 13);
+    let sizes: Vec<(u32, usize)> = f.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    assert_eq!(sizes, vec![(1, 11), (2, 1), (8, 1)]);
+    // The 1-GPU run times in A100-hours: 1002 ran 0.5 h on an H100 (2× an A100) = 1 h;
+    // 1003_1 24 h, 1003_2 10 min, 1004 45 min (its SubmitLine ran over two lines), 1005 1 h
+    // (its JobName holds a |), 1007 20 min, 1008 5 s, 1009 2 h, 1010 5 h and 1011 1 h (both
+    // still running), 1013 1 h.
+    let one = [
+        1.0,
+        24.0,
+        1.0 / 6.0,
+        0.75,
+        1.0,
+        1.0 / 3.0,
+        5.0 / 3600.0,
+        2.0,
+        5.0,
+        1.0,
+        1.0,
+    ];
+    let c = &f.fits[0];
+    assert!((c.observed_hours.mean - mean(&one)).abs() < 1e-9);
+    assert!((c.simulated_hours.mean - mean(&one)).abs() < mean(&one) * 1e-3);
+    assert_eq!(c.censored, 2);
+    // Outcomes known for 7: 1002, 1003_1, 1004, 1005, 1008, 1009 failed; 1013 completed.
+    assert_eq!((c.failed, c.with_outcome), (6, 7));
+    assert_eq!(f.classes[0].failures.probability, 0.857);
+    // Arrivals: first submission 03-03 08:00, last 03-07 12:00 (100 h) over 13 jobs.
+    let window_days = 100.0 * 13.0 / 12.0 / 24.0;
+    assert!((f.window_days - window_days).abs() < 1e-12);
+    let per_day = |class: &JobClass| match class.arrivals {
+        Arrivals::HourOfDay { per_day, .. } => per_day,
+        ref other => panic!("{other:?}"),
+    };
+    assert!((per_day(&f.classes[0]) - 11.0 / window_days).abs() < 1e-3);
+    assert!(f.notes.iter().any(|n| n.contains("joined")));
+    assert!(f.notes.iter().any(|n| n.contains("unescaped |")));
+}
+
+#[test]
+fn sacct_without_a_header_needs_its_field_list() {
+    let body: String = SACCT.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let err = fit_history(
+        &body,
+        &JobClass::default(),
+        "A100",
+        &ImportOptions::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("--format field list"), "{err}");
+    let fields = SACCT
+        .lines()
+        .next()
+        .unwrap()
+        .split('|')
+        .map(str::to_string)
+        .collect();
+    let with_list = fit(
+        &body,
+        &ImportOptions {
+            sacct_fields: Some(fields),
+            ..Default::default()
+        },
+    );
+    let with_header = fit(SACCT, &ImportOptions::default());
+    assert_eq!(with_list.classes, with_header.classes);
+    // The same records, one line earlier each.
+    let lines: Vec<u64> = with_list.bad_rows.iter().map(|b| b.line).collect();
+    assert_eq!(lines, vec![16, 21, 22]);
+}
+
+#[test]
+fn crlf_and_a_byte_order_mark_read_the_same() {
+    let dos = format!("\u{feff}{}", SACCT.replace('\n', "\r\n"));
+    let a = fit(&dos, &ImportOptions::default());
+    let b = fit(SACCT, &ImportOptions::default());
+    assert_eq!(a.classes, b.classes);
+    assert_eq!(a.bad_rows, b.bad_rows);
+}
+
+#[test]
+fn times_without_a_zone_follow_the_zone_given() {
+    // At UTC−05:00 every instant moves 5 h later; the rates and durations do not change,
+    // the hours of day as written do not either.
+    let utc = fit(SACCT, &ImportOptions::default());
+    let east = fit(
+        SACCT,
+        &ImportOptions {
+            utc_offset_s: -5 * 3600,
+            ..Default::default()
+        },
+    );
+    assert_eq!(utc.classes, east.classes);
+    assert!(
+        east.notes.iter().any(|n| n.contains("UTC−05:00")),
+        "{:?}",
+        east.notes
+    );
+}
+
+#[test]
+fn an_swf_log_maps_processors_to_gpus() {
+    let f = fit(SWF, &ImportOptions::default());
+    assert_eq!(f.format, SourceFormat::Swf);
+    assert_eq!(f.gpus_from_cpus, Some(8));
+    assert!(f.notes.iter().any(|n| n.contains("every 8 CPUs")));
+    // Job 4 was cancelled before it ran (run −1, status 5); job 6 has no run time and
+    // status 1: skipped, line 12.
+    assert_eq!(f.never_started, 1);
+    assert_eq!(f.bad_rows.len(), 1);
+    assert_eq!(f.bad_rows[0].line, 12);
+    // 8 processors → 1 GPU (jobs 1 and 3: 4 processors is part of 8; 7: 1), 16 → 2, 64 → 8.
+    let sizes: Vec<(u32, usize)> = f.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    assert_eq!(sizes, vec![(1, 3), (2, 1), (8, 1)]);
+    // 1-GPU run times 1 h, 2 h, 1 h; job 2 (16 processors) failed.
+    assert!((f.fits[0].observed_hours.mean - 4.0 / 3.0).abs() < 1e-12);
+    assert_eq!((f.fits[1].failed, f.fits[1].with_outcome), (1, 1));
+    // UnixStartTime 2024-01-01 00:00 UTC and TimeZone +1 h: job 1 arrives at 01:00 local.
+    assert!(f.hourly_share[1] > 0.0);
+    // 16 CPUs a GPU: job 2 becomes a 1-GPU job, 64 → 4.
+    let f16 = fit(
+        SWF,
+        &ImportOptions {
+            cpus_per_gpu: Some(16),
+            ..Default::default()
+        },
+    );
+    let sizes: Vec<(u32, usize)> = f16.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    assert_eq!(sizes, vec![(1, 4), (4, 1)]);
+}
+
+#[test]
+fn seconds_from_the_trace_start_are_read_as_such() {
+    let f = fit(RELATIVE, &ImportOptions::default());
+    assert_eq!(f.clock, Clock::TraceSeconds);
+    // r7's date-time in a file of seconds is refused, by line.
+    assert_eq!(f.bad_rows.len(), 1);
+    assert_eq!(f.bad_rows[0].line, 8);
+    assert!(f.bad_rows[0]
+        .reason
+        .contains("seconds from the trace's start"));
+    // r3 never started; r4 was still running (censored).
+    assert_eq!(f.never_started, 1);
+    assert_eq!(f.fits.iter().map(|c| c.censored).sum::<usize>(), 1);
+    // Durations end − start: r1 1 h, r2 2 h, r6 2 h (1 GPU); r4 88,100 s, r5 1 h (8 GPUs).
+    let sizes: Vec<(u32, usize)> = f.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    assert_eq!(sizes, vec![(1, 3), (8, 2)]);
+    assert!((f.fits[1].observed_hours.mean - (88_100.0 / 3600.0 + 1.0) / 2.0).abs() < 1e-9);
+    // No clock time: Poisson arrivals, stated.
+    assert!(f
+        .classes
+        .iter()
+        .all(|c| matches!(c.arrivals, Arrivals::Poisson { .. })));
+    assert!(f.notes.iter().any(|n| n.contains("no clock time")));
+    // A start is a start: arrivals are the submissions, 0 to 86,400 s over 5 jobs.
+    assert!((f.window_days - 5.0 / 4.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_file_with_starts_only_says_the_queue_wait_is_unknown() {
+    let csv =
+        "start_time,duration_s,gpus\n2024-01-01T00:00:00Z,3600,1\n2024-01-02T00:00:00Z,7200,1\n";
+    let f = fit(csv, &ImportOptions::default());
+    assert!(f
+        .notes
+        .iter()
+        .any(|n| n.contains("queue wait") && n.contains("unknown")));
+    assert_eq!(f.used, 2);
+}
+
+#[test]
+fn the_log_normal_stays_an_option() {
+    let f = fit(
+        SACCT,
+        &ImportOptions {
+            durations: gpucost::scenario::history::DurationFit::LogNormal,
+            ..Default::default()
+        },
+    );
+    assert!(matches!(f.classes[0].duration, Duration::LogNormal { .. }));
+    let e = fit(SACCT, &ImportOptions::default());
+    assert!(matches!(e.classes[0].duration, Duration::Empirical { .. }));
+}
