@@ -73,9 +73,19 @@ mod cli {
             /// Print the scenario's link instead of its JSON.
             #[arg(long)]
             link: bool,
+            /// Start from this scenario JSON file instead of a preset.
+            #[arg(long, conflicts_with = "preset")]
+            scenario: Option<std::path::PathBuf>,
+            /// Edit a field of the starting scenario by dotted path (as `eval --set`).
+            #[arg(long = "set", value_name = "PATH=VALUE")]
+            set: Vec<String>,
+            /// Evaluate these exact jobs on each platform (arrivals, run times and outcomes
+            /// as recorded; the horizon is the history's span) and print the `eval` report.
+            #[arg(long, conflicts_with = "link")]
+            replay: bool,
             /// The reader, when detection should not choose: csv, sacct or swf.
             #[arg(long)]
-            format: Option<String>,
+            reader: Option<String>,
             /// For `sacct --noheader` output: the `--format` field list it was written with,
             /// comma- or |-separated (e.g. JobID,State,Submit,Start,End,Elapsed,AllocTRES).
             #[arg(long, value_name = "FIELDS")]
@@ -220,14 +230,37 @@ mod cli {
                 file,
                 preset: name,
                 link,
-                format,
+                scenario,
+                set,
+                replay,
+                reader,
                 sacct_fields,
                 column,
                 cpus_per_gpu,
                 tz,
                 durations,
-            } => import_options(format, sacct_fields, &column, cpus_per_gpu, tz, durations)
-                .and_then(|options| history(&file, &name, link, &options)),
+            } => {
+                let options =
+                    import_options(reader, sacct_fields, &column, cpus_per_gpu, tz, durations)?;
+                let base = match &scenario {
+                    Some(path) => {
+                        let text = std::fs::read_to_string(path)
+                            .map_err(|e| format!("--scenario {}: {e}", path.display()))?;
+                        Scenario::from_json(&text)
+                            .map_err(|e| format!("--scenario {}: {e}", path.display()))?
+                    }
+                    None => find_preset(&name)?,
+                };
+                let base = apply_edits(&base, &set).map_err(set_error)?;
+                let output = if replay {
+                    HistoryOutput::Replay
+                } else if link {
+                    HistoryOutput::Link
+                } else {
+                    HistoryOutput::Scenario
+                };
+                history(&file, &base, &name, output, &options)
+            }
             Command::Schema { of } => serde_json::to_string_pretty(&match of {
                 SchemaOf::Scenario => schemars::schema_for!(Scenario),
                 SchemaOf::Report => {
@@ -299,14 +332,24 @@ mod cli {
         })
     }
 
+    /// What `history` prints.
+    enum HistoryOutput {
+        /// The scenario with the fitted classes.
+        Scenario,
+        /// Its link.
+        Link,
+        /// The `eval` report of the replayed jobs.
+        Replay,
+    }
+
     fn history(
         file: &std::path::Path,
+        base: &Scenario,
         name: &str,
-        link: bool,
+        output: HistoryOutput,
         options: &gpucost::scenario::history::ImportOptions,
     ) -> Result<String, String> {
-        use gpucost::scenario::history::{fit_into, HistoryImportError};
-        let base = find_preset(name)?;
+        use gpucost::scenario::history::{fit_into, replay::replay_into, HistoryImportError};
         let text = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let text = String::from_utf8(text).map_err(|e| {
             format!(
@@ -315,10 +358,14 @@ mod cli {
                 e.utf8_error().valid_up_to()
             )
         })?;
-        let (scenario, fit) = fit_into(&base, &text, options).map_err(|e| match e {
+        let fitted = match output {
+            HistoryOutput::Replay => replay_into(base, &text, options),
+            _ => fit_into(base, &text, options),
+        };
+        let (scenario, fit) = fitted.map_err(|e| match e {
             HistoryImportError::Fit(e) => format!("{}: {e}", file.display()),
             HistoryImportError::Invalid(e) => {
-                format!("the fitted scenario is not valid with preset {name}: {e}")
+                format!("the fitted scenario is not valid with the starting scenario ({name}): {e}")
             }
         })?;
         for line in fit.summary() {
@@ -327,10 +374,23 @@ mod cli {
         for bad in &fit.bad_rows {
             eprintln!("{}:{}: skipped: {}", file.display(), bad.line, bad.reason);
         }
-        if link {
-            Ok(gpucost::scenario::link::encode_link(&scenario, name))
-        } else {
-            serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
+        match output {
+            HistoryOutput::Link => Ok(gpucost::scenario::link::encode_link(&scenario, name)),
+            HistoryOutput::Scenario => {
+                serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
+            }
+            HistoryOutput::Replay => {
+                let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
+                run.run_to_end_on(std::thread::available_parallelism().map_or(1, |n| n.get()));
+                let results = run.results();
+                if let Some(cut) = &results.cut_off {
+                    if results.replications == 0 {
+                        return Err(cut.to_string());
+                    }
+                    eprintln!("gpucost: {cut}");
+                }
+                Ok(report_json_text(&scenario, &results))
+            }
         }
     }
 

@@ -12,6 +12,7 @@ mod controls;
 mod embed_view;
 mod export;
 mod histogram_chart;
+mod history_import;
 mod job_classes;
 mod link_sync;
 mod method_panel;

@@ -1,13 +1,17 @@
 //! Scenarios kept and brought in: saved by name in the browser's localStorage (as links, so a
 //! saved scenario reads back like a shared one), and imported from a dropped or chosen file —
-//! a scenario JSON (as `gpucost scenario` or `gpucost eval` writes it) or a job-history CSV,
-//! whose fitted job classes replace the workload.
+//! a scenario JSON (as `gpucost scenario` or `gpucost eval` writes it) or a job history (a
+//! CSV table, Slurm `sacct -P` output or an SWF log), whose fitted job classes replace the
+//! workload ([`super::history_import`] has its options and its fit table).
 //!
 //! Where storage is blocked (a sandboxed frame, a locked-down browser) saving is off and the
 //! page says so; a damaged saved entry is reported and skipped, the others still load.
 
+use super::history_import::{fit_report, ColumnMapping, HistoryOptions, OptionsForm};
 use crate::model::scenario::Scenario;
-use crate::scenario::history::{fit_into, HistoryFit, HistoryImportError, MAX_HISTORY_BYTES};
+use crate::scenario::history::{
+    detect, fit_into, HistoryError, HistoryFit, HistoryImportError, SourceFormat, MAX_HISTORY_BYTES,
+};
 use crate::scenario::link::{decode_link, encode_link};
 use gloo_storage::Storage as _;
 use leptos::prelude::*;
@@ -15,8 +19,6 @@ use serde::{Deserialize, Serialize};
 
 /// localStorage keys of saved scenarios start with this.
 const PREFIX: &str = "gpucost.saved.";
-/// Bad rows listed in the import report (the rest are counted).
-const BAD_ROWS_SHOWN: usize = 20;
 
 /// One saved scenario as stored.
 #[derive(Serialize, Deserialize)]
@@ -85,6 +87,8 @@ enum ImportReport {
     Scenario(String),
     /// A job history's fitted classes replaced the workload.
     History(String, Box<HistoryFit>),
+    /// A CSV history whose columns need naming: the file's name, and why.
+    NeedsMapping(String, String),
 }
 
 /// Saved scenarios and file import.
@@ -134,13 +138,28 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
     };
 
     let (report, set_report) = signal(ImportReport::Nothing);
+    let form = RwSignal::new(OptionsForm::default());
+    // The last history read, so that it can be fitted again with other options.
+    let last_history = StoredValue::new(None::<(String, String)>);
+    let refit = move || {
+        let Some((file_name, text)) = last_history.get_value() else {
+            return;
+        };
+        set_report.set(history_report(
+            &file_name,
+            &text,
+            scenario,
+            &form.get_untracked(),
+        ));
+    };
     let import = move |file: web_sys::File| {
         let file_name = file.name();
         if file.size() > MAX_HISTORY_BYTES as f64 {
             set_report.set(ImportReport::Refused(format!(
-                "{file_name}: the file is {:.1} MB; at most {} MB is read.",
-                file.size() / 1e6,
-                MAX_HISTORY_BYTES / 1_000_000
+                "{file_name}: {}; the scenario was not changed.",
+                HistoryError::TooLarge {
+                    bytes: file.size() as usize
+                }
             )));
             return;
         }
@@ -157,15 +176,18 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
             };
             let is_json = file_name.to_ascii_lowercase().ends_with(".json")
                 || text.trim_start().starts_with('{');
-            let outcome = if is_json {
-                import_scenario(&text, scenario).map(|()| ImportReport::Scenario(file_name.clone()))
+            if is_json {
+                let outcome = import_scenario(&text, scenario)
+                    .map(|()| ImportReport::Scenario(file_name.clone()));
+                set_report.set(
+                    outcome.unwrap_or_else(|e| ImportReport::Refused(format!("{file_name}: {e}"))),
+                );
             } else {
-                import_history(&text, scenario)
-                    .map(|fit| ImportReport::History(file_name.clone(), Box::new(fit)))
-            };
-            set_report.set(
-                outcome.unwrap_or_else(|e| ImportReport::Refused(format!("{file_name}: {e}"))),
-            );
+                // A new file starts with no columns named by hand.
+                form.update(|f| f.columns.clear());
+                last_history.set_value(Some((file_name.clone(), text)));
+                refit();
+            }
         });
     };
     let on_drop = move |ev: web_sys::DragEvent| {
@@ -240,15 +262,19 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
             <h3>"Import"</h3>
             <div class="drop-zone" on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
                 <p>
-                    "Drop a scenario JSON or a job-history CSV here, or "
+                    "Drop a scenario JSON or a job history here, or "
                     <label for="import-file" class="file-label">"choose a file"</label>"."
                 </p>
-                <input id="import-file" type="file" accept=".json,.csv,application/json,text/csv" on:change=on_choose />
+                <input id="import-file" type="file" on:change=on_choose />
                 <p class="hint">
-                    "Job history: one row per job with a submit time, a duration (duration_s, duration_min, duration_h or Slurm's elapsed) and gpus; optionally gpu_model and outcome. Its fitted job classes replace the workload."
+                    "Job history: Slurm's sacct -P output, a Standard Workload Format log (.swf), or a CSV with one row per job (a submit or start time, a duration or an end time, and GPUs; optionally a GPU model and an outcome), with times as dates or as seconds from the trace's start. Its fitted job classes replace the workload."
                 </p>
             </div>
-            {move || import_report_view(report.get())}
+            <HistoryOptions form=form />
+            {move || last_history.with_value(Option::is_some).then(|| view! {
+                <button type="button" class="refit" on:click=move |_| refit()>"Fit the last history again with these options"</button>
+            })}
+            {move || import_report_view(report.get(), last_history, form, Callback::new(move |()| refit()))}
         </details>
     }
 }
@@ -270,21 +296,43 @@ fn import_scenario(text: &str, scenario: RwSignal<Scenario>) -> Result<(), Strin
 }
 
 /// Fits job classes to a job history and, if the scenario stays valid with them, makes them
-/// its workload.
-fn import_history(text: &str, scenario: RwSignal<Scenario>) -> Result<HistoryFit, String> {
-    let (next, fit) = scenario
-        .with_untracked(|s| fit_into(s, text))
-        .map_err(|e| match e {
-            HistoryImportError::Fit(e) => e.to_string(),
-            HistoryImportError::Invalid(e) => format!(
-                "the fitted job classes do not fit this scenario ({e}); the workload was not changed"
-            ),
-        })?;
-    scenario.set(next);
-    Ok(fit)
+/// its workload; otherwise the scenario is left as it was and the report says why (or asks
+/// for the columns of a CSV it could not place).
+fn history_report(
+    file_name: &str,
+    text: &str,
+    scenario: RwSignal<Scenario>,
+    form: &OptionsForm,
+) -> ImportReport {
+    let options = match form.options() {
+        Ok(o) => o,
+        Err(e) => return ImportReport::Refused(format!("{file_name}: {e}")),
+    };
+    match scenario.with_untracked(|s| fit_into(s, text, &options)) {
+        Ok((next, fit)) => {
+            scenario.set(next);
+            ImportReport::History(file_name.to_string(), Box::new(fit))
+        }
+        Err(HistoryImportError::Fit(
+            e @ (HistoryError::MissingColumn { .. } | HistoryError::NoSuchColumn { .. }),
+        )) if detect(text) == SourceFormat::Csv => {
+            ImportReport::NeedsMapping(file_name.to_string(), e.to_string())
+        }
+        Err(HistoryImportError::Fit(e)) => ImportReport::Refused(format!(
+            "{file_name}: {e}; the scenario was not changed"
+        )),
+        Err(HistoryImportError::Invalid(e)) => ImportReport::Refused(format!(
+            "{file_name}: the fitted job classes do not fit this scenario ({e}); the workload was not changed"
+        )),
+    }
 }
 
-fn import_report_view(report: ImportReport) -> impl IntoView {
+fn import_report_view(
+    report: ImportReport,
+    last_history: StoredValue<Option<(String, String)>>,
+    form: RwSignal<OptionsForm>,
+    refit: Callback<()>,
+) -> impl IntoView {
     match report {
         ImportReport::Nothing => ().into_any(),
         ImportReport::Refused(message) => view! {
@@ -295,48 +343,15 @@ fn import_report_view(report: ImportReport) -> impl IntoView {
             <p class="import-done" role="status">{format!("Opened the scenario in {name}.")}</p>
         }
         .into_any(),
-        ImportReport::History(name, fit) => {
-            let hidden = fit.bad_rows.len().saturating_sub(BAD_ROWS_SHOWN);
+        ImportReport::History(name, fit) => fit_report(&name, &fit).into_any(),
+        ImportReport::NeedsMapping(name, why) => {
+            let text = last_history
+                .with_value(|l| l.as_ref().map(|(_, t)| t.clone()))
+                .unwrap_or_default();
             view! {
-                <div class="import-done fit-summary" role="status">
-                    <p>{format!(
-                        "Fitted {} job class(es) from {name}: {} rows read, {} used, {} skipped, {:.1} days of submissions.",
-                        fit.classes.len(), fit.rows, fit.used, fit.bad_rows.len(), fit.window_days
-                    )}</p>
-                    <table>
-                        <thead><tr>
-                            <th scope="col">"Class"</th><th scope="col">"Jobs"</th><th scope="col">"Per day"</th>
-                            <th scope="col">"Median h"</th><th scope="col">"p90 h"</th>
-                            <th scope="col">"Mean h (data / fit)"</th><th scope="col">"KS distance"</th>
-                            <th scope="col">"Failed runs"</th>
-                        </tr></thead>
-                        <tbody>
-                            {fit.fits.iter().map(|f| view! {
-                                <tr>
-                                    <th scope="row">{f.name.clone()}</th>
-                                    <td>{f.jobs}</td>
-                                    <td>{format!("{:.3}", f.per_day)}</td>
-                                    <td>{format!("{:.2}", f.median_hours)}</td>
-                                    <td>{format!("{:.2}", f.p90_hours)}</td>
-                                    <td>{format!("{:.2} / {:.2}", f.observed_mean_hours, f.fitted_mean_hours)}</td>
-                                    <td>{format!("{:.3}", f.ks_distance)}</td>
-                                    <td>{if f.with_outcome > 0 { format!("{} of {}", f.failed, f.with_outcome) } else { "no outcomes".into() }}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                    <ul class="fit-notes">{fit.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
-                    {(!fit.bad_rows.is_empty()).then(|| view! {
-                        <div class="bad-rows" role="alert">
-                            <p>{format!("Skipped {} row(s):", fit.bad_rows.len())}</p>
-                            <ul>
-                                {fit.bad_rows.iter().take(BAD_ROWS_SHOWN).map(|b| view! {
-                                    <li data-line=b.line>{format!("line {}: {}", b.line, b.reason)}</li>
-                                }).collect_view()}
-                            </ul>
-                            {(hidden > 0).then(|| view! { <p>{format!("… and {hidden} more.")}</p> })}
-                        </div>
-                    })}
+                <div class="import-error" role="alert">
+                    <p>{format!("Not imported yet: {name}: {why}.")}</p>
+                    <ColumnMapping text=text form=form apply=refit />
                 </div>
             }
             .into_any()

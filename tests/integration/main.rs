@@ -11,6 +11,7 @@ mod hand_cases;
 mod history;
 mod history_fidelity;
 mod history_readers;
+mod history_replay;
 mod history_traces;
 mod invariants;
 mod limits;

@@ -48,7 +48,15 @@ pub const MAX_PAYLOAD_BYTES: usize = 262_144;
 pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     let chosen = preset(preset_name).unwrap_or_else(|| preset(DEFAULT).expect("default preset"));
     let base = serde_json::to_value(chosen.scenario()).unwrap_or(Value::Null);
-    let doc = serde_json::to_value(scenario).unwrap_or(Value::Null);
+    // A replay's recorded jobs are too many for a link: it carries the fitted classes.
+    let doc = match &scenario.replay {
+        Some(_) => serde_json::to_value(Scenario {
+            replay: None,
+            ..scenario.clone()
+        }),
+        None => serde_json::to_value(scenario),
+    }
+    .unwrap_or(Value::Null);
     let mut changes: Map<String, Value> = leaf_differences(&base, &doc)
         .into_iter()
         .map(|(path, _, value)| (path, value))

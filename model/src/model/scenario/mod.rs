@@ -81,6 +81,38 @@ pub struct Scenario {
     pub discounts: Discounts,
     /// Loaded cost of the people who run the platforms.
     pub people: People,
+    /// Recorded jobs to replay instead of the classes' random arrivals and durations (from a
+    /// job history: `gpucost history --replay`); absent in every preset and link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<Replay>,
+}
+
+/// Jobs as a history recorded them, replayed on every platform: each arrives when it did
+/// (shifted so the first is at 0), runs its recorded time on the reference GPU with its
+/// class's GPUs, and ends as it did. Only what a platform adds varies between replications.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Replay {
+    /// The jobs, in arrival order.
+    pub jobs: Vec<ReplayJob>,
+}
+
+/// One recorded job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ReplayJob {
+    /// Arrival, seconds from the start of the horizon.
+    pub arrival_s: i64,
+    /// Index of its job class (which gives its GPUs and everything a history does not record).
+    pub class: u32,
+    /// Recorded run time on the reference GPU, seconds.
+    pub run_s: f64,
+    /// It failed in the history: its run ends in a failure, with no retry (the history's
+    /// own retries are jobs of their own).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
 
 impl Default for Scenario {
@@ -95,6 +127,7 @@ impl Default for Scenario {
             platforms: vec![Platform::default()],
             discounts: Discounts::default(),
             people: People::default(),
+            replay: None,
         }
     }
 }
@@ -597,6 +630,9 @@ impl Scenario {
 
     /// Expected jobs per replication, all classes.
     pub fn expected_jobs(&self) -> f64 {
+        if let Some(replay) = &self.replay {
+            return replay.jobs.len() as f64;
+        }
         self.job_classes
             .iter()
             .map(|c| c.arrivals.jobs_per_day())

@@ -47,7 +47,48 @@ impl Scenario {
         check_fields(SCENARIO_FIELDS, self, "")?;
         self.check_job_classes()?;
         self.check_platforms()?;
+        self.check_replay()?;
         self.check_work_size()
+    }
+
+    /// A replay's jobs: at most [`limits::HISTORY_JOBS_MAX`], each at a time from 0, of a
+    /// class the scenario has, with a run time above 0 and at most a year.
+    fn check_replay(&self) -> Result<(), ScenarioError> {
+        let Some(replay) = &self.replay else {
+            return Ok(());
+        };
+        count(
+            "replay.jobs",
+            replay.jobs.len(),
+            0,
+            limits::HISTORY_JOBS_MAX,
+        )?;
+        for (i, job) in replay.jobs.iter().enumerate() {
+            let at = |field: &str| format!("replay.jobs.{i}.{field}");
+            if job.arrival_s < 0 {
+                return Err(out_of_range(
+                    at("arrival_s"),
+                    job.arrival_s as f64,
+                    0.0,
+                    f64::MAX,
+                ));
+            }
+            if job.class as usize >= self.job_classes.len() {
+                return Err(ScenarioError::Invalid {
+                    field: at("class"),
+                    reason: format!(
+                        "class {} does not exist; the scenario has {} job classes",
+                        job.class,
+                        self.job_classes.len()
+                    ),
+                });
+            }
+            let year_s = 366.0 * 86_400.0;
+            if !in_range(job.run_s, 1e-3, year_s) {
+                return Err(out_of_range(at("run_s"), job.run_s, 1e-3, year_s));
+            }
+        }
+        Ok(())
     }
 
     /// 1 to [`limits::JOB_CLASSES_MAX`] classes, each with valid fields.

@@ -3,7 +3,7 @@
 
 use crate::model::rng::{lognormal_sigma, Purpose, Stream};
 use crate::model::scenario::{
-    empirical_quantile, Arrivals, Duration, FailureKind, Scenario, DAY_S, HOUR_S,
+    empirical_quantile, Arrivals, Duration, FailureKind, Replay, Scenario, DAY_S, HOUR_S,
 };
 
 /// One submitted job.
@@ -27,6 +27,9 @@ pub struct Job {
 /// (ties by class, then by draw order).
 pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
     let horizon_s = scenario.horizon_days * DAY_S;
+    if let Some(replay) = &scenario.replay {
+        return replay_jobs(scenario, replay, replication, horizon_s);
+    }
     let mut jobs = Vec::new();
     for (class_index, class) in scenario.job_classes.iter().enumerate() {
         // One stream per class: editing one class never changes another's jobs.
@@ -152,6 +155,27 @@ fn hour_of_day_arrivals(
             t = hour_end;
         }
     }
+}
+
+/// The recorded jobs that arrive within the horizon, as they were: a failed one breaks at the
+/// end of its recorded run. Only their attempt seeds depend on the replication.
+fn replay_jobs(scenario: &Scenario, replay: &Replay, replication: u64, horizon_s: f64) -> Vec<Job> {
+    let mut rng = Stream::new(scenario.seed, replication, Purpose::Jobs, u64::MAX);
+    let mut jobs: Vec<Job> = replay
+        .jobs
+        .iter()
+        .filter(|j| (j.arrival_s as f64) < horizon_s)
+        .map(|j| Job {
+            arrival_s: j.arrival_s,
+            class: j.class as usize,
+            work_ref_s: j.run_s,
+            broken: j.failed,
+            fail_point: 1.0,
+            attempt_seed: rng.next_u64(),
+        })
+        .collect();
+    jobs.sort_by_key(|j| j.arrival_s);
+    jobs
 }
 
 #[cfg(test)]

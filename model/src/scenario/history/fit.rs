@@ -8,7 +8,7 @@ use super::record::{canonical_gpu, JobRecord, Outcome, StateCount};
 use super::{BadRow, DurationFit, HistoryError, ImportOptions, Read, SourceFormat};
 use crate::model::catalog::relative_throughput_vs_a100;
 use crate::model::scenario::{
-    limits, Arrivals, Duration, FailureKind, Failures, JobClass, DAY_S, HOUR_S,
+    limits, Arrivals, Duration, FailureKind, Failures, JobClass, ReplayJob, DAY_S, HOUR_S,
 };
 use crate::model::stats::quantile_sorted;
 
@@ -189,6 +189,17 @@ pub fn fit_records(
     reference_gpu: &str,
     options: &ImportOptions,
 ) -> Result<HistoryFit, HistoryError> {
+    fit_records_with_jobs(read, template, reference_gpu, options).map(|(fit, _)| fit)
+}
+
+/// [`fit_records`], and every job the classes were fitted on as a replay job: its arrival
+/// from the first one's, its class, its run time on the reference GPU, whether it failed.
+pub fn fit_records_with_jobs(
+    read: Read,
+    template: &JobClass,
+    reference_gpu: &str,
+    options: &ImportOptions,
+) -> Result<(HistoryFit, Vec<ReplayJob>), HistoryError> {
     let Read {
         format,
         clock,
@@ -274,6 +285,20 @@ pub fn fit_records(
     ));
     let never_started = never_started + zero_runs;
     let (kept, groups) = group_by_gpu_count(&jobs, &mut notes);
+    let first_arrival = jobs.iter().map(|j| j.arrival_s).min().unwrap_or(0);
+    let mut replay: Vec<ReplayJob> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(class, group)| {
+            group.iter().map(move |j| ReplayJob {
+                arrival_s: j.arrival_s - first_arrival,
+                class: class as u32,
+                run_s: j.reference_hours * HOUR_S,
+                failed: j.record.outcome == Outcome::Failed,
+            })
+        })
+        .collect();
+    replay.sort_by_key(|j| j.arrival_s);
     let mut classes = Vec::new();
     let mut fits = Vec::new();
     for (&gpus, group) in kept.iter().zip(&groups) {
@@ -308,7 +333,7 @@ pub fn fit_records(
             counts.iter().map(|c| c / n).collect()
         })
         .unwrap_or_default();
-    Ok(HistoryFit {
+    let fit = HistoryFit {
         format,
         clock,
         classes,
@@ -326,7 +351,8 @@ pub fn fit_records(
         gpu_models: models,
         durations: options.durations,
         notes,
-    })
+    };
+    Ok((fit, replay))
 }
 
 /// The observed window in days: first to last arrival, widened by one mean gap (n − 1 gaps

@@ -170,6 +170,11 @@ pub enum HistoryError {
         /// The header's names.
         header: Vec<String>,
     },
+    /// A replay longer than the longest horizon.
+    ReplayTooLong {
+        /// The history's span, days.
+        days: f64,
+    },
     /// Fewer than two jobs that ran.
     TooFewJobs {
         /// Jobs usable.
@@ -207,6 +212,11 @@ impl fmt::Display for HistoryError {
                 f,
                 "no column \"{name}\" in the header; it has: {}",
                 header.join(", ")
+            ),
+            HistoryError::ReplayTooLong { days } => write!(
+                f,
+                "the history spans {days:.1} days; a replay's horizon is at most {} days: split it by date",
+                limits::HORIZON_DAYS_MAX
             ),
             HistoryError::TooFewJobs { used, bad_rows } => {
                 write!(f, "{used} usable job(s); at least 2 that ran are needed to fit arrivals")?;

@@ -1,1 +1,58 @@
-//! placeholder
+//! "These exact jobs on each platform": a history replayed instead of fitted. The jobs arrive
+//! when they did (the first at 0), run their recorded time on the reference GPU with their
+//! class's GPUs, and end as they did: a recorded failure fails at the end of its run, with no
+//! retry (the history's own retries are jobs in it). The horizon is the history's span. The
+//! Monte Carlo then varies only what a platform adds: interruptions, provisioning, pulls.
+
+use super::{fit, read_history, HistoryError, HistoryFit, HistoryImportError, ImportOptions};
+use crate::model::scenario::{limits, FailureKind, Failures, Replay, Scenario};
+
+/// `scenario` replaying the history `text` (its classes fitted as for [`super::fit_into`],
+/// each job kept as recorded), and the fit.
+pub fn replay_into(
+    scenario: &Scenario,
+    text: &str,
+    options: &ImportOptions,
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    let template = scenario.job_classes.first().cloned().unwrap_or_default();
+    let read = read_history(text, options).map_err(HistoryImportError::Fit)?;
+    let (mut fit, jobs) =
+        fit::fit_records_with_jobs(read, &template, &scenario.reference_gpu, options)
+            .map_err(HistoryImportError::Fit)?;
+    if fit.window_days > limits::HORIZON_DAYS_MAX {
+        return Err(HistoryImportError::Fit(HistoryError::ReplayTooLong {
+            days: fit.window_days,
+        }));
+    }
+    let classes = fit
+        .classes
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            c.failures = Failures {
+                kind: FailureKind::Deterministic,
+                max_retries: 0,
+                at_share: None,
+                ..c.failures
+            };
+            c
+        })
+        .collect();
+    fit.notes.push(format!(
+        "Replayed: {} jobs as recorded over {:.2} days (the horizon); a failed job fails at the \
+         end of its recorded run with no retry; cancelled, preempted and still-running jobs run \
+         their recorded time and end.",
+        jobs.len(),
+        fit.window_days
+    ));
+    let next = Scenario {
+        horizon_days: fit.window_days,
+        job_classes: classes,
+        replay: Some(Replay { jobs }),
+        ..scenario.clone()
+    };
+    match next.validate() {
+        Ok(()) => Ok((next, fit)),
+        Err(e) => Err(HistoryImportError::Invalid(e)),
+    }
+}

@@ -661,11 +661,7 @@ fn cpus_in_tres(text: &str) -> Option<u32> {
 
 /// Folds steps into their allocations, expands pending arrays, and settles GPU counts: from
 /// TRES/GRES when any record names GPUs, else from CPUs at `cpus_per_gpu`.
-fn fold(
-    parsed: Vec<Parsed>,
-    options: &ImportOptions,
-    read: &mut Read,
-) -> Result<(), HistoryError> {
+fn fold(parsed: Vec<Parsed>, options: &ImportOptions, read: &mut Read) -> Result<(), HistoryError> {
     let allocations: HashSet<&str> = parsed
         .iter()
         .filter(|p| !p.step)

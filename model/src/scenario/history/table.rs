@@ -534,3 +534,47 @@ fn parse_outcome(text: &str) -> Option<(String, Outcome)> {
     let written = text.trim();
     Some((written.to_string(), outcome))
 }
+
+/// The header and up to `rows` first data rows of a CSV, for a mapping form's preview
+/// (`None` when there is no header).
+pub fn preview(text: &str, rows: usize) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .ok()?
+        .iter()
+        .map(|h| super::shorten(40, h))
+        .collect();
+    if header.iter().all(String::is_empty) {
+        return None;
+    }
+    let body = reader
+        .records()
+        .filter_map(Result::ok)
+        .take(rows)
+        .map(|r| r.iter().map(|c| super::shorten(40, c)).collect())
+        .collect();
+    Some((header, body))
+}
+
+/// The roles a mapping form offers, with a label each.
+pub const MAPPED_ROLES: &[(Role, &str)] = &[
+    (Role::Submit, "Submit time"),
+    (Role::Start, "Start time"),
+    (Role::End, "End time"),
+    (Role::DurationSeconds, "Duration, seconds"),
+    (Role::DurationMinutes, "Duration, minutes"),
+    (Role::DurationHours, "Duration, hours"),
+    (Role::DurationClock, "Duration, [D-]HH:MM:SS"),
+    (Role::Gpus, "GPUs"),
+    (Role::GpuMilli, "Share of one GPU, milli"),
+    (Role::Cpus, "CPUs (when there is no GPU column)"),
+    (Role::GpuModel, "GPU model"),
+    (Role::Outcome, "Outcome or state"),
+    (Role::Team, "Team, account or user"),
+];

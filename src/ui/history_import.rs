@@ -1,0 +1,258 @@
+//! A job history brought in: the options detection cannot know (CPUs per GPU, sacct's field
+//! list, the time zone, the duration model), a column-mapping form with a preview when a
+//! CSV's columns are not recognised, and the fit table that sets what was read beside what
+//! will be simulated, with every state's outcome, the notes and the skipped records.
+
+use crate::scenario::history::table::{preview, Role, MAPPED_ROLES};
+use crate::scenario::history::{
+    clock, fit::window_text, DurationFit, HistoryFit, ImportOptions, DEFAULT_CPUS_PER_GPU,
+};
+use leptos::prelude::*;
+
+/// Skipped records listed in the page (the rest are counted; the CLI lists them all).
+pub const BAD_ROWS_SHOWN: usize = 100;
+
+/// The import options as the form holds them (text, so a half-typed value is not lost).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionsForm {
+    /// CPUs per GPU.
+    pub cpus_per_gpu: String,
+    /// sacct's field list.
+    pub sacct_fields: String,
+    /// UTC offset.
+    pub time_zone: String,
+    /// Log-normal instead of empirical durations.
+    pub log_normal: bool,
+    /// Columns named by hand.
+    pub columns: Vec<(Role, String)>,
+}
+
+impl Default for OptionsForm {
+    fn default() -> Self {
+        OptionsForm {
+            cpus_per_gpu: DEFAULT_CPUS_PER_GPU.to_string(),
+            sacct_fields: String::new(),
+            time_zone: "UTC".to_string(),
+            log_normal: false,
+            columns: Vec::new(),
+        }
+    }
+}
+
+impl OptionsForm {
+    /// The options, or what is wrong with a field.
+    pub fn options(&self) -> Result<ImportOptions, String> {
+        let cpus: u32 = self
+            .cpus_per_gpu
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n| (1..=4096).contains(&n))
+            .ok_or_else(|| {
+                format!(
+                    "CPUs per GPU \"{}\": give a whole number from 1 to 4096",
+                    self.cpus_per_gpu.trim()
+                )
+            })?;
+        let utc_offset_s = clock::parse_utc_offset(&self.time_zone).ok_or_else(|| {
+            format!(
+                "Time zone \"{}\": give an offset from UTC such as +02:00, -05:00 or UTC",
+                self.time_zone.trim()
+            )
+        })?;
+        let fields: Vec<String> = self
+            .sacct_fields
+            .split([',', '|'])
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty())
+            .collect();
+        Ok(ImportOptions {
+            format: None,
+            sacct_fields: (!fields.is_empty()).then_some(fields),
+            columns: self.columns.clone(),
+            cpus_per_gpu: (cpus != DEFAULT_CPUS_PER_GPU).then_some(cpus),
+            utc_offset_s,
+            durations: if self.log_normal {
+                DurationFit::LogNormal
+            } else {
+                DurationFit::Empirical
+            },
+        })
+    }
+}
+
+/// The options a history is read with.
+#[component]
+pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
+    view! {
+        <details class="history-options">
+            <summary>"History options"</summary>
+            <div class="history-option">
+                <label for="history-cpus-per-gpu">"CPUs per GPU"</label>
+                <input id="history-cpus-per-gpu" type="number" min="1" max="4096" step="1"
+                    prop:value=move || form.with(|f| f.cpus_per_gpu.clone())
+                    on:input=move |ev| form.update(|f| f.cpus_per_gpu = event_target_value(&ev)) />
+                <span class="hint">"For a history that counts CPUs only (sacct without GPU TRES, SWF): this many CPUs, or part of them, make one GPU."</span>
+            </div>
+            <div class="history-option">
+                <label for="history-sacct-fields">"sacct fields"</label>
+                <input id="history-sacct-fields" type="text" placeholder="JobID,State,Submit,Start,End,Elapsed,AllocTRES"
+                    prop:value=move || form.with(|f| f.sacct_fields.clone())
+                    on:input=move |ev| form.update(|f| f.sacct_fields = event_target_value(&ev)) />
+                <span class="hint">"For sacct --noheader output: the --format list it was written with."</span>
+            </div>
+            <div class="history-option">
+                <label for="history-time-zone">"Time zone"</label>
+                <input id="history-time-zone" type="text" placeholder="UTC"
+                    prop:value=move || form.with(|f| f.time_zone.clone())
+                    on:input=move |ev| form.update(|f| f.time_zone = event_target_value(&ev)) />
+                <span class="hint">"Of times written without one (sacct's are local): UTC, +02:00, -05:00…"</span>
+            </div>
+            <div class="history-option">
+                <label>
+                    <input id="history-log-normal" type="checkbox"
+                        prop:checked=move || form.with(|f| f.log_normal)
+                        on:change=move |ev| form.update(|f| f.log_normal = event_target_checked(&ev)) />
+                    " Log-normal durations (through the median and 90th percentile) instead of the observed quantiles"
+                </label>
+            </div>
+        </details>
+    }
+}
+
+/// The mapping form for a CSV whose columns were not recognised: a select per role over the
+/// header's names, and the first rows to see what each holds. `apply` fits with the mapping.
+#[component]
+pub fn ColumnMapping(
+    text: String,
+    form: RwSignal<OptionsForm>,
+    apply: Callback<()>,
+) -> impl IntoView {
+    let Some((header, rows)) = preview(&text, 5) else {
+        return ().into_any();
+    };
+    let header = StoredValue::new(header);
+    let chosen = move |role: Role| {
+        form.with(|f| {
+            f.columns
+                .iter()
+                .find(|(r, _)| *r == role)
+                .map(|(_, n)| n.clone())
+                .unwrap_or_default()
+        })
+    };
+    let set = move |role: Role, name: String| {
+        form.update(|f| {
+            f.columns.retain(|(r, _)| *r != role);
+            if !name.is_empty() {
+                f.columns.push((role, name));
+            }
+        })
+    };
+    view! {
+        <div class="column-mapping">
+            <p>"Name the columns this file holds (submit or start time, a duration or start and end, and GPUs are needed), then fit again."</p>
+            <div class="mapping-roles">
+                {MAPPED_ROLES.iter().map(|&(role, label)| {
+                    let id = format!("map-{label}").replace([' ', ',', '[', ']', ':', '(', ')', '-'], "_").to_ascii_lowercase();
+                    view! {
+                        <div class="mapping-role">
+                            <label for=id.clone()>{label}</label>
+                            <select id=id data-role=label
+                                prop:value=move || chosen(role)
+                                on:change=move |ev| set(role, event_target_value(&ev))>
+                                <option value="">"—"</option>
+                                {header.get_value().into_iter().map(|h| view! {
+                                    <option value=h.clone() selected=chosen(role) == h>{h.clone()}</option>
+                                }).collect_view()}
+                            </select>
+                        </div>
+                    }
+                }).collect_view()}
+            </div>
+            <table class="mapping-preview">
+                <thead><tr>{header.get_value().into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                <tbody>{rows.into_iter().map(|r| view! {
+                    <tr>{r.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}</tr>
+                }).collect_view()}</tbody>
+            </table>
+            <button type="button" on:click=move |_| apply.run(())>"Fit with these columns"</button>
+        </div>
+    }
+    .into_any()
+}
+
+fn observed_simulated(observed: f64, simulated: f64) -> String {
+    format!("{observed:.2} / {simulated:.2}")
+}
+
+/// The fit table: per class what was read and what will be simulated; the states and what
+/// each became; the notes; the skipped records.
+pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
+    let hidden = fit.bad_rows.len().saturating_sub(BAD_ROWS_SHOWN);
+    let heading = format!(
+        "Fitted {} job class(es) from {name} ({}): {} records read, {} jobs used, {} never started, {} skipped, {} of arrivals.",
+        fit.classes.len(),
+        fit.format.label(),
+        fit.rows,
+        fit.used,
+        fit.never_started,
+        fit.bad_rows.len(),
+        window_text(fit.window_days)
+    );
+    view! {
+        <div class="import-done fit-summary" role="status" data-format=fit.format.label()>
+            <p>{heading}</p>
+            <div class="fit-table-scroll">
+                <table class="fit-table">
+                    <caption>"Each class as read (observed) and as it will be simulated; hours on the reference GPU"</caption>
+                    <thead><tr>
+                        <th scope="col">"Class"</th><th scope="col">"Jobs"</th><th scope="col">"Per day"</th>
+                        <th scope="col">"Mean h"</th><th scope="col">"p50 h"</th><th scope="col">"p90 h"</th>
+                        <th scope="col">"p99 h"</th><th scope="col">"GPU-h/day"</th><th scope="col">"KS"</th>
+                        <th scope="col">"Failed runs"</th>
+                    </tr></thead>
+                    <tbody>
+                        {fit.fits.iter().map(|f| view! {
+                            <tr data-class=f.name.clone()>
+                                <th scope="row">{f.name.clone()}</th>
+                                <td>{f.jobs}</td>
+                                <td>{format!("{:.3}", f.per_day)}</td>
+                                <td data-col="mean">{observed_simulated(f.observed_hours.mean, f.simulated_hours.mean)}</td>
+                                <td>{observed_simulated(f.observed_hours.p50, f.simulated_hours.p50)}</td>
+                                <td>{observed_simulated(f.observed_hours.p90, f.simulated_hours.p90)}</td>
+                                <td>{observed_simulated(f.observed_hours.p99, f.simulated_hours.p99)}</td>
+                                <td data-col="gpu-hours">{observed_simulated(f.observed_gpu_hours_per_day, f.simulated_gpu_hours_per_day)}</td>
+                                <td>{format!("{:.3}", f.ks_distance)}</td>
+                                <td>{if f.with_outcome > 0 { format!("{} of {}", f.failed, f.with_outcome) } else { "no outcomes".into() }}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            {(!fit.states.is_empty()).then(|| view! {
+                <table class="state-table">
+                    <caption>"States as the file writes them, and what each became"</caption>
+                    <thead><tr><th scope="col">"State"</th><th scope="col">"Jobs"</th><th scope="col">"Taken as"</th></tr></thead>
+                    <tbody>
+                        {fit.states.iter().map(|s| view! {
+                            <tr><th scope="row">{s.written.clone()}</th><td>{s.jobs}</td><td>{s.outcome.treatment()}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+            <ul class="fit-notes">{fit.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul>
+            {(!fit.bad_rows.is_empty()).then(|| view! {
+                <div class="bad-rows" role="alert">
+                    <p>{format!("Skipped {} record(s):", fit.bad_rows.len())}</p>
+                    <ul>
+                        {fit.bad_rows.iter().take(BAD_ROWS_SHOWN).map(|b| view! {
+                            <li data-line=b.line>{format!("line {}: {}", b.line, b.reason)}</li>
+                        }).collect_view()}
+                    </ul>
+                    {(hidden > 0).then(|| view! { <p>{format!("… and {hidden} more (gpucost history lists them all).")}</p> })}
+                </div>
+            })}
+        </div>
+    }
+}
