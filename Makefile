@@ -25,7 +25,7 @@ help:
 	@echo "make single-file  the page as one HTML file to open from disk: $(SINGLE_FILE)"
 	@echo "make pkg     the model as a JS/WASM package in pkg/"
 	@echo "make bench   benchmarks: prints a table and writes bench/RESULTS.md"
-	@echo "make fuzz    fuzz the link decoder, scenario reader and history importer (FUZZ_SECONDS each)"
+	@echo "make fuzz    fuzz the link decoder, scenario reader and history readers (FUZZ_SECONDS each)"
 	@echo "make screenshots  regenerate docs/screenshots (desktop and phone) from the release build"
 
 tools:
@@ -108,11 +108,12 @@ bench: single-file pkg
 	DIST=dist SINGLE_FILE=$(SINGLE_FILE) node bench/report.mjs
 
 # Fuzzing (libFuzzer through cargo-fuzz, nightly toolchain) of what users paste or drop: the
-# link decoder, the scenario JSON reader and the job-history importer, FUZZ_SECONDS each.
+# link decoder, the scenario JSON reader and the job-history readers (CSV, sacct, SWF),
+# FUZZ_SECONDS each.
 # Corpora grow in fuzz/corpus (seeded from fuzz/seeds); a crash lands in fuzz/artifacts and
 # becomes a regression test.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := link_decode scenario_json history_csv
+FUZZ_TARGETS := link_decode scenario_json history_csv history_sacct history_swf
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 	for t in $(FUZZ_TARGETS); do \

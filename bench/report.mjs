@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engine.mjs';
 import { measurePage, measureSingleFile } from './page-latency.mjs';
+import { measureNativeImport, measurePageImport } from './history-import.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 // The page-weight budget, kB gzip of every .wasm and .js (scripts/bundle-sizes.sh warns past it).
@@ -248,6 +249,15 @@ const peak = (threads) => {
 };
 add('Memory', '100 days × 10,000 jobs/day in bounded memory (report the peak)',
   `native peak RSS for 2 replications × 3 platforms of ~1 M jobs: ${peak(1)} on one thread, ${peak(cores)} on ${cores} (a replication in memory per thread)`, null);
+
+// --- Job-history import -------------------------------------------------------------------
+// Generated sacct -P files (bench/sacct-generate.mjs): each job an allocation and a .batch step.
+const nativeImport = measureNativeImport(SIM_BIN);
+add('History import, native', 'report: records/s reading a 1,000,000-job sacct file (`gpucost history`)',
+  `${fmt(nativeImport.recordsPerSecond / 1e6, 2)} M records/s: ${fmt(nativeImport.records / 1e6, 0)} M records (${fmt(nativeImport.bytes / 1e6, 0)} MB) read, folded and fitted in ${fmt(nativeImport.seconds, 2)} s (best of 3, the whole process)`, null);
+const pageImport = await measurePageImport();
+add('History import, page', 'report: records/s for a 200,000-job sacct file dropped into the page (its import worker)',
+  `${fmt(pageImport.recordsPerSecond / 1e3, 0)} k records/s: ${fmt(pageImport.records / 1e3, 0)} k records (${fmt(pageImport.bytes / 1e6, 0)} MB) from the drop to the fit table in ${fmt(pageImport.ms / 1000, 2)} s`, null);
 
 // --- Output -------------------------------------------------------------------------------
 const chromium = execFileSync('/usr/bin/chromium', ['--version']).toString().trim();

@@ -33,7 +33,7 @@ test('a job-history CSV becomes fitted classes, bad rows by line, and the link c
     assert.match(reasons[2], /outcome "EXPLODED"/);
     const legends = await page.locator('fieldset.job-class legend').allTextContents();
     assert.deepEqual(legends, ['1-GPU jobs', '8-GPU jobs', '16-GPU jobs', '32-GPU jobs']);
-    const rows = await page.locator('.fit-summary tbody tr').count();
+    const rows = await page.locator('.fit-table tbody tr').count();
     assert.equal(rows, 4);
     // The page's link is the one `gpucost history --link` prints for the same file, and the
     // page shows the numbers `gpucost eval --url` computes from it.

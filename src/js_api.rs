@@ -5,10 +5,10 @@
 //! in the shapes of `gpucost scenario` and `gpucost eval`; `pkg/types.d.ts`, generated from
 //! the same types' JSON schema, describes them for TypeScript.
 
+use crate::history::fit_into;
 use crate::model::monte_carlo::MonteCarlo;
 use crate::model::scenario::Scenario;
 use crate::model::ENGINE_VERSION;
-use crate::scenario::history::fit_into;
 use crate::scenario::presets::presets as all_presets;
 use crate::scenario::report::report;
 use serde::Serialize;

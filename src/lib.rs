@@ -5,6 +5,8 @@
 //!   geometry, from the `gpucost-model` package (model/). No web crate is imported there, so it
 //!   compiles natively for tests and the CLI, and to wasm32 for the page; a package of its own
 //!   so the release build optimises it for speed and the UI for size.
+//! - [`history`]: job-history import (Slurm sacct, SWF, CSV traces) from the
+//!   `gpucost-history` package (history/), built for size like the UI.
 //! - `ui` (wasm32 + feature `app`): the Leptos components; the only place with signals.
 //! - [`run_coordinator`]: the page's run logic (runs, workers, slices, sensitivity passes) as
 //!   a state machine with no web crate; `ui::runner` carries out its commands.
@@ -12,8 +14,12 @@
 //! - [`simulation_worker`]: what a simulation worker does, with no web crate.
 //! - `worker` (wasm32 + feature `app`): the Web Worker's glue around [`simulation_worker`].
 //! - `next_task` (wasm32 + feature `app`): yielding to the event loop between slices.
+//! - [`history_job`]: a job-history import as a job of its own, with no web crate;
+//!   `history_worker` (wasm32 + feature `app`) runs it in a Web Worker.
 //! - `js_api` (wasm32 + feature `js-api`): the model exported to JavaScript for `pkg/`.
 
+/// Job-history import (the `gpucost-history` package, history/).
+pub use gpucost_history as history;
 pub use gpucost_model::{charts, format, model, scenario};
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
@@ -22,6 +28,10 @@ pub mod ui;
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod worker;
 
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
+pub mod history_worker;
+
+pub mod history_job;
 pub mod run_coordinator;
 pub mod simulation_worker;
 pub mod worker_protocol;

@@ -27,6 +27,14 @@ pub fn start_simulation_worker() {
     gpucost::worker::start();
 }
 
+/// The job-history import worker's entry point (see `gpucost::history_worker`), called by
+/// the same loader when the page starts it for an import.
+#[cfg(all(target_arch = "wasm32", feature = "app"))]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = startHistoryWorker)]
+pub fn start_history_worker() {
+    gpucost::history_worker::start();
+}
+
 /// The app only runs in the browser; a native build of this binary says so instead of failing.
 #[cfg(not(all(target_arch = "wasm32", feature = "app")))]
 fn main() {

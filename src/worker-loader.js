@@ -6,7 +6,8 @@ addEventListener('message', async ({ data }) => {
   try {
     const app = await import(data.glue);
     await app.default({ module_or_path: data.module });
-    app.startSimulationWorker();
+    // A simulation worker unless the page asks for another (the job-history import).
+    (data.entry === 'history' ? app.startHistoryWorker : app.startSimulationWorker)();
   } catch (e) {
     // Thrown from a task of its own, so the page's `error` handler hears of it (a rejected
     // promise would not reach it) and runs the simulation on the main thread instead.

@@ -4,7 +4,8 @@
 //! re-exports these modules under the same paths (`gpucost::model`, ...).
 //!
 //! - [`model`]: the cost and scheduling model (scenarios, the simulation, Monte Carlo).
-//! - [`scenario`]: presets, edits by dotted path, links, reports, job-history import.
+//! - [`scenario`]: presets, edits by dotted path, links, reports (job-history import is the
+//!   `gpucost-history` package, history/).
 //! - [`charts`]: chart geometry (scales, ticks, bar layout); the SVG components that draw it
 //!   live in the `gpucost` package's UI.
 //! - [`format`](mod@format): numbers and money as the page, the CLI and the charts write them.

@@ -279,8 +279,8 @@ mod cli {
         cpus_per_gpu: Option<u32>,
         tz: Option<String>,
         durations: DurationsArg,
-    ) -> Result<gpucost::scenario::history::ImportOptions, String> {
-        use gpucost::scenario::history::{clock, table, DurationFit, ImportOptions, SourceFormat};
+    ) -> Result<gpucost::history::ImportOptions, String> {
+        use gpucost::history::{clock, table, DurationFit, ImportOptions, SourceFormat};
         let format = match format {
             Some(f) => Some(SourceFormat::named(&f).ok_or_else(|| {
                 format!("--format {f}: not a history format; give csv, sacct or swf")
@@ -347,9 +347,9 @@ mod cli {
         base: &Scenario,
         name: &str,
         output: HistoryOutput,
-        options: &gpucost::scenario::history::ImportOptions,
+        options: &gpucost::history::ImportOptions,
     ) -> Result<String, String> {
-        use gpucost::scenario::history::{fit_into, replay::replay_into, HistoryImportError};
+        use gpucost::history::{fit_into, replay::replay_into, HistoryImportError};
         let text = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let text = String::from_utf8(text).map_err(|e| {
             format!(

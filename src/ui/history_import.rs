@@ -3,8 +3,8 @@
 //! CSV's columns are not recognised, and the fit table that sets what was read beside what
 //! will be simulated, with every state's outcome, the notes and the skipped records.
 
-use crate::scenario::history::table::{preview, Role, MAPPED_ROLES};
-use crate::scenario::history::{
+use crate::history::table::{preview, Role, MAPPED_ROLES};
+use crate::history::{
     clock, fit::window_text, DurationFit, HistoryFit, ImportOptions, DEFAULT_CPUS_PER_GPU,
 };
 use leptos::prelude::*;
@@ -214,7 +214,9 @@ pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
                     </tr></thead>
                     <tbody>
                         {fit.fits.iter().map(|f| view! {
-                            <tr data-class=f.name.clone()>
+                            <tr data-class=f.name.clone() data-jobs=f.jobs data-per-day=f.per_day
+                                data-observed-mean=f.observed_hours.mean data-simulated-mean=f.simulated_hours.mean
+                                data-observed-gpu-hours=f.observed_gpu_hours_per_day>
                                 <th scope="row">{f.name.clone()}</th>
                                 <td>{f.jobs}</td>
                                 <td>{format!("{:.3}", f.per_day)}</td>

@@ -13,6 +13,7 @@ mod embed_view;
 mod export;
 mod histogram_chart;
 mod history_import;
+mod history_worker_client;
 mod job_classes;
 mod link_sync;
 mod method_panel;

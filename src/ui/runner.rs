@@ -20,7 +20,7 @@ use std::time::Duration;
 use wasm_bindgen::JsValue;
 
 /// The worker's loader (src/worker-loader.js), next to the page.
-const WORKER_LOADER: &str = "./worker-loader.js";
+pub const WORKER_LOADER: &str = "./worker-loader.js";
 
 /// What the page reads of the runs: one signal of run state, and memos of its parts.
 #[derive(Clone, Copy)]

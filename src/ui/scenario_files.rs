@@ -8,14 +8,15 @@
 //! page says so; a damaged saved entry is reported and skipped, the others still load.
 
 use super::history_import::{fit_report, ColumnMapping, HistoryOptions, OptionsForm};
+use super::history_worker_client;
+use crate::history::{HistoryError, HistoryFit, MAX_HISTORY_BYTES};
+use crate::history_job::{HistoryAnswer, HistoryJob};
 use crate::model::scenario::Scenario;
-use crate::scenario::history::{
-    detect, fit_into, HistoryError, HistoryFit, HistoryImportError, SourceFormat, MAX_HISTORY_BYTES,
-};
 use crate::scenario::link::{decode_link, encode_link};
 use gloo_storage::Storage as _;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 /// localStorage keys of saved scenarios start with this.
 const PREFIX: &str = "gpucost.saved.";
@@ -141,16 +142,57 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
     let form = RwSignal::new(OptionsForm::default());
     // The last history read, so that it can be fitted again with other options.
     let last_history = StoredValue::new(None::<(String, String)>);
+    let (has_history, set_has_history) = signal(false);
+    // Reading progress while an import runs; each import's number, so an older one's answer
+    // is ignored when a newer file was dropped meanwhile.
+    let (progress, set_progress) = signal(None::<f64>);
+    let import_seq = StoredValue::new(0u64);
     let refit = move || {
         let Some((file_name, text)) = last_history.get_value() else {
             return;
         };
-        set_report.set(history_report(
-            &file_name,
-            &text,
-            scenario,
-            &form.get_untracked(),
-        ));
+        let options = match form.get_untracked().options() {
+            Ok(o) => o,
+            Err(e) => {
+                set_report.set(ImportReport::Refused(format!("{file_name}: {e}")));
+                return;
+            }
+        };
+        let job = HistoryJob {
+            options,
+            scenario: scenario.get_untracked(),
+        };
+        import_seq.update_value(|n| *n += 1);
+        let this = import_seq.get_value();
+        set_progress.set(Some(0.0));
+        let on_answer: Rc<dyn Fn(HistoryAnswer)> = Rc::new(move |answer| {
+            if import_seq.get_value() != this {
+                return;
+            }
+            match answer {
+                HistoryAnswer::Progress(share) => set_progress.set(Some(share)),
+                HistoryAnswer::Fitted {
+                    scenario: next,
+                    fit,
+                } => {
+                    set_progress.set(None);
+                    scenario.set(*next);
+                    set_report.set(ImportReport::History(file_name.clone(), fit));
+                }
+                HistoryAnswer::Refused {
+                    message,
+                    needs_mapping,
+                } => {
+                    set_progress.set(None);
+                    set_report.set(if needs_mapping {
+                        ImportReport::NeedsMapping(file_name.clone(), message)
+                    } else {
+                        ImportReport::Refused(format!("{file_name}: {message}"))
+                    });
+                }
+            }
+        });
+        history_worker_client::import(text, job, on_answer);
     };
     let import = move |file: web_sys::File| {
         let file_name = file.name();
@@ -186,6 +228,7 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                 // A new file starts with no columns named by hand.
                 form.update(|f| f.columns.clear());
                 last_history.set_value(Some((file_name.clone(), text)));
+                set_has_history.set(true);
                 refit();
             }
         });
@@ -271,8 +314,14 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                 </p>
             </div>
             <HistoryOptions form=form />
-            {move || last_history.with_value(Option::is_some).then(|| view! {
+            {move || has_history.get().then(|| view! {
                 <button type="button" class="refit" on:click=move |_| refit()>"Fit the last history again with these options"</button>
+            })}
+            {move || progress.get().map(|share| view! {
+                <div class="import-progress" role="status">
+                    <progress max="1" value=share></progress>
+                    <span>{format!("Reading the history… {:.0} %", share * 100.0)}</span>
+                </div>
             })}
             {move || import_report_view(report.get(), last_history, form, Callback::new(move |()| refit()))}
         </details>
@@ -293,38 +342,6 @@ fn import_scenario(text: &str, scenario: RwSignal<Scenario>) -> Result<(), Strin
         .map_err(|e| format!("{e}; the scenario was not changed"))?;
     scenario.set(imported);
     Ok(())
-}
-
-/// Fits job classes to a job history and, if the scenario stays valid with them, makes them
-/// its workload; otherwise the scenario is left as it was and the report says why (or asks
-/// for the columns of a CSV it could not place).
-fn history_report(
-    file_name: &str,
-    text: &str,
-    scenario: RwSignal<Scenario>,
-    form: &OptionsForm,
-) -> ImportReport {
-    let options = match form.options() {
-        Ok(o) => o,
-        Err(e) => return ImportReport::Refused(format!("{file_name}: {e}")),
-    };
-    match scenario.with_untracked(|s| fit_into(s, text, &options)) {
-        Ok((next, fit)) => {
-            scenario.set(next);
-            ImportReport::History(file_name.to_string(), Box::new(fit))
-        }
-        Err(HistoryImportError::Fit(
-            e @ (HistoryError::MissingColumn { .. } | HistoryError::NoSuchColumn { .. }),
-        )) if detect(text) == SourceFormat::Csv => {
-            ImportReport::NeedsMapping(file_name.to_string(), e.to_string())
-        }
-        Err(HistoryImportError::Fit(e)) => ImportReport::Refused(format!(
-            "{file_name}: {e}; the scenario was not changed"
-        )),
-        Err(HistoryImportError::Invalid(e)) => ImportReport::Refused(format!(
-            "{file_name}: the fitted job classes do not fit this scenario ({e}); the workload was not changed"
-        )),
-    }
 }
 
 fn import_report_view(

@@ -24,11 +24,28 @@ extern "C" {
 
 /// The first message to a new worker: where the glue is, and the compiled module.
 fn boot_message() -> Option<JsValue> {
+    boot_message_for(None)
+}
+
+/// The first message to a new worker started as `entry` (`Some("history")` for the
+/// job-history import; a simulation worker otherwise).
+pub fn boot_message_for(entry: Option<&str>) -> Option<JsValue> {
     let message = js_sys::Object::new();
     let glue = GLUE_URL.with(String::clone);
     js_sys::Reflect::set(&message, &"glue".into(), &glue.into()).ok()?;
     js_sys::Reflect::set(&message, &"module".into(), &wasm_bindgen::module()).ok()?;
+    if let Some(entry) = entry {
+        js_sys::Reflect::set(&message, &"entry".into(), &entry.into()).ok()?;
+    }
     Some(message.into())
+}
+
+/// Whether this context can start a worker from the page's own scripts (a `Worker`
+/// constructor, and an origin that is not opaque as in a sandboxed frame).
+pub fn workers_possible() -> bool {
+    let global = js_sys::global();
+    js_sys::Reflect::has(&global, &"Worker".into()).unwrap_or(false)
+        && web_sys::window().is_some_and(|w| w.origin() != "null")
 }
 
 /// Called with the worker's index and its answer, or what went wrong when it failed (crashed,
@@ -77,13 +94,9 @@ impl WorkerPool {
     /// Starts `count` workers from the loader script at `loader`; `None` where this context
     /// cannot run one (no `Worker`, an opaque origin, or the constructor refused).
     pub fn start(loader: &str, count: usize, on_event: OnEvent) -> Option<WorkerPool> {
-        let global = js_sys::global();
-        if !js_sys::Reflect::has(&global, &"Worker".into()).unwrap_or(false) {
-            return None;
-        }
         // A sandboxed frame without same-origin access has an opaque origin ("null"): its
         // workers could not load the page's own scripts.
-        if web_sys::window().is_none_or(|w| w.origin() == "null") {
+        if !workers_possible() {
             return None;
         }
         let pool = WorkerPool {

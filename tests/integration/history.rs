@@ -1,10 +1,10 @@
 //! Job-history import: a hand-made file whose fit is worked out by hand, and a round trip
 //! (jobs generated from known classes, written as a history, fitted back).
 
+use gpucost::history::{fit_history, DurationFit, HistoryError, ImportOptions};
 use gpucost::model::rng::lognormal_mean;
 use gpucost::model::scenario::{Arrivals, Duration, JobClass, Scenario};
 use gpucost::model::sim::generate_jobs;
-use gpucost::scenario::history::{fit_history, DurationFit, HistoryError, ImportOptions};
 
 const HAND: &str = include_str!("../data/job-history-hand.csv");
 

@@ -5,8 +5,8 @@
 //! `scripts/make-heavy-tail-history.py`) on a platform with room for every job at once.
 
 use crate::support::{bare_platform, scenario};
+use gpucost::history::{fit_history, ImportOptions};
 use gpucost::model::monte_carlo::run_replication;
-use gpucost::scenario::history::{fit_history, ImportOptions};
 
 const HEAVY: &str = include_str!("../data/history-heavy-tail.csv");
 

@@ -2,10 +2,10 @@
 //! `sacct -P` dump (TRES with GPU types, an array, steps, a record over two lines, a | in a
 //! job name, every Slurm state), an SWF log and a CSV with seconds from the trace's start.
 
+use gpucost::history::clock::Clock;
+use gpucost::history::record::Outcome;
+use gpucost::history::{fit_history, HistoryFit, ImportOptions, SourceFormat};
 use gpucost::model::scenario::{Arrivals, Duration, JobClass};
-use gpucost::scenario::history::clock::Clock;
-use gpucost::scenario::history::record::Outcome;
-use gpucost::scenario::history::{fit_history, HistoryFit, ImportOptions, SourceFormat};
 
 const SACCT: &str = include_str!("../data/sacct-gpu.txt");
 const SWF: &str = include_str!("../data/history.swf");
@@ -236,11 +236,50 @@ fn the_log_normal_stays_an_option() {
     let f = fit(
         SACCT,
         &ImportOptions {
-            durations: gpucost::scenario::history::DurationFit::LogNormal,
+            durations: gpucost::history::DurationFit::LogNormal,
             ..Default::default()
         },
     );
     assert!(matches!(f.classes[0].duration, Duration::LogNormal { .. }));
     let e = fit(SACCT, &ImportOptions::default());
     assert!(matches!(e.classes[0].duration, Duration::Empirical { .. }));
+}
+
+mod damaged {
+    //! Lines of the fixtures cut, repeated and spliced at random: every reader reports or fits,
+    //! never panics, and lists what it skipped in line order.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn splice(text: &str, picks: &[(usize, usize, usize)]) -> String {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut out = String::new();
+        for &(line, cut, keep) in picks {
+            let l = lines[line % lines.len()];
+            let cut = l
+                .char_indices()
+                .nth(cut % (l.chars().count() + 1))
+                .map_or(l.len(), |c| c.0);
+            out.push_str(if keep % 3 == 0 { &l[..cut] } else { l });
+            out.push('\n');
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn no_reader_panics_on_spliced_lines(
+            which in 0usize..3,
+            picks in prop::collection::vec((0usize..64, 0usize..200, 0usize..9), 1..40),
+        ) {
+            let text = splice([SACCT, SWF, RELATIVE][which], &picks);
+            if let Ok(f) = fit_history(&text, &JobClass::default(), "A100", &ImportOptions::default()) {
+                let lines: Vec<u64> = f.bad_rows.iter().map(|b| b.line).collect();
+                let mut sorted = lines.clone();
+                sorted.sort_unstable();
+                prop_assert_eq!(lines, sorted);
+                prop_assert!(f.classes.iter().all(|c| c.duration.mean_hours() > 0.0));
+            }
+        }
+    }
 }

@@ -3,10 +3,10 @@
 //! GPU-hours are the recorded GPU-hours of the jobs that did not fail, to the second.
 
 use crate::support::{bare_class, bare_platform, scenario};
+use gpucost::history::replay::replay_into;
+use gpucost::history::ImportOptions;
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::{Arrivals, Duration, Scenario};
-use gpucost::scenario::history::replay::replay_into;
-use gpucost::scenario::history::ImportOptions;
 use std::process::Command;
 
 const SACCT: &str = include_str!("../data/sacct-gpu.txt");

@@ -13,10 +13,10 @@
 //! Outside a checkout with that folder the tests skip with a message; under `CI=true` a
 //! missing folder fails them.
 
+use gpucost::history::clock::Clock;
+use gpucost::history::record::Outcome;
+use gpucost::history::{fit_history, HistoryFit, ImportOptions, SourceFormat};
 use gpucost::model::scenario::JobClass;
-use gpucost::scenario::history::clock::Clock;
-use gpucost::scenario::history::record::Outcome;
-use gpucost::scenario::history::{fit_history, HistoryFit, ImportOptions, SourceFormat};
 use std::path::PathBuf;
 
 /// The field list the hcs files were written with (their README and `SlurmLogParser.py`).

@@ -5,12 +5,10 @@
 //!   CLI's `--set`), and the page's edits of platforms and job classes.
 //! - [`link`]: the versioned link codec (a scenario as its preset plus the changed leaves).
 //! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
-//! - [`history`]: job-history import (CSV to fitted job classes).
 //! - [`verdict`]: the sentence that says which platform costs least, how much less and how often.
 
 pub mod compare;
 pub mod edit;
-pub mod history;
 pub mod link;
 pub mod presets;
 pub mod report;

@@ -17,10 +17,11 @@ pub mod sacct;
 pub mod swf;
 pub mod table;
 
-use crate::model::error::ScenarioError;
-use crate::model::scenario::{limits, JobClass, Scenario};
 use clock::Clock;
+use gpucost_model::model::error::ScenarioError;
+use gpucost_model::model::scenario::{limits, JobClass, Scenario};
 use record::{JobRecord, StateCount};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub use fit::{fit_records, ClassFit, HistoryFit};
@@ -33,7 +34,7 @@ pub const DEFAULT_CPUS_PER_GPU: u32 = 8;
 pub const MAX_HISTORY_BYTES: usize = limits::HISTORY_BYTES_MAX_PAGE;
 
 /// Which reader a history needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SourceFormat {
     /// A CSV table with named columns.
     Csv,
@@ -65,7 +66,7 @@ impl SourceFormat {
 }
 
 /// How run times become a class's duration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum DurationFit {
     /// A quantile table through the observed run times, keeping their mean (the default).
     #[default]
@@ -75,7 +76,7 @@ pub enum DurationFit {
 }
 
 /// How to read a history: what detection cannot know from the content.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ImportOptions {
     /// The reader, when not detected.
     pub format: Option<SourceFormat>,
@@ -92,7 +93,7 @@ pub struct ImportOptions {
 }
 
 /// A record that was skipped, and why.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BadRow {
     /// Line of the file where the record starts (1 = the first line).
     pub line: u64,
@@ -278,13 +279,34 @@ pub fn detect(text: &str) -> SourceFormat {
 
 /// Reads a history with the reader `options` names or the one detected.
 pub fn read_history(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
+    read_history_with_progress(text, options, &mut |_| {})
+}
+
+/// [`read_history`], telling `progress` the share of the text read (0–1) every
+/// [`PROGRESS_EVERY`] records.
+pub fn read_history_with_progress(
+    text: &str,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Read, HistoryError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = options.format.unwrap_or_else(|| detect(text));
-    match format {
-        SourceFormat::Csv => table::read(text, options),
-        SourceFormat::Sacct => sacct::read(text, options),
-        SourceFormat::Swf => swf::read(text, options),
-    }
+    let read = match format {
+        SourceFormat::Csv => table::read(text, options, progress),
+        SourceFormat::Sacct => sacct::read(text, options, progress),
+        SourceFormat::Swf => swf::read(text, options, progress),
+    };
+    progress(1.0);
+    read
+}
+
+/// Records between two progress reports.
+pub const PROGRESS_EVERY: usize = 16_384;
+
+/// The share of `text` before `part` (a slice of it), 0–1.
+fn share_before(text: &str, part: &str) -> f64 {
+    let at = (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    at as f64 / text.len().max(1) as f64
 }
 
 /// Fits job classes to a job history. `template` gives the fields a history does not record
@@ -299,16 +321,17 @@ pub fn fit_history(
     fit_records(read, template, reference_gpu, options)
 }
 
-/// `scenario` with job classes fitted to the job history `text` as its workload, and the fit.
-/// The scenario's first class gives the fields a history does not record, its reference GPU
-/// the unit of the durations; the result is validated.
-pub fn fit_into(
+/// [`fit_into`], telling `progress` how much of the text has been read.
+pub fn fit_into_with_progress(
     scenario: &Scenario,
     text: &str,
     options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
 ) -> Result<(Scenario, HistoryFit), HistoryImportError> {
     let template = scenario.job_classes.first().cloned().unwrap_or_default();
-    let fit = fit_history(text, &template, &scenario.reference_gpu, options)
+    let read =
+        read_history_with_progress(text, options, progress).map_err(HistoryImportError::Fit)?;
+    let fit = fit_records(read, &template, &scenario.reference_gpu, options)
         .map_err(HistoryImportError::Fit)?;
     let next = Scenario {
         job_classes: fit.classes.clone(),
@@ -320,6 +343,17 @@ pub fn fit_into(
     }
 }
 
+/// `scenario` with job classes fitted to the job history `text` as its workload, and the fit.
+/// The scenario's first class gives the fields a history does not record, its reference GPU
+/// the unit of the durations; the result is validated.
+pub fn fit_into(
+    scenario: &Scenario,
+    text: &str,
+    options: &ImportOptions,
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    fit_into_with_progress(scenario, text, options, &mut |_| {})
+}
+
 /// `+02:00`-style text of an offset in seconds.
 pub fn format_offset(s: i64) -> String {
     let sign = if s < 0 { '−' } else { '+' };
@@ -328,5 +362,5 @@ pub fn format_offset(s: i64) -> String {
 }
 
 fn shorten(max: usize, text: &str) -> String {
-    super::shorten(max, text)
+    gpucost_model::scenario::shorten(max, text)
 }

@@ -8,7 +8,7 @@
 use super::clock::{parse_elapsed, read_time, Clock, Instant, TimeCell};
 use super::record::{count_state, JobRecord, Outcome};
 use super::{BadRow, HistoryError, ImportOptions, Read, SourceFormat};
-use crate::model::scenario::limits;
+use gpucost_model::model::scenario::limits;
 use std::collections::HashSet;
 
 /// Header names that mark a line as sacct's header (case ignored).
@@ -134,7 +134,11 @@ struct Parsed {
 }
 
 /// Reads sacct `-P` text (BOM already removed).
-pub fn read(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
+pub fn read(
+    text: &str,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Read, HistoryError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l));
     let mut read = Read::new(SourceFormat::Sacct, Clock::Absolute);
     // The header: the first line that is not blank or a comment, or the given field list.
@@ -232,6 +236,9 @@ pub fn read(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
         let mut pending: Option<(u64, Vec<String>)> = None;
         let all = first_data.into_iter().chain(lines);
         for (n, raw) in all {
+            if (n as usize).is_multiple_of(super::PROGRESS_EVERY) {
+                progress(super::share_before(text, raw));
+            }
             let line = raw.strip_suffix('\r').unwrap_or(raw);
             let blank_or_comment = is_blank_or_comment(line);
             let pieces = line.split('|').count();

@@ -1,10 +1,11 @@
 //! Times and durations as job histories write them: ISO date-times with or without a zone,
 //! Unix seconds or milliseconds, seconds from a trace's start, and Slurm's `Elapsed`.
 
-use crate::model::scenario::{DAY_S, HOUR_S};
+use gpucost_model::model::scenario::{DAY_S, HOUR_S};
+use serde::{Deserialize, Serialize};
 
 /// How a file's times count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Clock {
     /// Instants: date-times or Unix times (seconds since 1970-01-01 UTC).
     Absolute,

@@ -5,7 +5,7 @@
 //! Monte Carlo then varies only what a platform adds: interruptions, provisioning, pulls.
 
 use super::{fit, read_history, HistoryError, HistoryFit, HistoryImportError, ImportOptions};
-use crate::model::scenario::{limits, FailureKind, Failures, Replay, Scenario};
+use gpucost_model::model::scenario::{limits, FailureKind, Failures, Replay, Scenario};
 
 /// `scenario` replaying the history `text` (its classes fitted as for [`super::fit_into`],
 /// each job kept as recorded), and the fit.

@@ -6,7 +6,7 @@
 use super::clock::{parse_utc_offset, unix_instant, Clock, Instant};
 use super::record::{count_state, JobRecord, Outcome};
 use super::{BadRow, HistoryError, ImportOptions, Read, SourceFormat};
-use crate::model::scenario::limits;
+use gpucost_model::model::scenario::limits;
 
 /// Whether `line` is an SWF job line: 18 whitespace-separated numbers.
 pub fn is_job_line(line: &str) -> bool {
@@ -15,7 +15,11 @@ pub fn is_job_line(line: &str) -> bool {
 }
 
 /// Reads SWF text (BOM already removed).
-pub fn read(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
+pub fn read(
+    text: &str,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Read, HistoryError> {
     let mut unix_start: Option<i64> = None;
     let mut zone_s: Option<i64> = None;
     let mut zone_name: Option<String> = None;
@@ -72,6 +76,9 @@ pub fn read(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
     let mut states = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i as u64 + 1;
+        if i % super::PROGRESS_EVERY == 0 {
+            progress(super::share_before(text, raw));
+        }
         let t = raw.trim();
         if t.is_empty() || t.starts_with(';') {
             read.lines_skipped += 1;

@@ -6,11 +6,12 @@
 use super::clock::Clock;
 use super::record::{canonical_gpu, JobRecord, Outcome, StateCount};
 use super::{BadRow, DurationFit, HistoryError, ImportOptions, Read, SourceFormat};
-use crate::model::catalog::relative_throughput_vs_a100;
-use crate::model::scenario::{
+use gpucost_model::model::catalog::relative_throughput_vs_a100;
+use gpucost_model::model::scenario::{
     limits, Arrivals, Duration, FailureKind, Failures, JobClass, ReplayJob, DAY_S, HOUR_S,
 };
-use crate::model::stats::quantile_sorted;
+use gpucost_model::model::stats::quantile_sorted;
+use serde::{Deserialize, Serialize};
 
 /// Most steps of probability in an empirical duration table (257 points, 0 to 1): a class
 /// of n jobs gets n − 1 steps (every order statistic a point), at most this,
@@ -30,7 +31,7 @@ pub fn quantile_steps(jobs: usize) -> usize {
 pub const OWN_PROFILE_MIN_JOBS: usize = 240;
 
 /// How one fitted class matches its jobs.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClassFit {
     /// The class's name.
     pub name: String,
@@ -63,7 +64,7 @@ pub struct ClassFit {
 }
 
 /// A run-time distribution's mean and quantiles, hours.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Moments {
     /// Mean.
     pub mean: f64,
@@ -76,7 +77,7 @@ pub struct Moments {
 }
 
 /// Fitted job classes and what they were fitted from.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HistoryFit {
     /// The reader used.
     pub format: SourceFormat,
@@ -675,7 +676,7 @@ fn cdf(duration: &Duration, x: f64) -> f64 {
             median_hours,
             p90_hours,
         } => {
-            let sigma = crate::model::rng::lognormal_sigma(*median_hours, *p90_hours);
+            let sigma = gpucost_model::model::rng::lognormal_sigma(*median_hours, *p90_hours);
             if sigma == 0.0 {
                 return f64::from(u8::from(x >= *median_hours));
             }
@@ -726,7 +727,7 @@ fn round_significant(value: f64, digits: i32) -> f64 {
 fn table_mean(d: &Duration) -> f64 {
     match d {
         Duration::Empirical { quantile_hours } => {
-            crate::model::scenario::empirical_mean(quantile_hours)
+            gpucost_model::model::scenario::empirical_mean(quantile_hours)
         }
         other => other.mean_hours(),
     }

@@ -2,9 +2,10 @@
 //! on how many GPUs, and how it ended.
 
 use super::clock::Instant;
+use serde::{Deserialize, Serialize};
 
 /// How a recorded job ended, as the fit counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// Ran to completion.
     Succeeded,
@@ -75,7 +76,7 @@ impl JobRecord {
 }
 
 /// How many of a written state were read, and the outcome it became.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateCount {
     /// The state as the file spells it (`CANCELLED by …` for every user's cancellations).
     pub written: String,

@@ -6,10 +6,11 @@
 use super::clock::{clock_of_number, number_at, read_time, Clock, Instant, TimeCell};
 use super::record::{count_state, JobRecord, Outcome};
 use super::{BadRow, HistoryError, ImportOptions, Read, SourceFormat};
-use crate::model::scenario::{limits, HOUR_S};
+use gpucost_model::model::scenario::{limits, HOUR_S};
+use serde::{Deserialize, Serialize};
 
 /// What a column holds, for `--column ROLE=NAME`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Role {
     /// Submission time.
     Submit,
@@ -253,7 +254,11 @@ fn missing(what: &'static str, roles: &[Role]) -> HistoryError {
 }
 
 /// Reads a CSV history (BOM already removed).
-pub fn read(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
+pub fn read(
+    text: &str,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Read, HistoryError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .comment(Some(b'#'))
@@ -283,6 +288,10 @@ pub fn read(text: &str, options: &ImportOptions) -> Result<Read, HistoryError> {
             }
         };
         let line = record.position().map_or(0, |p| p.line());
+        if read.records_read.is_multiple_of(super::PROGRESS_EVERY) {
+            let byte = record.position().map_or(0, |p| p.byte());
+            progress(byte as f64 / text.len().max(1) as f64);
+        }
         if record.len() == 1 && record[0].is_empty() {
             read.lines_skipped += 1;
             continue;
