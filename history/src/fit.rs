@@ -13,19 +13,20 @@ use gpucost_model::model::scenario::{
 use gpucost_model::model::stats::quantile_sorted;
 use serde::{Deserialize, Serialize};
 
-/// Most steps of probability in an empirical duration table (257 points, 0 to 1): a class
-/// of n jobs gets n − 1 steps (every order statistic a point), at most this,
-/// so that the top step, stretched to keep the mean, holds under 0.4 % of the jobs and the
-/// 99th percentile stays below it.
-pub const QUANTILE_STEPS_MAX: usize = limits::QUANTILE_POINTS_MAX - 1;
-/// Fewest steps in an empirical table.
-pub const QUANTILE_STEPS_MIN: usize = 1;
+/// Bins of an empirical duration table when the history has few classes: a bin closes when
+/// it holds 1/64 of the class's jobs or 1/64 of its run time, whichever comes first, so the
+/// long jobs that carry the cost get bins of their own. At most twice as many bins, so at
+/// most 257 points.
+pub const TABLE_BINS_MAX: usize = 64;
+/// Fewest bins per class, however many classes share a link.
+pub const TABLE_BINS_MIN: usize = 8;
 
-/// Steps in the empirical table of a class of `jobs` jobs.
-pub fn quantile_steps(jobs: usize) -> usize {
-    jobs.saturating_sub(1)
-        .clamp(QUANTILE_STEPS_MIN, QUANTILE_STEPS_MAX)
+/// Bins per class for `classes` classes: 64 each up to 4 classes, fewer beyond so that a
+/// link holding every class stays short.
+pub fn table_bins(classes: usize) -> usize {
+    (256 / classes.max(1)).clamp(TABLE_BINS_MIN, TABLE_BINS_MAX)
 }
+
 /// Jobs a class needs for an hour-of-day profile of its own (10 a hour on average);
 /// classes with fewer share the whole history's.
 pub const OWN_PROFILE_MIN_JOBS: usize = 240;
@@ -304,6 +305,7 @@ pub fn fit_records_with_jobs(
     let mut fits = Vec::new();
     for (&gpus, group) in kept.iter().zip(&groups) {
         let (class, fit) = fit_class(
+            table_bins(kept.len()),
             gpus,
             group,
             template,
@@ -482,9 +484,10 @@ fn reading_notes(
     }
     notes.push(match options.durations {
         DurationFit::Empirical => format!(
-            "Durations are empirical: a table of quantiles through the observed run times (one \
-             per job up to {} a class), its top step set so the mean is the observed mean.",
-            QUANTILE_STEPS_MAX + 1
+            "Durations are empirical: a quantile table through the observed run times, in bins \
+             of at most 1/{0} of a class's jobs or of its run time (so long jobs get bins of \
+             their own), each keeping its jobs' mean.",
+            TABLE_BINS_MAX
         ),
         DurationFit::LogNormal => {
             "Durations are log-normal through the observed median and 90th percentile; its mean \
@@ -535,30 +538,101 @@ fn group_by_gpu_count<'a, 'b>(
     (kept, groups)
 }
 
-/// The empirical duration through sorted run times: their type-7 quantiles at 0, 1/n, …,
-/// (n − 1)/n for n = [`quantile_steps`], and a last point set so the table's mean is the
-/// observed mean (kept at least the point before; then the mean is as close as the table
-/// allows, and the fit table shows it). Points to four significant digits.
-pub fn empirical_duration(sorted: &[f64]) -> Duration {
-    let n = quantile_steps(sorted.len());
-    let mut points: Vec<f64> = (0..n)
-        .map(|k| round_significant(quantile_sorted(sorted, k as f64 / n as f64), 4))
-        .collect();
-    let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
-    let before = points[n - 1];
-    // Mean of the table = (Σ over the first n − 1 steps of their midpoints + (before + last)/2) / n.
-    let lower: f64 = points.windows(2).map(|w| (w[0] + w[1]) / 2.0).sum();
-    let last = 2.0 * (mean * n as f64 - lower) - before;
-    points.push(round_significant(last.max(before), 4).max(before));
-    if points.first() == points.last() {
-        return Duration::Fixed { hours: points[0] };
+/// The empirical duration through sorted run times: bins of consecutive jobs, each closed
+/// when it holds 1/`bins` of the jobs or of their total run time; a point at each bin's
+/// edges (the midpoint between the jobs either side; the shortest and longest job at the
+/// ends) and one at its middle probability, set so the bin's linear pieces have the bin's
+/// mean (kept between its edges). Points to four significant digits, probabilities to six
+/// places; what rounding and keeping middles between their edges moved, the middles take
+/// back from the top down, so the table's mean is the observed mean.
+pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
+    let n = sorted.len();
+    if n == 0 {
+        return Duration::Fixed { hours: 0.0 };
+    }
+    if sorted[0] == sorted[n - 1] {
+        return Duration::Fixed { hours: sorted[0] };
+    }
+    let mut prefix = Vec::with_capacity(n + 1);
+    prefix.push(0.0);
+    for &x in sorted {
+        prefix.push(prefix.last().copied().unwrap_or(0.0) + x);
+    }
+    let total = prefix[n];
+    let bins = bins.max(1) as f64;
+    let mut edges = vec![0usize];
+    for r in 1..=n {
+        let from = *edges.last().unwrap_or(&0);
+        let count = (r - from) as f64;
+        let work = prefix[r] - prefix[from];
+        if r == n || count >= n as f64 / bins || work >= total / bins {
+            edges.push(r);
+        }
+    }
+    let edge_value = |r: usize| -> f64 {
+        if r == 0 {
+            sorted[0]
+        } else if r == n {
+            sorted[n - 1]
+        } else {
+            (sorted[r - 1] + sorted[r]) / 2.0
+        }
+    };
+    let round_p = |p: f64| (p * 1e6).round() / 1e6;
+    let mut points = vec![round_significant(sorted[0], 4)];
+    let mut probabilities = vec![0.0];
+    for pair in edges.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let mean = (prefix[b] - prefix[a]) / (b - a) as f64;
+        let (lo, hi) = (edge_value(a), edge_value(b));
+        // (lo + 2·middle + hi)/4 is the mean of the two linear pieces of equal probability.
+        let middle = ((4.0 * mean - lo - hi) / 2.0).clamp(lo, hi);
+        points.push(round_significant(middle, 4));
+        probabilities.push(round_p((a + b) as f64 / 2.0 / n as f64));
+        points.push(round_significant(hi, 4));
+        probabilities.push(round_p(b as f64 / n as f64));
+    }
+    // Rounding may make a point fall below the one before: keep them ascending.
+    for i in 1..points.len() {
+        points[i] = points[i].max(points[i - 1]);
+    }
+    let end = probabilities.len() - 1;
+    probabilities[end] = 1.0;
+    // What clamping and rounding moved, the bins' middles take back from the top down (each
+    // within its bin's edges, so the points stay ascending), then the last point if the
+    // table is still short.
+    let observed = total / n as f64;
+    let mut residual = observed - crate::model_mean(&points, &probabilities);
+    let bins = (points.len() - 1) / 2;
+    for k in (0..bins).rev() {
+        if residual.abs() <= observed * 1e-12 {
+            break;
+        }
+        let (lo, hi) = (points[2 * k], points[2 * k + 2]);
+        let width = probabilities[2 * k + 2] - probabilities[2 * k];
+        if width <= 0.0 {
+            continue;
+        }
+        // The middle point carries half its bin's probability.
+        let wanted = points[2 * k + 1] + 2.0 * residual / width;
+        let middle = wanted.clamp(lo, hi);
+        residual -= (middle - points[2 * k + 1]) * width / 2.0;
+        points[2 * k + 1] = middle;
+    }
+    let last = points.len() - 1;
+    let width = probabilities[last] - probabilities[last - 1];
+    if residual > 0.0 && width > 0.0 {
+        points[last] += 2.0 * residual / width;
     }
     Duration::Empirical {
         quantile_hours: points,
+        probabilities,
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn fit_class(
+    bins: usize,
     gpus: u32,
     group: &[&Job],
     template: &JobClass,
@@ -570,7 +644,7 @@ fn fit_class(
     let mut hours: Vec<f64> = group.iter().map(|j| j.reference_hours).collect();
     hours.sort_by(f64::total_cmp);
     let duration = match durations {
-        DurationFit::Empirical => empirical_duration(&hours),
+        DurationFit::Empirical => empirical_duration(&hours, bins),
         DurationFit::LogNormal => {
             let median = round_significant(quantile_sorted(&hours, 0.5), 4);
             let p90 = round_significant(quantile_sorted(&hours, 0.9), 4);
@@ -684,19 +758,28 @@ fn cdf(duration: &Duration, x: f64) -> f64 {
             0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2))
         }
         Duration::Exponential { mean_hours } => 1.0 - libm::exp(-x / mean_hours),
-        Duration::Empirical { quantile_hours: q } => {
-            let steps = (q.len() - 1) as f64;
+        Duration::Empirical {
+            quantile_hours: q,
+            probabilities,
+        } => {
             if x < q[0] {
                 return 0.0;
             }
             if x >= q[q.len() - 1] {
                 return 1.0;
             }
+            let at = |i: usize| {
+                if probabilities.len() == q.len() {
+                    probabilities[i]
+                } else {
+                    i as f64 / (q.len() - 1) as f64
+                }
+            };
             // The last point at or below x; within its step the CDF is linear.
             let k = q.partition_point(|&p| p <= x) - 1;
             let width = q[k + 1] - q[k];
             let frac = if width > 0.0 { (x - q[k]) / width } else { 1.0 };
-            (k as f64 + frac) / steps
+            at(k) + frac * (at(k + 1) - at(k))
         }
     }
 }
@@ -722,68 +805,104 @@ fn round_significant(value: f64, digits: i32) -> f64 {
     (value * scale).round() / scale
 }
 
-/// The mean of the table `empirical_duration` makes, for tests.
-#[cfg(test)]
-fn table_mean(d: &Duration) -> f64 {
-    match d {
-        Duration::Empirical { quantile_hours } => {
-            gpucost_model::model::scenario::empirical_mean(quantile_hours)
-        }
-        other => other.mean_hours(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_empirical_table_keeps_the_mean_of_a_heavy_tail() {
-        // 95 jobs of 0.1 h and 5 of 100 h: mean 5.095 h, median 0.1 h.
+        // 95 jobs of 0.1 h and 5 of 100 h: mean 5.095 h, median 0.1 h. With 64 bins a bin
+        // closes at 2 jobs (≥ 100/64) or at 7.96 h of work (≥ 509.5/64): 47 bins of two 0.1 h
+        // jobs, one of the last 0.1 h job and the first 100 h one, then a 100 h job each.
         let mut hours = vec![0.1; 95];
         hours.extend([100.0; 5]);
-        let d = empirical_duration(&hours);
-        let Duration::Empirical { quantile_hours } = &d else {
+        let d = empirical_duration(&hours, 64);
+        let Duration::Empirical {
+            quantile_hours,
+            probabilities,
+        } = &d
+        else {
             panic!("{d:?}")
         };
-        // 100 jobs: 99 steps, every order statistic a point.
-        assert_eq!(quantile_hours.len(), 100);
-        assert!(
-            (table_mean(&d) - 5.095).abs() < 5.095 * 1e-3,
-            "{}",
-            table_mean(&d)
-        );
+        assert_eq!(quantile_hours.len(), 2 * 52 + 1);
+        assert_eq!(probabilities.len(), quantile_hours.len());
+        // Every bin keeps its mean, so the table keeps 5.095 with nothing to stretch.
+        assert!((d.mean_hours() - 5.095).abs() < 1e-9, "{}", d.mean_hours());
+        assert_eq!(*quantile_hours.last().unwrap(), 100.0);
         assert_eq!(d.quantile_hours(0.5), 0.1);
-        assert!(quantile_hours[..95].iter().all(|&q| q == 0.1));
-        assert!(quantile_hours[95..99].iter().all(|&q| q == 100.0));
-        // The observed mean is 5.095; the points 0–98 give (94·0.1 + 0.5·(0.1 + 100) + 3·100
-        // + 0.5·(100 + last)) / 99 = 5.095, so last = 2·(504.405 − 359.45) − 100 = 189.91.
-        assert!(
-            (quantile_hours[99] - 189.9).abs() < 0.1,
-            "{}",
-            quantile_hours[99]
-        );
+        // The mixed bin spans 0.94–0.96 from 0.1 to 100; its middle (0.95) is its mean,
+        // (4 · 50.05 − 0.1 − 100)/2 = 50.05.
+        assert!((d.quantile_hours(0.95) - 50.05).abs() < 1e-9);
+        assert_eq!(d.quantile_hours(0.97), 100.0);
     }
 
     #[test]
     fn equal_run_times_are_a_fixed_duration() {
         assert_eq!(
-            empirical_duration(&[2.0, 2.0, 2.0]),
+            empirical_duration(&[2.0, 2.0, 2.0], 64),
             Duration::Fixed { hours: 2.0 }
         );
     }
 
     #[test]
     fn the_cdf_inverts_the_table() {
-        let d = Duration::Empirical {
-            quantile_hours: vec![1.0, 2.0, 4.0, 8.0],
-        };
-        for p in [0.0, 0.1, 1.0 / 3.0, 0.5, 0.9] {
-            let x = d.quantile_hours(p);
-            assert!((cdf(&d, x) - p).abs() < 1e-12, "{p}: {x} → {}", cdf(&d, x));
+        for probabilities in [vec![], vec![0.0, 0.2, 0.9, 1.0]] {
+            let d = Duration::Empirical {
+                quantile_hours: vec![1.0, 2.0, 4.0, 8.0],
+                probabilities,
+            };
+            for p in [0.0, 0.1, 1.0 / 3.0, 0.5, 0.9] {
+                let x = d.quantile_hours(p);
+                assert!((cdf(&d, x) - p).abs() < 1e-12, "{p}: {x} → {}", cdf(&d, x));
+            }
         }
-        // Mean: ((1+2) + (2+4) + (4+8)) / 2 / 3 = 3.5.
-        assert_eq!(d.mean_hours(), 3.5);
+        // Equal steps: ((1+2) + (2+4) + (4+8)) / 2 / 3 = 3.5; at 0, 0.2, 0.9, 1:
+        // 1.5·0.2 + 3·0.7 + 6·0.1 = 3.0.
+        let even = Duration::Empirical {
+            quantile_hours: vec![1.0, 2.0, 4.0, 8.0],
+            probabilities: vec![],
+        };
+        assert_eq!(even.mean_hours(), 3.5);
+        let given = Duration::Empirical {
+            quantile_hours: vec![1.0, 2.0, 4.0, 8.0],
+            probabilities: vec![0.0, 0.2, 0.9, 1.0],
+        };
+        assert!((given.mean_hours() - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_link_with_sixteen_large_classes_stays_under_the_link_limit() {
+        // 16 GPU counts of 2,000 heavy-tailed jobs each: the most points a fit can make.
+        let mut csv = String::from("submit_time,duration_s,gpus\n");
+        let mut x: u64 = 12345;
+        for i in 0..32_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let seconds = 60 + x % 3_600 + if x % 20 == 0 { x % 400_000 } else { 0 };
+            csv += &format!("{},{seconds},{}\n", 1_700_000_000 + i * 60, 1 + i % 16);
+        }
+        let scenario = gpucost_model::scenario::presets::preset("batch-vs-eks-spot")
+            .unwrap()
+            .scenario();
+        let mut template = scenario.job_classes[0].clone();
+        template.gpus_per_job = 1;
+        let fit = crate::fit_history(&csv, &template, "A100", &Default::default()).unwrap();
+        assert_eq!(fit.classes.len(), 16);
+        let mut s = scenario.clone();
+        s.job_classes = fit.classes;
+        for p in &mut s.platforms {
+            p.max_nodes = 10_000;
+        }
+        let link = gpucost_model::scenario::link::encode_link(&s, "batch-vs-eks-spot");
+        assert!(
+            link.len() < gpucost_model::scenario::link::MAX_LINK_CHARS,
+            "{} characters",
+            link.len()
+        );
+        let read = gpucost_model::scenario::link::decode_link(&link);
+        assert!(read.notices.is_empty(), "{:?}", read.notices);
+        assert_eq!(read.scenario.job_classes, s.job_classes);
     }
 
     #[test]

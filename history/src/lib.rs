@@ -361,6 +361,10 @@ pub fn format_offset(s: i64) -> String {
     format!("{sign}{:02}:{:02}", a / 3600, a % 3600 / 60)
 }
 
+fn model_mean(points: &[f64], probabilities: &[f64]) -> f64 {
+    gpucost_model::model::scenario::empirical_mean(points, probabilities)
+}
+
 fn shorten(max: usize, text: &str) -> String {
     gpucost_model::scenario::shorten(max, text)
 }

@@ -195,3 +195,70 @@ fn the_openb_node_list_is_refused_as_no_history() {
         "{err}"
     );
 }
+
+/// On openb (censored rows, fractional GPUs counted whole), the fitted classes keep the work
+/// of the pods that ran: useful GPU-hours in a 30-day horizon against min(d, H) −
+/// min(d, H)²/2H summed over the file's own run times at the fitted rate, with failures off
+/// (the trace's Failed pods' run times are counted as work done, as in the file).
+#[test]
+fn the_openb_classes_keep_the_traces_gpu_hours() {
+    use crate::support::{bare_platform, scenario};
+    use gpucost::model::monte_carlo::run_replication;
+    let Some(text) = trace("openb_pod_list_default.csv") else {
+        return;
+    };
+    let mut f = fit(&text, &ImportOptions::default());
+    for c in &mut f.classes {
+        c.failures.probability = 0.0;
+    }
+    // Each pod that ran: GPUs (whole) and run time, by awk's rule (deletion − scheduled).
+    let mut by_class: Vec<Vec<f64>> = vec![Vec::new(); f.classes.len()];
+    for line in text.lines().skip(1) {
+        let c: Vec<&str> = line.split(',').collect();
+        let gpus: u32 = c[3].parse().unwrap();
+        if gpus == 0 || c[7] == "Pending" {
+            continue;
+        }
+        let run_h = (c[9].parse::<f64>().unwrap() - c[10].parse::<f64>().unwrap()) / 3600.0;
+        let i = f
+            .classes
+            .iter()
+            .position(|k| k.gpus_per_job == gpus)
+            .unwrap();
+        by_class[i].push(run_h);
+    }
+    let horizon_h = 30.0 * 24.0;
+    let kept = |d: f64| {
+        let d = d.min(horizon_h);
+        d - d * d / (2.0 * horizon_h)
+    };
+    let expected: f64 = f
+        .fits
+        .iter()
+        .zip(&by_class)
+        .map(|(c, runs)| {
+            let mean_kept = runs.iter().map(|&d| kept(d)).sum::<f64>() / runs.len() as f64;
+            c.per_day * 30.0 * f64::from(c.gpus_per_job) * mean_kept
+        })
+        .sum();
+    let mut platform = bare_platform("ample");
+    platform.gpus_per_node = 8;
+    platform.max_nodes = 10_000;
+    let replications = 1_600;
+    let s = scenario(30.0, replications, f.classes.clone(), vec![platform]);
+    s.validate().expect("valid");
+    let useful: Vec<f64> = (0..u64::from(replications))
+        .map(|r| run_replication(&s, r)[0].useful_reference_gpu_hours)
+        .collect();
+    let n = useful.len() as f64;
+    let m = useful.iter().sum::<f64>() / n;
+    let se = (useful.iter().map(|u| (u - m).powi(2)).sum::<f64>() / (n - 1.0) / n).sqrt();
+    eprintln!(
+        "openb: simulated {m:.0} ± {se:.0} GPU-h in 30 days, expected {expected:.0} from the trace"
+    );
+    assert!(se < 0.01 * m, "standard error {se} of {m}");
+    assert!(
+        (m - expected).abs() < 0.02 * expected,
+        "simulated {m}, expected {expected}"
+    );
+}

@@ -69,6 +69,8 @@ pub enum Series {
     HourOfDay,
     /// 2 to 257 points of a quantile function, ascending.
     Quantiles,
+    /// The probabilities of a quantile function's points: ascending from 0 to 1.
+    Probabilities,
 }
 
 impl<T> Clone for Value<T> {
@@ -396,11 +398,22 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
         min: 1.0 / 3600.0,
         max: 10.0 * DURATION_MAX_H,
         ..Field::<JobClass>::other("duration.quantile_hours", "Duration quantiles", Value::Numbers {
-            get: |c| match &c.duration { Duration::Empirical { quantile_hours } => Some(quantile_hours.as_slice()), _ => None },
+            get: |c| match &c.duration { Duration::Empirical { quantile_hours, .. } => Some(quantile_hours.as_slice()), _ => None },
             series: Series::Quantiles,
         })
     }
-    .doc("The run time's quantile function on the reference GPU: 2 to 257 ascending points at equal steps of probability from 0 to 1, linear between them.")
+    .doc("The run time's quantile function on the reference GPU: 2 to 257 ascending points, linear between them, at the probabilities below (equal steps from 0 to 1 when there are none).")
+    .source("fitted from a job history")
+    .control(Control::Elsewhere),
+    Field {
+        min: 0.0,
+        max: 1.0,
+        ..Field::<JobClass>::other("duration.probabilities", "Duration quantiles' probabilities", Value::Numbers {
+            get: |c| match &c.duration { Duration::Empirical { probabilities, .. } if !probabilities.is_empty() => Some(probabilities.as_slice()), _ => None },
+            series: Series::Probabilities,
+        })
+    }
+    .doc("The probability of each quantile point: as many as points, ascending from 0 to 1.")
     .source("fitted from a job history")
     .control(Control::Elsewhere),
     num!(JobClass; "gpus_per_job", "GPUs per job", "", (1.0, limits::GPUS_PER_JOB_MAX as f64),
@@ -685,6 +698,7 @@ mod tests {
             Duration::Exponential { mean_hours: 4.0 },
             Duration::Empirical {
                 quantile_hours: vec![0.1, 0.5, 2.0, 30.0],
+                probabilities: vec![0.0, 0.5, 0.9, 1.0],
             },
         ];
         let mut out = Vec::new();

@@ -259,10 +259,14 @@ pub enum Duration {
         mean_hours: f64,
     },
     /// An empirical distribution (from a job history): its quantile function through these
-    /// points at equal steps of probability (0, 1/n, …, 1), linear between them, hours.
+    /// points, linear between them, hours; at the probabilities given, or at equal steps
+    /// (0, 1/n, …, 1) when none are.
     Empirical {
         /// n + 1 durations in ascending order, hours.
         quantile_hours: Vec<f64>,
+        /// The probability of each point, ascending from 0 to 1; empty for equal steps.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        probabilities: Vec<f64>,
     },
 }
 
@@ -276,7 +280,10 @@ impl Duration {
                 p90_hours,
             } => super::rng::lognormal_mean(*median_hours, *p90_hours),
             Duration::Exponential { mean_hours } => *mean_hours,
-            Duration::Empirical { quantile_hours } => empirical_mean(quantile_hours),
+            Duration::Empirical {
+                quantile_hours,
+                probabilities,
+            } => empirical_mean(quantile_hours, probabilities),
         }
     }
 
@@ -293,27 +300,51 @@ impl Duration {
                 median_hours * libm::exp(sigma * super::stats::normal_quantile(p))
             }
             Duration::Exponential { mean_hours } => -mean_hours * libm::log(1.0 - p),
-            Duration::Empirical { quantile_hours } => empirical_quantile(quantile_hours, p),
+            Duration::Empirical {
+                quantile_hours,
+                probabilities,
+            } => empirical_quantile(quantile_hours, probabilities, p),
         }
     }
 }
 
-/// The mean of a piecewise-linear quantile function through `points` (equal probability
-/// steps): the mean of each step's two ends, averaged.
-pub fn empirical_mean(points: &[f64]) -> f64 {
+/// The mean of a piecewise-linear quantile function through `points` at `probabilities`
+/// (equal steps when empty): each step's midpoint, weighted by its probability.
+pub fn empirical_mean(points: &[f64], probabilities: &[f64]) -> f64 {
     if points.len() < 2 {
         return points.first().copied().unwrap_or(0.0);
     }
-    let steps = (points.len() - 1) as f64;
-    points.windows(2).map(|w| (w[0] + w[1]) / 2.0).sum::<f64>() / steps
+    if probabilities.len() != points.len() {
+        let steps = (points.len() - 1) as f64;
+        return points.windows(2).map(|w| (w[0] + w[1]) / 2.0).sum::<f64>() / steps;
+    }
+    points
+        .windows(2)
+        .zip(probabilities.windows(2))
+        .map(|(x, p)| (x[0] + x[1]) / 2.0 * (p[1] - p[0]))
+        .sum()
 }
 
-/// The piecewise-linear quantile function through `points` at probability `p` in [0, 1]:
-/// the inverse CDF the simulation samples.
-pub fn empirical_quantile(points: &[f64], p: f64) -> f64 {
+/// The piecewise-linear quantile function through `points` at `probabilities` (equal steps
+/// when empty), at probability `p` in [0, 1]: the inverse CDF the simulation samples.
+pub fn empirical_quantile(points: &[f64], probabilities: &[f64], p: f64) -> f64 {
     match points {
         [] => 0.0,
         [only] => *only,
+        _ if probabilities.len() == points.len() => {
+            // The step holding p: the last point at or below it (p = 1 is the last point).
+            let k = probabilities
+                .partition_point(|&q| q <= p)
+                .clamp(1, points.len() - 1)
+                - 1;
+            let width = probabilities[k + 1] - probabilities[k];
+            let frac = if width > 0.0 {
+                ((p - probabilities[k]) / width).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            points[k] + frac * (points[k + 1] - points[k])
+        }
         _ => {
             let steps = points.len() - 1;
             let x = p * steps as f64;

@@ -4,7 +4,7 @@
 //! the size of the work. The first problem found is returned, with its field path.
 
 use super::fields::{Field, Series, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS};
-use super::{limits, Overflow, Platform, Scenario};
+use super::{limits, Duration, Overflow, Platform, Scenario};
 use crate::model::error::ScenarioError;
 
 /// A scenario that has passed [`Scenario::validate`]. Runs hold one, so a scenario is
@@ -101,6 +101,22 @@ impl Scenario {
         )?;
         for (i, class) in self.job_classes.iter().enumerate() {
             check_fields(JOB_CLASS_FIELDS, class, &format!("job_classes.{i}"))?;
+            if let Duration::Empirical {
+                quantile_hours,
+                probabilities,
+            } = &class.duration
+            {
+                if !probabilities.is_empty() && probabilities.len() != quantile_hours.len() {
+                    return Err(ScenarioError::Invalid {
+                        field: format!("job_classes.{i}.duration.probabilities"),
+                        reason: format!(
+                            "{} probabilities for {} quantile points: give one per point",
+                            probabilities.len(),
+                            quantile_hours.len()
+                        ),
+                    });
+                }
+            }
         }
         Ok(())
     }
@@ -228,6 +244,7 @@ fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), Scenari
                     match series {
                         Series::HourOfDay => check_hourly_weights(&path(field), list, field)?,
                         Series::Quantiles => check_quantiles(&path(field), list, field)?,
+                        Series::Probabilities => check_probabilities(&path(field), list)?,
                     }
                 }
             }
@@ -285,6 +302,19 @@ fn check_quantiles<T>(field: &str, points: &[f64], row: &Field<T>) -> Result<(),
                 ),
             });
         }
+    }
+    Ok(())
+}
+
+/// Ascending from exactly 0 to exactly 1.
+fn check_probabilities(field: &str, probabilities: &[f64]) -> Result<(), ScenarioError> {
+    count(field, probabilities.len(), 2, limits::QUANTILE_POINTS_MAX)?;
+    let ascending = probabilities.windows(2).all(|w| w[0] <= w[1]);
+    if probabilities.first() != Some(&0.0) || probabilities.last() != Some(&1.0) || !ascending {
+        return Err(ScenarioError::Invalid {
+            field: field.to_string(),
+            reason: "must ascend from 0 to 1".to_string(),
+        });
     }
     Ok(())
 }

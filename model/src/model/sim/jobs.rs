@@ -94,9 +94,10 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
                     rng.lognormal(*median_hours, duration_sigma) * HOUR_S
                 }
                 Duration::Exponential { mean_hours } => rng.exponential(*mean_hours) * HOUR_S,
-                Duration::Empirical { quantile_hours } => {
-                    empirical_quantile(quantile_hours, rng.uniform()) * HOUR_S
-                }
+                Duration::Empirical {
+                    quantile_hours,
+                    probabilities,
+                } => empirical_quantile(quantile_hours, probabilities, rng.uniform()) * HOUR_S,
             };
             let broken = class.failures.kind == FailureKind::Deterministic
                 && rng.bernoulli(class.failures.probability);

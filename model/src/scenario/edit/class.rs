@@ -60,8 +60,12 @@ pub fn duration_median(class: &JobClass) -> Option<f64> {
 /// log-normal's 90th percentile rises to it if it was lower.
 pub fn set_duration_median(class: &mut JobClass, v: f64) {
     // An empirical distribution keeps its shape: every quantile scales with the median.
-    if let Duration::Empirical { quantile_hours } = &mut class.duration {
-        let median = empirical_quantile(quantile_hours, 0.5);
+    if let Duration::Empirical {
+        quantile_hours,
+        probabilities,
+    } = &mut class.duration
+    {
+        let median = empirical_quantile(quantile_hours, probabilities, 0.5);
         if median > 0.0 {
             let scale = v / median;
             quantile_hours.iter_mut().for_each(|q| *q *= scale);
