@@ -879,7 +879,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let seconds = 60 + x % 3_600 + if x % 20 == 0 { x % 400_000 } else { 0 };
+            let seconds = 60 + x % 3_600 + if x.is_multiple_of(20) { x % 400_000 } else { 0 };
             csv += &format!("{},{seconds},{}\n", 1_700_000_000 + i * 60, 1 + i % 16);
         }
         let scenario = gpucost_model::scenario::presets::preset("batch-vs-eks-spot")
