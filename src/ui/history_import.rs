@@ -108,7 +108,7 @@ pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
                     on:input=move |ev| form.update(|f| f.time_zone = event_target_value(&ev)) />
                 <span class="hint">"Of times written without one (sacct's are local): UTC, +02:00, -05:00…"</span>
             </div>
-            <div class="history-option">
+            <div class="history-option wide">
                 <label>
                     <input id="history-log-normal" type="checkbox"
                         prop:checked=move || form.with(|f| f.log_normal)

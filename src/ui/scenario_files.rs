@@ -366,8 +366,8 @@ fn import_report_view(
                 .with_value(|l| l.as_ref().map(|(_, t)| t.clone()))
                 .unwrap_or_default();
             view! {
-                <div class="import-error" role="alert">
-                    <p>{format!("Not imported yet: {name}: {why}.")}</p>
+                <div class="needs-mapping">
+                    <p class="import-error" role="alert">{format!("Not imported yet: {name}: {why}.")}</p>
                     <ColumnMapping text=text form=form apply=refit />
                 </div>
             }
