@@ -112,6 +112,8 @@ pub struct HistoryFit {
     pub gpu_models: Vec<(String, usize)>,
     /// How run times became durations.
     pub durations: DurationFit,
+    /// The queue wait the jobs had (submission to start), where the file has both times.
+    pub observed_queue_wait: Option<WaitSummary>,
     /// Assumptions and adjustments, one sentence each.
     pub notes: Vec<String>,
 }
@@ -154,6 +156,13 @@ impl HistoryFit {
                 f.ks_distance
             ));
         }
+        if let Some(w) = &self.observed_queue_wait {
+            lines.push(format!(
+                "Observed queue wait (submission to start) of {} jobs: mean {:.1} min, p50 {:.1} \
+                 min, p95 {:.1} min.",
+                w.jobs, w.mean_min, w.p50_min, w.p95_min
+            ));
+        }
         if !self.states.is_empty() {
             let states: Vec<String> = self
                 .states
@@ -164,6 +173,36 @@ impl HistoryFit {
         }
         lines.extend(self.notes.iter().cloned());
         lines
+    }
+}
+
+/// The queue wait recorded in a history: submission to start, minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WaitSummary {
+    /// Jobs with both times.
+    pub jobs: usize,
+    /// Mean, minutes.
+    pub mean_min: f64,
+    /// Median, minutes.
+    pub p50_min: f64,
+    /// 95th percentile, minutes.
+    pub p95_min: f64,
+}
+
+impl WaitSummary {
+    /// Of these waits in seconds (`None` when there are none).
+    pub fn of(mut waits_s: Vec<f64>) -> Option<WaitSummary> {
+        if waits_s.is_empty() {
+            return None;
+        }
+        waits_s.sort_by(f64::total_cmp);
+        let minutes = |s: f64| s / 60.0;
+        Some(WaitSummary {
+            jobs: waits_s.len(),
+            mean_min: minutes(waits_s.iter().sum::<f64>() / waits_s.len() as f64),
+            p50_min: minutes(quantile_sorted(&waits_s, 0.5)),
+            p95_min: minutes(quantile_sorted(&waits_s, 0.95)),
+        })
     }
 }
 
@@ -353,6 +392,14 @@ pub fn fit_records_with_jobs(
         hourly_share,
         gpu_models: models,
         durations: options.durations,
+        observed_queue_wait: WaitSummary::of(
+            jobs.iter()
+                .filter_map(|j| match (j.record.submit, j.record.start) {
+                    (Some(a), Some(b)) if b.s >= a.s => Some((b.s - a.s) as f64),
+                    _ => None,
+                })
+                .collect(),
+        ),
         notes,
     };
     Ok((fit, replay))

@@ -24,7 +24,7 @@ use record::{JobRecord, StateCount};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-pub use fit::{fit_records, ClassFit, HistoryFit};
+pub use fit::{fit_records, ClassFit, HistoryFit, WaitSummary};
 pub use table::Role;
 
 /// CPUs taken as one GPU in a history that counts CPUs only, unless told otherwise.

@@ -232,6 +232,12 @@ pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
+            {fit.observed_queue_wait.map(|w| view! {
+                <p class="observed-wait" data-mean-min=w.mean_min>{format!(
+                    "Observed queue wait (submission to start) of {} jobs: mean {:.1} min, median {:.1} min, p95 {:.1} min: compare it with the queue wait simulated on a platform shaped like the cluster they ran on.",
+                    w.jobs, w.mean_min, w.p50_min, w.p95_min
+                )}</p>
+            })}
             {(!fit.states.is_empty()).then(|| view! {
                 <table class="state-table">
                     <caption>"States as the file writes them, and what each became"</caption>

@@ -283,3 +283,24 @@ mod damaged {
         }
     }
 }
+
+#[test]
+fn the_observed_queue_wait_is_start_minus_submit() {
+    // The 13 jobs that ran waited (start − submit): 1001 5 min, 1002 30 s, 1003_1 and 1003_2
+    // 1 min, 1006 60 min, the other eight 0.
+    let f = fit(SACCT, &ImportOptions::default());
+    let w = f.observed_queue_wait.expect("submit and start times");
+    assert_eq!(w.jobs, 13);
+    let mean_min = (5.0 + 0.5 + 1.0 + 1.0 + 60.0) / 13.0;
+    assert!((w.mean_min - mean_min).abs() < 1e-12, "{}", w.mean_min);
+    assert_eq!(w.p50_min, 0.0);
+    // Sorted waits (min): eight 0, 0.5, 1, 1, 5, 60; p95 at rank 0.95 · 12 = 11.4: 5 + 0.4 · 55.
+    assert!((w.p95_min - 27.0).abs() < 1e-9, "{}", w.p95_min);
+    // A file with submissions only has none.
+    assert_eq!(
+        fit(SWF, &ImportOptions::default())
+            .observed_queue_wait
+            .map(|w| w.jobs),
+        Some(5)
+    );
+}
