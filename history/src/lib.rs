@@ -354,6 +354,17 @@ pub fn fit_into(
     fit_into_with_progress(scenario, text, options, &mut |_| {})
 }
 
+/// sacct's `--format` field list as written on a command line or in a form: names separated
+/// by commas or `|`, spaces ignored; `None` when it names none.
+pub fn parse_field_list(text: &str) -> Option<Vec<String>> {
+    let fields: Vec<String> = text
+        .split([',', '|'])
+        .map(|f| f.trim().to_string())
+        .filter(|f| !f.is_empty())
+        .collect();
+    (!fields.is_empty()).then_some(fields)
+}
+
 /// `+02:00`-style text of an offset in seconds.
 pub fn format_offset(s: i64) -> String {
     let sign = if s < 0 { '−' } else { '+' };

@@ -287,15 +287,13 @@ mod cli {
             })?),
             None => None,
         };
-        let sacct_fields = sacct_fields.map(|list| {
-            list.split([',', '|'])
-                .map(|f| f.trim().to_string())
-                .filter(|f| !f.is_empty())
-                .collect::<Vec<_>>()
-        });
-        if sacct_fields.as_ref().is_some_and(Vec::is_empty) {
-            return Err("--sacct-fields: the list is empty".to_string());
-        }
+        let sacct_fields = match sacct_fields {
+            Some(list) => Some(
+                gpucost::history::parse_field_list(&list)
+                    .ok_or("--sacct-fields: the list is empty")?,
+            ),
+            None => None,
+        };
         let mut named = Vec::new();
         for c in columns {
             let (role, header) = c.split_once('=').ok_or_else(|| {

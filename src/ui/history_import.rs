@@ -5,7 +5,8 @@
 
 use crate::history::table::{preview, Role, MAPPED_ROLES};
 use crate::history::{
-    clock, fit::window_text, DurationFit, HistoryFit, ImportOptions, DEFAULT_CPUS_PER_GPU,
+    clock, fit::window_text, parse_field_list, DurationFit, HistoryFit, ImportOptions,
+    DEFAULT_CPUS_PER_GPU,
 };
 use leptos::prelude::*;
 
@@ -60,15 +61,9 @@ impl OptionsForm {
                 self.time_zone.trim()
             )
         })?;
-        let fields: Vec<String> = self
-            .sacct_fields
-            .split([',', '|'])
-            .map(|f| f.trim().to_string())
-            .filter(|f| !f.is_empty())
-            .collect();
         Ok(ImportOptions {
             format: None,
-            sacct_fields: (!fields.is_empty()).then_some(fields),
+            sacct_fields: parse_field_list(&self.sacct_fields),
             columns: self.columns.clone(),
             cpus_per_gpu: (cpus != DEFAULT_CPUS_PER_GPU).then_some(cpus),
             utc_offset_s,

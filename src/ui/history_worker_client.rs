@@ -5,7 +5,7 @@
 
 use super::runner::WORKER_LOADER;
 use super::sim_worker::{boot_message_for, workers_possible};
-use crate::history_job::{run, run_json, HistoryAnswer, HistoryJob};
+use crate::history_job::{run, HistoryAnswer, HistoryJob};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -30,32 +30,38 @@ impl Drop for Running {
 /// Imports `text` with `job`, calling `on_answer` with each progress report and then the fit
 /// or the refusal.
 pub fn import(text: String, job: HistoryJob, on_answer: Rc<dyn Fn(HistoryAnswer)>) {
-    if !workers_possible() || !in_worker(text.clone(), job.clone(), on_answer.clone()) {
+    let unstarted = if workers_possible() {
+        in_worker(text, job, on_answer.clone())
+    } else {
+        Err(Box::new((text, job)))
+    };
+    if let Err(unstarted) = unstarted {
+        let (text, job) = *unstarted;
         on_answer(run(&job, &text, &mut |_| {}));
     }
 }
 
-/// Starts the worker; false when it could not start at all.
-fn in_worker(text: String, job: HistoryJob, on_answer: Rc<dyn Fn(HistoryAnswer)>) -> bool {
-    let Ok(job_json) = serde_json::to_string(&job) else {
-        return false;
-    };
+/// Starts the worker; the text and job back when it could not start at all (so that a large
+/// file is never copied just in case).
+fn in_worker(
+    text: String,
+    job: HistoryJob,
+    on_answer: Rc<dyn Fn(HistoryAnswer)>,
+) -> Result<(), Box<(String, HistoryJob)>> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let Ok(worker) = Worker::new_with_options(WORKER_LOADER, &options) else {
-        return false;
+        return Err(Box::new((text, job)));
     };
-    let Some(boot) = boot_message_for(Some("history")) else {
+    let booted = boot_message_for(Some("history")).is_some_and(|b| worker.post_message(&b).is_ok());
+    if !booted {
         worker.terminate();
-        return false;
-    };
-    if worker.post_message(&boot).is_err() {
-        worker.terminate();
-        return false;
+        return Err(Box::new((text, job)));
     }
     let slot: Rc<RefCell<Option<Running>>> = Rc::new(RefCell::new(None));
-    // The text, until the worker is ready for it (and, after a failure, for the fallback).
-    let pending = Rc::new(RefCell::new(Some((text, job_json))));
+    // The text and job, until the worker is ready for them (and, after a failure, for the
+    // import in place).
+    let pending = Rc::new(RefCell::new(Some((text, job))));
     let on_message = {
         let (slot, pending, on_answer, worker) = (
             slot.clone(),
@@ -69,9 +75,10 @@ fn in_worker(text: String, job: HistoryJob, on_answer: Rc<dyn Fn(HistoryAnswer)>
             };
             if message == "ready" {
                 if let Some((text, job)) = pending.borrow().as_ref() {
+                    let job = serde_json::to_string(job).unwrap_or_default();
                     let data = js_sys::Object::new();
                     let _ = js_sys::Reflect::set(&data, &"text".into(), &text.as_str().into());
-                    let _ = js_sys::Reflect::set(&data, &"job".into(), &job.as_str().into());
+                    let _ = js_sys::Reflect::set(&data, &"job".into(), &job.into());
                     let _ = worker.post_message(&data);
                 }
                 return;
@@ -95,11 +102,7 @@ fn in_worker(text: String, job: HistoryJob, on_answer: Rc<dyn Fn(HistoryAnswer)>
             event.prevent_default();
             // The worker could not start or crashed: the import runs here instead.
             if let Some((text, job)) = pending.borrow_mut().take() {
-                run_json(&job, &text, &mut |answer| {
-                    if let Ok(a) = serde_json::from_str::<HistoryAnswer>(&answer) {
-                        on_answer(a);
-                    }
-                });
+                on_answer(run(&job, &text, &mut |_| {}));
             }
             let finished = slot.borrow_mut().take();
             wasm_bindgen_futures::spawn_local(async move { drop(finished) });
@@ -113,5 +116,5 @@ fn in_worker(text: String, job: HistoryJob, on_answer: Rc<dyn Fn(HistoryAnswer)>
         _on_message: on_message,
         _on_error: on_error,
     });
-    true
+    Ok(())
 }
