@@ -27,9 +27,13 @@ pub fn table_bins(classes: usize) -> usize {
     (256 / classes.max(1)).clamp(TABLE_BINS_MIN, TABLE_BINS_MAX)
 }
 
-/// Jobs a class needs for an hour-of-day profile of its own (10 a hour on average);
-/// classes with fewer share the whole history's.
+/// Jobs a class needs for an hour-of-day and day-of-week profile of its own (10 a hour on
+/// average); classes with fewer share the whole history's.
 pub const OWN_PROFILE_MIN_JOBS: usize = 240;
+
+/// Days of history a day-of-week profile needs (each day of the week seen twice); shorter
+/// histories have every day alike.
+pub const WEEKDAY_PROFILE_MIN_DAYS: f64 = 14.0;
 
 /// How one fitted class matches its jobs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,7 +60,7 @@ pub struct ClassFit {
     pub simulated_gpu_hours_per_day: f64,
     /// Kolmogorov–Smirnov distance between the observed and simulated run times (0–1).
     pub ks_distance: f64,
-    /// The class has its own hour-of-day profile (else the whole history's).
+    /// The class has its own hour-of-day and day-of-week profile (else the whole history's).
     pub own_profile: bool,
     /// Jobs with a known outcome (succeeded or failed).
     pub with_outcome: usize,
@@ -108,6 +112,10 @@ pub struct HistoryFit {
     pub window_days: f64,
     /// Share of the jobs submitted in each hour of the day (sums to 1; empty without a clock).
     pub hourly_share: Vec<f64>,
+    /// Jobs a day on each day of the week, Monday first, relative to the mean day (empty
+    /// without a clock or under [`WEEKDAY_PROFILE_MIN_DAYS`] of history).
+    #[serde(default)]
+    pub weekday_weights: Vec<f64>,
     /// GPU models seen and how many jobs each.
     pub gpu_models: Vec<(String, usize)>,
     /// How run times became durations.
@@ -154,6 +162,17 @@ impl HistoryFit {
                 f.observed_gpu_hours_per_day,
                 f.simulated_gpu_hours_per_day,
                 f.ks_distance
+            ));
+        }
+        if !self.weekday_weights.is_empty() {
+            let days: Vec<String> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+                .iter()
+                .zip(&self.weekday_weights)
+                .map(|(d, w)| format!("{d} {w:.2}"))
+                .collect();
+            lines.push(format!(
+                "Jobs a day by day of the week, relative to the mean day: {}.",
+                days.join(", ")
             ));
         }
         if let Some(w) = &self.observed_queue_wait {
@@ -220,6 +239,7 @@ struct Job<'a> {
     record: &'a JobRecord,
     arrival_s: i64,
     hour: Option<u8>,
+    weekday: Option<u8>,
     reference_hours: f64,
 }
 
@@ -294,6 +314,7 @@ pub fn fit_records_with_jobs(
             record: r,
             arrival_s: arrival.s,
             hour: arrival.hour,
+            weekday: arrival.weekday,
             reference_hours: run_s * speed / HOUR_S,
         });
     }
@@ -311,7 +332,8 @@ pub fn fit_records_with_jobs(
         });
     }
     let window_days = observed_window_days(&jobs, &mut notes);
-    let shared = hour_profile(jobs.iter());
+    let exposure = weekday_exposure(&jobs, window_days, clock, &mut notes);
+    let shared = profile(jobs.iter(), exposure.as_ref());
     notes.extend(reading_notes(
         &jobs,
         clock,
@@ -351,6 +373,7 @@ pub fn fit_records_with_jobs(
             window_days,
             clock,
             shared.as_ref(),
+            exposure.as_ref(),
             options.durations,
         );
         classes.push(class);
@@ -363,17 +386,23 @@ pub fn fit_records_with_jobs(
         .collect();
     if clock == Clock::Absolute && !shared_profile.is_empty() {
         notes.push(format!(
-            "{} had fewer than {OWN_PROFILE_MIN_JOBS} jobs and use(s) the whole history's hour-of-day profile.",
+            "{} had fewer than {OWN_PROFILE_MIN_JOBS} jobs and use(s) the whole history's hour-of-day and day-of-week profile.",
             shared_profile.join(", ")
         ));
     }
     models.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     states.sort_by(|a, b| b.jobs.cmp(&a.jobs).then_with(|| a.written.cmp(&b.written)));
     let hourly_share = shared
-        .map(|counts| {
-            let n: f64 = counts.iter().sum();
-            counts.iter().map(|c| c / n).collect()
+        .as_ref()
+        .map(|p| {
+            let n: f64 = p.per_hour.iter().sum();
+            p.per_hour.iter().map(|c| c / n).collect()
         })
+        .unwrap_or_default();
+    let weekday_weights = shared
+        .as_ref()
+        .and_then(|p| p.per_weekday.as_ref())
+        .map(weekday_weights)
         .unwrap_or_default();
     let fit = HistoryFit {
         format,
@@ -390,6 +419,7 @@ pub fn fit_records_with_jobs(
         gpus_from_cpus,
         window_days,
         hourly_share,
+        weekday_weights,
         gpu_models: models,
         durations: options.durations,
         observed_queue_wait: WaitSummary::of(
@@ -421,26 +451,109 @@ fn observed_window_days(jobs: &[Job], notes: &mut Vec<String>) -> f64 {
     window_days
 }
 
-/// Arrivals per hour of day, or `None` when the times have no clock.
-fn hour_profile<'a>(jobs: impl Iterator<Item = &'a Job<'a>>) -> Option<[f64; 24]> {
+/// Where a history's arrivals fall in the day and in the week.
+#[derive(Debug, Clone, PartialEq)]
+struct Profile {
+    /// Arrivals in each hour of the day.
+    per_hour: [f64; 24],
+    /// Arrivals a day on each day of the week, Monday first (arrivals over the days of that
+    /// weekday the window covers); `None` under [`WEEKDAY_PROFILE_MIN_DAYS`].
+    per_weekday: Option<[f64; 7]>,
+}
+
+/// The profile of `jobs`, or `None` when the times have no clock. `exposure` is how many days
+/// of each weekday the window covers.
+fn profile<'a>(
+    jobs: impl Iterator<Item = &'a Job<'a>>,
+    exposure: Option<&[f64; 7]>,
+) -> Option<Profile> {
     let mut per_hour = [0.0; 24];
+    let mut per_weekday = [0.0; 7];
     let mut any = false;
     for j in jobs {
         if let Some(h) = j.hour {
             per_hour[usize::from(h)] += 1.0;
             any = true;
         }
+        if let Some(d) = j.weekday {
+            per_weekday[usize::from(d) % 7] += 1.0;
+        }
     }
-    any.then_some(per_hour)
+    let per_weekday = exposure.map(|days| {
+        let mut rate = [0.0; 7];
+        for d in 0..7 {
+            rate[d] = if days[d] > 0.0 {
+                per_weekday[d] / days[d]
+            } else {
+                0.0
+            };
+        }
+        rate
+    });
+    any.then_some(Profile {
+        per_hour,
+        per_weekday,
+    })
 }
 
-/// Counts as weights with mean 1, to three decimals (short in a link, exact enough for a
-/// rate).
+/// Days of each weekday (Monday first) in the observed window, which starts at the first
+/// arrival (local clock) and lasts `window_days`; `None` without a clock or under
+/// [`WEEKDAY_PROFILE_MIN_DAYS`] (with a note).
+fn weekday_exposure(
+    jobs: &[Job],
+    window_days: f64,
+    clock: Clock,
+    notes: &mut Vec<String>,
+) -> Option<[f64; 7]> {
+    let first = jobs.iter().min_by_key(|j| j.arrival_s)?;
+    let (Clock::Absolute, Some(hour), Some(weekday)) = (clock, first.hour, first.weekday) else {
+        return None;
+    };
+    if window_days < WEEKDAY_PROFILE_MIN_DAYS {
+        notes.push(format!(
+            "The history covers {window_days:.1} days, under the {WEEKDAY_PROFILE_MIN_DAYS:.0} a \
+             day-of-week profile needs: every day of the week has the same rate."
+        ));
+        return None;
+    }
+    // Seconds into the local week of the first arrival (zones are whole hours from UTC, or
+    // the minutes are lost to at most an hour's shift of the window).
+    let mut at =
+        i64::from(weekday) * 86_400 + i64::from(hour) * 3_600 + first.arrival_s.rem_euclid(3_600);
+    let mut left = window_days * DAY_S;
+    let mut days = [0.0; 7];
+    while left > 0.0 {
+        let to_midnight = (86_400 - at.rem_euclid(86_400)) as f64;
+        let take = left.min(to_midnight);
+        days[((at / 86_400) % 7) as usize] += take / DAY_S;
+        at += take.ceil() as i64;
+        left -= take;
+    }
+    Some(days)
+}
+
+/// Arrivals per hour as weights with mean 1, to three decimals (short in a link, exact
+/// enough for a rate).
 fn weights(counts: &[f64; 24]) -> Vec<f64> {
     let n: f64 = counts.iter().sum();
     counts
         .iter()
         .map(|c| (c / n * 24.0 * 1000.0).round() / 1000.0)
+        .collect()
+}
+
+/// Arrivals a day per weekday as weights with mean 1, to three decimals.
+fn weekday_weights(rates: &[f64; 7]) -> Vec<f64> {
+    let mean = rates.iter().sum::<f64>() / 7.0;
+    rates
+        .iter()
+        .map(|r| {
+            if mean > 0.0 {
+                (r / mean * 1000.0).round() / 1000.0
+            } else {
+                1.0
+            }
+        })
         .collect()
 }
 
@@ -685,7 +798,8 @@ fn fit_class(
     template: &JobClass,
     window_days: f64,
     clock: Clock,
-    shared: Option<&[f64; 24]>,
+    shared: Option<&Profile>,
+    exposure: Option<&[f64; 7]>,
     durations: DurationFit,
 ) -> (JobClass, ClassFit) {
     let mut hours: Vec<f64> = group.iter().map(|j| j.reference_hours).collect();
@@ -725,14 +839,15 @@ fn fit_class(
     };
     let per_day = round_significant(group.len() as f64 / window_days, 4);
     let own = if group.len() >= OWN_PROFILE_MIN_JOBS {
-        hour_profile(group.iter().copied())
+        profile(group.iter().copied(), exposure)
     } else {
         None
     };
     let arrivals = match (clock, own.as_ref().or(shared)) {
         (Clock::Absolute, Some(profile)) => Arrivals::HourOfDay {
             per_day,
-            hourly_weights: weights(profile),
+            hourly_weights: weights(&profile.per_hour),
+            weekday_weights: profile.per_weekday.as_ref().map(weekday_weights),
         },
         _ => Arrivals::Poisson { per_day },
     };

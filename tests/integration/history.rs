@@ -44,6 +44,7 @@ fn hand_made_history_fits_as_worked_out() {
     let Arrivals::HourOfDay {
         per_day,
         hourly_weights,
+        ..
     } = &eight.arrivals
     else {
         panic!("hour-of-day arrivals expected: {:?}", eight.arrivals);
@@ -126,6 +127,7 @@ fn generated_history_fits_back_to_its_class() {
         arrivals: Arrivals::HourOfDay {
             per_day: 40.0,
             hourly_weights: weights,
+            weekday_weights: None,
         },
         duration: Duration::LogNormal {
             median_hours: 3.0,
@@ -183,4 +185,93 @@ fn generated_history_fits_back_to_its_class() {
         };
         assert!(close(*share, expected, 0.025), "hour {hour}: {share}");
     }
+}
+
+/// Four weeks from Monday 2026-01-05: 12 jobs on each weekday (every 2 h from 00:00), 3 on
+/// Saturdays and Sundays (00:00, 08:00, 16:00). 264 jobs, enough for a class profile of its
+/// own.
+fn weekly_history() -> String {
+    let mut csv = String::from("submit_time,duration_s,gpus\n");
+    for day in 0..28u32 {
+        let weekend = day % 7 >= 5;
+        let hours: Vec<u32> = if weekend {
+            vec![0, 8, 16]
+        } else {
+            (0..12).map(|k| 2 * k).collect()
+        };
+        for h in hours {
+            // 2026-01-05 is day 0; January has 31 days.
+            let (month, date) = if 5 + day <= 31 {
+                (1, 5 + day)
+            } else {
+                (2, 5 + day - 31)
+            };
+            csv.push_str(&format!("2026-{month:02}-{date:02}T{h:02}:00:00,3600,1\n"));
+        }
+    }
+    csv
+}
+
+#[test]
+fn weekday_profile_counts_each_day_over_the_days_the_window_covers() {
+    let fit = fit_history(
+        &weekly_history(),
+        &JobClass::default(),
+        "A100",
+        &ImportOptions::default(),
+    )
+    .expect("fits");
+    assert_eq!(fit.used, 264);
+    // First arrival Monday day 0 00:00, last Sunday day 27 16:00: 664 h, widened by 264/263.
+    let window_h = 664.0 * 264.0 / 263.0;
+    assert!(close(fit.window_days, window_h / 24.0, 1e-9));
+    // Mondays to Saturdays are covered 4 whole days each; Sundays 3 days and the window's
+    // last 664·264/263 − 648 hours.
+    let sundays = 3.0 + (window_h - 648.0) / 24.0;
+    let rates = [12.0, 12.0, 12.0, 12.0, 12.0, 3.0, 12.0 / sundays];
+    let mean = rates.iter().sum::<f64>() / 7.0;
+    let want: Vec<f64> = rates
+        .iter()
+        .map(|r| (r / mean * 1000.0_f64).round() / 1000.0)
+        .collect();
+    assert_eq!(fit.weekday_weights, want);
+    let Arrivals::HourOfDay {
+        weekday_weights, ..
+    } = &fit.classes[0].arrivals
+    else {
+        panic!("{:?}", fit.classes[0].arrivals);
+    };
+    assert!(fit.fits[0].own_profile);
+    assert_eq!(weekday_weights.as_deref(), Some(want.as_slice()));
+    // Saturdays a quarter of a weekday, by construction.
+    assert!(close(want[5] / want[0], 0.25, 2e-3), "{want:?}");
+
+    // Under two weeks there is no weekly profile, and the fit says so.
+    let short: String = weekly_history()
+        .lines()
+        .take(1 + 5 * 12 + 6)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let fit = fit_history(
+        &short,
+        &JobClass::default(),
+        "A100",
+        &ImportOptions::default(),
+    )
+    .expect("fits");
+    assert!(fit.weekday_weights.is_empty());
+    assert!(
+        fit.notes
+            .iter()
+            .any(|n| n.contains("day-of-week profile needs")),
+        "{:?}",
+        fit.notes
+    );
+    assert!(matches!(
+        &fit.classes[0].arrivals,
+        Arrivals::HourOfDay {
+            weekday_weights: None,
+            ..
+        }
+    ));
 }

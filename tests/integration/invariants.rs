@@ -18,12 +18,19 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                 bursts_per_day: b,
                 jobs_per_burst: j
             }),
-            (0.0f64..40.0, prop::collection::vec(0.0f64..5.0, 24))
-                .prop_filter("some hour above 0", |(_, w)| w.iter().sum::<f64>() > 0.0)
-                .prop_map(|(per_day, hourly_weights)| Arrivals::HourOfDay {
-                    per_day,
-                    hourly_weights
-                }),
+            (
+                0.0f64..40.0,
+                prop::collection::vec(0.0f64..5.0, 24),
+                prop::option::of(prop::collection::vec(0.1f64..3.0, 7))
+            )
+                .prop_filter("some hour above 0", |(_, w, _)| w.iter().sum::<f64>() > 0.0)
+                .prop_map(
+                    |(per_day, hourly_weights, weekday_weights)| Arrivals::HourOfDay {
+                        per_day,
+                        hourly_weights,
+                        weekday_weights
+                    }
+                ),
         ],
         prop_oneof![
             (0.01f64..10.0).prop_map(|hours| Duration::Fixed { hours }),
@@ -320,10 +327,13 @@ proptest! {
                     bursts_per_day: bursts_per_day * more,
                     jobs_per_burst,
                 },
-                Arrivals::HourOfDay { per_day, hourly_weights } => Arrivals::HourOfDay {
-                    per_day: per_day * more,
-                    hourly_weights,
-                },
+                Arrivals::HourOfDay { per_day, hourly_weights, weekday_weights } => {
+                    Arrivals::HourOfDay {
+                        per_day: per_day * more,
+                        hourly_weights,
+                        weekday_weights,
+                    }
+                }
             };
         }
         prop_assume!(busier.validate().is_ok());

@@ -219,7 +219,11 @@ proptest! {
         if let Some(hourly_weights) = hourly {
             // As fitted from a job history.
             let per_day = s.job_classes[0].arrivals.jobs_per_day();
-            s.job_classes[0].arrivals = Arrivals::HourOfDay { per_day, hourly_weights };
+            s.job_classes[0].arrivals = Arrivals::HourOfDay {
+                per_day,
+                hourly_weights,
+                weekday_weights: Some(vec![1.0, 1.0, 1.0, 1.0, 1.0, 0.25, 0.25]),
+            };
         }
         prop_assume!(s.validate().is_ok());
         let back = decode_link(&encode_link(&s, p.name));

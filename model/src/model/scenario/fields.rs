@@ -67,6 +67,8 @@ pub enum Value<T: 'static> {
 pub enum Series {
     /// 24 weights, one per hour of the day, at least one above 0.
     HourOfDay,
+    /// 7 weights, one per day of the week from Monday, at least one above 0.
+    DayOfWeek,
     /// 2 to 257 points of a quantile function, ascending.
     Quantiles,
     /// The probabilities of a quantile function's points: ascending from 0 to 1.
@@ -353,6 +355,17 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
         })
     }
     .doc("24 non-negative weights, one per hour of the day; only their ratios matter.")
+    .source("fitted from a job history")
+    .control(Control::Elsewhere),
+    Field {
+        min: 0.0,
+        max: 1e6,
+        ..Field::<JobClass>::other("arrivals.weekday_weights", "Day-of-week weights", Value::Numbers {
+            get: |c| match &c.arrivals { Arrivals::HourOfDay { weekday_weights, .. } => weekday_weights.as_deref(), _ => None },
+            series: Series::DayOfWeek,
+        })
+    }
+    .doc("7 non-negative weights, Monday first (the horizon starts on a Monday); only their ratios matter. Absent: every day alike.")
     .source("fitted from a job history")
     .control(Control::Elsewhere),
     Field::<JobClass>::other("duration.kind", "Duration distribution", Value::Choice {
@@ -687,6 +700,7 @@ mod tests {
             Arrivals::HourOfDay {
                 per_day: 6.0,
                 hourly_weights: vec![1.0; 24],
+                weekday_weights: Some(vec![1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5]),
             },
         ];
         let durations = [

@@ -184,14 +184,21 @@ pub enum Arrivals {
         /// Jobs in each burst.
         jobs_per_burst: u32,
     },
-    /// A Poisson process whose rate follows the hour of day (as fitted from a job history):
-    /// `per_day` jobs a day on average, hour `h` (0–23, from the start of the horizon) getting
-    /// the share `hourly_weights[h] / Σ hourly_weights` of them.
+    /// A Poisson process whose rate follows the hour of day and, optionally, the day of the
+    /// week (as fitted from a job history): `per_day` jobs a day on average over a week, hour
+    /// `h` (0–23, from the start of the horizon) getting the share
+    /// `hourly_weights[h] / Σ hourly_weights` of a day's jobs, and day `d` of the horizon
+    /// `weekday_weights[d mod 7] / mean(weekday_weights)` times the average day's. The horizon
+    /// starts on a Monday at 00:00 of the history's clock.
     HourOfDay {
-        /// Mean jobs per day.
+        /// Mean jobs per day (over a week).
         per_day: f64,
         /// 24 non-negative weights, one per hour of the day; only their ratios matter.
         hourly_weights: Vec<f64>,
+        /// 7 non-negative weights, Monday first; only their ratios matter. Absent: every day
+        /// of the week alike.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weekday_weights: Option<Vec<f64>>,
     },
 }
 
@@ -228,9 +235,11 @@ impl Arrivals {
             Arrivals::HourOfDay {
                 per_day,
                 hourly_weights,
+                weekday_weights,
             } => Arrivals::HourOfDay {
                 per_day: per_day * factor,
                 hourly_weights: hourly_weights.clone(),
+                weekday_weights: weekday_weights.clone(),
             },
         }
     }

@@ -242,7 +242,8 @@ fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), Scenari
             Value::Numbers { get, series } => {
                 if let Some(list) = get(item) {
                     match series {
-                        Series::HourOfDay => check_hourly_weights(&path(field), list, field)?,
+                        Series::HourOfDay => check_weights(&path(field), list, 24, "hour", field)?,
+                        Series::DayOfWeek => check_weights(&path(field), list, 7, "day", field)?,
                         Series::Quantiles => check_quantiles(&path(field), list, field)?,
                         Series::Probabilities => check_probabilities(&path(field), list)?,
                     }
@@ -254,17 +255,20 @@ fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), Scenari
     Ok(())
 }
 
-/// 24 weights in the field's range, at least one above 0.
-fn check_hourly_weights<T>(
+/// `n` weights (one per hour of the day, or day of the week) in the field's range, at least
+/// one above 0.
+fn check_weights<T>(
     field: &str,
     weights: &[f64],
+    n: usize,
+    unit: &str,
     row: &Field<T>,
 ) -> Result<(), ScenarioError> {
-    count(field, weights.len(), 24, 24)?;
-    for (hour, &weight) in weights.iter().enumerate() {
+    count(field, weights.len(), n, n)?;
+    for (i, &weight) in weights.iter().enumerate() {
         if !in_range(weight, row.min, row.max) {
             return Err(out_of_range(
-                format!("{field}.{hour}"),
+                format!("{field}.{i}"),
                 weight,
                 row.min,
                 row.max,
@@ -274,7 +278,7 @@ fn check_hourly_weights<T>(
     if weights.iter().sum::<f64>() <= 0.0 {
         return Err(ScenarioError::Invalid {
             field: field.to_string(),
-            reason: "at least one hour must have a weight above 0".to_string(),
+            reason: format!("at least one {unit} must have a weight above 0"),
         });
     }
     Ok(())

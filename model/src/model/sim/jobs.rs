@@ -77,7 +77,15 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
             Arrivals::HourOfDay {
                 per_day,
                 hourly_weights,
-            } => hour_of_day_arrivals(*per_day, hourly_weights, horizon_s, &mut rng, &mut arrivals),
+                weekday_weights,
+            } => hour_of_day_arrivals(
+                *per_day,
+                hourly_weights,
+                weekday_weights.as_deref(),
+                horizon_s,
+                &mut rng,
+                &mut arrivals,
+            ),
         }
         // σ once per class, not per job (the same draws).
         let duration_sigma = match &class.duration {
@@ -121,23 +129,32 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
 }
 
 /// A Poisson process with a piecewise-constant rate (hour `h` of each day gets the share
-/// `weights[h] / Σ weights` of `per_day`), sampled exactly by time change: each unit-rate
-/// exponential gap is spent across the hours at their rates.
+/// `hourly[h] / Σ hourly` of `per_day`, times `weekly[d mod 7] / mean(weekly)` on day `d` when
+/// there is a weekly profile), sampled exactly by time change: each unit-rate exponential gap
+/// is spent across the hours at their rates.
 fn hour_of_day_arrivals(
     per_day: f64,
-    weights: &[f64],
+    hourly: &[f64],
+    weekly: Option<&[f64]>,
     horizon_s: f64,
     rng: &mut Stream,
     arrivals: &mut Vec<f64>,
 ) {
-    let total: f64 = weights.iter().sum();
-    if per_day <= 0.0 || total <= 0.0 || weights.is_empty() {
+    let total: f64 = hourly.iter().sum();
+    if per_day <= 0.0 || total <= 0.0 || hourly.is_empty() {
         return;
     }
-    // Jobs per second in each hour of the day.
-    let rates: Vec<f64> = weights
+    let day_factors: Vec<f64> = match weekly {
+        Some(w) if !w.is_empty() && w.iter().sum::<f64>() > 0.0 => {
+            let mean = w.iter().sum::<f64>() / w.len() as f64;
+            w.iter().map(|x| x / mean).collect()
+        }
+        _ => vec![1.0],
+    };
+    // Jobs per second in each hour of the week (of the day, without a weekly profile).
+    let rates: Vec<f64> = day_factors
         .iter()
-        .map(|w| per_day * w / total / HOUR_S)
+        .flat_map(|d| hourly.iter().map(move |w| per_day * d * w / total / HOUR_S))
         .collect();
     let mut t = 0.0;
     let mut left = rng.exponential(1.0);
@@ -235,6 +252,7 @@ mod tests {
                 Arrivals::HourOfDay {
                     per_day: 240.0,
                     hourly_weights: weights,
+                    weekday_weights: None,
                 },
                 50.0,
             ),
@@ -250,6 +268,45 @@ mod tests {
             "{per_hour:?}"
         );
         assert_eq!(jobs.len(), per_hour[9] + per_hour[10]);
+    }
+
+    #[test]
+    fn weekday_weights_scale_each_day_and_keep_the_weekly_mean() {
+        // 100 a day on average, flat over the hours; Monday twice an average weekday, Sunday
+        // none, the rest 1 (weights summing to 7, mean 1). Over 70 days (10 weeks): Mondays
+        // expect 10 × 100 × 2 = 2,000 (sd 45), each of Tuesday–Saturday 1,000 (sd 32),
+        // Sunday 0, and the total 7,000 = 100 × 70 (sd 84).
+        let jobs = generate_jobs(
+            &scenario_with(
+                Arrivals::HourOfDay {
+                    per_day: 100.0,
+                    hourly_weights: vec![1.0; 24],
+                    weekday_weights: Some(vec![2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]),
+                },
+                70.0,
+            ),
+            2,
+        );
+        let mut per_weekday = [0usize; 7];
+        for j in &jobs {
+            per_weekday[(j.arrival_s as usize / 86_400) % 7] += 1;
+        }
+        assert!(
+            (per_weekday[0] as f64 - 2_000.0).abs() < 180.0,
+            "{per_weekday:?}"
+        );
+        for d in 1..6 {
+            assert!(
+                (per_weekday[d] as f64 - 1_000.0).abs() < 130.0,
+                "{per_weekday:?}"
+            );
+        }
+        assert_eq!(per_weekday[6], 0, "{per_weekday:?}");
+        assert!(
+            (jobs.len() as f64 - 7_000.0).abs() < 340.0,
+            "{}",
+            jobs.len()
+        );
     }
 
     #[test]

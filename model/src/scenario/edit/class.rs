@@ -39,6 +39,7 @@ pub fn set_arrivals_kind(class: &mut JobClass, kind: &str) {
             _ => Arrivals::HourOfDay {
                 per_day,
                 hourly_weights: vec![1.0; 24],
+                weekday_weights: None,
             },
         },
         _ => Arrivals::Poisson { per_day },
