@@ -161,3 +161,37 @@ test('a 200,000-job sacct file imports in a worker while the page keeps answerin
     await app.close();
   }
 });
+
+test('the cluster the jobs ran on is added, and its simulated queue wait is set beside the observed', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    await openFilesPanel(page);
+    await page.locator('details.history-options > summary').click();
+    await page.locator('#history-cluster-gpus').fill('16');
+    const before = await runId(page);
+    await dropFile(page, 'sacct.txt', await readFile(SACCT, 'utf8'), 'text/plain');
+    await page.locator('.fit-summary').waitFor();
+    await waitForRun(page, before);
+    await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
+    const names = await page.locator('fieldset.platform legend').allTextContents();
+    assert.ok(names.some((n) => n.includes('Recorded cluster')), names.join(' | '));
+    const line = cliSummary(SACCT, '--cluster-gpus', '16').match(
+      /Queue wait, observed \/ simulated on the Recorded cluster: mean ([\d.]+) \/ ([\d.]+) min, p50 ([\d.]+) \/ ([\d.]+) min, p95 ([\d.]+) \/ ([\d.]+) min/);
+    assert.ok(line, 'the CLI prints the check');
+    const text = await page.locator('.observed-wait').textContent();
+    assert.ok(text.includes(`mean ${line[1]} min, median ${line[3]} min, p95 ${line[5]} min.`), text);
+    assert.ok(text.includes(`Simulated on the Recorded cluster (`), text);
+    assert.ok(text.includes(`mean ${line[2]} min, median ${line[4]} min, p95 ${line[6]} min`), text);
+    // A cluster too small for the largest job is refused, and the workload stays.
+    const legends = await page.locator('fieldset.job-class legend').allTextContents();
+    await page.locator('#history-cluster-gpus').fill('4');
+    await page.getByRole('button', { name: 'Fit the last history again with these options' }).click();
+    await page.locator('.import-error').waitFor();
+    assert.match(await page.locator('.import-error').textContent(), /largest job asks for 8/);
+    assert.deepEqual(await page.locator('fieldset.job-class legend').allTextContents(), legends);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});

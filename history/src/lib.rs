@@ -10,6 +10,7 @@
 //! nothing is guessed that would change a number without saying so.
 
 pub mod clock;
+pub mod cluster;
 pub mod fit;
 pub mod record;
 pub mod replay;
@@ -90,6 +91,10 @@ pub struct ImportOptions {
     pub utc_offset_s: i64,
     /// How run times become durations.
     pub durations: DurationFit,
+    /// GPUs of the cluster the jobs ran on: adds it as a platform (see [`cluster`]) whose
+    /// queue wait can be set beside the observed one.
+    #[serde(default)]
+    pub cluster_gpus: Option<u32>,
 }
 
 /// A record that was skipped, and why.
@@ -176,6 +181,30 @@ pub enum HistoryError {
         /// The history's span, days.
         days: f64,
     },
+    /// The cluster the jobs ran on is smaller than the largest job.
+    ClusterTooSmall {
+        /// GPUs given.
+        gpus: u32,
+        /// GPUs of the largest job.
+        largest: u32,
+    },
+    /// The cluster the jobs ran on needs more nodes than a platform may have.
+    ClusterTooLarge {
+        /// GPUs given.
+        gpus: u32,
+        /// Nodes they make.
+        nodes: u32,
+    },
+    /// The catalog has no node of the GPU the cluster would be made of.
+    ClusterGpuUnknown {
+        /// The GPU model.
+        gpu: String,
+    },
+    /// The scenario already compares as many platforms as it may.
+    NoRoomForCluster {
+        /// Platforms it has.
+        platforms: usize,
+    },
     /// Fewer than two jobs that ran.
     TooFewJobs {
         /// Jobs usable.
@@ -218,6 +247,24 @@ impl fmt::Display for HistoryError {
                 f,
                 "the history spans {days:.1} days; a replay's horizon is at most {} days: split it by date",
                 limits::HORIZON_DAYS_MAX
+            ),
+            HistoryError::ClusterTooSmall { gpus, largest } => write!(
+                f,
+                "the cluster the jobs ran on cannot have {gpus} GPUs: the largest job asks for {largest}"
+            ),
+            HistoryError::ClusterTooLarge { gpus, nodes } => write!(
+                f,
+                "a cluster of {gpus} GPUs makes {nodes} nodes; a platform has at most {}",
+                limits::MAX_NODES
+            ),
+            HistoryError::ClusterGpuUnknown { gpu } => write!(
+                f,
+                "the catalog has no node of {gpu} GPUs to make the cluster the jobs ran on of"
+            ),
+            HistoryError::NoRoomForCluster { platforms } => write!(
+                f,
+                "the scenario already compares {platforms} platforms, the most it may: remove one \
+                 to add the cluster the jobs ran on"
             ),
             HistoryError::TooFewJobs { used, bad_rows } => {
                 write!(f, "{used} usable job(s); at least 2 that ran are needed to fit arrivals")?;
@@ -331,12 +378,16 @@ pub fn fit_into_with_progress(
     let template = scenario.job_classes.first().cloned().unwrap_or_default();
     let read =
         read_history_with_progress(text, options, progress).map_err(HistoryImportError::Fit)?;
-    let fit = fit_records(read, &template, &scenario.reference_gpu, options)
+    let mut fit = fit_records(read, &template, &scenario.reference_gpu, options)
         .map_err(HistoryImportError::Fit)?;
-    let next = Scenario {
+    let mut next = Scenario {
         job_classes: fit.classes.clone(),
         ..scenario.clone()
     };
+    if let Some(gpus) = options.cluster_gpus {
+        cluster::add_recorded_cluster(&mut next, &mut fit, gpus)
+            .map_err(HistoryImportError::Fit)?;
+    }
     match next.validate() {
         Ok(()) => Ok((next, fit)),
         Err(e) => Err(HistoryImportError::Invalid(e)),

@@ -45,12 +45,16 @@ pub fn replay_into(
         jobs.len(),
         fit.window_days
     ));
-    let next = Scenario {
+    let mut next = Scenario {
         horizon_days: fit.window_days,
         job_classes: classes,
         replay: Some(Replay { jobs }),
         ..scenario.clone()
     };
+    if let Some(gpus) = options.cluster_gpus {
+        super::cluster::add_recorded_cluster(&mut next, &mut fit, gpus)
+            .map_err(HistoryImportError::Fit)?;
+    }
     match next.validate() {
         Ok(()) => Ok((next, fit)),
         Err(e) => Err(HistoryImportError::Invalid(e)),

@@ -106,6 +106,11 @@ mod cli {
             /// the median and 90th percentile.
             #[arg(long, value_enum, default_value_t = DurationsArg::Empirical)]
             durations: DurationsArg,
+            /// GPUs of the cluster the jobs ran on: adds it as a reserved platform ("Recorded
+            /// cluster", of the history's GPU model) and prints its simulated queue wait beside
+            /// the observed one, a calibration check.
+            #[arg(long, value_name = "N")]
+            cluster_gpus: Option<u32>,
         },
         /// Print the link of a preset with edits: its fragment (`#v=1&…`), or with a base
         /// URL the whole address to paste.
@@ -239,9 +244,14 @@ mod cli {
                 cpus_per_gpu,
                 tz,
                 durations,
+                cluster_gpus,
             } => {
-                let options =
+                let mut options =
                     import_options(reader, sacct_fields, &column, cpus_per_gpu, tz, durations)?;
+                if cluster_gpus == Some(0) {
+                    return Err("--cluster-gpus 0: give the cluster's GPUs, from 1 up".to_string());
+                }
+                options.cluster_gpus = cluster_gpus;
                 let base = match &scenario {
                     Some(path) => {
                         let text = std::fs::read_to_string(path)
@@ -327,6 +337,7 @@ mod cli {
                 DurationsArg::Empirical => DurationFit::Empirical,
                 DurationsArg::LogNormal => DurationFit::LogNormal,
             },
+            cluster_gpus: None,
         })
     }
 
@@ -347,6 +358,7 @@ mod cli {
         output: HistoryOutput,
         options: &gpucost::history::ImportOptions,
     ) -> Result<String, String> {
+        use gpucost::history::cluster::{queue_wait_check, RECORDED_CLUSTER};
         use gpucost::history::{fit_into, replay::replay_into, HistoryImportError};
         let text = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let text = String::from_utf8(text).map_err(|e| {
@@ -372,24 +384,60 @@ mod cli {
         for bad in &fit.bad_rows {
             eprintln!("{}:{}: skipped: {}", file.display(), bad.line, bad.reason);
         }
+        let check = |results: &gpucost::model::monte_carlo::Results| {
+            let cluster = results
+                .platforms
+                .iter()
+                .find(|p| p.name == RECORDED_CLUSTER)?;
+            match queue_wait_check(fit.observed_queue_wait.as_ref(), cluster) {
+                Some(line) => eprintln!("{line}"),
+                None => eprintln!(
+                    "The history has no submission and start times together: no observed queue \
+                     wait to set beside the {RECORDED_CLUSTER}'s."
+                ),
+            }
+            Some(())
+        };
+        if options.cluster_gpus.is_some() && !matches!(output, HistoryOutput::Replay) {
+            // The check needs only the cluster: run it alone.
+            let alone = Scenario {
+                platforms: scenario
+                    .platforms
+                    .iter()
+                    .filter(|p| p.name == RECORDED_CLUSTER)
+                    .cloned()
+                    .collect(),
+                ..scenario.clone()
+            };
+            let results = run_all(alone)?;
+            check(&results);
+        }
         match output {
             HistoryOutput::Link => Ok(gpucost::scenario::link::encode_link(&scenario, name)),
             HistoryOutput::Scenario => {
                 serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
             }
             HistoryOutput::Replay => {
-                let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
-                run.run_to_end_on(std::thread::available_parallelism().map_or(1, |n| n.get()));
-                let results = run.results();
-                if let Some(cut) = &results.cut_off {
-                    if results.replications == 0 {
-                        return Err(cut.to_string());
-                    }
-                    eprintln!("gpucost: {cut}");
-                }
+                let results = run_all(scenario.clone())?;
+                check(&results);
                 Ok(report_json_text(&scenario, &results))
             }
         }
+    }
+
+    /// Every replication of `scenario` on all cores; an event budget that stops the run
+    /// before its first replication is an error, one that stops it later a notice.
+    fn run_all(scenario: Scenario) -> Result<gpucost::model::monte_carlo::Results, String> {
+        let mut run = MonteCarlo::new(scenario).map_err(|e| e.to_string())?;
+        run.run_to_end_on(std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let results = run.results();
+        if let Some(cut) = &results.cut_off {
+            if results.replications == 0 {
+                return Err(cut.to_string());
+            }
+            eprintln!("gpucost: {cut}");
+        }
+        Ok(results)
     }
 
     /// `url` (an http(s) address, without a fragment of its own) with `fragment` as its

@@ -3,12 +3,20 @@
 //! CSV's columns are not recognised, and the fit table that sets what was read beside what
 //! will be simulated, with every state's outcome, the notes and the skipped records.
 
+use crate::history::cluster::RECORDED_CLUSTER;
 use crate::history::table::{preview, Role, MAPPED_ROLES};
 use crate::history::{
     clock, fit::window_text, parse_field_list, DurationFit, HistoryFit, ImportOptions,
     DEFAULT_CPUS_PER_GPU,
 };
+use crate::model::monte_carlo::Results;
+use crate::model::scenario::limits;
 use leptos::prelude::*;
+
+/// The page's latest Monte Carlo results, for views outside the results column (the fit
+/// table's simulated queue wait on the recorded cluster).
+#[derive(Clone, Copy)]
+pub struct RunResults(pub Memo<Option<Results>>);
 
 /// Skipped records listed in the page (the rest are counted; the CLI lists them all).
 pub const BAD_ROWS_SHOWN: usize = 100;
@@ -26,6 +34,8 @@ pub struct OptionsForm {
     pub log_normal: bool,
     /// Columns named by hand.
     pub columns: Vec<(Role, String)>,
+    /// GPUs of the cluster the jobs ran on (empty: not added).
+    pub cluster_gpus: String,
 }
 
 impl Default for OptionsForm {
@@ -36,6 +46,7 @@ impl Default for OptionsForm {
             time_zone: "UTC".to_string(),
             log_normal: false,
             columns: Vec::new(),
+            cluster_gpus: String::new(),
         }
     }
 }
@@ -61,6 +72,23 @@ impl OptionsForm {
                 self.time_zone.trim()
             )
         })?;
+        let cluster = self.cluster_gpus.trim();
+        let cluster_gpus = if cluster.is_empty() {
+            None
+        } else {
+            let most = limits::MAX_NODES * 8;
+            Some(
+                cluster
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=most).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "GPUs of the cluster the jobs ran on \"{cluster}\": give a whole number from 1 to {most}, or leave it empty"
+                        )
+                    })?,
+            )
+        };
         Ok(ImportOptions {
             format: None,
             sacct_fields: parse_field_list(&self.sacct_fields),
@@ -72,6 +100,7 @@ impl OptionsForm {
             } else {
                 DurationFit::Empirical
             },
+            cluster_gpus,
         })
     }
 }
@@ -102,6 +131,13 @@ pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
                     prop:value=move || form.with(|f| f.time_zone.clone())
                     on:input=move |ev| form.update(|f| f.time_zone = event_target_value(&ev)) />
                 <span class="hint">"Of times written without one (sacct's are local): UTC, +02:00, -05:00…"</span>
+            </div>
+            <div class="history-option">
+                <label for="history-cluster-gpus">"Cluster GPUs"</label>
+                <input id="history-cluster-gpus" type="number" min="1" step="1" placeholder="none"
+                    prop:value=move || form.with(|f| f.cluster_gpus.clone())
+                    on:input=move |ev| form.update(|f| f.cluster_gpus = event_target_value(&ev)) />
+                <span class="hint">"GPUs of the cluster the jobs ran on: adds it as a reserved platform, \"Recorded cluster\", whose simulated queue wait is set beside the observed one (a calibration check)."</span>
             </div>
             <div class="history-option wide">
                 <label>
@@ -177,6 +213,26 @@ pub fn ColumnMapping(
     .into_any()
 }
 
+/// The recorded cluster's queue wait in the latest results, as the run goes.
+fn simulated_wait() -> impl IntoView {
+    let results = use_context::<RunResults>();
+    view! {
+        <span class="simulated-wait">{move || {
+            let Some(RunResults(results)) = results else { return String::new() };
+            results.with(|r| {
+                match r.as_ref().and_then(|r| r.platforms.iter().find(|p| p.name == RECORDED_CLUSTER)) {
+                    Some(p) => format!(
+                        " Simulated on the {RECORDED_CLUSTER} ({} replications): mean {:.1} min, median {:.1} min, p95 {:.1} min (a job not started by the horizon counts its wait so far).",
+                        r.as_ref().map_or(0, |r| r.replications),
+                        p.queue_wait_mean_min.mean, p.queue_wait_p50_min.mean, p.queue_wait_p95_min.mean
+                    ),
+                    None => format!(" The {RECORDED_CLUSTER}'s simulated queue wait appears here once it has run."),
+                }
+            })
+        }}</span>
+    }
+}
+
 fn observed_simulated(observed: f64, simulated: f64) -> String {
     format!("{observed:.2} / {simulated:.2}")
 }
@@ -185,6 +241,7 @@ fn observed_simulated(observed: f64, simulated: f64) -> String {
 /// each became; the notes; the skipped records.
 pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
     let hidden = fit.bad_rows.len().saturating_sub(BAD_ROWS_SHOWN);
+    let with_cluster = fit.notes.iter().any(|n| n.starts_with(RECORDED_CLUSTER));
     let heading = format!(
         "Fitted {} job class(es) from {name} ({}): {} records read, {} jobs used, {} never started, {} skipped, {} of arrivals.",
         fit.classes.len(),
@@ -229,9 +286,14 @@ pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
             </div>
             {fit.observed_queue_wait.map(|w| view! {
                 <p class="observed-wait" data-mean-min=w.mean_min>{format!(
-                    "Observed queue wait (submission to start) of {} jobs: mean {:.1} min, median {:.1} min, p95 {:.1} min: compare it with the queue wait simulated on a platform shaped like the cluster they ran on.",
+                    "Observed queue wait (submission to start) of {} jobs: mean {:.1} min, median {:.1} min, p95 {:.1} min.",
                     w.jobs, w.mean_min, w.p50_min, w.p95_min
-                )}</p>
+                )}
+                {if with_cluster {
+                    simulated_wait().into_any()
+                } else {
+                    " Give the cluster's GPUs in the history options to set the queue wait simulated on it beside this one.".into_any()
+                }}</p>
             })}
             {(!fit.states.is_empty()).then(|| view! {
                 <table class="state-table">

@@ -73,6 +73,7 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
+    provide_context(history_import::RunResults(run.results));
     let results_column = NodeRef::<leptos::html::Section>::new();
     chart_width::provide_chart_width(results_column);
     let state = move || if run.running.get() { "running" } else { "done" };

@@ -80,3 +80,126 @@ fn the_cli_evaluates_a_replay() {
     assert_eq!(p["jobs_completed"]["mean"], 7.0, "{p}");
     assert_eq!(p["jobs_failed"]["mean"], 6.0, "{p}");
 }
+
+/// Three 8-GPU jobs recorded on one 8-GPU node, first come first served: A (submitted 00:00)
+/// runs 2 h, B (00:30) waits for it and starts at 02:00, C (01:00) starts at 03:00.
+const ONE_NODE: &str = "submit_time,start_time,end_time,gpus,gpu_model\n\
+    2026-03-02T00:00:00,2026-03-02T00:00:00,2026-03-02T02:00:00,8,A100\n\
+    2026-03-02T00:30:00,2026-03-02T02:00:00,2026-03-02T03:00:00,8,A100\n\
+    2026-03-02T01:00:00,2026-03-02T03:00:00,2026-03-02T04:00:00,8,A100\n";
+
+#[test]
+fn the_recorded_cluster_replays_the_recorded_schedule() {
+    use gpucost::history::cluster::{queue_wait_check, RECORDED_CLUSTER};
+    use gpucost::model::monte_carlo::MonteCarlo;
+    let options = ImportOptions {
+        cluster_gpus: Some(8),
+        ..Default::default()
+    };
+    let (mut s, fit) = replay_into(&no_delay(), ONE_NODE, &options).expect("replays");
+    // The horizon is the arrivals' span (1.5 h); a day lets every recorded job start in it.
+    s.horizon_days = 1.0;
+    // Observed waits 0, 90 and 120 min: mean 70, median 90, p95 90 + 0.9 × 30 = 117 (type 7).
+    let observed = fit.observed_queue_wait.expect("submission and start times");
+    assert_eq!(
+        (
+            observed.jobs,
+            observed.mean_min,
+            observed.p50_min,
+            observed.p95_min
+        ),
+        (3, 70.0, 90.0, 117.0)
+    );
+    let cluster = s
+        .platforms
+        .iter()
+        .find(|p| p.name == RECORDED_CLUSTER)
+        .expect("added");
+    assert_eq!(
+        (cluster.max_nodes, cluster.gpus_per_node, s.reference_gpus),
+        (1, 8, 8)
+    );
+    assert_eq!(cluster.reserved_nodes(s.reference_gpus), 1);
+    // The template has no image to pull: the cluster adds nothing, so each replication waits
+    // exactly as recorded.
+    let mut run = MonteCarlo::new(s.clone()).expect("valid");
+    run.run_to_end_on(1);
+    let results = run.results();
+    let simulated = results
+        .platforms
+        .iter()
+        .find(|p| p.name == RECORDED_CLUSTER)
+        .expect("a result");
+    for (got, want) in [
+        (simulated.queue_wait_mean_min, 70.0),
+        (simulated.queue_wait_p50_min, 90.0),
+        (simulated.queue_wait_p95_min, 117.0),
+    ] {
+        assert!(
+            (got.p5 - want).abs() < 1e-6 && (got.p95 - want).abs() < 1e-6,
+            "{got:?} vs {want}"
+        );
+    }
+    let line = queue_wait_check(Some(&observed), simulated).expect("a sentence");
+    assert!(line.contains("mean 70.0 / 70.0 min"), "{line}");
+
+    // Too small for the largest job, or no room for another platform: refused, saying why.
+    let small = ImportOptions {
+        cluster_gpus: Some(4),
+        ..Default::default()
+    };
+    let e = replay_into(&no_delay(), ONE_NODE, &small)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("4 GPUs") && e.contains("largest job asks for 8"),
+        "{e}"
+    );
+    let mut full = no_delay();
+    for i in 1..4 {
+        let mut p = full.platforms[0].clone();
+        p.name = format!("other {i}");
+        full.platforms.push(p);
+    }
+    let e = replay_into(&full, ONE_NODE, &options)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("already compares 4 platforms"), "{e}");
+}
+
+#[test]
+fn the_cli_sets_the_recorded_clusters_queue_wait_beside_the_observed() {
+    let dir = std::env::temp_dir().join(format!("gpucost-cluster-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one-node.csv");
+    std::fs::write(&file, ONE_NODE).unwrap();
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gpucost"))
+            .arg("history")
+            .arg(&file)
+            .args(["--set", "job_classes.0.image_gb=0"])
+            .args(extra)
+            .output()
+            .expect("gpucost runs")
+    };
+    let out = run(&["--cluster-gpus", "8"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("Queue wait, observed / simulated on the Recorded cluster: mean 70.0 / "),
+        "{stderr}"
+    );
+    let scenario: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let names: Vec<&str> = scenario["platforms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(names.last(), Some(&"Recorded cluster"), "{names:?}");
+    let out = run(&["--cluster-gpus", "4"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("largest job asks for 8"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
