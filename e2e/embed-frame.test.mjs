@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import {
-  SUB_PATH, launchBrowser, metric, openPage, serveDist, stopServer, waitForRun, watchPage,
+  SUB_PATH, cli, launchBrowser, metric, openPage, serveDist, stopServer, waitForRun, watchPage,
 } from './harness.mjs';
 
 // A sandbox without allow-same-origin gives the framed page an opaque origin ("null"), so every
@@ -155,6 +155,25 @@ test('the full calculator in a frame without storage: it says saving is off, and
     assert.match(await frame.locator('.scenario-files .note').textContent(), /^Saving is unavailable here/);
     assert.equal(await frame.locator('#save-name').isDisabled(), true);
     assert.deepEqual(await metric(frame, 'monthly_tco_usd.p50'), served);
+    assert.deepEqual(wikiPage.problems, []);
+  } finally {
+    await wikiPage.close();
+  }
+});
+
+test('a replay link in a frame without storage says the jobs are not there and shows the fitted classes', async () => {
+  const link = cli('history', 'tests/data/sacct-gpu.txt', '--replay', '--link').trim();
+  const fitted = JSON.parse(cli('eval', '--url', `#${link}`));
+  const iframe = `<iframe src="${appUrl}#${link}" title="GPU training cost calculator" width="100%" height="1200" sandbox="allow-scripts"></iframe>`;
+  const wikiPage = await openWiki('replay-no-storage', iframe);
+  try {
+    const { frame } = wikiPage;
+    const banner = frame.locator('.replay-banner[data-replay="missing"]');
+    await banner.waitFor();
+    assert.match(await banner.textContent(), /is not here: this page cannot read the browser's storage here \(/);
+    await frame.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
+    const shown = await metric(frame, 'monthly_tco_usd.p50');
+    for (const p of fitted.platforms) assert.equal(shown[p.name], p.monthly_tco_usd.p50, p.name);
     assert.deepEqual(wikiPage.problems, []);
   } finally {
     await wikiPage.close();

@@ -5,16 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { cli, dropFile, metric, openCalculator, openFilesPanel, runId, typeNumber, waitForRun } from './harness.mjs';
+import { cli, dropFile, metric, openCalculator, openFilesPanel, runId, typeNumber, waitForRun, settledHash } from './harness.mjs';
 
 const SAMPLE = 'tests/data/job-history-sample.csv';
 
-/** The fragment once the debounced write after the last edit has happened. */
-async function settledHash(page) {
-  await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
-  await page.waitForTimeout(600);
-  return page.evaluate(() => location.hash.slice(1));
-}
 
 test('a job-history CSV becomes fitted classes, bad rows by line, and the link carries them', async () => {
   const app = await openCalculator();

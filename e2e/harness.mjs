@@ -200,3 +200,11 @@ export async function dropFile(page, name, text, type) {
 export async function openFilesPanel(page) {
   await page.locator('details.scenario-files > summary').click();
 }
+
+/** The fragment once the run is done and the debounced link write after the last edit has
+ * happened. */
+export async function settledHash(page) {
+  await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
+  await page.waitForTimeout(600);
+  return page.evaluate(() => location.hash.slice(1));
+}

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, dropFile, openCalculator, openFilesPanel, runId, waitForRun } from './harness.mjs';
+import { cli, dropFile, openCalculator, openFilesPanel, runId, waitForRun, settledHash } from './harness.mjs';
 import { generateSacct } from '../bench/sacct-generate.mjs';
 
 const SACCT = 'tests/data/sacct-gpu.txt';
@@ -28,11 +28,6 @@ function summaryClasses(summary) {
   return [...summary.matchAll(re)].map((m) => ({ name: m[1], jobs: Number(m[2]), perDay: m[3], observed: m[4], simulated: m[5] }));
 }
 
-async function settledHash(page) {
-  await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
-  await page.waitForTimeout(600);
-  return page.evaluate(() => location.hash.slice(1));
-}
 
 async function pageClasses(page) {
   return page.locator('.fit-table tbody tr').evaluateAll((rows) => rows.map((r) => ({

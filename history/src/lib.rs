@@ -95,6 +95,9 @@ pub struct ImportOptions {
     /// queue wait can be set beside the observed one.
     #[serde(default)]
     pub cluster_gpus: Option<u32>,
+    /// Replay the exact jobs ([`replay`]) instead of drawing them from the fitted classes.
+    #[serde(default)]
+    pub replay: bool,
 }
 
 /// A record that was skipped, and why.
@@ -375,6 +378,9 @@ pub fn fit_into_with_progress(
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    if options.replay {
+        return replay::replay_into_with_progress(scenario, text, options, progress);
+    }
     let template = scenario.job_classes.first().cloned().unwrap_or_default();
     let read =
         read_history_with_progress(text, options, progress).map_err(HistoryImportError::Fit)?;

@@ -4,7 +4,9 @@
 //! retry (the history's own retries are jobs in it). The horizon is the history's span. The
 //! Monte Carlo then varies only what a platform adds: interruptions, provisioning, pulls.
 
-use super::{fit, read_history, HistoryError, HistoryFit, HistoryImportError, ImportOptions};
+use super::{
+    fit, read_history_with_progress, HistoryError, HistoryFit, HistoryImportError, ImportOptions,
+};
 use gpucost_model::model::scenario::{limits, FailureKind, Failures, Replay, Scenario};
 
 /// `scenario` replaying the history `text` (its classes fitted as for [`super::fit_into`],
@@ -14,8 +16,19 @@ pub fn replay_into(
     text: &str,
     options: &ImportOptions,
 ) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    replay_into_with_progress(scenario, text, options, &mut |_| {})
+}
+
+/// [`replay_into`], telling `progress` the share of the text read so far.
+pub fn replay_into_with_progress(
+    scenario: &Scenario,
+    text: &str,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
     let template = scenario.job_classes.first().cloned().unwrap_or_default();
-    let read = read_history(text, options).map_err(HistoryImportError::Fit)?;
+    let read =
+        read_history_with_progress(text, options, progress).map_err(HistoryImportError::Fit)?;
     let (mut fit, jobs) =
         fit::fit_records_with_jobs(read, &template, &scenario.reference_gpu, options)
             .map_err(HistoryImportError::Fit)?;
@@ -48,7 +61,7 @@ pub fn replay_into(
     let mut next = Scenario {
         horizon_days: fit.window_days,
         job_classes: classes,
-        replay: Some(Replay { jobs }),
+        replay: Some(Replay::new(jobs)),
         ..scenario.clone()
     };
     if let Some(gpus) = options.cluster_gpus {

@@ -80,8 +80,10 @@ mod cli {
             #[arg(long = "set", value_name = "PATH=VALUE")]
             set: Vec<String>,
             /// Evaluate these exact jobs on each platform (arrivals, run times and outcomes
-            /// as recorded; the horizon is the history's span) and print the `eval` report.
-            #[arg(long, conflicts_with = "link")]
+            /// as recorded; the horizon is the history's span) and print the `eval` report;
+            /// with --link, print the link, which names the jobs by their content key (the
+            /// page that imports the same file with "Replay the exact jobs" keeps them).
+            #[arg(long)]
             replay: bool,
             /// The reader, when detection should not choose: csv, sacct or swf.
             #[arg(long)]
@@ -262,10 +264,11 @@ mod cli {
                     None => find_preset(&name)?,
                 };
                 let base = apply_edits(&base, &set).map_err(set_error)?;
-                let output = if replay {
-                    HistoryOutput::Replay
-                } else if link {
+                options.replay = replay;
+                let output = if link {
                     HistoryOutput::Link
+                } else if replay {
+                    HistoryOutput::Replay
                 } else {
                     HistoryOutput::Scenario
                 };
@@ -338,6 +341,7 @@ mod cli {
                 DurationsArg::LogNormal => DurationFit::LogNormal,
             },
             cluster_gpus: None,
+            replay: false,
         })
     }
 
@@ -368,9 +372,10 @@ mod cli {
                 e.utf8_error().valid_up_to()
             )
         })?;
-        let fitted = match output {
-            HistoryOutput::Replay => replay_into(base, &text, options),
-            _ => fit_into(base, &text, options),
+        let fitted = if options.replay {
+            replay_into(base, &text, options)
+        } else {
+            fit_into(base, &text, options)
         };
         let (scenario, fit) = fitted.map_err(|e| match e {
             HistoryImportError::Fit(e) => format!("{}: {e}", file.display()),
@@ -399,6 +404,7 @@ mod cli {
             Some(())
         };
         if options.cluster_gpus.is_some() && !matches!(output, HistoryOutput::Replay) {
+            // (With --replay --link the cluster runs the recorded jobs.)
             // The check needs only the cluster: run it alone.
             let alone = Scenario {
                 platforms: scenario
@@ -490,6 +496,13 @@ mod cli {
                     gpucost::scenario::link::decode_link(args.url.as_deref().unwrap_or_default());
                 for notice in &decoded.notices {
                     eprintln!("gpucost: link: {notice}");
+                }
+                if let Some(key) = &decoded.replay_key {
+                    eprintln!(
+                        "gpucost: link: it replays a job history (key {key}) that only the \
+                         browser that imported it keeps; evaluated the fitted job classes it \
+                         carries (gpucost history FILE --replay evaluates the jobs)."
+                    );
                 }
                 decoded.scenario
             }

@@ -36,6 +36,8 @@ pub struct OptionsForm {
     pub columns: Vec<(Role, String)>,
     /// GPUs of the cluster the jobs ran on (empty: not added).
     pub cluster_gpus: String,
+    /// Replay the exact jobs instead of drawing them from the fitted classes.
+    pub replay: bool,
 }
 
 impl Default for OptionsForm {
@@ -47,6 +49,7 @@ impl Default for OptionsForm {
             log_normal: false,
             columns: Vec::new(),
             cluster_gpus: String::new(),
+            replay: false,
         }
     }
 }
@@ -101,6 +104,7 @@ impl OptionsForm {
                 DurationFit::Empirical
             },
             cluster_gpus,
+            replay: self.replay,
         })
     }
 }
@@ -138,6 +142,14 @@ pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
                     prop:value=move || form.with(|f| f.cluster_gpus.clone())
                     on:input=move |ev| form.update(|f| f.cluster_gpus = event_target_value(&ev)) />
                 <span class="hint">"GPUs of the cluster the jobs ran on: adds it as a reserved platform, \"Recorded cluster\", whose simulated queue wait is set beside the observed one (a calibration check)."</span>
+            </div>
+            <div class="history-option wide">
+                <label>
+                    <input id="history-replay" type="checkbox"
+                        prop:checked=move || form.with(|f| f.replay)
+                        on:change=move |ev| form.update(|f| f.replay = event_target_checked(&ev)) />
+                    " Replay the exact jobs (arrivals, run times and outcomes as recorded; the horizon is the history's span) instead of drawing jobs from the fitted classes"
+                </label>
             </div>
             <div class="history-option wide">
                 <label>

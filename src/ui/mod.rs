@@ -19,6 +19,7 @@ mod link_sync;
 mod method_panel;
 mod node_timeline;
 mod platform_settings;
+mod replay_banner;
 mod results_view;
 mod runner;
 mod scenario_editor;
@@ -26,6 +27,7 @@ mod scenario_files;
 mod sensitivity_view;
 mod sim_worker;
 mod simulation_settings;
+mod trace_store;
 mod verdict_line;
 
 use crate::model::analytic::estimate_platform;
@@ -74,6 +76,11 @@ pub fn App() -> impl IntoView {
     });
     let run = use_monte_carlo(scenario.into());
     provide_context(history_import::RunResults(run.results));
+    let replay_status = RwSignal::new(replay_banner::ReplayStatus::Off);
+    provide_context(replay_banner::ReplayState(replay_status));
+    if let Some(key) = from_link.replay_key.clone() {
+        replay_banner::open_linked(key, scenario, replay_status);
+    }
     let results_column = NodeRef::<leptos::html::Section>::new();
     chart_width::provide_chart_width(results_column);
     let state = move || if run.running.get() { "running" } else { "done" };
@@ -106,6 +113,7 @@ pub fn App() -> impl IntoView {
                     embed=embed
                     busy=run.running.into()
                 />
+                <replay_banner::ReplayBanner scenario=scenario />
                 <p class="scenario-error" role="alert">
                     {move || run.error.get().map(|e| format!("This scenario cannot run: {e}"))}
                 </p>

@@ -9,6 +9,7 @@
 
 use super::history_import::{fit_report, ColumnMapping, HistoryOptions, OptionsForm};
 use super::history_worker_client;
+use super::replay_banner::{self, ReplayState, ReplayStatus};
 use crate::history::{HistoryError, HistoryFit, MAX_HISTORY_BYTES};
 use crate::history_job::{HistoryAnswer, HistoryJob};
 use crate::model::scenario::Scenario;
@@ -97,6 +98,7 @@ enum ImportReport {
 pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>) -> impl IntoView {
     let store = storage();
     let available = store.is_some();
+    let replay_state = use_context::<ReplayState>();
     let (saved, set_saved) = signal(store.map(|s| list_saved(&s)).unwrap_or_default());
     let (status, set_status) = signal(None::<String>);
     let (name, set_name) = signal(String::new());
@@ -129,6 +131,12 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
         let decoded = decode_link(&link);
         preset_name.set(decoded.preset);
         scenario.set(decoded.scenario);
+        if let Some(state) = replay_state {
+            match decoded.replay_key {
+                Some(key) => replay_banner::open_linked(key, scenario, state.0),
+                None => state.0.set(ReplayStatus::Off),
+            }
+        }
         set_notices.set(decoded.notices);
         set_status.set(Some(format!("Opened \"{name}\".")));
     };
@@ -176,7 +184,14 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                     fit,
                 } => {
                     set_progress.set(None);
+                    let replay = next.replay.clone();
                     scenario.set(*next);
+                    if let Some(state) = replay_state {
+                        match replay {
+                            Some(replay) => replay_banner::keep(replay, state.0),
+                            None => state.0.set(ReplayStatus::Off),
+                        }
+                    }
                     set_report.set(ImportReport::History(file_name.clone(), fit));
                 }
                 HistoryAnswer::Refused {
@@ -221,6 +236,12 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
             if is_json {
                 let outcome = import_scenario(&text, scenario)
                     .map(|()| ImportReport::Scenario(file_name.clone()));
+                if let (Ok(_), Some(state)) = (&outcome, replay_state) {
+                    match scenario.with_untracked(|s| s.replay.clone()) {
+                        Some(replay) => replay_banner::keep(replay, state.0),
+                        None => state.0.set(ReplayStatus::Off),
+                    }
+                }
                 set_report.set(
                     outcome.unwrap_or_else(|e| ImportReport::Refused(format!("{file_name}: {e}"))),
                 );
@@ -336,7 +357,11 @@ fn import_scenario(text: &str, scenario: RwSignal<Scenario>) -> Result<(), Strin
     if let Some(inner) = value.get_mut("scenario") {
         value = inner.take();
     }
-    let imported = Scenario::from_json_value(value).map_err(|e| e.to_string())?;
+    let mut imported = Scenario::from_json_value(value).map_err(|e| e.to_string())?;
+    // A replay's key is its content's: computed here, whatever the file says.
+    if let Some(replay) = imported.replay.take() {
+        imported.replay = Some(crate::model::scenario::Replay::new(replay.jobs));
+    }
     imported
         .validate()
         .map_err(|e| format!("{e}; the scenario was not changed"))?;

@@ -51,6 +51,21 @@ fn a_replay_link_carries_the_classes_not_the_jobs() {
     let read = gpucost::scenario::link::decode_link(&link);
     assert_eq!(read.scenario.replay, None);
     assert_eq!(read.scenario.job_classes, s.job_classes);
+    // It names the jobs by their content key: the SHA-256 of their bytes.
+    let replay = s.replay.as_ref().unwrap();
+    let key = gpucost::model::scenario::Replay::key_of(&replay.to_bytes());
+    assert_eq!(replay.key, key);
+    assert!(link.ends_with(&format!("&r={key}")), "{link}");
+    assert_eq!(read.replay_key.as_deref(), Some(key.as_str()));
+    assert!(read.notices.is_empty(), "{:?}", read.notices);
+    // A key that is not one is ignored, saying so.
+    let bad = gpucost::scenario::link::decode_link(&link.replace(&key, "not-a-key"));
+    assert_eq!(bad.replay_key, None);
+    assert!(
+        bad.notices[0].contains("not a content key"),
+        "{:?}",
+        bad.notices
+    );
 }
 
 #[test]

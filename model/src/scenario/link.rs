@@ -12,7 +12,7 @@ use super::compare::leaf_differences;
 use super::edit::field_mut;
 use super::presets::{preset, preset_scenario_at, DEFAULT};
 use super::shorten;
-use crate::model::scenario::Scenario;
+use crate::model::scenario::{Replay, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde_json::{Map, Value};
@@ -48,11 +48,20 @@ pub const MAX_PAYLOAD_BYTES: usize = 262_144;
 pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     let chosen = preset(preset_name).unwrap_or_else(|| preset(DEFAULT).expect("default preset"));
     let base = serde_json::to_value(chosen.scenario()).unwrap_or(Value::Null);
-    // A replay's recorded jobs are too many for a link: it carries the fitted classes.
+    // A replay's recorded jobs are too many for a link: it carries the fitted classes and
+    // names the jobs by their key. (Each field but the replay copied, not the replay's jobs.)
     let doc = match &scenario.replay {
         Some(_) => serde_json::to_value(Scenario {
+            horizon_days: scenario.horizon_days,
+            replications: scenario.replications,
+            seed: scenario.seed,
+            reference_gpus: scenario.reference_gpus,
+            reference_gpu: scenario.reference_gpu.clone(),
+            job_classes: scenario.job_classes.clone(),
+            platforms: scenario.platforms.clone(),
+            discounts: scenario.discounts.clone(),
+            people: scenario.people.clone(),
             replay: None,
-            ..scenario.clone()
         }),
         None => serde_json::to_value(scenario),
     }
@@ -73,8 +82,12 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     }
     let payload = serde_json::json!({ "c": changes }).to_string();
     let packed = miniz_oxide::deflate::compress_to_vec(payload.as_bytes(), 9);
+    let replay = match &scenario.replay {
+        Some(r) if Replay::is_key(&r.key) => format!("&r={}", r.key),
+        _ => String::new(),
+    };
     format!(
-        "v={LINK_VERSION}&p={}@{}&d={}",
+        "v={LINK_VERSION}&p={}@{}&d={}{replay}",
         chosen.name,
         chosen.version,
         URL_SAFE_NO_PAD.encode(packed)
@@ -138,6 +151,9 @@ pub struct DecodedLink {
     pub embed_chart: EmbedChart,
     /// One plain-text sentence per thing ignored; empty when the whole link was read.
     pub notices: Vec<String>,
+    /// The content key of the job history the link was made replaying (`r=…`): the page
+    /// replays it if this browser keeps it, else shows the fitted classes the link carries.
+    pub replay_key: Option<String>,
 }
 
 /// Reads a fragment (with or without the leading `#`, or a whole URL). Never fails.
@@ -151,6 +167,7 @@ pub fn decode_link(link: &str) -> DecodedLink {
         embed: false,
         embed_chart: EmbedChart::default(),
         notices: Vec::new(),
+        replay_key: None,
     };
     if fragment.trim().is_empty() {
         return out;
@@ -173,6 +190,12 @@ pub fn decode_link(link: &str) -> DecodedLink {
             "p" => preset_field = Some(value),
             "d" => payload = Some(value),
             "embed" => out.embed = value == "1",
+            "r" if Replay::is_key(value) => out.replay_key = Some(value.to_string()),
+            "r" => notices.push(format!(
+                "Ignored the job history's key \"{}\": not a content key; the fitted classes \
+                 the link carries are shown.",
+                shorten(40, value)
+            )),
             "chart" => match EmbedChart::from_key(value) {
                 Some(chart) => out.embed_chart = chart,
                 None => notices.push(format!(

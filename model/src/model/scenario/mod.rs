@@ -6,6 +6,7 @@
 
 pub mod fields;
 mod profile;
+mod replay;
 mod validate;
 
 pub use profile::{Profile, ProfileName};
@@ -96,6 +97,10 @@ pub struct Scenario {
 pub struct Replay {
     /// The jobs, in arrival order.
     pub jobs: Vec<ReplayJob>,
+    /// The jobs' content key ([`Replay::key_of`]): the page keeps them in the browser under
+    /// it, and a link names it. Empty when not computed.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub key: String,
 }
 
 /// One recorded job.

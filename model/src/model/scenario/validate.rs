@@ -4,7 +4,7 @@
 //! the size of the work. The first problem found is returned, with its field path.
 
 use super::fields::{Field, Series, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS};
-use super::{limits, Duration, Overflow, Platform, Scenario};
+use super::{limits, Duration, Overflow, Platform, Replay, Scenario};
 use crate::model::error::ScenarioError;
 
 /// A scenario that has passed [`Scenario::validate`]. Runs hold one, so a scenario is
@@ -63,6 +63,15 @@ impl Scenario {
             0,
             limits::HISTORY_JOBS_MAX,
         )?;
+        if !replay.key.is_empty() && !Replay::is_key(&replay.key) {
+            return Err(ScenarioError::Invalid {
+                field: "replay.key".to_string(),
+                reason: format!(
+                    "\"{}\" is not a content key (32 lowercase hex digits)",
+                    crate::scenario::shorten(40, &replay.key)
+                ),
+            });
+        }
         for (i, job) in replay.jobs.iter().enumerate() {
             let at = |field: &str| format!("replay.jobs.{i}.{field}");
             if job.arrival_s < 0 {
