@@ -15,6 +15,7 @@ pub mod fit;
 pub mod record;
 pub mod replay;
 pub mod sacct;
+pub mod source;
 pub mod swf;
 pub mod table;
 
@@ -23,6 +24,7 @@ use gpucost_model::model::error::ScenarioError;
 use gpucost_model::model::scenario::{limits, JobClass, Scenario};
 use record::{JobRecord, StateCount};
 use serde::{Deserialize, Serialize};
+use source::Source;
 use std::fmt;
 
 pub use fit::{fit_records, ClassFit, HistoryFit, WaitSummary};
@@ -203,6 +205,13 @@ pub enum HistoryError {
         /// The GPU model.
         gpu: String,
     },
+    /// The text stopped being readable: not UTF-8, or the file could not be read.
+    Unreadable {
+        /// Line it stopped at (1 = the first).
+        line: u64,
+        /// Why.
+        reason: String,
+    },
     /// The scenario already compares as many platforms as it may.
     NoRoomForCluster {
         /// Platforms it has.
@@ -264,6 +273,13 @@ impl fmt::Display for HistoryError {
                 f,
                 "the catalog has no node of {gpu} GPUs to make the cluster the jobs ran on of"
             ),
+            HistoryError::Unreadable { line, reason } if reason.contains("UTF-8") => write!(
+                f,
+                "line {line} is not UTF-8 text: save the file as UTF-8"
+            ),
+            HistoryError::Unreadable { line, reason } => {
+                write!(f, "the file could not be read at line {line}: {reason}")
+            }
             HistoryError::NoRoomForCluster { platforms } => write!(
                 f,
                 "the scenario already compares {platforms} platforms, the most it may: remove one \
@@ -339,25 +355,45 @@ pub fn read_history_with_progress(
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Read, HistoryError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let format = options.format.unwrap_or_else(|| detect(text));
+    read_source(Source::Text(text), options, progress)
+}
+
+/// Reads a history from `source`, in memory or streamed: the reader `options` names, or the
+/// one detected from its first lines.
+pub fn read_source(
+    mut source: Source,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Read, HistoryError> {
+    let unreadable = |e: std::io::Error| HistoryError::Unreadable {
+        line: 1,
+        reason: e.to_string(),
+    };
+    let head = source.start().map_err(unreadable)?;
+    let format = options.format.unwrap_or_else(|| detect(&head));
+    drop(head);
     let read = match format {
-        SourceFormat::Csv => table::read(text, options, progress),
-        SourceFormat::Sacct => sacct::read(text, options, progress),
-        SourceFormat::Swf => swf::read(text, options, progress),
+        SourceFormat::Csv => table::read(source, options, progress),
+        SourceFormat::Sacct => sacct::read(source, options, progress),
+        SourceFormat::Swf => swf::read(source, options, progress),
     };
     progress(1.0);
     read
 }
 
+/// The error a stream stopped with, if it stopped before its end.
+fn stream_error(lines: &mut source::Lines) -> Result<(), HistoryError> {
+    match lines.take_error() {
+        Some((line, e)) => Err(HistoryError::Unreadable {
+            line,
+            reason: e.to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Records between two progress reports.
 pub const PROGRESS_EVERY: usize = 16_384;
-
-/// The share of `text` before `part` (a slice of it), 0–1.
-fn share_before(text: &str, part: &str) -> f64 {
-    let at = (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
-    at as f64 / text.len().max(1) as f64
-}
 
 /// Fits job classes to a job history. `template` gives the fields a history does not record
 /// (memory, data, image, checkpoints, retries); `reference_gpu` is the scenario's reference GPU.
@@ -378,12 +414,21 @@ pub fn fit_into_with_progress(
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    fit_source(scenario, Source::Text(text), options, progress)
+}
+
+/// [`fit_into_with_progress`] from a [`Source`]: the CLI streams a file this way.
+pub fn fit_source(
+    scenario: &Scenario,
+    source: Source,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
     if options.replay {
-        return replay::replay_into_with_progress(scenario, text, options, progress);
+        return replay::replay_source(scenario, source, options, progress);
     }
     let template = scenario.job_classes.first().cloned().unwrap_or_default();
-    let read =
-        read_history_with_progress(text, options, progress).map_err(HistoryImportError::Fit)?;
+    let read = read_source(source, options, progress).map_err(HistoryImportError::Fit)?;
     let mut fit = fit_records(read, &template, &scenario.reference_gpu, options)
         .map_err(HistoryImportError::Fit)?;
     let mut next = Scenario {

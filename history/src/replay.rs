@@ -4,9 +4,8 @@
 //! retry (the history's own retries are jobs in it). The horizon is the history's span. The
 //! Monte Carlo then varies only what a platform adds: interruptions, provisioning, pulls.
 
-use super::{
-    fit, read_history_with_progress, HistoryError, HistoryFit, HistoryImportError, ImportOptions,
-};
+use super::source::Source;
+use super::{fit, read_source, HistoryError, HistoryFit, HistoryImportError, ImportOptions};
 use gpucost_model::model::scenario::{limits, FailureKind, Failures, Replay, Scenario};
 
 /// `scenario` replaying the history `text` (its classes fitted as for [`super::fit_into`],
@@ -26,9 +25,18 @@ pub fn replay_into_with_progress(
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<(Scenario, HistoryFit), HistoryImportError> {
+    replay_source(scenario, Source::Text(text), options, progress)
+}
+
+/// [`replay_into_with_progress`] from a [`Source`]: the CLI streams a file this way.
+pub fn replay_source(
+    scenario: &Scenario,
+    source: Source,
+    options: &ImportOptions,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(Scenario, HistoryFit), HistoryImportError> {
     let template = scenario.job_classes.first().cloned().unwrap_or_default();
-    let read =
-        read_history_with_progress(text, options, progress).map_err(HistoryImportError::Fit)?;
+    let read = read_source(source, options, progress).map_err(HistoryImportError::Fit)?;
     let (mut fit, jobs) =
         fit::fit_records_with_jobs(read, &template, &scenario.reference_gpu, options)
             .map_err(HistoryImportError::Fit)?;

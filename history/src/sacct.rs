@@ -7,6 +7,7 @@
 
 use super::clock::{parse_elapsed, read_time, Clock, Instant, TimeCell};
 use super::record::{count_state, JobRecord, Outcome};
+use super::source::Source;
 use super::{BadRow, HistoryError, ImportOptions, Read, SourceFormat};
 use gpucost_model::model::scenario::limits;
 use std::collections::HashSet;
@@ -135,23 +136,24 @@ struct Parsed {
 
 /// Reads sacct `-P` text (BOM already removed).
 pub fn read(
-    text: &str,
+    source: Source,
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Read, HistoryError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i as u64 + 1, l));
+    let mut lines = source.lines();
     let mut read = Read::new(SourceFormat::Sacct, Clock::Absolute);
     // The header: the first line that is not blank or a comment, or the given field list.
-    let mut first_data: Option<(u64, &str)> = None;
+    let mut first_data = None;
     let names: Vec<String> = loop {
         let Some((n, line)) = lines.next() else {
+            super::stream_error(&mut lines)?;
             return Err(HistoryError::Empty);
         };
-        if is_blank_or_comment(line) {
+        if is_blank_or_comment(&line) {
             read.lines_skipped += 1;
             continue;
         }
-        if is_header(line) {
+        if is_header(&line) {
             if options.sacct_fields.is_some() {
                 read.notes.push(
                     "The file has its own header line; it was used instead of the field list given."
@@ -234,12 +236,11 @@ pub fn read(
             Err(reason) => read.bad_rows.push(BadRow { line, reason }),
         };
         let mut pending: Option<(u64, Vec<String>)> = None;
-        let all = first_data.into_iter().chain(lines);
-        for (n, raw) in all {
+        while let Some((n, raw)) = first_data.take().or_else(|| lines.next()) {
             if (n as usize).is_multiple_of(super::PROGRESS_EVERY) {
-                progress(super::share_before(text, raw));
+                progress(lines.share());
             }
-            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            let line = raw.strip_suffix('\r').unwrap_or(&raw);
             let blank_or_comment = is_blank_or_comment(line);
             let pieces = line.split('|').count();
             if let Some((_, fields)) = pending.as_mut() {
@@ -280,6 +281,7 @@ pub fn read(
             emit(start, fields, &mut read);
         }
     }
+    super::stream_error(&mut lines)?;
     if joined > 0 {
         read.notes.push(format!(
             "{joined} line(s) continued the record before them (a newline inside a field) and were joined to it."

@@ -5,6 +5,7 @@
 
 use super::clock::{parse_utc_offset, unix_instant, Clock, Instant};
 use super::record::{count_state, JobRecord, Outcome};
+use super::source::Source;
 use super::{BadRow, HistoryError, ImportOptions, Read, SourceFormat};
 use gpucost_model::model::scenario::limits;
 
@@ -16,17 +17,26 @@ pub fn is_job_line(line: &str) -> bool {
 
 /// Reads SWF text (BOM already removed).
 pub fn read(
-    text: &str,
+    source: Source,
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Read, HistoryError> {
     let mut unix_start: Option<i64> = None;
     let mut zone_s: Option<i64> = None;
     let mut zone_name: Option<String> = None;
-    for line in text
-        .lines()
-        .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with(';'))
-    {
+    let mut lines = source.lines();
+    // The header: the comments and blank lines before the first job, held to be counted.
+    let mut header = Vec::new();
+    let mut first_job = None;
+    for (n, line) in lines.by_ref() {
+        let t = line.trim();
+        if !(t.is_empty() || t.starts_with(';')) {
+            first_job = Some((n, line));
+            break;
+        }
+        header.push((n, line));
+    }
+    for (_, line) in &header {
         let Some(comment) = line.trim_start().strip_prefix(';') else {
             continue;
         };
@@ -74,10 +84,10 @@ pub fn read(
         }
     };
     let mut states = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i as u64 + 1;
-        if i % super::PROGRESS_EVERY == 0 {
-            progress(super::share_before(text, raw));
+    let mut held = header.into_iter().chain(first_job);
+    while let Some((line, raw)) = held.next().or_else(|| lines.next()) {
+        if (line as usize).is_multiple_of(super::PROGRESS_EVERY) {
+            progress(lines.share());
         }
         let t = raw.trim();
         if t.is_empty() || t.starts_with(';') {
@@ -173,6 +183,7 @@ pub fn read(
             team: (user >= 0.0).then(|| format!("user {}", user as i64)),
         });
     }
+    super::stream_error(&mut lines)?;
     read.states = states;
     if unix_start.is_none() {
         read.notes.push(

@@ -5,6 +5,7 @@
 
 use super::clock::{clock_of_number, number_at, read_time, Clock, Instant, TimeCell};
 use super::record::{count_state, JobRecord, Outcome};
+use super::source::Source;
 use super::{BadRow, HistoryError, ImportOptions, Read, SourceFormat};
 use gpucost_model::model::scenario::{limits, HOUR_S};
 use serde::{Deserialize, Serialize};
@@ -255,15 +256,16 @@ fn missing(what: &'static str, roles: &[Role]) -> HistoryError {
 
 /// Reads a CSV history (BOM already removed).
 pub fn read(
-    text: &str,
+    source: Source,
     options: &ImportOptions,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Read, HistoryError> {
+    let (bytes, total) = source.bytes();
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .comment(Some(b'#'))
         .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+        .from_reader(bytes);
     let header = match reader.headers() {
         Ok(h) if h.iter().any(|f| !f.is_empty()) => h.clone(),
         _ => return Err(HistoryError::Empty),
@@ -278,6 +280,12 @@ pub fn read(
         let record = match record {
             Ok(r) => r,
             Err(e) => {
+                if let csv::ErrorKind::Io(io) = e.kind() {
+                    return Err(HistoryError::Unreadable {
+                        line: e.position().map_or(0, |p| p.line()),
+                        reason: io.to_string(),
+                    });
+                }
                 read.records_read += 1;
                 let line = e.position().map_or(0, |p| p.line());
                 read.bad_rows.push(BadRow {
@@ -290,7 +298,7 @@ pub fn read(
         let line = record.position().map_or(0, |p| p.line());
         if read.records_read.is_multiple_of(super::PROGRESS_EVERY) {
             let byte = record.position().map_or(0, |p| p.byte());
-            progress(byte as f64 / text.len().max(1) as f64);
+            progress(byte as f64 / total.max(1) as f64);
         }
         if record.len() == 1 && record[0].is_empty() {
             read.lines_skipped += 1;

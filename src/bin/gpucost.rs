@@ -363,20 +363,11 @@ mod cli {
         options: &gpucost::history::ImportOptions,
     ) -> Result<String, String> {
         use gpucost::history::cluster::{queue_wait_check, RECORDED_CLUSTER};
-        use gpucost::history::{fit_into, replay::replay_into, HistoryImportError};
-        let text = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let text = String::from_utf8(text).map_err(|e| {
-            format!(
-                "{}: not UTF-8 text (byte {} is not valid UTF-8); save it as UTF-8",
-                file.display(),
-                e.utf8_error().valid_up_to()
-            )
-        })?;
-        let fitted = if options.replay {
-            replay_into(base, &text, options)
-        } else {
-            fit_into(base, &text, options)
-        };
+        use gpucost::history::{fit_source, source::Source, HistoryImportError};
+        // Streamed: the file is read line by line, never held whole.
+        let handle = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let bytes = handle.metadata().map(|m| m.len()).unwrap_or(0);
+        let fitted = fit_source(base, Source::stream(handle, bytes), options, &mut |_| {});
         let (scenario, fit) = fitted.map_err(|e| match e {
             HistoryImportError::Fit(e) => format!("{}: {e}", file.display()),
             HistoryImportError::Invalid(e) => {

@@ -12,6 +12,7 @@ mod history;
 mod history_fidelity;
 mod history_readers;
 mod history_replay;
+mod history_stream;
 mod history_traces;
 mod invariants;
 mod limits;
