@@ -5,9 +5,17 @@
 //! a panic.
 
 use gpucost::model::scenario::{Arrivals, JobClass, Scenario};
-use gpucost::history::{fit_history, replay::replay_into, ImportOptions};
+use gpucost::history::source::Source;
+use gpucost::history::{fit_history, read_history, read_source, replay::replay_into, ImportOptions};
 
 pub fn check(text: &str, options: &ImportOptions) {
+    // Streamed, the CLI's way, it reads exactly as from memory.
+    let streamed = read_source(
+        Source::stream(text.as_bytes(), text.len() as u64),
+        options,
+        &mut |_| {},
+    );
+    assert_eq!(streamed, read_history(text, options));
     let _ = replay_into(&Scenario::default(), text, options);
     let Ok(fit) = fit_history(text, &JobClass::default(), "A100", options) else {
         return;
@@ -29,10 +37,16 @@ pub fn check(text: &str, options: &ImportOptions) {
             Arrivals::HourOfDay {
                 per_day,
                 hourly_weights,
+                weekday_weights,
             } => {
                 assert_eq!(hourly_weights.len(), 24);
                 assert!(hourly_weights.iter().all(|w| w.is_finite() && *w >= 0.0));
                 assert!(hourly_weights.iter().sum::<f64>() > 0.0);
+                if let Some(w) = weekday_weights {
+                    assert_eq!(w.len(), 7);
+                    assert!(w.iter().all(|w| w.is_finite() && *w >= 0.0));
+                    assert!(w.iter().sum::<f64>() > 0.0);
+                }
                 *per_day
             }
             Arrivals::Poisson { per_day } => *per_day,

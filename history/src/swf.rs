@@ -105,12 +105,12 @@ pub fn read(
         }
         let Some(v) = fields
             .iter()
-            .map(|f| f.parse::<f64>().ok())
+            .map(|f| f.parse::<f64>().ok().filter(|x| x.is_finite()))
             .collect::<Option<Vec<f64>>>()
         else {
             read.bad_rows.push(BadRow {
                 line,
-                reason: "a field is not a number".to_string(),
+                reason: "a field is not a (finite) number".to_string(),
             });
             continue;
         };

@@ -307,6 +307,18 @@ pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
                     " Give the cluster's GPUs in the history options to set the queue wait simulated on it beside this one.".into_any()
                 }}</p>
             })}
+            {(!fit.weekday_weights.is_empty()).then(|| {
+                let days: Vec<String> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+                    .iter()
+                    .zip(&fit.weekday_weights)
+                    .map(|(d, w)| format!("{d} {w:.2}"))
+                    .collect();
+                view! {
+                    <p class="weekday-profile" data-weights=fit.weekday_weights.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(",")>
+                        {format!("Jobs a day by day of the week, relative to the mean day: {}.", days.join(", "))}
+                    </p>
+                }
+            })}
             {(!fit.states.is_empty()).then(|| view! {
                 <table class="state-table">
                     <caption>"States as the file writes them, and what each became"</caption>

@@ -304,3 +304,19 @@ fn the_observed_queue_wait_is_start_minus_submit() {
         Some(5)
     );
 }
+
+#[test]
+fn an_swf_number_too_large_for_a_float_is_a_skipped_line() {
+    // Found by `make fuzz`: a run time of 6719999e97200 s parsed as infinity and made the
+    // class's mean duration NaN.
+    let swf = "; UnixStartTime: 1704067200\n\
+        1 0 10 3600 4 -1 -1 4 7200 -1 1 1 1 1 1 -1 -1 -1\n\
+        2 1200 30 6719999e97200 4 -1 -1 4 7200 -1 1 1 1 1 1 -1 -1 -1\n\
+        3 2400 30 1800 4 -1 -1 4 7200 -1 1 1 1 1 1 -1 -1 -1\n";
+    let fit = fit(swf, &ImportOptions::default());
+    assert_eq!(fit.used, 2);
+    assert_eq!(fit.bad_rows.len(), 1);
+    assert_eq!(fit.bad_rows[0].line, 3);
+    assert!(fit.bad_rows[0].reason.contains("finite"), "{:?}", fit.bad_rows);
+    assert!(fit.classes[0].duration.mean_hours().is_finite());
+}
