@@ -313,8 +313,10 @@ pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
                     .zip(&fit.weekday_weights)
                     .map(|(d, w)| format!("{d} {w:.2}"))
                     .collect();
+                let weights: Vec<String> = fit.weekday_weights.iter().map(f64::to_string).collect();
+                let weights = weights.join(",");
                 view! {
-                    <p class="weekday-profile" data-weights=fit.weekday_weights.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(",")>
+                    <p class="weekday-profile" data-weights=weights>
                         {format!("Jobs a day by day of the week, relative to the mean day: {}.", days.join(", "))}
                     </p>
                 }

@@ -317,6 +317,10 @@ fn an_swf_number_too_large_for_a_float_is_a_skipped_line() {
     assert_eq!(fit.used, 2);
     assert_eq!(fit.bad_rows.len(), 1);
     assert_eq!(fit.bad_rows[0].line, 3);
-    assert!(fit.bad_rows[0].reason.contains("finite"), "{:?}", fit.bad_rows);
+    assert!(
+        fit.bad_rows[0].reason.contains("finite"),
+        "{:?}",
+        fit.bad_rows
+    );
     assert!(fit.classes[0].duration.mean_hours().is_finite());
 }
