@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/history-heavy-tail.csv: 30 days of 1-GPU jobs shaped like a real
-cluster's (median minutes, mean hours, 5 % running for days), seeded, so the file is the
+cluster's (median minutes, mean hours, 6 % running for days, in expectation), seeded, so the file is the
 same on every run. The test that reads it computes its expectations from the file itself."""
 import math
 import random
@@ -18,7 +18,7 @@ while True:
     u = rng.random()
     if u < 0.80:
         seconds = rng.lognormvariate(math.log(8 * 60), 1.0)  # median 8 minutes
-    elif u < 0.95:
+    elif u < 0.94:
         seconds = rng.lognormvariate(math.log(1.5 * 3600), 0.8)  # median 1.5 hours
     else:
         seconds = rng.uniform(1, 6) * 86_400  # 1 to 6 days

@@ -31,6 +31,12 @@ pub fn table_bins(classes: usize) -> usize {
 /// average); classes with fewer share the whole history's.
 pub const OWN_PROFILE_MIN_JOBS: usize = 240;
 
+/// The class of a GPU count that holds the teams without a class of their own (one class per
+/// team beyond the class limit), and the team of jobs whose history names none.
+pub const OTHER_TEAMS: &str = "other teams";
+/// The team of a job whose history names none (no Account, User or team column).
+pub const NO_TEAM: &str = "no team";
+
 /// Days of history a day-of-week profile needs (each day of the week seen twice); shorter
 /// histories have every day alike.
 pub const WEEKDAY_PROFILE_MIN_DAYS: f64 = 14.0;
@@ -42,6 +48,10 @@ pub struct ClassFit {
     pub name: String,
     /// GPUs per job.
     pub gpus_per_job: u32,
+    /// The team whose jobs these are, with one class per team ([`ImportOptions::team_classes`]);
+    /// [`OTHER_TEAMS`] for the teams without a class of their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
     /// Jobs in this class.
     pub jobs: usize,
     /// Of those, still running when the history was taken (run time a lower bound).
@@ -348,6 +358,11 @@ pub fn fit_records_with_jobs(
     ));
     let never_started = never_started + zero_runs;
     let (kept, groups) = group_by_gpu_count(&jobs, &mut notes);
+    let (kept, groups): (Vec<(u32, Option<String>)>, _) = if options.team_classes {
+        split_by_team(&kept, groups, &mut notes)
+    } else {
+        (kept.into_iter().map(|g| (g, None)).collect(), groups)
+    };
     let first_arrival = jobs.iter().map(|j| j.arrival_s).min().unwrap_or(0);
     let mut replay: Vec<ReplayJob> = groups
         .iter()
@@ -364,10 +379,11 @@ pub fn fit_records_with_jobs(
     replay.sort_by_key(|j| j.arrival_s);
     let mut classes = Vec::new();
     let mut fits = Vec::new();
-    for (&gpus, group) in kept.iter().zip(&groups) {
+    for ((gpus, team), group) in kept.iter().zip(&groups) {
         let (class, fit) = fit_class(
             table_bins(kept.len()),
-            gpus,
+            *gpus,
+            team.as_deref(),
             group,
             template,
             window_days,
@@ -698,6 +714,100 @@ fn group_by_gpu_count<'a, 'b>(
     (kept, groups)
 }
 
+/// Each GPU count's jobs split by team (a sacct history's Account, else User; a CSV's team
+/// column; an SWF log's user): one class per team and GPU count, the largest first, as many
+/// as the class limit allows; the teams left over share one class per GPU count, named
+/// [`OTHER_TEAMS`]. The classes, each with its GPU count and team, and the jobs of each.
+#[allow(clippy::type_complexity)]
+fn split_by_team<'a, 'b>(
+    kept: &[u32],
+    groups: Vec<Vec<&'b Job<'a>>>,
+    notes: &mut Vec<String>,
+) -> (Vec<(u32, Option<String>)>, Vec<Vec<&'b Job<'a>>>) {
+    let team_of = |j: &Job| -> String {
+        j.record
+            .team
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .unwrap_or(NO_TEAM)
+            .to_string()
+    };
+    // (size index, team, jobs), largest first.
+    let mut splits: Vec<(usize, String, Vec<&'b Job<'a>>)> = Vec::new();
+    for (size, group) in groups.into_iter().enumerate() {
+        let mut by_team: Vec<(String, Vec<&'b Job<'a>>)> = Vec::new();
+        for j in group {
+            let team = team_of(j);
+            match by_team.iter_mut().find(|(t, _)| *t == team) {
+                Some((_, list)) => list.push(j),
+                None => by_team.push((team, vec![j])),
+            }
+        }
+        splits.extend(by_team.into_iter().map(|(t, list)| (size, t, list)));
+    }
+    splits.sort_by(|a, b| {
+        b.2.len()
+            .cmp(&a.2.len())
+            .then_with(|| (a.0, &a.1).cmp(&(b.0, &b.1)))
+    });
+    let teams_seen = {
+        let mut t: Vec<&str> = splits.iter().map(|s| s.1.as_str()).collect();
+        t.sort_unstable();
+        t.dedup();
+        t.len()
+    };
+    // Give splits classes of their own, largest first, while the classes so far (own ones
+    // plus one per GPU count with jobs left over) stay within the limit.
+    let mut own = vec![false; splits.len()];
+    let mut not_own = vec![0usize; kept.len()];
+    for s in &splits {
+        not_own[s.0] += 1;
+    }
+    let mut sizes_left_over = not_own.iter().filter(|n| **n > 0).count();
+    let mut own_count = 0;
+    for (i, s) in splits.iter().enumerate() {
+        let empties = usize::from(not_own[s.0] == 1);
+        if own_count + 1 + sizes_left_over - empties <= limits::JOB_CLASSES_MAX {
+            own[i] = true;
+            own_count += 1;
+            not_own[s.0] -= 1;
+            sizes_left_over -= empties;
+        }
+    }
+    let mut classes: Vec<(u32, Option<String>)> = Vec::new();
+    let mut jobs: Vec<Vec<&'b Job<'a>>> = Vec::new();
+    let mut merged = 0usize;
+    let mut others: Vec<(usize, usize)> = Vec::new(); // (size index, class index)
+    for ((size, team, list), own) in splits.into_iter().zip(own) {
+        if own {
+            classes.push((kept[size], Some(team)));
+            jobs.push(list);
+            continue;
+        }
+        merged += 1;
+        match others.iter().find(|(s, _)| *s == size) {
+            Some(&(_, c)) => jobs[c].extend(list),
+            None => {
+                others.push((size, classes.len()));
+                classes.push((kept[size], Some(OTHER_TEAMS.to_string())));
+                jobs.push(list);
+            }
+        }
+    }
+    notes.push(if merged > 0 {
+        format!(
+            "One class per team and GPU count ({teams_seen} teams): the {merged} smallest of \
+             these groups share one class per GPU count, \"{OTHER_TEAMS}\" (the class limit \
+             is {}).",
+            limits::JOB_CLASSES_MAX
+        )
+    } else {
+        format!("One class per team and GPU count ({teams_seen} teams).")
+    });
+    (classes, jobs)
+}
+
 /// The empirical duration through sorted run times: bins of consecutive jobs, each closed
 /// when it holds 1/`bins` of the jobs or of their total run time; a point at each bin's
 /// edges (the midpoint between the jobs either side; the shortest and longest job at the
@@ -794,6 +904,7 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
 fn fit_class(
     bins: usize,
     gpus: u32,
+    team: Option<&str>,
     group: &[&Job],
     template: &JobClass,
     window_days: f64,
@@ -851,12 +962,16 @@ fn fit_class(
         },
         _ => Arrivals::Poisson { per_day },
     };
-    let name = format!("{gpus}-GPU jobs");
+    let name = match team {
+        Some(team) => format!("{gpus}-GPU jobs, {}", super::shorten(40, team)),
+        None => format!("{gpus}-GPU jobs"),
+    };
     let observed_mean = hours.iter().sum::<f64>() / hours.len() as f64;
     let g = f64::from(gpus);
     let fit = ClassFit {
         name: name.clone(),
         gpus_per_job: gpus,
+        team: team.map(str::to_string),
         jobs: group.len(),
         censored: group
             .iter()

@@ -100,6 +100,10 @@ pub struct ImportOptions {
     /// Replay the exact jobs ([`replay`]) instead of drawing them from the fitted classes.
     #[serde(default)]
     pub replay: bool,
+    /// One class per team and GPU count (the team from sacct's Account, else User; a CSV's
+    /// team column; an SWF log's user) instead of one per GPU count.
+    #[serde(default)]
+    pub team_classes: bool,
 }
 
 /// A record that was skipped, and why.
@@ -341,6 +345,17 @@ pub fn detect(text: &str) -> SourceFormat {
     } else {
         SourceFormat::Csv
     }
+}
+
+/// Whether the page reads a file of `bytes` bytes: at most [`MAX_HISTORY_BYTES`], else
+/// [`HistoryError::TooLarge`] (the command line streams and has no byte limit).
+pub fn check_page_size(bytes: u64) -> Result<(), HistoryError> {
+    if bytes > MAX_HISTORY_BYTES as u64 {
+        return Err(HistoryError::TooLarge {
+            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(())
 }
 
 /// Reads a history with the reader `options` names or the one detected.

@@ -102,7 +102,7 @@ mod cli {
             #[arg(long, value_name = "N")]
             cpus_per_gpu: Option<u32>,
             /// Zone of the times written without one, e.g. +02:00 or -05:00 (default UTC).
-            #[arg(long, value_name = "OFFSET")]
+            #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
             tz: Option<String>,
             /// Durations as an empirical quantile table (the default) or a log-normal through
             /// the median and 90th percentile.
@@ -113,6 +113,10 @@ mod cli {
             /// the observed one, a calibration check.
             #[arg(long, value_name = "N")]
             cluster_gpus: Option<u32>,
+            /// One job class per team and GPU count instead of one per GPU count: the team is
+            /// sacct's Account (else User), a CSV's team column, an SWF log's user.
+            #[arg(long)]
+            team_classes: bool,
         },
         /// Print the link of a preset with edits: its fragment (`#v=1&…`), or with a base
         /// URL the whole address to paste.
@@ -247,6 +251,7 @@ mod cli {
                 tz,
                 durations,
                 cluster_gpus,
+                team_classes,
             } => {
                 let mut options =
                     import_options(reader, sacct_fields, &column, cpus_per_gpu, tz, durations)?;
@@ -254,6 +259,7 @@ mod cli {
                     return Err("--cluster-gpus 0: give the cluster's GPUs, from 1 up".to_string());
                 }
                 options.cluster_gpus = cluster_gpus;
+                options.team_classes = team_classes;
                 let base = match &scenario {
                     Some(path) => {
                         let text = std::fs::read_to_string(path)
@@ -296,7 +302,7 @@ mod cli {
         use gpucost::history::{clock, table, DurationFit, ImportOptions, SourceFormat};
         let format = match format {
             Some(f) => Some(SourceFormat::named(&f).ok_or_else(|| {
-                format!("--format {f}: not a history format; give csv, sacct or swf")
+                format!("--reader {f}: not a history format; give csv, sacct or swf")
             })?),
             None => None,
         };
@@ -342,6 +348,7 @@ mod cli {
             },
             cluster_gpus: None,
             replay: false,
+            team_classes: false,
         })
     }
 

@@ -38,6 +38,8 @@ pub struct OptionsForm {
     pub cluster_gpus: String,
     /// Replay the exact jobs instead of drawing them from the fitted classes.
     pub replay: bool,
+    /// One class per team and GPU count instead of one per GPU count.
+    pub team_classes: bool,
 }
 
 impl Default for OptionsForm {
@@ -50,6 +52,7 @@ impl Default for OptionsForm {
             columns: Vec::new(),
             cluster_gpus: String::new(),
             replay: false,
+            team_classes: false,
         }
     }
 }
@@ -105,6 +108,7 @@ impl OptionsForm {
             },
             cluster_gpus,
             replay: self.replay,
+            team_classes: self.team_classes,
         })
     }
 }
@@ -143,23 +147,33 @@ pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
                     on:input=move |ev| form.update(|f| f.cluster_gpus = event_target_value(&ev)) />
                 <span class="hint">"GPUs of the cluster the jobs ran on: adds it as a reserved platform, \"Recorded cluster\", whose simulated queue wait is set beside the observed one (a calibration check)."</span>
             </div>
-            <div class="history-option wide">
-                <label>
-                    <input id="history-replay" type="checkbox"
-                        prop:checked=move || form.with(|f| f.replay)
-                        on:change=move |ev| form.update(|f| f.replay = event_target_checked(&ev)) />
-                    " Replay the exact jobs (arrivals, run times and outcomes as recorded; the horizon is the history's span) instead of drawing jobs from the fitted classes"
-                </label>
-            </div>
-            <div class="history-option wide">
-                <label>
-                    <input id="history-log-normal" type="checkbox"
-                        prop:checked=move || form.with(|f| f.log_normal)
-                        on:change=move |ev| form.update(|f| f.log_normal = event_target_checked(&ev)) />
-                    " Log-normal durations (through the median and 90th percentile) instead of the observed quantiles"
-                </label>
-            </div>
+            {flag_option(form, "history-replay", |f| f.replay, |f, on| f.replay = on,
+                " Replay the exact jobs (arrivals, run times and outcomes as recorded; the horizon is the history's span) instead of drawing jobs from the fitted classes")}
+            {flag_option(form, "history-team-classes", |f| f.team_classes, |f, on| f.team_classes = on,
+                " One class per team and GPU count (the team is sacct's Account, else User; a CSV's team column; an SWF log's user), so each team's jobs and GPU-hours show on their own")}
+            {flag_option(form, "history-log-normal", |f| f.log_normal, |f, on| f.log_normal = on,
+                " Log-normal durations (through the median and 90th percentile) instead of the observed quantiles")}
         </details>
+    }
+}
+
+/// A switch of the history options, spanning the row: its box, then what it does.
+fn flag_option(
+    form: RwSignal<OptionsForm>,
+    id: &'static str,
+    get: fn(&OptionsForm) -> bool,
+    set: fn(&mut OptionsForm, bool),
+    label: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class="history-option wide">
+            <label>
+                <input id=id type="checkbox"
+                    prop:checked=move || form.with(get)
+                    on:change=move |ev| form.update(|f| set(f, event_target_checked(&ev))) />
+                {label}
+            </label>
+        </div>
     }
 }
 

@@ -10,7 +10,7 @@
 use super::history_import::{fit_report, ColumnMapping, HistoryOptions, OptionsForm};
 use super::history_worker_client;
 use super::replay_banner::{self, ReplayState, ReplayStatus};
-use crate::history::{HistoryError, HistoryFit, MAX_HISTORY_BYTES};
+use crate::history::{check_page_size, HistoryFit};
 use crate::history_job::{HistoryAnswer, HistoryJob};
 use crate::model::scenario::Scenario;
 use crate::scenario::link::{decode_link, encode_link};
@@ -211,12 +211,9 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
     };
     let import = move |file: web_sys::File| {
         let file_name = file.name();
-        if file.size() > MAX_HISTORY_BYTES as f64 {
+        if let Err(too_large) = check_page_size(file.size() as u64) {
             set_report.set(ImportReport::Refused(format!(
-                "{file_name}: {}; the scenario was not changed.",
-                HistoryError::TooLarge {
-                    bytes: file.size() as usize
-                }
+                "{file_name}: {too_large}; the scenario was not changed."
             )));
             return;
         }

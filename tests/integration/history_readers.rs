@@ -324,3 +324,120 @@ fn an_swf_number_too_large_for_a_float_is_a_skipped_line() {
     );
     assert!(fit.classes[0].duration.mean_hours().is_finite());
 }
+
+/// `tests/data/sacct-legacy-gres.txt`: lower-case headers in another order, CRLF line ends,
+/// `ElapsedRaw` seconds (3005 was suspended for 30 min: its End is 1.5 h after its Start,
+/// its ElapsedRaw 1 h), legacy `AllocGRES` (`gpu:4`, `gpu:v100:2(IDX:0-1)`), a step, `None`
+/// times of a pending job, and `User` as the team.
+#[test]
+fn legacy_gres_and_elapsed_raw_read_as_worked_out() {
+    let text = include_str!("../data/sacct-legacy-gres.txt");
+    assert!(text.contains("\r\n"));
+    let f = fit(text, &ImportOptions::default());
+    assert_eq!(f.format, SourceFormat::Sacct);
+    assert_eq!(
+        (f.rows, f.steps_folded, f.used, f.never_started),
+        (7, 1, 5, 1)
+    );
+    assert!(f.bad_rows.is_empty(), "{:?}", f.bad_rows);
+    let names: Vec<(&str, u32, usize)> = f
+        .fits
+        .iter()
+        .map(|c| (c.name.as_str(), c.gpus_per_job, c.jobs))
+        .collect();
+    assert_eq!(names, [("4-GPU jobs", 4, 4), ("2-GPU jobs", 2, 1)]);
+    // 3001 2 h, 3003 0.5 h, 3004 24 h, 3005 1 h (ElapsedRaw, not End − Start).
+    assert!((f.fits[0].observed_hours.mean - 27.5 / 4.0).abs() < 1e-9);
+    // 3002: 1.5 h on a V100, which the catalog puts at 0.45 of an A100.
+    assert!((f.fits[1].observed_hours.mean - 1.5 * 0.45).abs() < 1e-9);
+    assert_eq!(f.gpu_models, [("V100".to_string(), 1)]);
+    assert_eq!(state(&f, "PENDING"), Some((1, Outcome::NeverStarted)));
+    // Too few jobs for profiles of their own (240): both classes fall back, saying so.
+    assert!(f.fits.iter().all(|c| !c.own_profile));
+    assert!(
+        f.notes.iter().any(|n| n.starts_with(
+            "4-GPU jobs, 2-GPU jobs had fewer than 240 jobs and use(s) the whole history's"
+        )),
+        "{:?}",
+        f.notes
+    );
+}
+
+#[test]
+fn one_class_per_team_splits_each_gpu_count_by_team() {
+    let text = include_str!("../data/sacct-legacy-gres.txt");
+    let f = fit(
+        text,
+        &ImportOptions {
+            team_classes: true,
+            ..Default::default()
+        },
+    );
+    let classes: Vec<(&str, Option<&str>, usize, f64)> = f
+        .fits
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                c.team.as_deref(),
+                c.jobs,
+                c.observed_hours.mean,
+            )
+        })
+        .collect();
+    // alice: 3001 (2 h) and 3003 (0.5 h); bob: 3004 (24 h) and 3005 (1 h), and 3002 on 2 GPUs.
+    assert_eq!(
+        classes,
+        [
+            ("4-GPU jobs, alice", Some("alice"), 2, 1.25),
+            ("4-GPU jobs, bob", Some("bob"), 2, 12.5),
+            ("2-GPU jobs, bob", Some("bob"), 1, 1.5 * 0.45),
+        ]
+    );
+    assert_eq!(f.classes[0].name, "4-GPU jobs, alice");
+    assert!(f
+        .notes
+        .iter()
+        .any(|n| n == "One class per team and GPU count (2 teams)."));
+    // Each team's GPU-hours a day add up to the GPU count's.
+    let whole = fit(text, &ImportOptions::default());
+    let team_sum = f.fits[0].observed_gpu_hours_per_day + f.fits[1].observed_gpu_hours_per_day;
+    assert!((team_sum - whole.fits[0].observed_gpu_hours_per_day).abs() < 1e-9);
+}
+
+#[test]
+fn teams_beyond_the_class_limit_share_a_class() {
+    // 20 teams on 1 GPU, team i with 20 − i jobs of 1 h: 15 classes of their own and one
+    // for the 5 smallest teams (5 + 4 + 3 + 2 + 1 = 15 jobs), 16 in all, the limit.
+    let mut text = String::from("team,submit_time,start_time,end_time,gpus\n");
+    let mut n = 0;
+    for team in 0..20 {
+        for _ in 0..20 - team {
+            let (d, h) = (1 + n / 24, n % 24);
+            text.push_str(&format!(
+                "t{team:02},2026-03-{d:02}T{h:02}:00:00,2026-03-{d:02}T{h:02}:00:00,2026-03-{d:02}T{h:02}:59:59,1\n"
+            ));
+            n += 1;
+        }
+    }
+    let f = fit(
+        &text,
+        &ImportOptions {
+            team_classes: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(f.classes.len(), 16);
+    for (i, c) in f.fits.iter().take(15).enumerate() {
+        assert_eq!(c.team.as_deref(), Some(format!("t{i:02}").as_str()));
+        assert_eq!(c.jobs, 20 - i);
+    }
+    assert_eq!(f.fits[15].name, "1-GPU jobs, other teams");
+    assert_eq!(f.fits[15].jobs, 15);
+    assert_eq!(f.fits.iter().map(|c| c.jobs).sum::<usize>(), 210);
+    assert!(
+        f.notes.iter().any(|n| n.contains("the 5 smallest")),
+        "{:?}",
+        f.notes
+    );
+}

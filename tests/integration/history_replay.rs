@@ -218,3 +218,64 @@ fn the_cli_sets_the_recorded_clusters_queue_wait_beside_the_observed() {
     assert!(stderr.contains("largest job asks for 8"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `gpucost history FILE --replay --preset P`, with `--set` making the preset's first platform
+/// one that adds no delay: its useful GPU-hours are the file's, to the second.
+#[test]
+fn the_cli_replays_a_history_on_a_preset_to_the_second() {
+    let mut args: Vec<String> = [
+        "history",
+        "tests/data/sacct-gpu.txt",
+        "--replay",
+        "--preset",
+        "six-small-jobs",
+        "--set",
+        "replications=4",
+    ]
+    .map(String::from)
+    .to_vec();
+    // No room to wait for, nothing to pull, provision, interrupt or slow down. The preset's
+    // nodes are H100s: they run the jobs in half the time, and the useful work is counted in
+    // reference-GPU (A100) hours, as the history's run times are.
+    for edit in [
+        "platforms.0.max_nodes=10000",
+        "platforms.0.provisioning_median_s=0",
+        "platforms.0.provisioning_p90_s=0",
+        "platforms.0.capacity_wait_mean_s=0",
+        "platforms.0.spot_interruptions_per_node_hour=0",
+        "platforms.0.storage_read_slowdown_pct=0",
+        "platforms.0.multi_node_efficiency=1",
+        "job_classes.0.image_gb=0",
+        "job_classes.0.checkpoint_interval_min=0",
+        "job_classes.0.restart_overhead_s=0",
+    ] {
+        args.push("--set".into());
+        args.push(edit.into());
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_gpucost"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("gpucost runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("Replayed: 13 jobs"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let p = &report["platforms"][0];
+    // The jobs that did not fail, worked out from the file (as in the test above): 1001
+    // 2 GPUs × 2 h, 1003_2 10 min, 1006 8 GPUs × 3 h, 1007 20 min, 1010 and 1011 5 h and 1 h
+    // so far, 1013 1 h; in reference-GPU-seconds.
+    let expected_s =
+        2.0 * 7_200.0 + 600.0 + 8.0 * 10_800.0 + 1_200.0 + 18_000.0 + 3_600.0 + 3_600.0;
+    for stat in ["mean", "p5", "p95"] {
+        let got_s = p["useful_gpu_hours"][stat]
+            .as_f64()
+            .expect("useful_gpu_hours")
+            * 3_600.0;
+        assert!(
+            (got_s - expected_s).abs() < 1.0,
+            "{stat}: {got_s} GPU-s useful, {expected_s} recorded; {p}"
+        );
+    }
+    assert_eq!(p["jobs_completed"]["mean"], 7.0, "{p}");
+}

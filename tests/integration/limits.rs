@@ -266,3 +266,62 @@ fn the_report_carries_the_cut() {
     let text = gpucost::scenario::report::report_json_text(&s, &run.results());
     assert!(!text.contains("cut_off"));
 }
+
+/// A history of `jobs` one-GPU jobs in `reader`'s format, one a minute.
+fn history_of(reader: &str, jobs: usize) -> String {
+    let mut text = String::with_capacity(jobs * 48);
+    match reader {
+        "csv" => text.push_str("job,submit,start,end,num_gpu,state\n"),
+        "sacct" => text.push_str("JobID|Submit|Start|End|State|AllocTRES\n"),
+        _ => text.push_str("; UnixStartTime: 1704067200\n"),
+    }
+    for i in 0..jobs {
+        let t = 60 * i;
+        let line = match reader {
+            "csv" => format!("j{i},{t},{t},{},1,completed\n", t + 600),
+            "sacct" => {
+                // Minutes from 2024-01-01T00:00:00, written as sacct writes them.
+                let (d, m) = (t / 86_400, t % 86_400);
+                let day = |d: usize| {
+                    let (year, d) = (2024 + d / 336, d % 336);
+                    format!("{year}-{:02}-{:02}", 1 + d / 28, 1 + d % 28)
+                };
+                let (h, min) = (m / 3_600, m % 3_600 / 60);
+                let stamp = format!("{}T{h:02}:{min:02}:00", day(d));
+                let end = format!("{}T{h:02}:{min:02}:30", day(d));
+                format!("{i}|{stamp}|{stamp}|{end}|COMPLETED|gres/gpu=1\n")
+            }
+            _ => format!(
+                "{i} {t} 0 600 8 -1 -1 8 3600 -1 1 1 1 1 1 -1 -1 -1\n",
+                i = i + 1
+            ),
+        };
+        text.push_str(&line);
+    }
+    text
+}
+
+#[test]
+fn a_history_of_the_most_jobs_reads_and_one_more_is_refused_naming_the_limit() {
+    use gpucost::history::{read_history, ImportOptions};
+    let max = limits::HISTORY_JOBS_MAX;
+    for reader in ["csv", "sacct", "swf"] {
+        let at = read_history(&history_of(reader, max), &ImportOptions::default())
+            .unwrap_or_else(|e| panic!("{reader} at the limit: {e}"));
+        assert_eq!(at.records.len(), max, "{reader}");
+        assert!(at.bad_rows.is_empty(), "{reader}: {:?}", &at.bad_rows[..1]);
+        let err = read_history(&history_of(reader, max + 1), &ImportOptions::default())
+            .expect_err("over the limit")
+            .to_string();
+        assert!(err.contains("more than 1000000 jobs"), "{reader}: {err}");
+    }
+}
+
+#[test]
+fn the_page_refuses_a_history_over_its_byte_limit_naming_it() {
+    use gpucost::history::{check_page_size, HistoryError};
+    assert!(check_page_size(limits::HISTORY_BYTES_MAX_PAGE as u64).is_ok());
+    let err = check_page_size(limits::HISTORY_BYTES_MAX_PAGE as u64 + 1).unwrap_err();
+    assert!(matches!(err, HistoryError::TooLarge { .. }));
+    assert!(err.to_string().contains("at most 256 MB"), "{err}");
+}

@@ -9,6 +9,7 @@ mod determinism;
 mod golden_values;
 mod hand_cases;
 mod history;
+mod history_cli;
 mod history_fidelity;
 mod history_readers;
 mod history_replay;

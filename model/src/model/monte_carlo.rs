@@ -296,6 +296,9 @@ pub struct PlatformResult {
     pub usd_per_successful_job: Option<Summary>,
     /// GPU utilization (useful ÷ paid GPU-time).
     pub utilization: Summary,
+    /// Useful work done within the horizon, reference-GPU-hours per replication (compute
+    /// that counted: not redone after an interruption, not spent on a failed attempt).
+    pub useful_gpu_hours: Summary,
     /// Per-replication median queue wait, minutes.
     pub queue_wait_p50_min: Summary,
     /// Per-replication 95th-percentile queue wait, minutes.
@@ -409,6 +412,7 @@ impl Results {
                     usd_per_useful_gpu_hour: Summary::of(&per_hour),
                     usd_per_successful_job: Summary::of(&opt_col(&|o| o.usd_per_successful_job)),
                     utilization: summary(col(&|o| o.utilization)),
+                    useful_gpu_hours: summary(col(&|o| o.useful_reference_gpu_hours)),
                     queue_wait_p50_min: summary(col(&|o| o.queue_wait_p50_s / 60.0)),
                     queue_wait_p95_min: summary(col(&|o| o.queue_wait_p95_s / 60.0)),
                     queue_wait_mean_min: summary(col(&|o| o.queue_wait_mean_s / 60.0)),

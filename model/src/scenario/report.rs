@@ -98,7 +98,7 @@ pub fn report_csv(results: &Results) -> String {
     out
 }
 
-fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 17] {
+fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 18] {
     [
         ("monthly_tco_usd", Some(&p.monthly_tco_usd)),
         (
@@ -107,6 +107,7 @@ fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 17] {
         ),
         ("usd_per_successful_job", p.usd_per_successful_job.as_ref()),
         ("utilization", Some(&p.utilization)),
+        ("useful_gpu_hours", Some(&p.useful_gpu_hours)),
         ("queue_wait_p50_min", Some(&p.queue_wait_p50_min)),
         ("queue_wait_p95_min", Some(&p.queue_wait_p95_min)),
         ("queue_wait_mean_min", Some(&p.queue_wait_mean_min)),
