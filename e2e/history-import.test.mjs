@@ -190,3 +190,38 @@ test('the cluster the jobs ran on is added, and its simulated queue wait is set 
     await app.close();
   }
 });
+
+test('sacct --noheader output is read with the field list, zone and team classes typed in the page, as the CLI reads it', async () => {
+  const [header, ...rest] = (await readFile(SACCT, 'utf8')).split('\n');
+  const noHeader = rest.join('\n');
+  const file = join(await mkdtemp(join(tmpdir(), 'gpucost-noheader-')), 'sacct.txt');
+  await writeFile(file, noHeader);
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    await openFilesPanel(page);
+    const legends = await page.locator('fieldset.job-class legend').allTextContents();
+    await dropFile(page, 'sacct.txt', noHeader, 'text/plain');
+    await page.locator('.import-error').waitFor();
+    assert.match(await page.locator('.import-error').textContent(), /field list/);
+    assert.deepEqual(await page.locator('fieldset.job-class legend').allTextContents(), legends, 'a refused file leaves the workload');
+    await page.locator('details.history-options > summary').click();
+    await page.locator('#history-sacct-fields').fill(header);
+    await page.locator('#history-time-zone').fill('+02:00');
+    await page.locator('#history-team-classes').check();
+    const before = await runId(page);
+    await page.getByRole('button', { name: 'Fit the last history again with these options' }).click();
+    await page.locator('.fit-summary').waitFor();
+    await waitForRun(page, before);
+    const notes = await page.locator('.fit-notes').textContent();
+    assert.match(notes, /read as UTC\+02:00/);
+    assert.match(notes, /One class per team and GPU count \(2 teams\)/);
+    const classes = await page.locator('.fit-table tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.class));
+    assert.ok(classes.includes('1-GPU jobs, ml') && classes.includes('1-GPU jobs, research'), classes.join('; '));
+    const link = cli('history', file, '--sacct-fields', header, '--tz', '+02:00', '--team-classes', '--link');
+    assert.equal(await settledHash(page), link.trim());
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
