@@ -403,7 +403,7 @@ pub fn fit_records_with_jobs(
     if clock == Clock::Absolute && !shared_profile.is_empty() {
         notes.push(format!(
             "{} had fewer than {OWN_PROFILE_MIN_JOBS} jobs and use(s) the whole history's hour-of-day and day-of-week profile.",
-            shared_profile.join(", ")
+            shared_profile.join("; ")
         ));
     }
     models.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

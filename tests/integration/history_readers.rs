@@ -356,7 +356,7 @@ fn legacy_gres_and_elapsed_raw_read_as_worked_out() {
     assert!(f.fits.iter().all(|c| !c.own_profile));
     assert!(
         f.notes.iter().any(|n| n.starts_with(
-            "4-GPU jobs, 2-GPU jobs had fewer than 240 jobs and use(s) the whole history's"
+            "4-GPU jobs; 2-GPU jobs had fewer than 240 jobs and use(s) the whole history's"
         )),
         "{:?}",
         f.notes
