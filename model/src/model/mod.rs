@@ -22,6 +22,7 @@ pub mod rng;
 pub mod rounding;
 pub mod scenario;
 pub mod sensitivity;
+pub mod serving;
 pub mod sim;
 pub mod stats;
 pub mod step;

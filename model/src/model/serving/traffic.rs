@@ -1,0 +1,254 @@
+//! A service's request traffic: a mean rate shaped by an hour-of-day profile and a weekend
+//! factor, with spikes placed at random, drawn as a Poisson count per bucket.
+//!
+//! The week starts on a Monday at the horizon's start (as job arrivals do). The profile and
+//! the weekend factor redistribute the rate without changing its mean over a week: the
+//! weights are divided by their mean, and weekdays and weekend days are scaled so that
+//! (5·weekday + 2·weekend)/7 = 1. Spikes multiply the rate on top of that.
+
+use crate::model::rng::Stream;
+use crate::model::scenario::{DAY_S, HOUR_S};
+
+/// Spikes of traffic: `per_month` of them on average (a Poisson count over the horizon, in
+/// 730-hour months), each multiplying the rate by `factor` for `duration_min` minutes,
+/// starting at a uniform time in the horizon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spikes {
+    /// Mean spikes per 730-hour month.
+    pub per_month: f64,
+    /// Rate multiplier during a spike.
+    pub factor: f64,
+    /// Length of one spike, minutes.
+    pub duration_min: f64,
+}
+
+/// The traffic of one service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Traffic {
+    /// Mean requests per second over a week, spikes aside.
+    pub mean_rps: f64,
+    /// Relative weights of the 24 hours of the day (empty: flat).
+    pub hourly_profile: Vec<f64>,
+    /// Rate on Saturday and Sunday relative to a weekday (1: every day alike).
+    pub weekend_factor: f64,
+    /// Spikes, if any.
+    pub spikes: Option<Spikes>,
+}
+
+/// A traffic made concrete for one replication: its spikes placed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrafficPlan {
+    weights: [f64; 24],
+    weekday: f64,
+    weekend: f64,
+    mean_rps: f64,
+    /// (start, end, factor) of each spike, seconds from the horizon's start, by start.
+    spikes: Vec<(f64, f64, f64)>,
+}
+
+impl Traffic {
+    /// Flat traffic at `mean_rps`.
+    pub fn flat(mean_rps: f64) -> Traffic {
+        Traffic {
+            mean_rps,
+            hourly_profile: Vec::new(),
+            weekend_factor: 1.0,
+            spikes: None,
+        }
+    }
+
+    /// This traffic over `horizon_s`, its spikes drawn from `stream`.
+    pub fn plan(&self, horizon_s: f64, stream: &mut Stream) -> TrafficPlan {
+        let mut weights = [1.0; 24];
+        if self.hourly_profile.len() == 24 {
+            let mean = self.hourly_profile.iter().sum::<f64>() / 24.0;
+            if mean > 0.0 {
+                for (w, p) in weights.iter_mut().zip(&self.hourly_profile) {
+                    *w = p / mean;
+                }
+            }
+        }
+        let weekday = 7.0 / (5.0 + 2.0 * self.weekend_factor);
+        let mut spikes = Vec::new();
+        if let Some(s) = &self.spikes {
+            let months = horizon_s / (crate::model::HOURS_PER_MONTH * HOUR_S);
+            let count = poisson(stream, s.per_month * months);
+            for _ in 0..count {
+                let start = stream.uniform() * horizon_s;
+                spikes.push((start, start + s.duration_min * 60.0, s.factor));
+            }
+            spikes.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        TrafficPlan {
+            weights,
+            weekday,
+            weekend: weekday * self.weekend_factor,
+            mean_rps: self.mean_rps,
+            spikes,
+        }
+    }
+}
+
+impl TrafficPlan {
+    /// Requests per second at `t` seconds from the horizon's start.
+    pub fn rate_at(&self, t: f64) -> f64 {
+        let day = (t / DAY_S).floor() as i64;
+        let hour = ((t - day as f64 * DAY_S) / HOUR_S).floor().clamp(0.0, 23.0) as usize;
+        let day_factor = if day.rem_euclid(7) >= 5 {
+            self.weekend
+        } else {
+            self.weekday
+        };
+        let spike: f64 = self
+            .spikes
+            .iter()
+            .filter(|(a, b, _)| *a <= t && t < *b)
+            .map(|s| s.2)
+            .fold(1.0, f64::max);
+        self.mean_rps * self.weights[hour] * day_factor * spike
+    }
+
+    /// Mean requests per second over [`from`, `from + length`), exact for the piecewise
+    /// constant rate (hours, days and spike edges inside the interval are followed).
+    pub fn mean_rate(&self, from: f64, length: f64) -> f64 {
+        let to = from + length;
+        let mut cuts = vec![from, to];
+        let mut h = (from / HOUR_S).floor() + 1.0;
+        while h * HOUR_S < to {
+            cuts.push(h * HOUR_S);
+            h += 1.0;
+        }
+        for &(a, b, _) in &self.spikes {
+            for x in [a, b] {
+                if from < x && x < to {
+                    cuts.push(x);
+                }
+            }
+        }
+        cuts.sort_by(f64::total_cmp);
+        let total: f64 = cuts
+            .windows(2)
+            .map(|w| (w[1] - w[0]) * self.rate_at(0.5 * (w[0] + w[1])))
+            .sum();
+        total / length
+    }
+
+    /// The spikes placed: (start, end, factor), seconds.
+    pub fn spikes(&self) -> &[(f64, f64, f64)] {
+        &self.spikes
+    }
+}
+
+/// A Poisson draw of mean `mean` ≥ 0: by multiplication of uniforms below 10, by Hörmann's
+/// transformed rejection (PTRS, 1993) from 10 up; libm only, so the same bits everywhere.
+pub fn poisson(stream: &mut Stream, mean: f64) -> u64 {
+    if mean <= 0.0 || !mean.is_finite() {
+        return 0;
+    }
+    if mean < 10.0 {
+        let limit = libm::exp(-mean);
+        let mut k = 0;
+        let mut product = stream.uniform();
+        while product > limit {
+            k += 1;
+            product *= stream.uniform();
+        }
+        return k;
+    }
+    let root = mean.sqrt();
+    let log_mean = libm::log(mean);
+    let b = 0.931 + 2.53 * root;
+    let a = -0.059 + 0.024_83 * b;
+    let inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
+    let vr = 0.9277 - 3.6224 / (b - 2.0);
+    loop {
+        let u = stream.uniform() - 0.5;
+        let v = stream.open_uniform();
+        let us = 0.5 - u.abs();
+        let k = ((2.0 * a / us + b) * u + mean + 0.43).floor();
+        if us >= 0.07 && v <= vr {
+            return k as u64;
+        }
+        if k < 0.0 || (us < 0.013 && v > us) {
+            continue;
+        }
+        if libm::log(v) + libm::log(inv_alpha) - libm::log(a / (us * us) + b)
+            <= -mean + k * log_mean - libm::lgamma(k + 1.0)
+        {
+            return k as u64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rng::Purpose;
+
+    fn stream() -> Stream {
+        Stream::new(7, 0, Purpose::Jobs, 99)
+    }
+
+    #[test]
+    fn poisson_draws_have_the_mean_and_variance_asked() {
+        for mean in [0.3, 4.0, 10.0, 37.5, 600.0, 60_000.0] {
+            let mut s = stream();
+            let n = 40_000;
+            let draws: Vec<f64> = (0..n).map(|_| poisson(&mut s, mean) as f64).collect();
+            let m = draws.iter().sum::<f64>() / n as f64;
+            let var = draws.iter().map(|d| (d - m).powi(2)).sum::<f64>() / (n as f64 - 1.0);
+            // Four standard errors of the mean (σ/√n with σ² = mean) and of the variance
+            // (≈ σ²·√(2/n) for a near-normal count).
+            let se = (mean / n as f64).sqrt();
+            assert!((m - mean).abs() < 4.0 * se, "mean {mean}: {m}");
+            let se_var = mean * (2.0 / n as f64).sqrt() + mean / n as f64;
+            assert!(
+                (var - mean).abs() < 5.0 * se_var,
+                "mean {mean}: variance {var}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_profile_and_weekend_keep_the_weekly_mean() {
+        let mut profile = vec![1.0; 24];
+        profile[9] = 5.0;
+        profile[3] = 0.0;
+        let t = Traffic {
+            mean_rps: 12.0,
+            hourly_profile: profile,
+            weekend_factor: 0.25,
+            spikes: None,
+        };
+        let plan = t.plan(7.0 * DAY_S, &mut stream());
+        let week = plan.mean_rate(0.0, 7.0 * DAY_S);
+        assert!((week - 12.0).abs() < 1e-9, "{week}");
+        // Monday 09:00: the weights sum to 22 + 5 + 0 = 27, so hour 9 is 5/(27/24) of the mean;
+        // the weekday factor is 7/(5 + 2 × 0.25).
+        let monday_nine = plan.rate_at(9.5 * HOUR_S);
+        assert!((monday_nine - 12.0 * (5.0 * 24.0 / 27.0) * (7.0 / 5.5)).abs() < 1e-9);
+        // Saturday is a quarter of a weekday.
+        let saturday_nine = plan.rate_at(5.0 * DAY_S + 9.5 * HOUR_S);
+        assert!((saturday_nine - 0.25 * monday_nine).abs() < 1e-9);
+        assert_eq!(plan.rate_at(3.5 * HOUR_S), 0.0);
+    }
+
+    #[test]
+    fn spikes_multiply_the_rate_while_they_last() {
+        let t = Traffic {
+            spikes: Some(Spikes {
+                per_month: 20.0,
+                factor: 10.0,
+                duration_min: 60.0,
+            }),
+            ..Traffic::flat(2.0)
+        };
+        let plan = t.plan(30.0 * DAY_S, &mut stream());
+        assert!(!plan.spikes().is_empty());
+        let (a, b, _) = plan.spikes()[0];
+        assert_eq!(b - a, 3_600.0);
+        assert_eq!(plan.rate_at(a + 1.0), 20.0);
+        // A one-minute window across the spike's start: half at 2, half at 20.
+        assert!((plan.mean_rate(a - 30.0, 60.0) - 11.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,170 @@
+//! The bucket model against the request-level oracle on a small service: 5 requests a
+//! second on average for a day, a third of that in the morning and three times as much
+//! from noon (a step), so the autoscaler scales up after noon with a five-minute start-up.
+
+use super::pool::{p95_ms_of, run_pool, PoolSpec};
+use super::request_level::run_requests;
+use super::traffic::Traffic;
+use crate::model::rng::{Purpose, Stream};
+use crate::model::scenario::{DAY_S, HOUR_S};
+
+fn spec() -> PoolSpec {
+    PoolSpec {
+        capacity_rps: 2.0,
+        concurrency: 4,
+        latency_slo_ms: 8_000.0,
+        min_replicas: 1,
+        max_replicas: 20,
+        target_utilization: 0.7,
+        startup_s: 300.0,
+        scale_down_cooldown_s: 600.0,
+        metric_period_s: 60.0,
+        queue_limit: 2_000.0,
+        initial_replicas: 2,
+    }
+}
+
+fn traffic() -> Traffic {
+    let mut profile = vec![1.0; 12];
+    profile.extend([3.0; 12]);
+    Traffic {
+        mean_rps: 5.0,
+        hourly_profile: profile,
+        weekend_factor: 1.0,
+        spikes: None,
+    }
+}
+
+struct Means {
+    replica_hours: f64,
+    /// SLO-violation minutes in the 20 minutes from the step (noon).
+    slo_minutes_at_step: f64,
+    /// SLO-violation minutes elsewhere.
+    slo_minutes_elsewhere: f64,
+    dropped: f64,
+    p95_by_hour: Vec<f64>,
+}
+
+/// The minutes of the step: from noon for 20 minutes.
+const STEP: std::ops::Range<usize> = 720..740;
+
+/// (violations in the step's minutes, elsewhere), of one run's per-minute p95s.
+fn violations(p95_by_minute: impl Iterator<Item = f64>) -> (f64, f64) {
+    let mut at = (0.0, 0.0);
+    for (m, p) in p95_by_minute.enumerate() {
+        if p > spec().latency_slo_ms {
+            if STEP.contains(&m) {
+                at.0 += 1.0;
+            } else {
+                at.1 += 1.0;
+            }
+        }
+    }
+    at
+}
+
+fn mean_of(runs: &[Vec<f64>]) -> Vec<f64> {
+    let n = runs.len() as f64;
+    (0..runs[0].len())
+        .map(|i| runs.iter().map(|r| r[i]).sum::<f64>() / n)
+        .collect()
+}
+
+fn buckets(runs: u64) -> Means {
+    let (mut hours, mut slo, mut dropped, mut p95) = (0.0, (0.0, 0.0), 0.0, Vec::new());
+    for r in 0..runs {
+        let mut s = Stream::new(11, r, Purpose::Jobs, 0);
+        let plan = traffic().plan(DAY_S, &mut s);
+        let o = run_pool(&spec(), &plan, DAY_S, 60.0, &mut s);
+        hours += o.replica_hours;
+        let v = violations(o.buckets.iter().map(|b| b.p95_ms));
+        assert_eq!(v.0 + v.1, o.slo_violation_minutes);
+        slo = (slo.0 + v.0, slo.1 + v.1);
+        dropped += o.dropped;
+        // An hour's p95: that of its minutes' requests together.
+        p95.push(o.buckets.chunks(60).map(p95_ms_of).collect());
+    }
+    let n = runs as f64;
+    Means {
+        replica_hours: hours / n,
+        slo_minutes_at_step: slo.0 / n,
+        slo_minutes_elsewhere: slo.1 / n,
+        dropped: dropped / n,
+        p95_by_hour: mean_of(&p95),
+    }
+}
+
+fn requests(runs: u64) -> Means {
+    let (mut hours, mut slo, mut dropped, mut p95) = (0.0, (0.0, 0.0), 0.0, Vec::new());
+    for r in 0..runs {
+        let mut s = Stream::new(12, r, Purpose::Jobs, 0);
+        let plan = traffic().plan(DAY_S, &mut s);
+        let o = run_requests(&spec(), &plan, DAY_S, &mut s);
+        hours += o.replica_hours;
+        dropped += o.dropped as f64;
+        let v = violations(o.p95_ms_by_window(DAY_S, 60.0).into_iter());
+        slo = (slo.0 + v.0, slo.1 + v.1);
+        p95.push(o.p95_ms_by_window(DAY_S, HOUR_S));
+    }
+    let n = runs as f64;
+    Means {
+        replica_hours: hours / n,
+        slo_minutes_at_step: slo.0 / n,
+        slo_minutes_elsewhere: slo.1 / n,
+        dropped: dropped / n,
+        p95_by_hour: mean_of(&p95),
+    }
+}
+
+/// Tolerances, and why:
+/// - replica-hours within 2 %: both run the same autoscaler on the same load; what differs
+///   is when within a minute it sees the requests (measured 0.6 %);
+/// - each steady hour's p95 within 3 %: the bucket's M/M/c takes the minute's Poisson
+///   count as its rate, slightly above the true p95 on average (measured ≤ 1 %);
+/// - the step's hour within 15 %: the backlog is a fluid that grows linearly within a
+///   minute, and the wait and the service are added as distributions of their own (measured
+///   7 %);
+/// - the SLO-violation minutes of the step within 1 minute a day on means (measured equal).
+///
+/// What the bucket model does not count: a minute's measured p95 scatters around its
+/// expected value (here ±15 % for ~150 requests a minute), so when the steady p95 (6 s) is
+/// within a third of the objective (8 s) some minutes measure above it; the request-level
+/// run counts about 9 such minutes a day here, the bucket model none. The test bounds that
+/// gap, and the method panel states it.
+#[test]
+fn the_bucket_model_follows_the_request_level_simulation() {
+    let b = buckets(20);
+    let r = requests(20);
+    eprintln!(
+        "replica-hours {:.2} vs {:.2}; SLO minutes at the step {:.2} vs {:.2}, elsewhere {:.2} vs {:.2}; dropped {:.1} vs {:.1}",
+        b.replica_hours,
+        r.replica_hours,
+        b.slo_minutes_at_step,
+        r.slo_minutes_at_step,
+        b.slo_minutes_elsewhere,
+        r.slo_minutes_elsewhere,
+        b.dropped,
+        r.dropped
+    );
+    assert!((b.replica_hours - r.replica_hours).abs() < 0.02 * r.replica_hours);
+    for (h, (x, y)) in b.p95_by_hour.iter().zip(&r.p95_by_hour).enumerate() {
+        let tolerance = if h == 12 { 0.15 } else { 0.03 };
+        assert!(
+            (x - y).abs() < tolerance * y,
+            "hour {h}: p95 {x:.0} ms (buckets) vs {y:.0} ms (requests)"
+        );
+    }
+    assert!(
+        (b.slo_minutes_at_step - r.slo_minutes_at_step).abs() <= 1.0,
+        "{} vs {}",
+        b.slo_minutes_at_step,
+        r.slo_minutes_at_step
+    );
+    assert_eq!(b.slo_minutes_elsewhere, 0.0);
+    assert!(
+        r.slo_minutes_elsewhere < 15.0,
+        "{}",
+        r.slo_minutes_elsewhere
+    );
+    assert_eq!((b.dropped, r.dropped), (0.0, 0.0));
+}
