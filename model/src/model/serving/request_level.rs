@@ -98,12 +98,16 @@ pub fn run_requests(
         top = top.max(traffic.rate_at(a));
     }
     let mut out = RequestOutcome::default();
-    let mut events: BinaryHeap<Event> = BinaryHeap::new();
-    let mut queue: VecDeque<f64> = VecDeque::new();
+    let mut servers = Servers {
+        busy: 0,
+        queue: VecDeque::new(),
+        events: BinaryHeap::new(),
+        mu,
+        per_replica,
+    };
     let mut ready = spec.initial_replicas;
     let mut pending: Vec<f64> = Vec::new();
     let mut autoscaler = Autoscaler::default();
-    let mut busy: u32 = 0;
     let mut period_arrivals = 0u64;
     let mut next_tick = spec.metric_period_s;
     let mut next_arrival = if top > 0.0 {
@@ -113,30 +117,8 @@ pub fn run_requests(
     };
     let mut last = 0.0;
     let mut billed = f64::from(ready);
-    // Starts what the free servers can take.
-    let start = |now: f64,
-                 busy: &mut u32,
-                 ready: u32,
-                 queue: &mut VecDeque<f64>,
-                 events: &mut BinaryHeap<Event>,
-                 out: &mut RequestOutcome,
-                 stream: &mut Stream| {
-        while *busy < ready * per_replica {
-            let Some(arrived) = queue.pop_front() else {
-                break;
-            };
-            *busy += 1;
-            let done = now + stream.exponential(1.0 / mu);
-            out.latencies.push((arrived, done - arrived));
-            out.served += 1;
-            events.push(Event {
-                at: done,
-                kind: Kind::Done,
-            });
-        }
-    };
     loop {
-        let next_event = events.peek().map_or(f64::INFINITY, |e| e.at);
+        let next_event = servers.events.peek().map_or(f64::INFINITY, |e| e.at);
         let now = next_arrival.min(next_event).min(next_tick);
         if now >= horizon_s {
             break;
@@ -144,13 +126,13 @@ pub fn run_requests(
         out.replica_hours += billed * (now - last) / 3600.0;
         last = now;
         if now == next_tick {
-            let load = (period_arrivals as f64 + queue.len() as f64) / spec.metric_period_s;
+            let load = (period_arrivals as f64 + servers.queue.len() as f64) / spec.metric_period_s;
             period_arrivals = 0;
             let before = pending.len();
             let removed = autoscaler.decide(spec, now, load, ready, &mut pending);
             ready -= removed;
             for &at in &pending[before.min(pending.len())..] {
-                events.push(Event {
+                servers.events.push(Event {
                     at,
                     kind: Kind::Ready,
                 });
@@ -158,9 +140,9 @@ pub fn run_requests(
             billed = f64::from(ready) + pending.len() as f64;
             next_tick += spec.metric_period_s;
         } else if now == next_event {
-            let e = events.pop().expect("an event");
+            let e = servers.events.pop().expect("an event");
             match e.kind {
-                Kind::Done => busy -= 1,
+                Kind::Done => servers.busy -= 1,
                 Kind::Ready => {
                     // A replica still pending at its time (not cancelled since) starts.
                     if let Some(i) = pending.iter().position(|&p| p == e.at) {
@@ -169,15 +151,7 @@ pub fn run_requests(
                     }
                 }
             }
-            start(
-                now,
-                &mut busy,
-                ready,
-                &mut queue,
-                &mut events,
-                &mut out,
-                stream,
-            );
+            servers.start(now, ready, &mut out, stream);
         } else {
             next_arrival = now + stream.exponential(1.0 / top);
             if stream.uniform() * top >= traffic.rate_at(now) {
@@ -185,22 +159,43 @@ pub fn run_requests(
             }
             out.arrived += 1;
             period_arrivals += 1;
-            if queue.len() as f64 >= spec.queue_limit && busy >= ready * per_replica {
+            if servers.queue.len() as f64 >= spec.queue_limit && servers.busy >= ready * per_replica
+            {
                 out.dropped += 1;
                 continue;
             }
-            queue.push_back(now);
-            start(
-                now,
-                &mut busy,
-                ready,
-                &mut queue,
-                &mut events,
-                &mut out,
-                stream,
-            );
+            servers.queue.push_back(now);
+            servers.start(now, ready, &mut out, stream);
         }
     }
     out.replica_hours += billed * (horizon_s - last) / 3600.0;
     out
+}
+
+/// The servers of the ready replicas, their queue and their completions.
+struct Servers {
+    busy: u32,
+    queue: VecDeque<f64>,
+    events: BinaryHeap<Event>,
+    mu: f64,
+    per_replica: u32,
+}
+
+impl Servers {
+    /// Starts what the free servers of `ready` replicas can take from the queue.
+    fn start(&mut self, now: f64, ready: u32, out: &mut RequestOutcome, stream: &mut Stream) {
+        while self.busy < ready * self.per_replica {
+            let Some(arrived) = self.queue.pop_front() else {
+                break;
+            };
+            self.busy += 1;
+            let done = now + stream.exponential(1.0 / self.mu);
+            out.latencies.push((arrived, done - arrived));
+            out.served += 1;
+            self.events.push(Event {
+                at: done,
+                kind: Kind::Done,
+            });
+        }
+    }
 }

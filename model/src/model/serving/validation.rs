@@ -70,19 +70,24 @@ fn mean_of(runs: &[Vec<f64>]) -> Vec<f64> {
         .collect()
 }
 
-fn buckets(runs: u64) -> Means {
+/// One run's figures: replica-hours, its per-minute p95s (ms), dropped, per-hour p95s.
+struct Run {
+    replica_hours: f64,
+    p95_by_minute: Vec<f64>,
+    dropped: f64,
+    p95_by_hour: Vec<f64>,
+}
+
+/// The means over `runs` runs of `one` (given the replication and its stream).
+fn means(runs: u64, seed: u64, one: impl Fn(&mut Stream) -> Run) -> Means {
     let (mut hours, mut slo, mut dropped, mut p95) = (0.0, (0.0, 0.0), 0.0, Vec::new());
     for r in 0..runs {
-        let mut s = Stream::new(11, r, Purpose::Jobs, 0);
-        let plan = traffic().plan(DAY_S, &mut s);
-        let o = run_pool(&spec(), &plan, DAY_S, 60.0, &mut s);
-        hours += o.replica_hours;
-        let v = violations(o.buckets.iter().map(|b| b.p95_ms));
-        assert_eq!(v.0 + v.1, o.slo_violation_minutes);
+        let run = one(&mut Stream::new(seed, r, Purpose::Jobs, 0));
+        hours += run.replica_hours;
+        let v = violations(run.p95_by_minute.into_iter());
         slo = (slo.0 + v.0, slo.1 + v.1);
-        dropped += o.dropped;
-        // An hour's p95: that of its minutes' requests together.
-        p95.push(o.buckets.chunks(60).map(p95_ms_of).collect());
+        dropped += run.dropped;
+        p95.push(run.p95_by_hour);
     }
     let n = runs as f64;
     Means {
@@ -94,26 +99,34 @@ fn buckets(runs: u64) -> Means {
     }
 }
 
+fn buckets(runs: u64) -> Means {
+    means(runs, 11, |s| {
+        let plan = traffic().plan(DAY_S, s);
+        let o = run_pool(&spec(), &plan, DAY_S, 60.0, s);
+        let p95_by_minute: Vec<f64> = o.buckets.iter().map(|b| b.p95_ms).collect();
+        let v = violations(p95_by_minute.iter().copied());
+        assert_eq!(v.0 + v.1, o.slo_violation_minutes);
+        Run {
+            replica_hours: o.replica_hours,
+            p95_by_minute,
+            dropped: o.dropped,
+            // An hour's p95: that of its minutes' requests together.
+            p95_by_hour: o.buckets.chunks(60).map(p95_ms_of).collect(),
+        }
+    })
+}
+
 fn requests(runs: u64) -> Means {
-    let (mut hours, mut slo, mut dropped, mut p95) = (0.0, (0.0, 0.0), 0.0, Vec::new());
-    for r in 0..runs {
-        let mut s = Stream::new(12, r, Purpose::Jobs, 0);
-        let plan = traffic().plan(DAY_S, &mut s);
-        let o = run_requests(&spec(), &plan, DAY_S, &mut s);
-        hours += o.replica_hours;
-        dropped += o.dropped as f64;
-        let v = violations(o.p95_ms_by_window(DAY_S, 60.0).into_iter());
-        slo = (slo.0 + v.0, slo.1 + v.1);
-        p95.push(o.p95_ms_by_window(DAY_S, HOUR_S));
-    }
-    let n = runs as f64;
-    Means {
-        replica_hours: hours / n,
-        slo_minutes_at_step: slo.0 / n,
-        slo_minutes_elsewhere: slo.1 / n,
-        dropped: dropped / n,
-        p95_by_hour: mean_of(&p95),
-    }
+    means(runs, 12, |s| {
+        let plan = traffic().plan(DAY_S, s);
+        let o = run_requests(&spec(), &plan, DAY_S, s);
+        Run {
+            replica_hours: o.replica_hours,
+            p95_by_minute: o.p95_ms_by_window(DAY_S, 60.0),
+            dropped: o.dropped as f64,
+            p95_by_hour: o.p95_ms_by_window(DAY_S, HOUR_S),
+        }
+    })
 }
 
 /// Tolerances, and why:
