@@ -31,11 +31,11 @@ pub fn table_bins(classes: usize) -> usize {
 /// average); classes with fewer share the whole history's.
 pub const OWN_PROFILE_MIN_JOBS: usize = 240;
 
-/// The class of a GPU count that holds the teams without a class of their own (one class per
-/// team beyond the class limit), and the team of jobs whose history names none.
-pub const OTHER_TEAMS: &str = "other teams";
-/// The team of a job whose history names none (no Account, User or team column).
-pub const NO_TEAM: &str = "no team";
+/// The team of the class of a GPU count that holds the teams without a class of their own
+/// (one class per team beyond the class limit); its name adds how many teams it holds.
+pub const OTHER_TEAMS: &str = "(other teams)";
+/// The team of jobs whose history names none (no Account, User or team).
+pub const NO_TEAM: &str = "(no team)";
 
 /// Days of history a day-of-week profile needs (each day of the week seen twice); shorter
 /// histories have every day alike.
@@ -49,9 +49,14 @@ pub struct ClassFit {
     /// GPUs per job.
     pub gpus_per_job: u32,
     /// The team whose jobs these are, with one class per team ([`ImportOptions::team_classes`]);
-    /// [`OTHER_TEAMS`] for the teams without a class of their own.
+    /// [`OTHER_TEAMS`] for the teams without a class of their own, [`NO_TEAM`] for jobs
+    /// whose history names none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// For the class of the teams without a class of their own, how many teams it holds;
+    /// else 0.
+    #[serde(default)]
+    pub other_teams: usize,
     /// Jobs in this class.
     pub jobs: usize,
     /// Of those, still running when the history was taken (run time a lower bound).
@@ -358,10 +363,10 @@ pub fn fit_records_with_jobs(
     ));
     let never_started = never_started + zero_runs;
     let (kept, groups) = group_by_gpu_count(&jobs, &mut notes);
-    let (kept, groups): (Vec<(u32, Option<String>)>, _) = if options.team_classes {
+    let (kept, groups): (Vec<(u32, Option<String>, usize)>, _) = if options.team_classes {
         split_by_team(&kept, groups, &mut notes)
     } else {
-        (kept.into_iter().map(|g| (g, None)).collect(), groups)
+        (kept.into_iter().map(|g| (g, None, 0)).collect(), groups)
     };
     let first_arrival = jobs.iter().map(|j| j.arrival_s).min().unwrap_or(0);
     let mut replay: Vec<ReplayJob> = groups
@@ -379,11 +384,11 @@ pub fn fit_records_with_jobs(
     replay.sort_by_key(|j| j.arrival_s);
     let mut classes = Vec::new();
     let mut fits = Vec::new();
-    for ((gpus, team), group) in kept.iter().zip(&groups) {
+    for ((gpus, team, teams), group) in kept.iter().zip(&groups) {
         let (class, fit) = fit_class(
             table_bins(kept.len()),
             *gpus,
-            team.as_deref(),
+            team.as_deref().map(|t| (t, *teams)),
             group,
             template,
             window_days,
@@ -394,6 +399,16 @@ pub fn fit_records_with_jobs(
         );
         classes.push(class);
         fits.push(fit);
+    }
+    // Names that repeat (teams alike in their first 40 characters) are numbered.
+    for i in 1..classes.len() {
+        let name = classes[i].name.clone();
+        let earlier = classes[..i].iter().filter(|c| c.name == name).count();
+        if earlier > 0 {
+            let numbered = format!("{name} ({})", earlier + 1);
+            classes[i].name.clone_from(&numbered);
+            fits[i].name = numbered;
+        }
     }
     let shared_profile: Vec<&str> = fits
         .iter()
@@ -715,50 +730,50 @@ fn group_by_gpu_count<'a, 'b>(
 }
 
 /// Each GPU count's jobs split by team (a sacct history's Account, else User; a CSV's team
-/// column; an SWF log's user): one class per team and GPU count, the largest first, as many
-/// as the class limit allows; the teams left over share one class per GPU count, named
-/// [`OTHER_TEAMS`]. The classes, each with its GPU count and team, and the jobs of each.
+/// column; an SWF log's user; [`NO_TEAM`] where none is written): one class per team and
+/// GPU count, the largest first, as many as the class limit allows; the teams left over
+/// share one class per GPU count, [`OTHER_TEAMS`]. The classes, each with its GPU count,
+/// team and, for a shared class, how many teams it holds (0 for a team's own class), and
+/// the jobs of each.
 #[allow(clippy::type_complexity)]
 fn split_by_team<'a, 'b>(
     kept: &[u32],
     groups: Vec<Vec<&'b Job<'a>>>,
     notes: &mut Vec<String>,
-) -> (Vec<(u32, Option<String>)>, Vec<Vec<&'b Job<'a>>>) {
-    let team_of = |j: &Job| -> String {
+) -> (Vec<(u32, Option<String>, usize)>, Vec<Vec<&'b Job<'a>>>) {
+    let team_of = |j: &Job<'a>| -> &'a str {
         j.record
             .team
             .as_deref()
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .unwrap_or(NO_TEAM)
-            .to_string()
     };
     // (size index, team, jobs), largest first.
-    let mut splits: Vec<(usize, String, Vec<&'b Job<'a>>)> = Vec::new();
+    let mut splits: Vec<(usize, &'a str, Vec<&'b Job<'a>>)> = Vec::new();
+    let mut teams: std::collections::HashSet<&'a str> = std::collections::HashSet::new();
     for (size, group) in groups.into_iter().enumerate() {
-        let mut by_team: Vec<(String, Vec<&'b Job<'a>>)> = Vec::new();
+        let mut by_team: std::collections::HashMap<&'a str, usize> =
+            std::collections::HashMap::new();
+        let first = splits.len();
         for j in group {
             let team = team_of(j);
-            match by_team.iter_mut().find(|(t, _)| *t == team) {
-                Some((_, list)) => list.push(j),
-                None => by_team.push((team, vec![j])),
-            }
+            teams.insert(team);
+            let at = *by_team.entry(team).or_insert_with(|| {
+                splits.push((size, team, Vec::new()));
+                splits.len() - 1
+            });
+            splits[at].2.push(j);
         }
-        splits.extend(by_team.into_iter().map(|(t, list)| (size, t, list)));
+        debug_assert!(splits.len() > first);
     }
     splits.sort_by(|a, b| {
         b.2.len()
             .cmp(&a.2.len())
-            .then_with(|| (a.0, &a.1).cmp(&(b.0, &b.1)))
+            .then_with(|| (a.0, a.1).cmp(&(b.0, b.1)))
     });
-    let teams_seen = {
-        let mut t: Vec<&str> = splits.iter().map(|s| s.1.as_str()).collect();
-        t.sort_unstable();
-        t.dedup();
-        t.len()
-    };
     // Give splits classes of their own, largest first, while the classes so far (own ones
-    // plus one per GPU count with jobs left over) stay within the limit.
+    // plus one per GPU count with teams left over) stay within the limit.
     let mut own = vec![false; splits.len()];
     let mut not_own = vec![0usize; kept.len()];
     for s in &splits {
@@ -775,36 +790,47 @@ fn split_by_team<'a, 'b>(
             sizes_left_over -= empties;
         }
     }
-    let mut classes: Vec<(u32, Option<String>)> = Vec::new();
+    let mut classes: Vec<(u32, Option<String>, usize)> = Vec::new();
     let mut jobs: Vec<Vec<&'b Job<'a>>> = Vec::new();
     let mut merged = 0usize;
     let mut others: Vec<(usize, usize)> = Vec::new(); // (size index, class index)
     for ((size, team, list), own) in splits.into_iter().zip(own) {
         if own {
-            classes.push((kept[size], Some(team)));
+            classes.push((kept[size], Some(team.to_string()), 0));
             jobs.push(list);
             continue;
         }
         merged += 1;
         match others.iter().find(|(s, _)| *s == size) {
-            Some(&(_, c)) => jobs[c].extend(list),
+            Some(&(_, c)) => {
+                jobs[c].extend(list);
+                classes[c].2 += 1;
+            }
             None => {
+                // A shared class: its count is the teams it holds, this one first.
                 others.push((size, classes.len()));
-                classes.push((kept[size], Some(OTHER_TEAMS.to_string())));
+                classes.push((kept[size], Some(OTHER_TEAMS.to_string()), 1));
                 jobs.push(list);
             }
         }
     }
+    let n = teams.len();
     notes.push(if merged > 0 {
         format!(
-            "One class per team and GPU count ({teams_seen} teams): the {merged} smallest of \
-             these groups share one class per GPU count, \"{OTHER_TEAMS}\" (the class limit \
-             is {}).",
+            "One class per team and GPU count ({n} teams) up to the class limit of {}: {merged} \
+             smaller team-and-GPU-count groups share a class per GPU count, \"{OTHER_TEAMS}\".",
             limits::JOB_CLASSES_MAX
         )
     } else {
-        format!("One class per team and GPU count ({teams_seen} teams).")
+        format!("One class per team and GPU count ({n} teams).")
     });
+    if teams.len() == 1 && teams.contains(NO_TEAM) {
+        notes.push(
+            "The history names no team (no Account, User or team column, or all empty): one \
+             class per GPU count, as without the switch."
+                .to_string(),
+        );
+    }
     (classes, jobs)
 }
 
@@ -904,7 +930,7 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
 fn fit_class(
     bins: usize,
     gpus: u32,
-    team: Option<&str>,
+    team: Option<(&str, usize)>,
     group: &[&Job],
     template: &JobClass,
     window_days: f64,
@@ -963,7 +989,8 @@ fn fit_class(
         _ => Arrivals::Poisson { per_day },
     };
     let name = match team {
-        Some(team) => format!("{gpus}-GPU jobs, {}", super::shorten(40, team)),
+        Some((_, merged)) if merged > 0 => format!("{gpus}-GPU jobs, {merged} other teams"),
+        Some((team, _)) => format!("{gpus}-GPU jobs, {}", super::shorten(40, team)),
         None => format!("{gpus}-GPU jobs"),
     };
     let observed_mean = hours.iter().sum::<f64>() / hours.len() as f64;
@@ -971,7 +998,8 @@ fn fit_class(
     let fit = ClassFit {
         name: name.clone(),
         gpus_per_job: gpus,
-        team: team.map(str::to_string),
+        team: team.map(|t| t.0.to_string()),
+        other_teams: team.map_or(0, |t| t.1),
         jobs: group.len(),
         censored: group
             .iter()

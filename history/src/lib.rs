@@ -163,7 +163,7 @@ pub enum HistoryError {
     /// The file is larger than the page reads.
     TooLarge {
         /// Its size, bytes.
-        bytes: usize,
+        bytes: u64,
     },
     /// More jobs than [`limits::HISTORY_JOBS_MAX`].
     TooManyJobs,
@@ -351,9 +351,7 @@ pub fn detect(text: &str) -> SourceFormat {
 /// [`HistoryError::TooLarge`] (the command line streams and has no byte limit).
 pub fn check_page_size(bytes: u64) -> Result<(), HistoryError> {
     if bytes > MAX_HISTORY_BYTES as u64 {
-        return Err(HistoryError::TooLarge {
-            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
-        });
+        return Err(HistoryError::TooLarge { bytes });
     }
     Ok(())
 }

@@ -75,7 +75,8 @@ struct Columns {
     alloc_gres: Option<usize>,
     req_gres: Option<usize>,
     cpus: Vec<usize>,
-    team: Option<usize>,
+    /// The team's columns, in order of preference: Account, then User.
+    team: Vec<usize>,
     free_text: Vec<usize>,
 }
 
@@ -99,7 +100,7 @@ impl Columns {
                 .iter()
                 .filter_map(|n| at(n))
                 .collect(),
-            team: at("account").or_else(|| at("user")),
+            team: ["account", "user"].iter().filter_map(|n| at(n)).collect(),
             free_text: names
                 .iter()
                 .enumerate()
@@ -512,8 +513,12 @@ fn parse(fields: &[String], c: &Columns, line: u64, offset: i64) -> Result<Parse
                 .iter()
                 .find_map(|&i| cpus_in_tres(cell(i)))
         });
-    let team = Some(cell(c.team))
-        .filter(|t| !t.is_empty())
+    // Account, else User, row by row (a row may leave its Account empty).
+    let team = c
+        .team
+        .iter()
+        .map(|&i| cell(Some(i)))
+        .find(|t| !t.is_empty())
         .map(str::to_string);
     Ok(Parsed {
         allocation,

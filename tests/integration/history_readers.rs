@@ -432,12 +432,74 @@ fn teams_beyond_the_class_limit_share_a_class() {
         assert_eq!(c.team.as_deref(), Some(format!("t{i:02}").as_str()));
         assert_eq!(c.jobs, 20 - i);
     }
-    assert_eq!(f.fits[15].name, "1-GPU jobs, other teams");
+    assert_eq!(f.fits[15].name, "1-GPU jobs, 5 other teams");
+    assert_eq!(f.fits[15].team.as_deref(), Some("(other teams)"));
     assert_eq!(f.fits[15].jobs, 15);
     assert_eq!(f.fits.iter().map(|c| c.jobs).sum::<usize>(), 210);
     assert!(
-        f.notes.iter().any(|n| n.contains("the 5 smallest")),
+        f.notes
+            .iter()
+            .any(|n| n.contains("5 smaller team-and-GPU-count groups")),
         "{:?}",
         f.notes
+    );
+}
+
+#[test]
+fn team_classes_take_the_user_where_the_account_is_empty_and_keep_names_apart() {
+    // 16 GPU counts with two teams each: no room for a team's own class (each GPU count
+    // needs one), so every class is a count's two teams together. Then one team named
+    // like the leftover marker, and one with no team at all, keep classes of their own.
+    let mut rows = vec!["JobID|Account|User|State|Submit|Start|End|AllocTRES".to_string()];
+    let mut id = 1;
+    let mut job = |rows: &mut Vec<String>, account: &str, user: &str, gpus: u32| {
+        let d = 1 + id / 24;
+        let h = id % 24;
+        rows.push(format!(
+            "{id}|{account}|{user}|COMPLETED|2026-03-{d:02}T{h:02}:00:00|2026-03-{d:02}T{h:02}:00:00|2026-03-{d:02}T{h:02}:30:00|gres/gpu={gpus}"
+        ));
+        id += 1;
+    };
+    for g in 1..=16 {
+        job(&mut rows, "a", "x", g);
+        job(&mut rows, "a", "x", g);
+        job(&mut rows, "", "bob", g);
+    }
+    let text = rows.join("\n");
+    let options = ImportOptions {
+        team_classes: true,
+        ..Default::default()
+    };
+    let f = fit(&text, &options);
+    assert_eq!(f.classes.len(), 16);
+    assert!(
+        f.fits.iter().all(|c| c.name.ends_with("2 other teams")),
+        "{:?}",
+        f.fits[0].name
+    );
+    assert_eq!(f.fits.iter().map(|c| c.jobs).sum::<usize>(), 48);
+    // Two GPU counts: team "a" (Account), "bob" (User, the Account being empty), a team
+    // literally named "(other teams)" and jobs with no team.
+    let mut rows = vec!["JobID|Account|User|State|Submit|Start|End|AllocTRES".to_string()];
+    for (account, user, n) in [
+        ("a", "x", 4),
+        ("", "bob", 3),
+        ("(other teams)", "", 2),
+        ("", "", 1),
+    ] {
+        for _ in 0..n {
+            job(&mut rows, account, user, 1);
+        }
+    }
+    let f = fit(&rows.join("\n"), &options);
+    let names: Vec<&str> = f.fits.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "1-GPU jobs, a",
+            "1-GPU jobs, bob",
+            "1-GPU jobs, (other teams)",
+            "1-GPU jobs, (no team)"
+        ]
     );
 }
