@@ -21,4 +21,5 @@ mod links;
 mod presets;
 mod report;
 mod sensitivity;
+mod serving;
 mod support;

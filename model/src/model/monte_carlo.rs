@@ -9,6 +9,7 @@ use super::collector::ReplicationCollector;
 use super::error::ScenarioError;
 use super::outcome_cache::OutcomeCache;
 use super::scenario::{limits, Scenario, ValidScenario};
+use super::serving::platform::ServiceOutcome;
 use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
 use super::ENGINE_VERSION;
@@ -332,6 +333,32 @@ pub struct PlatformResult {
     pub turnaround_inflation: Option<Summary>,
     /// Histogram of USD per useful GPU-hour over replications.
     pub usd_per_useful_gpu_hour_histogram: Histogram,
+    /// The scenario's services on this platform, in its order (absent without services).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<ServiceResult>,
+}
+
+/// One service on one platform over all replications.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct ServiceResult {
+    /// The service's name.
+    pub name: String,
+    /// Requests per replication.
+    pub requests: Summary,
+    /// USD per million requests: its own GPU time and its share of the costs beyond GPU
+    /// time, pro rata to GPU-hours; `None` when no replication had requests.
+    pub usd_per_million_requests: Option<Summary>,
+    /// Minutes whose p95 latency exceeded the objective, per replication.
+    pub slo_violation_minutes: Summary,
+    /// p95 latency (the request-weighted 95th percentile of the minutes' p95), ms; over the
+    /// replications in which it is finite (`None` when in none: 5 % of the requests or more
+    /// found no replica).
+    pub latency_p95_ms: Option<Summary>,
+    /// Requests dropped (queue full), per replication.
+    pub requests_dropped: Summary,
+    /// Replica-hours billed, per replication.
+    pub replica_hours: Summary,
 }
 
 /// "A is cheaper than B in X % of replications" (common random numbers make this paired).
@@ -434,6 +461,30 @@ impl Results {
                     peak_nodes: summary(col(&|o| o.peak_nodes as f64)),
                     turnaround_inflation: Summary::of(&opt_col(&|o| o.turnaround_inflation)),
                     usd_per_useful_gpu_hour_histogram: Histogram::of(&per_hour, 20),
+                    services: scenario
+                        .services
+                        .iter()
+                        .enumerate()
+                        .map(|(j, service)| {
+                            let of = |f: &dyn Fn(&ServiceOutcome) -> f64| -> Vec<f64> {
+                                col(&|o| o.services.get(j).map_or(0.0, f))
+                            };
+                            let finite = |f: &dyn Fn(&ServiceOutcome) -> Option<f64>| {
+                                Summary::of(&opt_col(&|o| {
+                                    o.services.get(j).and_then(f).filter(|x| x.is_finite())
+                                }))
+                            };
+                            ServiceResult {
+                                name: service.name.clone(),
+                                requests: summary(of(&|s| s.requests)),
+                                usd_per_million_requests: finite(&|s| s.usd_per_million_requests),
+                                slo_violation_minutes: summary(of(&|s| s.slo_violation_minutes)),
+                                latency_p95_ms: finite(&|s| Some(s.latency_p95_ms)),
+                                requests_dropped: summary(of(&|s| s.requests_dropped)),
+                                replica_hours: summary(of(&|s| s.replica_hours)),
+                            }
+                        })
+                        .collect(),
                 }
             })
             .collect();

@@ -106,6 +106,8 @@ impl Profile {
             storage_usd_per_gb_month: if aws { 0.023 } else { 0.020 },
             // [assumption] ¼ FTE
             ops_fte: 0.25,
+            // Serving: the defaults of `Serving` unless a scenario sets them.
+            serving: None,
         };
         match self {
             Profile::AwsBatch => {}

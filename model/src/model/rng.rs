@@ -22,6 +22,8 @@ pub enum Purpose {
     Attempts = 2,
     /// Node provisioning and spot interruptions of one platform in one replication.
     Nodes = 3,
+    /// A service's traffic and requests, keyed by the service: the same on every platform.
+    Traffic = 4,
 }
 
 /// z-score of the 90th percentile of the standard normal distribution.

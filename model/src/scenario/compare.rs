@@ -34,9 +34,17 @@ fn walk(path: &str, base: &Value, doc: &Value, out: &mut Vec<(String, Value, Val
         }
     };
     match (base, doc) {
-        (Value::Object(b), Value::Object(d)) if b.keys().eq(d.keys()) => {
+        (Value::Object(b), Value::Object(d))
+            if b.keys().eq(d.keys()) || b.get("kind") == d.get("kind") =>
+        {
+            // A key on one side only (an optional part present or absent) differs from
+            // null on the other. (A tagged union that changed its kind differs as a whole:
+            // its fields are those of another variant.)
             for (key, dv) in d {
-                walk(&join(key), &b[key], dv, out);
+                walk(&join(key), b.get(key).unwrap_or(&Value::Null), dv, out);
+            }
+            for (key, bv) in b.iter().filter(|(k, _)| !d.contains_key(*k)) {
+                walk(&join(key), bv, &Value::Null, out);
             }
         }
         (Value::Array(b), Value::Array(d)) if b.len() == d.len() => {

@@ -62,6 +62,7 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
             discounts: scenario.discounts.clone(),
             people: scenario.people.clone(),
             replay: None,
+            services: scenario.services.clone(),
         }),
         None => serde_json::to_value(scenario),
     }
@@ -302,20 +303,17 @@ fn apply_changes(scenario: &mut Scenario, changes: Map<String, Value>, notices: 
         let Ok(mut doc) = serde_json::to_value(&*scenario) else {
             return;
         };
-        let applied = match field_mut(&mut doc, &path) {
-            Ok(slot) => {
-                *slot = value;
-                match Scenario::from_json_value(doc) {
-                    Ok(next) => match next.validate() {
-                        Ok(()) => {
-                            *scenario = next;
-                            Ok(())
-                        }
-                        Err(e) => Err(e.to_string()),
-                    },
+        let applied = match set_at(&mut doc, &path, value) {
+            Ok(()) => match Scenario::from_json_value(doc) {
+                Ok(next) => match next.validate() {
+                    Ok(()) => {
+                        *scenario = next;
+                        Ok(())
+                    }
                     Err(e) => Err(e.to_string()),
-                }
-            }
+                },
+                Err(e) => Err(e.to_string()),
+            },
             Err(_) => Err("no such field".to_string()),
         };
         if let Err(why) = applied {
@@ -325,5 +323,35 @@ fn apply_changes(scenario: &mut Scenario, changes: Map<String, Value>, notices: 
                 shorten(80, &why)
             ));
         }
+    }
+}
+
+/// Sets the field `path` names to `value`. Every part but the last must exist; the last may
+/// be a key an object lacks (an optional part added), and null takes an optional part away
+/// (absent, it reads as its default).
+fn set_at(doc: &mut Value, path: &str, value: Value) -> Result<(), ()> {
+    let (parent, key) = match path.rsplit_once('.') {
+        Some((parent, key)) => (field_mut(doc, parent).map_err(|_| ())?, key),
+        None => (doc, path),
+    };
+    match parent {
+        Value::Object(map) if !key.is_empty() => {
+            if value.is_null() {
+                map.remove(key);
+            } else {
+                map.insert(key.to_string(), value);
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            let slot = key
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get_mut(i))
+                .ok_or(())?;
+            *slot = value;
+            Ok(())
+        }
+        _ => Err(()),
     }
 }

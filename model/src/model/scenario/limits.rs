@@ -7,6 +7,8 @@ pub const HORIZON_DAYS_MAX: f64 = 366.0;
 pub const REPLICATIONS_MAX: u32 = 10_000;
 /// Most job classes.
 pub const JOB_CLASSES_MAX: usize = 16;
+/// Most services.
+pub const SERVICES_MAX: usize = 32;
 /// Fewest and most platforms compared side by side.
 pub const PLATFORMS_MIN: usize = 1;
 /// See [`PLATFORMS_MIN`].

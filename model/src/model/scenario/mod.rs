@@ -21,6 +21,8 @@ pub const HOUR_S: f64 = 3600.0;
 pub const DAY_S: f64 = 86_400.0;
 
 pub mod limits;
+mod service;
+pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
 
 /// The whole input of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,6 +52,9 @@ pub struct Scenario {
     /// job history: `gpucost history --replay`); absent in every preset and link.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replay: Option<Replay>,
+    /// Inference services, beside the job classes (absent: none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<Service>,
 }
 
 /// Jobs as a history recorded them, replayed on every platform: each arrives when it did
@@ -97,6 +102,7 @@ impl Default for Scenario {
             discounts: Discounts::default(),
             people: People::default(),
             replay: None,
+            services: Vec::new(),
         }
     }
 }
@@ -600,6 +606,9 @@ pub struct Platform {
     pub storage_usd_per_gb_month: f64,
     /// Share of one full-time engineer that runs this platform.
     pub ops_fte: f64,
+    /// How the platform serves services (absent: the defaults of [`Serving`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serving: Option<Serving>,
 }
 
 impl Scenario {

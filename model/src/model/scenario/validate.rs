@@ -3,7 +3,9 @@
 //! unique, reservations within the node limit, every job class fitting every platform), then
 //! the size of the work. The first problem found is returned, with its field path.
 
-use super::fields::{Field, Series, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS};
+use super::fields::{
+    Field, Series, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, SERVICE_FIELDS,
+};
 use super::{limits, Duration, Overflow, Platform, Replay, Scenario};
 use crate::model::error::ScenarioError;
 
@@ -47,6 +49,7 @@ impl Scenario {
         check_fields(SCENARIO_FIELDS, self, "")?;
         self.check_job_classes()?;
         self.check_platforms()?;
+        self.check_services()?;
         self.check_replay()?;
         self.check_work_size()
     }
@@ -95,6 +98,54 @@ impl Scenario {
             let year_s = 366.0 * 86_400.0;
             if !in_range(job.run_s, 1e-3, year_s) {
                 return Err(out_of_range(at("run_s"), job.run_s, 1e-3, year_s));
+            }
+        }
+        Ok(())
+    }
+
+    /// At most [`limits::SERVICES_MAX`] services, each with valid fields, its fewest
+    /// replicas at most its most, and its replicas fitting every platform's nodes.
+    fn check_services(&self) -> Result<(), ScenarioError> {
+        count("services", self.services.len(), 0, limits::SERVICES_MAX)?;
+        for (i, service) in self.services.iter().enumerate() {
+            let at = format!("services.{i}");
+            check_fields(SERVICE_FIELDS, service, &at)?;
+            if service.min_replicas > service.max_replicas {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.min_replicas"),
+                    reason: format!(
+                        "{} fewest replicas is more than the most, {}",
+                        service.min_replicas, service.max_replicas
+                    ),
+                });
+            }
+            for platform in &self.platforms {
+                if service.gpus_per_replica > platform.gpus_per_node {
+                    return Err(ScenarioError::Invalid {
+                        field: format!("{at}.gpus_per_replica"),
+                        reason: format!(
+                            "service \"{}\" needs {} GPUs per replica but platform \"{}\" has \
+                             {} GPUs per node",
+                            service.name,
+                            service.gpus_per_replica,
+                            platform.name,
+                            platform.gpus_per_node
+                        ),
+                    });
+                }
+                if service.gpu_memory_gb > platform.gpu_memory_gb {
+                    return Err(ScenarioError::Invalid {
+                        field: format!("{at}.gpu_memory_gb"),
+                        reason: format!(
+                            "service \"{}\" needs {} GB per GPU but platform \"{}\" has {} GB \
+                             GPUs",
+                            service.name,
+                            service.gpu_memory_gb,
+                            platform.name,
+                            platform.gpu_memory_gb
+                        ),
+                    });
+                }
             }
         }
         Ok(())

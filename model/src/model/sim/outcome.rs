@@ -5,6 +5,7 @@
 //! that the GPU categories add up to the paid GPU time.
 
 use crate::model::cost_category::{Breakdown, PerCategory};
+use crate::model::serving::platform::ServiceOutcome;
 use serde::{Deserialize, Serialize};
 
 /// One platform in one replication. Money is per 730-hour month; time in seconds.
@@ -70,4 +71,8 @@ pub struct PlatformOutcome {
     /// was stopped there: its figures cover less than the horizon and must not be summarised.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cut_off: bool,
+    /// The scenario's services on this platform, in its order (their GPU time and cost are
+    /// in the figures above too).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub services: Vec<ServiceOutcome>,
 }

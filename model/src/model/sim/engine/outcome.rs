@@ -8,6 +8,7 @@ use super::build::Sim;
 use crate::model::cost_category::Category;
 use crate::model::pricing::other_monthly_costs;
 use crate::model::scenario::HOUR_S;
+use crate::model::serving::platform::serve_on_platform;
 use crate::model::HOURS_PER_MONTH;
 
 impl Sim<'_> {
@@ -22,10 +23,30 @@ impl Sim<'_> {
         for c in Category::ALL.into_iter().filter(|c| !c.is_gpu_time()) {
             breakdown[c] = other[c];
         }
+        let mut gpu_seconds = self.ledger.gpu_s;
+        let mut paid = self.ledger.paid_gpu_s;
+        let mut useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
+        // Services: their GPU time in the same categories, at the on-demand price.
+        let services = serve_on_platform(self.scenario, p, self.replication);
+        for s in &services {
+            for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
+                gpu_seconds[c] += s.gpu_seconds[c];
+                breakdown[c] += s.gpu_seconds[c] * self.prices.on_demand * per_month;
+                paid += s.gpu_seconds[c];
+            }
+            useful_ref_hours += s.useful_reference_gpu_hours;
+        }
         let monthly = breakdown.total();
-        let paid = self.ledger.paid_gpu_s;
-        let useful_gpu_s = self.ledger.gpu_s[Category::UsefulCompute];
-        let useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
+        let shared_usd: f64 = Category::ALL
+            .into_iter()
+            .filter(|c| !c.is_gpu_time())
+            .map(|c| breakdown[c] * months)
+            .sum();
+        let mut services = services;
+        for s in &mut services {
+            s.price_requests(paid, shared_usd);
+        }
+        let useful_gpu_s = gpu_seconds[Category::UsefulCompute];
         let waits = JobSummary::of(self.jobs, &self.states, self.horizon_s);
         let total_horizon = monthly * months;
         // Jobs come in arrival order.
@@ -33,7 +54,7 @@ impl Sim<'_> {
         PlatformOutcome {
             breakdown_usd: breakdown,
             monthly_tco_usd: monthly,
-            gpu_seconds: self.ledger.gpu_s,
+            gpu_seconds,
             paid_gpu_seconds: paid,
             useful_reference_gpu_hours: useful_ref_hours,
             usd_per_useful_gpu_hour: (useful_ref_hours > 0.0)
@@ -59,6 +80,7 @@ impl Sim<'_> {
                 .then(|| self.inflation_sum / self.completed as f64),
             events: self.events,
             cut_off: self.cut_off,
+            services,
         }
     }
 }

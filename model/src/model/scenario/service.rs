@@ -1,0 +1,148 @@
+//! Inference services: a second kind of workload beside job classes. A service receives
+//! request traffic and runs on replicas that an autoscaler adds and removes
+//! ([`crate::model::serving`]). Absent from every preset and link made before them: a
+//! scenario without services reads and runs as before.
+
+use crate::model::serving::traffic::{Spikes, Traffic};
+use serde::{Deserialize, Serialize};
+
+/// A service with request traffic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Service {
+    /// Name shown in the page.
+    pub name: String,
+    /// Its request traffic.
+    pub traffic: ServiceTraffic,
+    /// Requests per second one replica sustains on the reference GPU at its batch setting,
+    /// as measured (scaled by a platform's relative throughput).
+    pub capacity_rps: f64,
+    /// Requests a replica holds at once: `concurrency` servers per replica, each at
+    /// `capacity_rps ÷ concurrency`.
+    pub concurrency: u32,
+    /// GPUs one replica holds.
+    pub gpus_per_replica: u32,
+    /// GPU memory one replica needs, GB.
+    pub gpu_memory_gb: f64,
+    /// p95 latency objective, milliseconds.
+    pub latency_slo_ms: f64,
+    /// Fewest replicas; 0 scales to zero where the platform can (elsewhere 1, said so).
+    pub min_replicas: u32,
+    /// Most replicas.
+    pub max_replicas: u32,
+    /// The autoscaler's target utilisation of a replica's capacity (0–1].
+    pub target_utilization: f64,
+    /// A replica's model load once its GPU is there, seconds.
+    pub model_load_s: f64,
+    /// Container image size, GB.
+    pub image_gb: f64,
+    /// Requests that may wait per replica (at max_replicas); more are dropped.
+    pub queue_per_replica: u32,
+}
+
+impl Default for Service {
+    fn default() -> Self {
+        Service {
+            name: "Inference".to_string(),
+            traffic: ServiceTraffic::default(),
+            capacity_rps: 20.0,
+            concurrency: 8,
+            gpus_per_replica: 1,
+            gpu_memory_gb: 20.0,
+            latency_slo_ms: 2_000.0,
+            min_replicas: 1,
+            max_replicas: 8,
+            target_utilization: 0.7,
+            model_load_s: 60.0,
+            image_gb: 10.0,
+            queue_per_replica: 100,
+        }
+    }
+}
+
+/// A service's traffic, as the scenario writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceTraffic {
+    /// Mean requests per second over a week, spikes aside.
+    pub mean_rps: f64,
+    /// Relative weights of the 24 hours of the day (absent: flat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hourly_profile: Option<Vec<f64>>,
+    /// Traffic on Saturday and Sunday relative to a weekday (1: alike).
+    pub weekend_factor: f64,
+    /// Spikes placed at random (absent: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spikes: Option<ServiceSpikes>,
+}
+
+impl Default for ServiceTraffic {
+    fn default() -> Self {
+        ServiceTraffic {
+            mean_rps: 5.0,
+            hourly_profile: None,
+            weekend_factor: 1.0,
+            spikes: None,
+        }
+    }
+}
+
+/// Spikes of traffic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ServiceSpikes {
+    /// Mean spikes per 730-hour month.
+    pub per_month: f64,
+    /// Rate multiplier during a spike.
+    pub factor: f64,
+    /// Length of a spike, minutes.
+    pub duration_min: f64,
+}
+
+impl ServiceTraffic {
+    /// The traffic the simulation draws from.
+    pub fn traffic(&self) -> Traffic {
+        Traffic {
+            mean_rps: self.mean_rps,
+            hourly_profile: self.hourly_profile.clone().unwrap_or_default(),
+            weekend_factor: self.weekend_factor,
+            spikes: self.spikes.as_ref().map(|s| Spikes {
+                per_month: s.per_month,
+                factor: s.factor,
+                duration_min: s.duration_min,
+            }),
+        }
+    }
+}
+
+/// How a platform serves: its autoscaler and what a new replica waits for. Absent from a
+/// platform, these defaults apply (assumptions, the same on every profile until each is
+/// cited).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Serving {
+    /// From the autoscaler's decision to a new replica serving, not counting node
+    /// provisioning, image pull and model load, seconds.
+    pub scale_up_delay_s: f64,
+    /// How long a lower recommendation must hold before replicas are removed, seconds.
+    pub scale_down_cooldown_s: f64,
+    /// Seconds between the autoscaler's decisions.
+    pub metric_period_s: f64,
+    /// Whether a service may scale to zero replicas.
+    pub scale_to_zero: bool,
+}
+
+impl Default for Serving {
+    fn default() -> Self {
+        Serving {
+            scale_up_delay_s: 30.0,
+            scale_down_cooldown_s: 300.0,
+            metric_period_s: 60.0,
+            scale_to_zero: false,
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! A scenario's services on one platform in one replication: each service runs on replicas
+//! of its own ([`super::pool`]), an instance's GPUs per replica, at the platform's on-demand
+//! price per GPU-second. Services do not share nodes with each other or with training jobs
+//! yet: a new replica waits for the platform's scale-up delay, a node (its median
+//! provisioning time), the image pull and the model load.
+//!
+//! The GPU time of a service is charged like training's: busy serving is useful compute,
+//! ready replicas above the load are idle, start-ups are provisioning and pulls.
+//!
+//! Traffic and arrivals draw from a stream keyed on the service, not the platform, so every
+//! platform sees the same spikes and the same requests (common random numbers).
+
+use super::pool::{p95_of_minutes_ms, run_pool, PoolOutcome, PoolSpec};
+use crate::model::cost_category::{Category, PerCategory};
+use crate::model::pricing::GpuSecondPrices;
+use crate::model::rng::{Purpose, Stream};
+use crate::model::scenario::{Platform, Scenario, Service, Serving, DAY_S};
+use serde::{Deserialize, Serialize};
+
+/// Seconds per traffic bucket.
+pub const BUCKET_S: f64 = 60.0;
+
+/// One service on one platform in one replication.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServiceOutcome {
+    /// The service's name.
+    pub name: String,
+    /// Requests that arrived.
+    pub requests: f64,
+    /// Requests dropped (the queue was full).
+    pub requests_dropped: f64,
+    /// Requests still queued at the horizon.
+    pub requests_queued_at_horizon: f64,
+    /// Replica-hours billed.
+    pub replica_hours: f64,
+    /// Minutes whose p95 latency exceeded the objective.
+    pub slo_violation_minutes: f64,
+    /// p95 latency over the horizon, milliseconds: the request-weighted 95th percentile of
+    /// the minutes' p95 ([`super::pool::p95_of_minutes_ms`]).
+    pub latency_p95_ms: f64,
+    /// Paid GPU-seconds by GPU-time category.
+    pub gpu_seconds: PerCategory<f64>,
+    /// The GPU time's cost over the horizon, USD.
+    pub gpu_usd: f64,
+    /// Useful reference-GPU-hours (busy serving, on the reference GPU's scale).
+    pub useful_reference_gpu_hours: f64,
+    /// What a million requests cost: the service's own GPU time plus its share of the
+    /// platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata to
+    /// its paid GPU-hours; `None` without requests.
+    pub usd_per_million_requests: Option<f64>,
+}
+
+impl ServiceOutcome {
+    /// Sets [`ServiceOutcome::usd_per_million_requests`] given the platform's paid
+    /// GPU-seconds and its costs beyond GPU time over the horizon, USD.
+    pub fn price_requests(&mut self, platform_paid_gpu_s: f64, shared_usd: f64) {
+        let own_s = self.gpu_seconds.values().sum::<f64>();
+        let share = if platform_paid_gpu_s > 0.0 {
+            own_s / platform_paid_gpu_s
+        } else {
+            0.0
+        };
+        self.usd_per_million_requests = (self.requests > 0.0)
+            .then(|| (self.gpu_usd + share * shared_usd) / self.requests * 1e6);
+    }
+}
+
+/// The platform's serving behaviour: its own, or the defaults.
+pub fn serving_of(platform: &Platform) -> Serving {
+    platform.serving.clone().unwrap_or_default()
+}
+
+/// The replicas' behaviour of `service` on `platform`.
+pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
+    let serving = serving_of(platform);
+    let pull_s = if platform.image_pull_gb_per_s > 0.0 {
+        service.image_gb / platform.image_pull_gb_per_s
+    } else {
+        0.0
+    };
+    let min_replicas = if serving.scale_to_zero {
+        service.min_replicas
+    } else {
+        service.min_replicas.max(1)
+    };
+    PoolSpec {
+        capacity_rps: service.capacity_rps * platform.relative_throughput,
+        concurrency: service.concurrency.max(1),
+        latency_slo_ms: service.latency_slo_ms,
+        min_replicas,
+        max_replicas: service.max_replicas.max(min_replicas),
+        target_utilization: service.target_utilization,
+        startup_s: serving.scale_up_delay_s
+            + platform.provisioning_median_s
+            + pull_s
+            + service.model_load_s,
+        scale_down_cooldown_s: serving.scale_down_cooldown_s,
+        metric_period_s: serving.metric_period_s.max(BUCKET_S),
+        queue_limit: f64::from(service.queue_per_replica) * f64::from(service.max_replicas),
+        initial_replicas: min_replicas,
+    }
+}
+
+/// Every service of `scenario` on `platform` in `replication`.
+pub fn serve_on_platform(
+    scenario: &Scenario,
+    platform: &Platform,
+    replication: u64,
+) -> Vec<ServiceOutcome> {
+    let horizon_s = scenario.horizon_days * DAY_S;
+    let price = GpuSecondPrices::of(scenario, platform).on_demand;
+    scenario
+        .services
+        .iter()
+        .enumerate()
+        .map(|(i, service)| {
+            let mut stream = Stream::new(scenario.seed, replication, Purpose::Traffic, i as u64);
+            let plan = service.traffic.traffic().plan(horizon_s, &mut stream);
+            let spec = pool_spec(service, platform);
+            let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream);
+            outcome_of(service, platform, &spec, &run, price)
+        })
+        .collect()
+}
+
+/// GPU time and figures of a pool run.
+fn outcome_of(
+    service: &Service,
+    platform: &Platform,
+    spec: &PoolSpec,
+    run: &PoolOutcome,
+    usd_per_gpu_s: f64,
+) -> ServiceOutcome {
+    let gpus = f64::from(service.gpus_per_replica);
+    let billed_s = run.replica_hours * 3_600.0 * gpus;
+    let ready_s = run.ready_replica_hours * 3_600.0 * gpus;
+    // A replica is busy serving for 1 ÷ capacity seconds a request.
+    let busy_s = (run.served / spec.capacity_rps * gpus).min(ready_s);
+    let mut gpu_seconds = PerCategory::default();
+    gpu_seconds[Category::UsefulCompute] = busy_s;
+    gpu_seconds[Category::Idle] = ready_s - busy_s;
+    gpu_seconds[Category::ProvisioningAndPulls] = billed_s - ready_s;
+    ServiceOutcome {
+        name: service.name.clone(),
+        requests: run.arrived,
+        requests_dropped: run.dropped,
+        requests_queued_at_horizon: run.queued_at_horizon,
+        replica_hours: run.replica_hours,
+        slo_violation_minutes: run.slo_violation_minutes,
+        latency_p95_ms: p95_of_minutes_ms(&run.buckets),
+        gpu_seconds,
+        gpu_usd: billed_s * usd_per_gpu_s,
+        useful_reference_gpu_hours: busy_s / 3_600.0 * platform.relative_throughput,
+        usd_per_million_requests: None,
+    }
+}

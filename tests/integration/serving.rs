@@ -1,0 +1,159 @@
+//! Services in a scenario: hand-worked cases a wrong model fails. The bucket model itself is
+//! validated against a request-level simulation in `model/src/model/serving/validation.rs`.
+
+use crate::support::{bare_class, bare_platform, scenario};
+use gpucost::model::monte_carlo::{run_replication, MonteCarlo};
+use gpucost::model::scenario::{
+    Arrivals, Duration, Platform, Scenario, Service, ServiceTraffic, Serving,
+};
+
+/// No training (a class that never submits), one bare platform of 2-GPU nodes at $10 a
+/// node-hour with no fees or people, and `service`.
+fn serving_only(service: Service, serving: Serving) -> Scenario {
+    let class = bare_class(
+        Arrivals::Poisson { per_day: 0.0 },
+        Duration::Fixed { hours: 1.0 },
+    );
+    let platform = Platform {
+        gpus_per_node: 2,
+        serving: Some(serving),
+        ..bare_platform("endpoint")
+    };
+    let mut s = scenario(30.0, 4, vec![class], vec![platform]);
+    s.services.push(service);
+    s
+}
+
+fn quiet(min_replicas: u32) -> Service {
+    Service {
+        traffic: ServiceTraffic {
+            mean_rps: 0.0,
+            ..Default::default()
+        },
+        min_replicas,
+        image_gb: 0.0,
+        model_load_s: 0.0,
+        ..Service::default()
+    }
+}
+
+#[test]
+fn a_floor_of_two_replicas_costs_two_replicas_for_the_horizon() {
+    // 2 replicas × 1 GPU × $5 a GPU-hour (a 2-GPU node at $10) for a 730-hour month.
+    let s = serving_only(quiet(2), Serving::default());
+    s.validate().expect("valid");
+    for r in 0..2 {
+        let o = &run_replication(&s, r)[0];
+        assert!(
+            (o.monthly_tco_usd - 2.0 * 5.0 * 730.0).abs() < 1e-6,
+            "{}",
+            o.monthly_tco_usd
+        );
+        assert!((o.services[0].replica_hours - 2.0 * 30.0 * 24.0).abs() < 1e-6);
+        // No request: all of it idle.
+        let idle = o.breakdown_usd[gpucost::model::cost_category::Category::Idle];
+        assert!((idle - o.monthly_tco_usd).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn no_traffic_scaled_to_zero_costs_no_gpu_time() {
+    let zero = Serving {
+        scale_to_zero: true,
+        ..Serving::default()
+    };
+    let o = &run_replication(&serving_only(quiet(0), zero), 0)[0];
+    assert_eq!(o.paid_gpu_seconds, 0.0);
+    assert_eq!(o.monthly_tco_usd, 0.0);
+    assert_eq!(o.services[0].usd_per_million_requests, None);
+    // Where the platform cannot scale to zero, one replica stays.
+    let o = &run_replication(&serving_only(quiet(0), Serving::default()), 0)[0];
+    assert!((o.services[0].replica_hours - 30.0 * 24.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_million_requests_cost_the_replicas_they_kept_busy_plus_the_idle_ones() {
+    // 20 req/s steady on replicas of 20 req/s at 70 % target: ⌈20 ÷ 14⌉ = 2 replicas once
+    // scaled (they start at the floor of 1 and scale within the first minutes), so about
+    // 2 × 720 replica-hours at $5, for 20 × 2,592,000 requests.
+    let service = Service {
+        traffic: ServiceTraffic {
+            mean_rps: 20.0,
+            ..Default::default()
+        },
+        min_replicas: 1,
+        max_replicas: 8,
+        image_gb: 0.0,
+        model_load_s: 0.0,
+        ..Service::default()
+    };
+    let s = serving_only(service, Serving::default());
+    let mut run = MonteCarlo::new(s).expect("valid");
+    run.run_to_end();
+    let results = run.results();
+    let p = &results.platforms[0];
+    let svc = &p.services[0];
+    let hours = svc.replica_hours.mean;
+    assert!((hours - 2.0 * 720.0).abs() < 0.02 * 1440.0, "{hours}");
+    let requests = svc.requests.mean;
+    assert!(
+        (requests / (20.0 * 2_592_000.0) - 1.0).abs() < 0.01,
+        "{requests}"
+    );
+    let per_million = svc.usd_per_million_requests.expect("requests").mean;
+    let want = hours * 5.0 / requests * 1e6;
+    assert!(
+        (per_million - want).abs() < 0.01 * want,
+        "{per_million} vs {want}"
+    );
+    // The breakdown adds up, with the service in it.
+    let sum: f64 = p.breakdown_usd.values().sum();
+    assert!((sum - p.monthly_tco_usd.mean).abs() < 1e-6 * sum);
+    // Busy serving is useful compute: 20 req/s of 20 req/s replicas is one replica's time.
+    let useful = p.breakdown_usd[gpucost::model::cost_category::Category::UsefulCompute];
+    assert!(
+        (useful - 5.0 * 730.0).abs() < 0.02 * 5.0 * 730.0,
+        "{useful}"
+    );
+    assert!(
+        svc.slo_violation_minutes.mean < 5.0,
+        "{:?}",
+        svc.slo_violation_minutes
+    );
+}
+
+#[test]
+fn a_service_that_does_not_fit_a_platform_is_refused_naming_both() {
+    let too_big = Service {
+        gpus_per_replica: 4,
+        ..quiet(1)
+    };
+    let err = serving_only(too_big, Serving::default())
+        .validate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("services.0.gpus_per_replica")
+            && err.contains("4 GPUs per replica")
+            && err.contains("2 GPUs per node"),
+        "{err}"
+    );
+    let upside_down = Service {
+        min_replicas: 5,
+        max_replicas: 2,
+        ..quiet(1)
+    };
+    let err = serving_only(upside_down, Serving::default())
+        .validate()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("services.0.min_replicas"), "{err}");
+}
+
+#[test]
+fn a_scenario_with_services_goes_through_a_link_unchanged() {
+    let s = serving_only(quiet(2), Serving::default());
+    let link = gpucost::scenario::link::encode_link(&s, "batch-vs-eks-spot");
+    let read = gpucost::scenario::link::decode_link(&link);
+    assert_eq!(read.scenario, s, "{:?}", read.notices);
+}
