@@ -23,6 +23,11 @@ use super::queueing::{quantile_of, Latency, P95_TAIL};
 use super::traffic::{poisson, TrafficPlan};
 use crate::model::rng::Stream;
 
+/// Steps of utilisation (λ ÷ cμ) on which a steady bucket's M/M/c latency is computed: the
+/// bucket takes the nearest, so its utilisation is off by at most 1/8192 (the p95's error,
+/// tested, is under 0.5 % up to 98 % utilisation).
+pub const RHO_STEPS: f64 = 4096.0;
+
 /// A service and its replicas' behaviour, in the platform's terms.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PoolSpec {
@@ -103,9 +108,6 @@ pub fn run_pool(
     // Ready times of replicas requested and not yet serving, earliest first.
     let mut pending: Vec<f64> = Vec::new();
     let mut autoscaler = Autoscaler::default();
-    // Steady buckets repeat the same (servers, arrivals): their p95 is computed once.
-    let mut steady_p95: std::collections::HashMap<(u32, u64), f64> =
-        std::collections::HashMap::new();
     let mut backlog = 0.0;
     let mut period_arrivals = 0.0;
     let mut out = PoolOutcome::default();
@@ -140,39 +142,37 @@ pub fn run_pool(
         // 4. Latency.
         let servers = (ready_share * f64::from(spec.concurrency)).floor() as u32;
         let serving_rps = ready_share * spec.capacity_rps;
-        let latency = if arrivals == 0.0 {
-            None
+        let lambda = arrivals / bucket_s;
+        let steady =
+            before == 0.0 && backlog == 0.0 && servers > 0 && lambda < f64::from(servers) * mu;
+        let (latency, p95_ms) = if arrivals == 0.0 {
+            (None, 0.0)
         } else if serving_rps <= 0.0 {
-            Some(Latency::Stalled)
+            (Some(Latency::Stalled), f64::INFINITY)
+        } else if steady {
+            // M/M/c at the bucket's utilisation, on a grid of RHO_STEPS steps: a month of
+            // minutes needs a few hundred distinct queues, computed once each.
+            let c = f64::from(servers);
+            let step = ((lambda / (c * mu) * RHO_STEPS).round()).min(RHO_STEPS - 1.0);
+            let (l, p) = steady_latency(servers, step as u32, mu);
+            (Some(l), p)
         } else {
-            let queue = Latency::queue(servers, arrivals / bucket_s, mu);
-            Some(match queue {
-                Some(q) if before == 0.0 && backlog == 0.0 => q,
-                // A backlog (or a load above what M/M/c holds): a request waits for the
-                // requests ahead of it, which change linearly from the bucket's start to
-                // its end, served by the replicas ready then and those starting later.
-                _ => {
-                    let wait_at_end = wait_for(
-                        backlog,
-                        end,
-                        ready + joined as u32,
-                        &pending,
-                        spec.capacity_rps,
-                    );
-                    Latency::Backlog {
-                        low: wait_at_start.min(wait_at_end),
-                        high: wait_at_start.max(wait_at_end),
-                        mu,
-                    }
-                }
-            })
-        };
-        let p95_ms = match latency {
-            None => 0.0,
-            Some(l @ Latency::Queue { .. }) => *steady_p95
-                .entry((servers, arrivals as u64))
-                .or_insert_with(|| l.quantile(P95_TAIL) * 1000.0),
-            Some(l) => l.quantile(P95_TAIL) * 1000.0,
+            // A backlog (or a load above what M/M/c holds): a request waits for the requests
+            // ahead of it, which change linearly from the bucket's start to its end, served by
+            // the replicas ready then and those starting later.
+            let wait_at_end = wait_for(
+                backlog,
+                end,
+                ready + joined as u32,
+                &pending,
+                spec.capacity_rps,
+            );
+            let l = Latency::Backlog {
+                low: wait_at_start.min(wait_at_end),
+                high: wait_at_start.max(wait_at_end),
+                mu,
+            };
+            (Some(l), l.quantile(P95_TAIL) * 1000.0)
         };
         if p95_ms > spec.latency_slo_ms {
             out.slo_violation_minutes += bucket_s / 60.0;
@@ -197,6 +197,7 @@ pub fn run_pool(
         }
     }
     out.queued_at_horizon = backlog;
+
     out
 }
 
@@ -239,6 +240,37 @@ impl Autoscaler {
         }
         extra.min(ready)
     }
+}
+
+/// Steady latencies and their p95 (ms) by (server rate's bits, servers, utilisation step).
+type SteadyCache = std::collections::HashMap<(u64, u32, u32), (Latency, f64)>;
+
+thread_local! {
+    /// Steady buckets' latencies: a pure function of the key, kept across buckets, services
+    /// and replications of a thread.
+    static STEADY: std::cell::RefCell<SteadyCache> = std::cell::RefCell::new(SteadyCache::new());
+}
+
+/// Most entries [`STEADY`] keeps before it starts again (about 10 MB).
+const STEADY_MAX: usize = 200_000;
+
+/// The latency and p95 (ms) of M/M/c with `servers` servers of rate `mu` at utilisation
+/// `step` ÷ [`RHO_STEPS`].
+fn steady_latency(servers: u32, step: u32, mu: f64) -> (Latency, f64) {
+    STEADY.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= STEADY_MAX {
+            cache.clear();
+        }
+        *cache
+            .entry((mu.to_bits(), servers, step))
+            .or_insert_with(|| {
+                let c = f64::from(servers);
+                let l = Latency::queue(servers, f64::from(step) / RHO_STEPS * c * mu, mu)
+                    .unwrap_or(Latency::Stalled);
+                (l, l.quantile(P95_TAIL) * 1000.0)
+            })
+    })
 }
 
 /// Replicas the autoscaler asks for at `load` requests per second.
@@ -372,6 +404,26 @@ mod tests {
             "{}",
             o.replica_hours
         );
+    }
+
+    #[test]
+    fn the_utilisation_grid_moves_the_p95_by_under_half_a_percent() {
+        use crate::model::serving::queueing::sojourn_quantile;
+        for servers in [1, 2, 8, 64, 240] {
+            for k in 1..=98 {
+                // Utilisations between the grid's steps, up to 98 %.
+                let rho = f64::from(k) / 100.0 + 0.3 / RHO_STEPS;
+                let mu = 2.5;
+                let lambda = rho * f64::from(servers) * mu;
+                let exact = sojourn_quantile(servers, lambda, mu, P95_TAIL) * 1000.0;
+                let step = (rho * RHO_STEPS).round() as u32;
+                let (_, grid) = steady_latency(servers, step, mu);
+                assert!(
+                    (grid - exact).abs() < 0.005 * exact,
+                    "c = {servers}, ρ = {rho}: {grid} vs {exact}"
+                );
+            }
+        }
     }
 
     #[test]

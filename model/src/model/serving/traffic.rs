@@ -112,6 +112,16 @@ impl TrafficPlan {
     /// constant rate (hours, days and spike edges inside the interval are followed).
     pub fn mean_rate(&self, from: f64, length: f64) -> f64 {
         let to = from + length;
+        // Within one hour and across no spike's edge, the rate is constant.
+        let one_hour = (from / HOUR_S).floor() == ((to - 1e-9) / HOUR_S).floor();
+        if one_hour
+            && !self
+                .spikes
+                .iter()
+                .any(|&(a, b, _)| (from < a && a < to) || (from < b && b < to))
+        {
+            return self.rate_at(from);
+        }
         let mut cuts = vec![from, to];
         let mut h = (from / HOUR_S).floor() + 1.0;
         while h * HOUR_S < to {
