@@ -25,6 +25,7 @@ mod runner;
 mod scenario_editor;
 mod scenario_files;
 mod sensitivity_view;
+mod services;
 mod sim_worker;
 mod simulation_settings;
 mod trace_store;

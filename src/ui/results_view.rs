@@ -13,7 +13,7 @@ use leptos::prelude::*;
 #[component]
 fn Metric(
     platform: String,
-    metric: &'static str,
+    #[prop(into)] metric: String,
     label: &'static str,
     value: Option<f64>,
     text: String,
@@ -135,6 +135,55 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
     }
 }
 
+/// Each service's headline numbers on the platform: $ per million requests, SLO-violation
+/// minutes and p95 latency (medians over replications).
+#[component]
+fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
+    let platform = result.name.clone();
+    result
+        .services
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            let per_million = s.usd_per_million_requests.map(|x| x.p50);
+            let p95 = s.latency_p95_ms.map(|x| x.p50);
+            // Metric keys name the service by its place, as the report lists them.
+            let key = |what: &str| format!("services.{j}.{what}");
+            view! {
+                <section class="service-metrics" data-service=s.name.clone()>
+                    <h4>{s.name.clone()}</h4>
+                    <dl>
+                        <Metric
+                            platform=platform.clone()
+                            metric=key("usd_per_million_requests.p50")
+                            label="$ per million requests"
+                            value=per_million
+                            text=per_million.map(usd_cents).unwrap_or_else(|| "n/a".into())
+                            help="The service's own GPU time plus its share of the platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata to GPU-hours, per million requests; median over replications."
+                        />
+                        <Metric
+                            platform=platform.clone()
+                            metric=key("slo_violation_minutes.mean")
+                            label="SLO-violation minutes"
+                            value=Some(s.slo_violation_minutes.mean)
+                            text=trim_number(s.slo_violation_minutes.mean.round())
+                            help="Minutes whose p95 latency exceeded the objective over the horizon; mean over replications."
+                        />
+                        <Metric
+                            platform=platform.clone()
+                            metric=key("latency_p95_ms.p50")
+                            label="p95 latency"
+                            value=p95
+                            text=p95.map(|ms| format!("{} ms", trim_number(ms.round()))).unwrap_or_else(|| "n/a".into())
+                            help="The request-weighted 95th percentile of the minutes' p95 latency; median over replications."
+                        />
+                    </dl>
+                </section>
+            }
+        })
+        .collect_view()
+}
+
 /// The card of one platform.
 #[component]
 fn PlatformCard(
@@ -192,6 +241,7 @@ fn PlatformCard(
                 />
             </dl>
             <CardDetails result=result.clone() />
+            <ServiceMetrics result=result.clone() />
             // Only this paragraph follows the inputs between runs: an input redraws the
             // estimate, not the card.
             {let name = name.clone(); move || {

@@ -31,6 +31,7 @@ pub fn ScenarioEditor(
     // of rebuilding every editor (hundreds of elements) on each slider input.
     let platform_count = Memo::new(move |_| scenario.with(|s| s.platforms.len()));
     let class_count = Memo::new(move |_| scenario.with(|s| s.job_classes.len()));
+    let service_count = Memo::new(move |_| scenario.with(|s| s.services.len()));
     view! {
         <section class="scenario" aria-labelledby="scenario-heading">
             <h2 id="scenario-heading">"Scenario"</h2>
@@ -67,6 +68,14 @@ pub fn ScenarioEditor(
                     .collect_view()
             }}
             <super::job_classes::AddJobClass scenario=scenario />
+            <h3>"Services"</h3>
+            <p class="hint">"Inference services with request traffic, on replicas an autoscaler adds and removes (each replica on instances of its own, at the on-demand price)."</p>
+            {move || {
+                (0..service_count.get())
+                    .map(|i| view! { <super::services::ServiceFieldset scenario=scenario index=i /> })
+                    .collect_view()
+            }}
+            <super::services::AddService scenario=scenario />
         </section>
     }
 }

@@ -126,6 +126,28 @@ pub fn remove_job_class(scenario: &mut Scenario, index: usize) -> bool {
     true
 }
 
+/// Adds a service (the defaults, named by its place) up to the limit.
+pub fn add_service(scenario: &mut Scenario) -> bool {
+    if scenario.services.len() >= limits::SERVICES_MAX {
+        return false;
+    }
+    let n = scenario.services.len() + 1;
+    scenario.services.push(crate::model::scenario::Service {
+        name: format!("Service {n}"),
+        ..Default::default()
+    });
+    true
+}
+
+/// Removes service `index` (a scenario may have none).
+pub fn remove_service(scenario: &mut Scenario, index: usize) -> bool {
+    if index >= scenario.services.len() {
+        return false;
+    }
+    scenario.services.remove(index);
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
