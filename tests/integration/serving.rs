@@ -157,3 +157,43 @@ fn a_scenario_with_services_goes_through_a_link_unchanged() {
     let read = gpucost::scenario::link::decode_link(&link);
     assert_eq!(read.scenario, s, "{:?}", read.notices);
 }
+
+/// The mean SLO-violation minutes of the preset's service on each platform, over `reps`.
+fn slo_minutes(s: &Scenario, reps: u64) -> Vec<f64> {
+    let mut total = vec![0.0; s.platforms.len()];
+    for r in 0..reps {
+        for (t, o) in total.iter_mut().zip(run_replication(s, r)) {
+            *t += o.services[0].slo_violation_minutes;
+        }
+    }
+    total.iter().map(|t| t / reps as f64).collect()
+}
+
+#[test]
+fn in_the_agent_spike_the_longer_start_up_misses_the_objective_longer() {
+    let mut s = gpucost::scenario::presets::preset("agent-traffic-spike")
+        .unwrap()
+        .scenario();
+    s.horizon_days = 10.0;
+    let minutes = slo_minutes(&s, 8);
+    // SageMaker: 180 s for the alarm + 360 s for a node, against EKS's 30 s + 240 s (the
+    // same image and model load): more minutes above the objective.
+    assert!(minutes[0] > minutes[1], "{minutes:?}");
+    // The same start-up on both (the same g5 nodes): the same minutes, run for run (the
+    // traffic is drawn per service, the same on every platform).
+    s.platforms[0].serving = Some(gpucost::model::scenario::Serving {
+        scale_up_delay_s: 30.0,
+        ..gpucost::model::scenario::Serving::default()
+    });
+    s.platforms[0].provisioning_median_s = s.platforms[1].provisioning_median_s;
+    let same = slo_minutes(&s, 8);
+    assert_eq!(same[0], same[1], "{same:?}");
+    // A longer scale-up delay never misses the objective for fewer minutes.
+    let mut slower = s.clone();
+    slower.platforms[1].serving = Some(gpucost::model::scenario::Serving {
+        scale_up_delay_s: 600.0,
+        ..gpucost::model::scenario::Serving::default()
+    });
+    let slow = slo_minutes(&slower, 8);
+    assert!(slow[1] > same[1], "{slow:?} vs {same:?}");
+}

@@ -6,7 +6,8 @@
 
 use crate::model::platforms::Profile;
 use crate::model::scenario::{
-    Arrivals, Duration, FailureKind, Failures, JobClass, Overflow, Placement, Scenario,
+    Arrivals, Duration, FailureKind, Failures, JobClass, Overflow, Placement, Scenario, Service,
+    ServiceSpikes, ServiceTraffic,
 };
 
 /// A named starting scenario.
@@ -81,6 +82,12 @@ pub fn presets() -> &'static [Preset] {
             version: 2,
             description: "Reserved base + spot overflow vs all spot vs all on-demand, p4d (seed 000)",
             build: reserved_base_spot_overflow,
+        },
+        Preset {
+            name: "agent-traffic-spike",
+            version: 1,
+            description: "An agent API hit by ×10 traffic for an hour: SageMaker endpoint vs EKS vs GKE (seed 001)",
+            build: agent_traffic_spike,
         },
     ]
 }
@@ -332,6 +339,49 @@ fn reserved_base_spot_overflow() -> Scenario {
         reference_gpus: 32,
         job_classes: vec![training_class()],
         platforms: vec![mixed, spot, on_demand],
+        ..Scenario::default()
+    }
+}
+
+/// Seed 001's agent system "slashdotted": one service whose traffic jumps tenfold for an
+/// hour about once a week, on a SageMaker endpoint (new instances wait for a CloudWatch alarm
+/// and a node), on EKS with Karpenter and on GKE Standard, each on one-GPU nodes. No
+/// training. The seed's "10–15 minutes" against "30 s" is an anecdote; here a new replica
+/// waits for the platform's scale-up delay, a node, the image and the model.
+fn agent_traffic_spike() -> Scenario {
+    let sagemaker = Profile::Sagemaker.platform("SageMaker endpoint", "g5.xlarge", "us-east-1");
+    let eks = Profile::Eks.platform("EKS + Karpenter", "g5.xlarge", "us-east-1");
+    let gke = Profile::GkeStandard.platform("GKE Standard", "g2-standard-8", "us-central1");
+    Scenario {
+        replications: 100,
+        reference_gpus: 8,
+        job_classes: Vec::new(),
+        platforms: vec![sagemaker, eks, gke],
+        services: vec![Service {
+            name: "Agent API".into(),
+            traffic: ServiceTraffic {
+                mean_rps: 10.0,
+                hourly_profile: None,
+                weekend_factor: 1.0,
+                spikes: Some(ServiceSpikes {
+                    per_month: 4.0,
+                    factor: 10.0,
+                    duration_min: 60.0,
+                }),
+            },
+            // Measured on an A100 (the reference GPU): about 4 req/s on a g5's A10G.
+            capacity_rps: 12.0,
+            concurrency: 4,
+            gpus_per_replica: 1,
+            gpu_memory_gb: 20.0,
+            latency_slo_ms: 5_000.0,
+            min_replicas: 2,
+            max_replicas: 40,
+            target_utilization: 0.7,
+            model_load_s: 90.0,
+            image_gb: 12.0,
+            queue_per_replica: 50,
+        }],
         ..Scenario::default()
     }
 }

@@ -684,12 +684,12 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     num!(Platform; "serving.scale_up_delay_s", "Serving scale-up delay", "s", (0.0, 86_400.0),
         |p| serving(p).scale_up_delay_s, |p, v| serving_mut(p).scale_up_delay_s = v)
     .doc("From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load.")
-    .source("assumption: 30 s for a pod to be scheduled and pass its readiness check")
+    .source("SageMaker: assumption, 180 s (three one-minute CloudWatch datapoints); others: assumption, 30 s for a pod to be scheduled and pass its readiness check")
     .control(Control::Elsewhere),
     num!(Platform; "serving.scale_down_cooldown_s", "Serving scale-down cooldown", "s", (0.0, 86_400.0),
         |p| serving(p).scale_down_cooldown_s, |p, v| serving_mut(p).scale_down_cooldown_s = v)
     .doc("How long a lower replica count must be recommended before replicas are removed.")
-    .source("assumption: 300 s, as the Kubernetes HPA's default scale-down stabilisation window")
+    .source("SageMaker endpoint variants' default scale-in cooldown, 300 s (AWS CDK InvocationsScalingProps); the Kubernetes HPA's default scale-down stabilisation window, 300 s")
     .control(Control::Elsewhere),
     num!(Platform; "serving.metric_period_s", "Autoscaler period", "s", (60.0, 3_600.0),
         |p| serving(p).metric_period_s, |p, v| serving_mut(p).metric_period_s = v)
@@ -704,14 +704,16 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .control(Control::Elsewhere),
 ];
 
-/// A platform's serving settings: its own, or the defaults.
+/// A platform's serving settings: its own, or its profile's.
 fn serving(p: &Platform) -> Serving {
-    p.serving.clone().unwrap_or_default()
+    crate::model::serving::platform::serving_of(p)
 }
 
-/// A platform's serving settings to edit (the defaults made its own first).
+/// A platform's serving settings to edit (its profile's made its own first).
 fn serving_mut(p: &mut Platform) -> &mut Serving {
-    p.serving.get_or_insert_with(Serving::default)
+    let profile = p.profile.profile();
+    p.serving
+        .get_or_insert_with(|| Serving::of_profile(profile))
 }
 
 fn spikes_mut(s: &mut Service) -> &mut ServiceSpikes {

@@ -3,6 +3,7 @@
 //! ([`crate::model::serving`]). Absent from every preset and link made before them: a
 //! scenario without services reads and runs as before.
 
+use super::Profile;
 use crate::model::serving::traffic::{Spikes, Traffic};
 use serde::{Deserialize, Serialize};
 
@@ -119,8 +120,7 @@ impl ServiceTraffic {
 }
 
 /// How a platform serves: its autoscaler and what a new replica waits for. Absent from a
-/// platform, these defaults apply (assumptions, the same on every profile until each is
-/// cited).
+/// platform, its profile's ([`Serving::of_profile`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
@@ -134,6 +134,31 @@ pub struct Serving {
     pub metric_period_s: f64,
     /// Whether a service may scale to zero replicas.
     pub scale_to_zero: bool,
+}
+
+impl Serving {
+    /// A profile's serving behaviour, each figure cited or an assumption:
+    /// - SageMaker endpoints (Application Auto Scaling target tracking on CloudWatch): a
+    ///   scale-out waits for its alarm, three one-minute datapoints (assumption: 180 s);
+    ///   scale-in cooldown 300 s, the default for SageMaker endpoint variants (ref: AWS CDK
+    ///   InvocationsScalingProps, scale_in_cooldown); to zero only with inference components,
+    ///   "the provisioning process takes several minutes" (ref: SageMaker developer guide,
+    ///   "Scale an endpoint to zero instances"), so off here;
+    /// - Kubernetes (EKS, GKE): a pod scheduled and ready 30 s after the HPA's decision
+    ///   (assumption); scale-down after the HPA's 300 s stabilisation window (ref: Kubernetes
+    ///   HPA default); no scale to zero without KEDA or Knative;
+    /// - the others: the Kubernetes figures (assumption).
+    pub fn of_profile(profile: Option<Profile>) -> Serving {
+        match profile {
+            Some(Profile::Sagemaker) => Serving {
+                scale_up_delay_s: 180.0,
+                scale_down_cooldown_s: 300.0,
+                metric_period_s: 60.0,
+                scale_to_zero: false,
+            },
+            _ => Serving::default(),
+        }
+    }
 }
 
 impl Default for Serving {

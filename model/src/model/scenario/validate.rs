@@ -151,12 +151,13 @@ impl Scenario {
         Ok(())
     }
 
-    /// 1 to [`limits::JOB_CLASSES_MAX`] classes, each with valid fields.
+    /// 1 to [`limits::JOB_CLASSES_MAX`] classes (0 when the scenario has services), each
+    /// with valid fields.
     fn check_job_classes(&self) -> Result<(), ScenarioError> {
         count(
             "job_classes",
             self.job_classes.len(),
-            1,
+            usize::from(self.services.is_empty()),
             limits::JOB_CLASSES_MAX,
         )?;
         for (i, class) in self.job_classes.iter().enumerate() {

@@ -10,7 +10,7 @@
 //! Traffic and arrivals draw from a stream keyed on the service, not the platform, so every
 //! platform sees the same spikes and the same requests (common random numbers).
 
-use super::pool::{p95_of_minutes_ms, run_pool, PoolOutcome, PoolSpec};
+use super::pool::{desired_replicas, p95_of_minutes_ms, run_pool, PoolOutcome, PoolSpec};
 use crate::model::cost_category::{Category, PerCategory};
 use crate::model::pricing::GpuSecondPrices;
 use crate::model::rng::{Purpose, Stream};
@@ -65,9 +65,12 @@ impl ServiceOutcome {
     }
 }
 
-/// The platform's serving behaviour: its own, or the defaults.
+/// The platform's serving behaviour: its own, or its profile's.
 pub fn serving_of(platform: &Platform) -> Serving {
-    platform.serving.clone().unwrap_or_default()
+    platform
+        .serving
+        .clone()
+        .unwrap_or_else(|| Serving::of_profile(platform.profile.profile()))
 }
 
 /// The replicas' behaviour of `service` on `platform`.
@@ -116,7 +119,10 @@ pub fn serve_on_platform(
         .map(|(i, service)| {
             let mut stream = Stream::new(scenario.seed, replication, Purpose::Traffic, i as u64);
             let plan = service.traffic.traffic().plan(horizon_s, &mut stream);
-            let spec = pool_spec(service, platform);
+            let mut spec = pool_spec(service, platform);
+            // The service is running when the horizon starts: with the replicas its traffic
+            // then asks for.
+            spec.initial_replicas = desired_replicas(&spec, plan.rate_at(0.0));
             let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream);
             outcome_of(service, platform, &spec, &run, price)
         })
