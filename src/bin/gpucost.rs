@@ -564,6 +564,27 @@ mod cli {
                 p.queue_wait_p95_min.mean,
             );
         }
+        for p in &results.platforms {
+            for s in &p.services {
+                let per_million = s
+                    .usd_per_million_requests
+                    .map(|x| format!("${:.2}", x.p50))
+                    .unwrap_or_else(|| "n/a".into());
+                let p95 = s
+                    .latency_p95_ms
+                    .map(|x| format!("{:.0} ms", x.p50))
+                    .unwrap_or_else(|| "n/a".into());
+                out += &format!(
+                    "{} on {}: {per_million} per million requests, {:.0} SLO-violation minutes, \
+                     p95 latency {p95}, {:.0} requests dropped, {:.0} replica-hours\n",
+                    s.name,
+                    p.name,
+                    s.slo_violation_minutes.mean,
+                    s.requests_dropped.mean,
+                    s.replica_hours.mean
+                );
+            }
+        }
         let names: Vec<&str> = results.platforms.iter().map(|p| p.name.as_str()).collect();
         let index = |name: &str| names.iter().position(|n| *n == name);
         for pair in results.paired.iter().filter(|p| index(&p.a) < index(&p.b)) {

@@ -217,8 +217,9 @@ fn failure_factors(f: &Failures) -> FailureFactors {
 /// First-order monthly cost of platform `index`: every job's expected GPU time (including
 /// checkpoint writes, Daly's expected rework on spot, pulls and provisioning when nodes are not
 /// kept warm, and GPUs held but unused), bought from reserved capacity first and then at the
-/// overflow price, plus the other monthly costs. No queueing and no idle warm windows: the
-/// simulation measures those.
+/// overflow price, plus the other monthly costs; and each service's replicas for its mean
+/// traffic. No queueing, no idle warm windows and no autoscaling lag: the simulation
+/// measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let p = &scenario.platforms[index];
     let gpn = f64::from(p.gpus_per_node.max(1));
@@ -310,7 +311,27 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         paid_gpu_h = capacity_gpu_h;
     }
     let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);
-    let compute_usd = reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price;
+    // Services: the replicas their mean traffic asks for (at least the floor), on their own
+    // nodes at the on-demand price, busy for the share of the time the traffic needs.
+    let mut serving_usd = 0.0;
+    for service in &scenario.services {
+        let spec = crate::model::serving::platform::pool_spec(service, p);
+        let traffic = service.traffic.traffic();
+        let spike_share = traffic.spikes.as_ref().map_or(0.0, |x| {
+            (x.per_month * x.duration_min * 60.0 / (HOURS_PER_MONTH * HOUR_S)).min(1.0)
+                * (x.factor - 1.0)
+        });
+        let mean_rps = traffic.mean_rps * (1.0 + spike_share);
+        let replicas = f64::from(crate::model::serving::pool::desired_replicas(
+            &spec, mean_rps,
+        ));
+        let gpus = f64::from(service.gpus_per_replica);
+        serving_usd += replicas * gpus * HOURS_PER_MONTH * prices.on_demand * HOUR_S;
+        useful_ref_h +=
+            mean_rps / spec.capacity_rps.max(1e-9) * gpus * HOURS_PER_MONTH * p.relative_throughput;
+    }
+    let compute_usd =
+        reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;
     let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();
     let total = compute_usd + other_usd;
     Estimate {
