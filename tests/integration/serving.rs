@@ -197,3 +197,76 @@ fn in_the_agent_spike_the_longer_start_up_misses_the_objective_longer() {
     let slow = slo_minutes(&slower, 8);
     assert!(slow[1] > same[1], "{slow:?} vs {same:?}");
 }
+
+mod properties {
+    use gpucost::model::rng::{Purpose, Stream};
+    use gpucost::model::serving::pool::{run_pool, PoolSpec};
+    use gpucost::model::serving::traffic::{Spikes, Traffic};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Every request that arrives is served, still queued at the horizon, or dropped.
+        #[test]
+        fn served_queued_and_dropped_make_the_arrivals(
+            rps in 0.0f64..300.0,
+            startup_s in 0.0f64..1_800.0,
+            queue in 0u32..5_000,
+            min in 0u32..3,
+            factor in 1.0f64..20.0,
+            seed in 0u64..1_000,
+        ) {
+            let spec = PoolSpec {
+                capacity_rps: 7.0,
+                concurrency: 4,
+                latency_slo_ms: 2_000.0,
+                min_replicas: min,
+                max_replicas: 30,
+                target_utilization: 0.7,
+                startup_s,
+                scale_down_cooldown_s: 300.0,
+                metric_period_s: 60.0,
+                queue_limit: f64::from(queue),
+                initial_replicas: min,
+            };
+            let traffic = Traffic {
+                spikes: Some(Spikes { per_month: 30.0, factor, duration_min: 30.0 }),
+                ..Traffic::flat(rps)
+            };
+            let mut s = Stream::new(seed, 0, Purpose::Traffic, 0);
+            let horizon = 2.0 * 86_400.0;
+            let plan = traffic.plan(horizon, &mut s);
+            let o = run_pool(&spec, &plan, horizon, 60.0, &mut s);
+            let sum = o.served + o.queued_at_horizon + o.dropped;
+            prop_assert!((sum - o.arrived).abs() <= 1e-6 * o.arrived.max(1.0), "{} vs {}", sum, o.arrived);
+            prop_assert!(o.queued_at_horizon <= spec.queue_limit);
+            prop_assert!(o.ready_replica_hours <= o.replica_hours + 1e-9);
+        }
+    }
+}
+
+#[test]
+fn more_traffic_never_costs_less_on_means() {
+    let tco = |rps: f64| {
+        let service = Service {
+            traffic: ServiceTraffic {
+                mean_rps: rps,
+                ..Default::default()
+            },
+            max_replicas: 64,
+            ..quiet(1)
+        };
+        let mut s = serving_only(service, Serving::default());
+        s.horizon_days = 3.0;
+        (0..6)
+            .map(|r| run_replication(&s, r)[0].monthly_tco_usd)
+            .sum::<f64>()
+            / 6.0
+    };
+    let mut last = 0.0;
+    for rps in [0.0, 5.0, 20.0, 60.0, 200.0, 600.0] {
+        let now = tco(rps);
+        // (Equal up to rounding where one replica serves both.)
+        assert!(now >= last * (1.0 - 1e-12), "{rps} req/s: {now} < {last}");
+        last = now;
+    }
+}
