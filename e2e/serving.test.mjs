@@ -1,0 +1,74 @@
+// Stories: a team serving an agent API opens the spike preset and reads each platform's cost
+// per million requests and minutes over the latency objective, as `gpucost eval` computes
+// them; on a fixed number of replicas, twice the traffic costs half as much per request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cliEval, metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
+
+const PRESET = 'agent-traffic-spike';
+
+async function openPreset() {
+  const app = await openCalculator();
+  const before = await runId(app.page);
+  await app.page.locator('#preset').selectOption(PRESET);
+  await waitForRun(app.page, before, 300_000);
+  return app;
+}
+
+test('the serving preset shows per service the numbers gpucost eval computes', async () => {
+  const app = await openPreset();
+  try {
+    const { page } = app;
+    const cli = cliEval(PRESET);
+    const perMillion = await metric(page, 'services.0.usd_per_million_requests.p50');
+    const slo = await metric(page, 'services.0.slo_violation_minutes.mean');
+    const p95 = await metric(page, 'services.0.latency_p95_ms.p50');
+    for (const p of cli.platforms) {
+      const s = p.services[0];
+      assert.ok(Math.abs(perMillion[p.name] - s.usd_per_million_requests.p50) <= 1e-9 * perMillion[p.name], `${p.name}: $/M`);
+      assert.equal(slo[p.name], s.slo_violation_minutes.mean, `${p.name}: SLO minutes`);
+      assert.equal(p95[p.name], s.latency_p95_ms.p50, `${p.name}: p95`);
+    }
+    // The longer start-up (SageMaker's alarm and node) misses the objective longer.
+    assert.ok(slo['SageMaker endpoint'] > slo['EKS + Karpenter'], JSON.stringify(slo));
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('on fixed replicas, doubling the traffic halves the cost per million requests', async () => {
+  const app = await openPreset();
+  try {
+    const { page } = app;
+    // Four replicas always (most, then fewest), no spikes: the cost no longer follows traffic.
+    await page.locator('fieldset.service details.all-settings > summary').click();
+    for (const [id, value] of [['service-0-setting-4', 4], ['service-0-setting-3', 4], ['service-more-0-setting-1', 0]]) {
+      const before = await runId(page);
+      await typeNumber(page, id, value);
+      await waitForRun(page, before, 300_000);
+    }
+    // By hand: a month's TCO over the horizon's requests, 30 days of 730-hour months.
+    const months = (30 * 24) / 730;
+    const perMillionAt = async (rps) => {
+      const before = await runId(page);
+      await typeNumber(page, 'service-0-setting-0', rps);
+      await waitForRun(page, before, 300_000);
+      const tco = await metric(page, 'monthly_tco_usd.p50');
+      const shown = await metric(page, 'services.0.usd_per_million_requests.p50');
+      for (const [name, usd] of Object.entries(tco)) {
+        const byHand = (usd * months) / (rps * 30 * 86_400) * 1e6;
+        assert.ok(Math.abs(shown[name] - byHand) <= 0.005 * byHand, `${rps} req/s on ${name}: ${shown[name]} vs ${byHand}`);
+      }
+      return shown;
+    };
+    const at5 = await perMillionAt(5);
+    const at10 = await perMillionAt(10);
+    for (const name of Object.keys(at5)) {
+      assert.ok(Math.abs(at10[name] / at5[name] - 0.5) < 0.005, `${name}: ${at5[name]} → ${at10[name]}`);
+    }
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
