@@ -193,6 +193,11 @@ fn PlatformCard(
     let name = result.name.clone();
     let per_hour = result.usd_per_useful_gpu_hour;
     let per_job = result.usd_per_successful_job;
+    // A serving-only scenario has no job to count: its card leaves out the job figures.
+    let jobs = result.services.is_empty()
+        || result.jobs_completed.mean > 0.0
+        || result.jobs_failed.mean > 0.0
+        || result.jobs_waiting.mean > 0.0;
     view! {
         <article class="card" data-platform=name.clone()>
             <h3>{name.clone()}</h3>
@@ -214,14 +219,16 @@ fn PlatformCard(
                     text=per_hour.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
                     help="Total cost ÷ useful reference-GPU-hours (work kept, measured on the reference GPU); n/a when nothing useful ran."
                 />
-                <Metric
-                    platform=name.clone()
-                    metric="usd_per_successful_job.p50"
-                    label="$ per successful job"
-                    value=per_job.map(|s| s.p50)
-                    text=per_job.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
-                    help="Total cost ÷ jobs finished in the horizon."
-                />
+                {jobs.then(|| view! {
+                    <Metric
+                        platform=name.clone()
+                        metric="usd_per_successful_job.p50"
+                        label="$ per successful job"
+                        value=per_job.map(|s| s.p50)
+                        text=per_job.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
+                        help="Total cost ÷ jobs finished in the horizon."
+                    />
+                })}
                 <Metric
                     platform=name.clone()
                     metric="utilization.mean"
@@ -230,17 +237,19 @@ fn PlatformCard(
                     text=percent(result.utilization.mean)
                     help="Useful GPU-time ÷ paid GPU-time (the output; not the offered-load slider)."
                 />
-                <Metric
-                    platform=name.clone()
-                    metric="queue_wait_p95_min.mean"
-                    label="Queue wait p95"
-                    value=Some(result.queue_wait_p95_min.mean)
-                    text=wait(result.queue_wait_p95_min.mean)
-                    detail=queue_wait_detail(&result)
-                    help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it."
-                />
+                {jobs.then(|| view! {
+                    <Metric
+                        platform=name.clone()
+                        metric="queue_wait_p95_min.mean"
+                        label="Queue wait p95"
+                        value=Some(result.queue_wait_p95_min.mean)
+                        text=wait(result.queue_wait_p95_min.mean)
+                        detail=queue_wait_detail(&result)
+                        help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it."
+                    />
+                })}
             </dl>
-            <CardDetails result=result.clone() />
+            {jobs.then(|| view! { <CardDetails result=result.clone() /> })}
             <ServiceMetrics result=result.clone() />
             // Only this paragraph follows the inputs between runs: an input redraws the
             // estimate, not the card.
