@@ -270,3 +270,19 @@ fn more_traffic_never_costs_less_on_means() {
         last = now;
     }
 }
+
+#[test]
+fn an_autoscaler_period_between_minutes_is_refused_naming_it() {
+    let odd = Serving {
+        metric_period_s: 90.0,
+        ..Serving::default()
+    };
+    let err = serving_only(quiet(1), odd)
+        .validate()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("platforms.0.serving.metric_period_s") && err.contains("90 s"),
+        "{err}"
+    );
+}

@@ -327,8 +327,12 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         ));
         let gpus = f64::from(service.gpus_per_replica);
         serving_usd += replicas * gpus * HOURS_PER_MONTH * prices.on_demand * HOUR_S;
-        useful_ref_h +=
-            mean_rps / spec.capacity_rps.max(1e-9) * gpus * HOURS_PER_MONTH * p.relative_throughput;
+        // Beyond what the most replicas serve, requests queue or drop: no useful time.
+        let served_rps = mean_rps.min(f64::from(spec.max_replicas) * spec.capacity_rps);
+        useful_ref_h += served_rps / spec.capacity_rps.max(1e-9)
+            * gpus
+            * HOURS_PER_MONTH
+            * p.relative_throughput;
     }
     let compute_usd =
         reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;

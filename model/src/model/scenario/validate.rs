@@ -200,6 +200,16 @@ impl Scenario {
                     name: platform.name.clone(),
                 });
             }
+            let period = crate::model::serving::platform::serving_of(platform).metric_period_s;
+            if period % 60.0 != 0.0 {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.serving.metric_period_s"),
+                    reason: format!(
+                        "{period} s is not a whole number of minutes (traffic advances a minute \
+                         at a time)"
+                    ),
+                });
+            }
             let reserved = platform.reserved_nodes(self.reference_gpus);
             self.check_reservation(platform, reserved, &at)?;
             self.check_classes_fit(platform, reserved)?;
