@@ -12,7 +12,6 @@
 
 use super::pool::{desired_replicas, p95_of_minutes_ms, run_pool, PoolOutcome, PoolSpec};
 use crate::model::cost_category::{Category, PerCategory};
-use crate::model::pricing::GpuSecondPrices;
 use crate::model::rng::{Purpose, Stream};
 use crate::model::scenario::{Platform, Scenario, Service, Serving, DAY_S};
 use serde::{Deserialize, Serialize};
@@ -104,14 +103,15 @@ pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     }
 }
 
-/// Every service of `scenario` on `platform` in `replication`.
+/// Every service of `scenario` on `platform` in `replication`, its GPU time at
+/// `usd_per_gpu_s` (the platform's on-demand price per GPU-second).
 pub fn serve_on_platform(
     scenario: &Scenario,
     platform: &Platform,
     replication: u64,
+    usd_per_gpu_s: f64,
 ) -> Vec<ServiceOutcome> {
     let horizon_s = scenario.horizon_days * DAY_S;
-    let price = GpuSecondPrices::of(scenario, platform).on_demand;
     scenario
         .services
         .iter()
@@ -124,7 +124,7 @@ pub fn serve_on_platform(
             // then asks for.
             spec.initial_replicas = desired_replicas(&spec, plan.rate_at(0.0));
             let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream);
-            outcome_of(service, platform, &spec, &run, price)
+            outcome_of(service, platform, &spec, &run, usd_per_gpu_s)
         })
         .collect()
 }

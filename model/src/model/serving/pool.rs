@@ -89,8 +89,6 @@ pub struct Bucket {
     pub arrived: f64,
     /// Ready replicas (pro-rated over the bucket).
     pub ready: f64,
-    /// Replicas billed at its end.
-    pub billed: u32,
 }
 
 /// Runs the pool over `horizon_s` in buckets of `bucket_s`, arrivals drawn from `stream`.
@@ -185,7 +183,6 @@ pub fn run_pool(
             latency,
             arrived: arrivals,
             ready: ready_share,
-            billed: ready + pending.len() as u32,
         });
         // 5. The autoscaler, at the end of each period.
         period_arrivals += arrivals;
@@ -197,7 +194,6 @@ pub fn run_pool(
         }
     }
     out.queued_at_horizon = backlog;
-
     out
 }
 

@@ -23,7 +23,7 @@ pub fn sojourn_survival(servers: u32, lambda: f64, mu: f64, t: f64) -> f64 {
 
 /// P(T > t) for a queue in which a request waits with probability `wait`, its wait then
 /// Exp(`theta`), and is served in Exp(`mu`).
-pub fn survival_with(wait: f64, theta: f64, mu: f64, t: f64) -> f64 {
+fn survival_with(wait: f64, theta: f64, mu: f64, t: f64) -> f64 {
     let service = libm::exp(-mu * t);
     let waited = if (theta - mu).abs() <= 1e-9 * mu {
         (1.0 + mu * t) * service

@@ -27,7 +27,7 @@ impl Sim<'_> {
         let mut paid = self.ledger.paid_gpu_s;
         let mut useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
         // Services: their GPU time in the same categories, at the on-demand price.
-        let services = serve_on_platform(self.scenario, p, self.replication);
+        let services = serve_on_platform(self.scenario, p, self.replication, self.prices.on_demand);
         for s in &services {
             for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
                 gpu_seconds[c] += s.gpu_seconds[c];
