@@ -69,5 +69,52 @@ mod native {
         group.finish();
     }
 
-    criterion_group!(benches, engine);
+    /// One service for 30 days at 1,000 requests a second on average (a day's profile and two
+    /// ×10 spikes of an hour), autoscaled, in 1-minute buckets: one platform and replication.
+    fn serving(c: &mut Criterion) {
+        use gpucost::model::rng::{Purpose, Stream};
+        use gpucost::model::serving::pool::{run_pool, PoolSpec};
+        use gpucost::model::serving::traffic::{Spikes, Traffic};
+        let spec = PoolSpec {
+            capacity_rps: 40.0,
+            concurrency: 8,
+            latency_slo_ms: 500.0,
+            min_replicas: 1,
+            max_replicas: 2_000,
+            target_utilization: 0.7,
+            startup_s: 90.0,
+            scale_down_cooldown_s: 300.0,
+            metric_period_s: 60.0,
+            queue_limit: 100_000.0,
+            initial_replicas: 36,
+        };
+        let traffic = Traffic {
+            mean_rps: 1_000.0,
+            hourly_profile: (0..24)
+                .map(|h| 1.0 + 0.5 * f64::from(h % 12) / 11.0)
+                .collect(),
+            weekend_factor: 0.8,
+            spikes: Some(Spikes {
+                per_month: 2.0,
+                factor: 10.0,
+                duration_min: 60.0,
+            }),
+        };
+        let horizon_s = 30.0 * 86_400.0;
+        let mut group = c.benchmark_group("serving");
+        group.sample_size(20);
+        group.throughput(Throughput::Elements(43_200));
+        let mut replication = 0;
+        group.bench_function("30-day 1000 rps autoscaled", |b| {
+            b.iter(|| {
+                replication += 1;
+                let mut stream = Stream::new(7, replication, Purpose::Traffic, 0);
+                let plan = traffic.plan(horizon_s, &mut stream);
+                black_box(run_pool(&spec, &plan, horizon_s, 60.0, &mut stream, 0..0))
+            })
+        });
+        group.finish();
+    }
+
+    criterion_group!(benches, engine, serving);
 }

@@ -235,7 +235,7 @@ mod properties {
             let mut s = Stream::new(seed, 0, Purpose::Traffic, 0);
             let horizon = 2.0 * 86_400.0;
             let plan = traffic.plan(horizon, &mut s);
-            let o = run_pool(&spec, &plan, horizon, 60.0, &mut s);
+            let o = run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..0);
             let sum = o.served + o.queued_at_horizon + o.dropped;
             prop_assert!((sum - o.arrived).abs() <= 1e-6 * o.arrived.max(1.0), "{} vs {}", sum, o.arrived);
             prop_assert!(o.queued_at_horizon <= spec.queue_limit);

@@ -10,7 +10,8 @@
 //! Traffic and arrivals draw from a stream keyed on the service, not the platform, so every
 //! platform sees the same spikes and the same requests (common random numbers).
 
-use super::pool::{desired_replicas, p95_of_minutes_ms, run_pool, PoolOutcome, PoolSpec};
+use super::pool::{desired_replicas, run_pool, Bucket, PoolOutcome, PoolSpec};
+use super::traffic::TrafficPlan;
 use crate::model::cost_category::{Category, PerCategory};
 use crate::model::rng::{Purpose, Stream};
 use crate::model::scenario::{Platform, Scenario, Service, Serving, DAY_S};
@@ -34,8 +35,8 @@ pub struct ServiceOutcome {
     pub replica_hours: f64,
     /// Minutes whose p95 latency exceeded the objective.
     pub slo_violation_minutes: f64,
-    /// p95 latency over the horizon, milliseconds: the request-weighted 95th percentile of
-    /// the minutes' p95 ([`super::pool::p95_of_minutes_ms`]).
+    /// p95 latency of the horizon's requests, milliseconds (dropped ones as never served;
+    /// infinite when 5 % or more were dropped or found no replica).
     pub latency_p95_ms: f64,
     /// Paid GPU-seconds by GPU-time category.
     pub gpu_seconds: PerCategory<f64>,
@@ -43,9 +44,9 @@ pub struct ServiceOutcome {
     pub gpu_usd: f64,
     /// Useful reference-GPU-hours (busy serving, on the reference GPU's scale).
     pub useful_reference_gpu_hours: f64,
-    /// What a million requests cost: the service's own GPU time plus its share of the
-    /// platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata to
-    /// its paid GPU-hours; `None` without requests.
+    /// What a million served requests cost: the service's own GPU time plus its share of
+    /// the platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata
+    /// to its paid GPU-hours; `None` when no request was served.
     pub usd_per_million_requests: Option<f64>,
 }
 
@@ -59,8 +60,9 @@ impl ServiceOutcome {
         } else {
             0.0
         };
-        self.usd_per_million_requests = (self.requests > 0.0)
-            .then(|| (self.gpu_usd + share * shared_usd) / self.requests * 1e6);
+        let served = self.requests - self.requests_dropped - self.requests_queued_at_horizon;
+        self.usd_per_million_requests =
+            (served > 0.0).then(|| (self.gpu_usd + share * shared_usd) / served * 1e6);
     }
 }
 
@@ -112,21 +114,83 @@ pub fn serve_on_platform(
     usd_per_gpu_s: f64,
 ) -> Vec<ServiceOutcome> {
     let horizon_s = scenario.horizon_days * DAY_S;
-    scenario
-        .services
-        .iter()
-        .enumerate()
-        .map(|(i, service)| {
-            let mut stream = Stream::new(scenario.seed, replication, Purpose::Traffic, i as u64);
-            let plan = service.traffic.traffic().plan(horizon_s, &mut stream);
-            let mut spec = pool_spec(service, platform);
-            // The service is running when the horizon starts: with the replicas its traffic
-            // then asks for.
-            spec.initial_replicas = desired_replicas(&spec, plan.rate_at(0.0));
-            let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream);
+    (0..scenario.services.len())
+        .map(|i| {
+            let service = &scenario.services[i];
+            let (spec, plan, mut stream) = prepare(scenario, platform, replication, i);
+            let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream, 0..0);
             outcome_of(service, platform, &spec, &run, usd_per_gpu_s)
         })
         .collect()
+}
+
+/// Service `i`'s replicas on `platform`, its traffic in `replication`, and the stream its
+/// arrivals then draw from.
+fn prepare(
+    scenario: &Scenario,
+    platform: &Platform,
+    replication: u64,
+    i: usize,
+) -> (PoolSpec, TrafficPlan, Stream) {
+    let service = &scenario.services[i];
+    let horizon_s = scenario.horizon_days * DAY_S;
+    let mut stream = Stream::new(scenario.seed, replication, Purpose::Traffic, i as u64);
+    let plan = service.traffic.traffic().plan(horizon_s, &mut stream);
+    let mut spec = pool_spec(service, platform);
+    // The service is running when the horizon starts: with the replicas its traffic then
+    // asks for.
+    spec.initial_replicas = desired_replicas(&spec, plan.rate_at(0.0));
+    (spec, plan, stream)
+}
+
+/// One day of one service on one platform, minute by minute: the picture of the autoscaler
+/// following the traffic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceDay {
+    /// The day shown (0 is the horizon's first): the one in which the first spike starts,
+    /// else the first.
+    pub day: u32,
+    /// The latency objective, ms.
+    pub latency_slo_ms: f64,
+    /// Its minutes, in order: arrivals, ready and billed replicas, p95 latency (ms; infinite
+    /// when requests found no replica), dropped requests.
+    pub minutes: Vec<Bucket>,
+}
+
+/// Service `service` on platform `platform` of `scenario` in `replication`, over the day
+/// of its first spike (the same day on every platform: the traffic's spikes do not depend
+/// on the platform). Simulates only up to that day's end.
+pub fn service_day(
+    scenario: &Scenario,
+    platform: usize,
+    service: usize,
+    replication: u64,
+) -> ServiceDay {
+    let platform = &scenario.platforms[platform];
+    let (spec, plan, mut stream) = prepare(scenario, platform, replication, service);
+    let horizon_s = scenario.horizon_days * DAY_S;
+    let last_day = ((horizon_s / DAY_S).ceil() as u32).saturating_sub(1);
+    let day = plan
+        .spikes()
+        .first()
+        .map_or(0, |s| (s.0 / DAY_S).floor() as u32)
+        .min(last_day);
+    let per_day = (DAY_S / BUCKET_S) as usize;
+    let from = day as usize * per_day;
+    let until_s = (f64::from(day + 1) * DAY_S).min(horizon_s);
+    let run = run_pool(
+        &spec,
+        &plan,
+        until_s,
+        BUCKET_S,
+        &mut stream,
+        from..from + per_day,
+    );
+    ServiceDay {
+        day,
+        latency_slo_ms: spec.latency_slo_ms,
+        minutes: run.buckets,
+    }
 }
 
 /// GPU time and figures of a pool run.
@@ -153,7 +217,7 @@ fn outcome_of(
         requests_queued_at_horizon: run.queued_at_horizon,
         replica_hours: run.replica_hours,
         slo_violation_minutes: run.slo_violation_minutes,
-        latency_p95_ms: p95_of_minutes_ms(&run.buckets),
+        latency_p95_ms: run.latency_p95_ms,
         gpu_seconds,
         gpu_usd: billed_s * usd_per_gpu_s,
         useful_reference_gpu_hours: busy_s / 3_600.0 * platform.relative_throughput,

@@ -7,21 +7,30 @@
 //! 2. a Poisson count of requests arrives at the traffic's mean rate over the bucket;
 //! 3. the ready capacity serves the backlog and the arrivals, first come first served; what
 //!    it cannot serve waits (up to the queue limit) and carries into the next bucket; beyond
-//!    the limit it is dropped;
-//! 4. the bucket's p95 latency: with no backlog, that of M/M/c ([`super::queueing`]) with
+//!    the limit it is dropped (a dropped request counts as never served: in the p95, and its
+//!    bucket misses the objective when 5 % or more of its requests were dropped);
+//! 4. the bucket's latency: with no backlog, that of M/M/c ([`super::queueing`]) with
 //!    `concurrency` servers per ready replica; with a backlog, a request waits for the
 //!    requests ahead of it, which grow or shrink linearly over the bucket (fluid), plus its
-//!    own service;
+//!    own service. A backlog that drains within the bucket does so at the capacity beyond the
+//!    arrivals: the requests before it has drained wait behind it, those after see M/M/c.
+//!    With no replica ready or starting (scaled to zero), requests wait for the next
+//!    decision of the autoscaler and a replica's start-up;
 //! 5. at each autoscaler period, the autoscaler sets the replicas from the load it saw: the
 //!    arrival rate over the period plus the backlog to clear in one period, over
 //!    target utilisation × a replica's capacity, within [min, max]. New replicas serve after
 //!    the start-up delay (billed from the request); fewer replicas are removed only once the
 //!    recommendation has stayed lower for the cooldown (the highest recommendation over the
 //!    cooldown window counts, as Kubernetes' stabilisation window does), pending ones first.
+//!
+//! A run's p95 is that of all its requests ([`super::mixture`]).
 
-use super::queueing::{quantile_of, Latency, P95_TAIL};
-use super::traffic::{poisson, TrafficPlan};
+use super::mixture::{p95_s_of, Mixture, Part};
+use super::queueing::{Latency, P95_TAIL};
+use super::traffic::{Poisson, TrafficPlan};
 use crate::model::rng::Stream;
+use rustc_hash::FxHashMap;
+use std::ops::Range;
 
 /// Steps of utilisation (λ ÷ cμ) on which a steady bucket's M/M/c latency is computed: the
 /// bucket takes the nearest, so its utilisation is off by at most 1/8192 (the p95's error,
@@ -73,31 +82,47 @@ pub struct PoolOutcome {
     pub ready_replica_hours: f64,
     /// Minutes whose bucket's p95 latency exceeded the objective.
     pub slo_violation_minutes: f64,
-    /// Per bucket: p95 latency in ms (infinite with no capacity), arrivals, ready replicas.
+    /// The p95 latency of all the requests (dropped ones as never served), ms.
+    pub latency_p95_ms: f64,
+    /// The buckets asked for (`record` of [`run_pool`]), in order.
     pub buckets: Vec<Bucket>,
 }
 
 /// One bucket of a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bucket {
-    /// Its p95 latency, milliseconds (0 without requests; infinite when requests wait with
-    /// no replica ready).
+    /// Its p95 latency, milliseconds (0 without requests; infinite when 5 % or more of its
+    /// requests were dropped or found no replica).
     pub p95_ms: f64,
-    /// The latency distribution of its requests (`None` without requests).
-    pub latency: Option<Latency>,
+    /// Its requests' latencies: up to two distributions (the backlog's, then M/M/c's once
+    /// the backlog has drained), each with its requests.
+    pub parts: [Option<Part>; 2],
     /// Requests that arrived in it.
     pub arrived: f64,
+    /// Requests dropped in it.
+    pub dropped: f64,
     /// Ready replicas (pro-rated over the bucket).
     pub ready: f64,
+    /// Replicas billed (ready or starting).
+    pub billed: f64,
 }
 
-/// Runs the pool over `horizon_s` in buckets of `bucket_s`, arrivals drawn from `stream`.
+impl Bucket {
+    /// Its distributions, as a slice of the present ones.
+    pub fn latency_parts(&self) -> impl Iterator<Item = Part> + '_ {
+        self.parts.iter().flatten().copied()
+    }
+}
+
+/// Runs the pool over `horizon_s` in buckets of `bucket_s`, arrivals drawn from `stream`;
+/// the buckets in `record` (indices) are kept in the outcome.
 pub fn run_pool(
     spec: &PoolSpec,
     traffic: &TrafficPlan,
     horizon_s: f64,
     bucket_s: f64,
     stream: &mut Stream,
+    record: Range<usize>,
 ) -> PoolOutcome {
     let buckets = (horizon_s / bucket_s).round() as usize;
     let per_period = ((spec.metric_period_s / bucket_s).round() as usize).max(1);
@@ -108,13 +133,24 @@ pub fn run_pool(
     let mut autoscaler = Autoscaler::default();
     let mut backlog = 0.0;
     let mut period_arrivals = 0.0;
+    let mut mixture = Mixture::default();
+    let mut draws = Poisson::new(0.0);
+    let (mut rate, mut rate_until) = (0.0, f64::NEG_INFINITY);
     let mut out = PoolOutcome::default();
     for b in 0..buckets {
         let start = b as f64 * bucket_s;
         let end = start + bucket_s;
-        // The wait of a request at the back of the queue at the bucket's start, with the
-        // replicas starting later joining as they start.
-        let wait_at_start = wait_for(backlog, start, ready, &pending, spec.capacity_rps);
+        // With nothing ready or starting, a request waits for the autoscaler's next decision
+        // (at the end of this period) and a replica's start-up.
+        let next_decision = ((b / per_period + 1) * per_period) as f64 * bucket_s;
+        let cold = [next_decision + spec.startup_s];
+        let starting: &[f64] = if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
+            &cold
+        } else {
+            &pending
+        };
+        // The wait of a request at the back of the queue at the bucket's start.
+        let wait_at_start = wait_for(backlog, start, ready, starting, spec.capacity_rps);
         // 1. Replicas that start serving in this bucket count for the part they serve.
         let mut ready_share = f64::from(ready);
         let mut joined = 0;
@@ -124,66 +160,116 @@ pub fn run_pool(
         }
         let billed = ready + pending.len() as u32;
         pending.drain(..joined);
+        ready += joined as u32;
         // 2. Arrivals.
-        let rate = traffic.mean_rate(start, bucket_s);
-        let arrivals = poisson(stream, rate * bucket_s) as f64;
+        if end > rate_until {
+            // The rate holds until the next hour or spike edge: buckets up to it reuse it.
+            rate = traffic.mean_rate(start, bucket_s);
+            let edge = traffic.next_edge(start);
+            rate_until = if edge >= end { edge } else { f64::NEG_INFINITY };
+        }
+        if draws.mean() != rate * bucket_s {
+            draws = Poisson::new(rate * bucket_s);
+        }
+        let arrivals = draws.draw(stream) as f64;
         // 3. Service.
-        let capacity = ready_share * spec.capacity_rps * bucket_s;
+        let serving_rps = ready_share * spec.capacity_rps;
         let before = backlog;
         let demand = backlog + arrivals;
-        let served = demand.min(capacity);
+        let served = demand.min(serving_rps * bucket_s);
         let left = demand - served;
         backlog = left.min(spec.queue_limit);
-        out.dropped += left - backlog;
+        let dropped = left - backlog;
+        out.dropped += dropped;
         out.served += served;
         out.arrived += arrivals;
-        // 4. Latency.
+        // 4. Latency: the arrivals' distributions, each with its requests, and their p95.
         let servers = (ready_share * f64::from(spec.concurrency)).floor() as u32;
-        let serving_rps = ready_share * spec.capacity_rps;
         let lambda = arrivals / bucket_s;
-        let steady =
-            before == 0.0 && backlog == 0.0 && servers > 0 && lambda < f64::from(servers) * mu;
-        let (latency, p95_ms) = if arrivals == 0.0 {
-            (None, 0.0)
-        } else if serving_rps <= 0.0 {
-            (Some(Latency::Stalled), f64::INFINITY)
-        } else if steady {
-            // M/M/c at the bucket's utilisation, on a grid of RHO_STEPS steps: a month of
-            // minutes needs a few hundred distinct queues, computed once each.
-            let c = f64::from(servers);
-            let step = ((lambda / (c * mu) * RHO_STEPS).round()).min(RHO_STEPS - 1.0);
-            let (l, p) = steady_latency(servers, step as u32, mu);
-            (Some(l), p)
-        } else {
-            // A backlog (or a load above what M/M/c holds): a request waits for the requests
-            // ahead of it, which change linearly from the bucket's start to its end, served by
-            // the replicas ready then and those starting later.
-            let wait_at_end = wait_for(
-                backlog,
-                end,
-                ready + joined as u32,
-                &pending,
-                spec.capacity_rps,
-            );
-            let l = Latency::Backlog {
-                low: wait_at_start.min(wait_at_end),
-                high: wait_at_start.max(wait_at_end),
-                mu,
+        let stable = servers > 0 && lambda < f64::from(servers) * mu;
+        let mut parts = [None, None];
+        let p95_ms = if arrivals == 0.0 {
+            0.0
+        } else if backlog == 0.0 && stable {
+            // The backlog (if any) drains at the capacity beyond the arrivals; the requests
+            // after it see M/M/c at the bucket's utilisation.
+            let drained = if before > 0.0 {
+                (before / (serving_rps - lambda)).min(bucket_s) / bucket_s
+            } else {
+                0.0
             };
-            (Some(l), l.quantile(P95_TAIL) * 1000.0)
+            if drained > 0.0 {
+                let latency = Latency::Backlog {
+                    low: 0.0,
+                    high: wait_at_start,
+                    mu,
+                };
+                let part = Part {
+                    latency,
+                    p95_s: latency.quantile(P95_TAIL),
+                    weight: arrivals * drained,
+                };
+                mixture.add(part);
+                parts[0] = Some(part);
+            }
+            if drained < 1.0 {
+                let step = ((lambda / (f64::from(servers) * mu) * RHO_STEPS).round())
+                    .min(RHO_STEPS - 1.0) as u32;
+                let weight = arrivals * (1.0 - drained);
+                let part = mixture.add_steady((servers, step), weight, || {
+                    let (latency, p95_ms) = steady_latency(servers, step, mu);
+                    (latency, p95_ms / 1_000.0)
+                });
+                parts[1] = Some(Part { weight, ..part });
+            }
+            match parts {
+                [None, Some(p)] => p.p95_s * 1_000.0,
+                _ => p95_s_of(&parts.iter().flatten().copied().collect::<Vec<_>>(), 0.0) * 1e3,
+            }
+        } else {
+            // A backlog at the end (or a load above what M/M/c holds): a request waits for
+            // the requests ahead of it, which change linearly from the bucket's start to its
+            // end, served by the replicas ready then and those starting later.
+            let starting: &[f64] = if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
+                &cold
+            } else {
+                &pending
+            };
+            let wait_at_end = wait_for(backlog, end, ready, starting, spec.capacity_rps);
+            let latency = if wait_at_start.is_finite() && wait_at_end.is_finite() {
+                Latency::Backlog {
+                    low: wait_at_start.min(wait_at_end),
+                    high: wait_at_start.max(wait_at_end),
+                    mu,
+                }
+            } else {
+                Latency::Stalled
+            };
+            let part = Part {
+                latency,
+                p95_s: latency.quantile(P95_TAIL),
+                weight: arrivals - dropped,
+            };
+            mixture.add(part);
+            mixture.add_lost(dropped);
+            parts[0] = Some(part);
+            p95_s_of(&[part], dropped) * 1_000.0
         };
         if p95_ms > spec.latency_slo_ms {
             out.slo_violation_minutes += bucket_s / 60.0;
         }
-        ready += joined as u32;
         out.replica_hours += f64::from(billed) * bucket_s / 3600.0;
         out.ready_replica_hours += ready_share * bucket_s / 3600.0;
-        out.buckets.push(Bucket {
-            p95_ms,
-            latency,
-            arrived: arrivals,
-            ready: ready_share,
-        });
+        if record.contains(&b) {
+            out.buckets.push(Bucket {
+                p95_ms,
+                parts,
+                arrived: arrivals,
+                dropped,
+                ready: ready_share,
+                billed: f64::from(billed),
+            });
+        }
         // 5. The autoscaler, at the end of each period.
         period_arrivals += arrivals;
         if (b + 1) % per_period == 0 {
@@ -194,6 +280,7 @@ pub fn run_pool(
         }
     }
     out.queued_at_horizon = backlog;
+    out.latency_p95_ms = mixture.p95_ms();
     out
 }
 
@@ -239,12 +326,12 @@ impl Autoscaler {
 }
 
 /// Steady latencies and their p95 (ms) by (server rate's bits, servers, utilisation step).
-type SteadyCache = std::collections::HashMap<(u64, u32, u32), (Latency, f64)>;
+type SteadyCache = FxHashMap<(u64, u32, u32), (Latency, f64)>;
 
 thread_local! {
     /// Steady buckets' latencies: a pure function of the key, kept across buckets, services
     /// and replications of a thread.
-    static STEADY: std::cell::RefCell<SteadyCache> = std::cell::RefCell::new(SteadyCache::new());
+    static STEADY: std::cell::RefCell<SteadyCache> = std::cell::RefCell::new(SteadyCache::default());
 }
 
 /// Most entries [`STEADY`] keeps before it starts again (about 10 MB).
@@ -280,33 +367,26 @@ pub fn desired_replicas(spec: &PoolSpec, load: f64) -> u32 {
     want.clamp(spec.min_replicas, spec.max_replicas.max(spec.min_replicas))
 }
 
-/// The p95 latency (ms) of the requests of `buckets` together: the t at which the
-/// request-weighted mixture of the buckets' latency distributions leaves 5 % above it.
+/// The p95 latency (ms) of the requests of `buckets` together (dropped ones as never
+/// served).
 pub fn p95_ms_of(buckets: &[Bucket]) -> f64 {
-    let total: f64 = buckets.iter().map(|b| b.arrived).sum();
-    if total == 0.0 {
-        return 0.0;
-    }
-    let survival = |t: f64| {
-        buckets
-            .iter()
-            .filter_map(|b| b.latency.map(|l| b.arrived * l.survival(t)))
-            .sum::<f64>()
-            / total
-    };
-    quantile_of(survival, P95_TAIL) * 1000.0
+    let parts: Vec<Part> = buckets.iter().flat_map(Bucket::latency_parts).collect();
+    let lost = buckets.iter().map(|b| b.dropped).sum();
+    p95_s_of(&parts, lost) * 1_000.0
 }
 
 /// Seconds until `ahead` requests have been served from `now`, by `ready` replicas and the
-/// `pending` ones from their ready times on (earliest first), each at `per_replica_rps`;
-/// infinite when no replica is or will be there.
+/// `pending` ones from their ready times on (earliest first), each at `per_replica_rps`
+/// (with no replica serving, at least until the first one starts); infinite when no replica
+/// is or will be there.
 fn wait_for(ahead: f64, now: f64, ready: u32, pending: &[f64], per_replica_rps: f64) -> f64 {
-    if ahead <= 0.0 {
-        return 0.0;
-    }
     // Replicas past their start time but not yet counted as ready serve from now.
     let started = pending.iter().filter(|&&p| p <= now).count() as f64;
     let mut rate = (f64::from(ready) + started) * per_replica_rps;
+    if ahead <= 0.0 && rate > 0.0 {
+        return 0.0;
+    }
+    // With none serving, even the first in line waits for a replica to start.
     let mut at = now;
     let mut left = ahead;
     for &start in pending.iter().filter(|&&p| p > now) {
@@ -321,30 +401,6 @@ fn wait_for(ahead: f64, now: f64, ready: u32, pending: &[f64], per_replica_rps: 
         return f64::INFINITY;
     }
     at + left / rate - now
-}
-
-/// The request-weighted 95th percentile of the buckets' p95 latencies, ms: the run's p95
-/// as the page reports it (cheap over a month of minutes; for a steady load it is the p95
-/// of the requests, and a minute's p95 counts for as many requests as it had).
-pub fn p95_of_minutes_ms(buckets: &[Bucket]) -> f64 {
-    let mut weighted: Vec<(f64, f64)> = buckets
-        .iter()
-        .filter(|b| b.arrived > 0.0)
-        .map(|b| (b.p95_ms, b.arrived))
-        .collect();
-    let total: f64 = weighted.iter().map(|w| w.1).sum();
-    if total == 0.0 {
-        return 0.0;
-    }
-    weighted.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut seen = 0.0;
-    for (p95, n) in weighted {
-        seen += n;
-        if seen >= 0.95 * total {
-            return p95;
-        }
-    }
-    f64::INFINITY
 }
 
 #[cfg(test)]
@@ -372,7 +428,7 @@ mod tests {
     fn run(spec: &PoolSpec, rps: f64, hours: f64) -> PoolOutcome {
         let mut s = Stream::new(3, 0, Purpose::Jobs, 0);
         let plan = Traffic::flat(rps).plan(hours * 3600.0, &mut s);
-        run_pool(spec, &plan, hours * 3600.0, 60.0, &mut s)
+        run_pool(spec, &plan, hours * 3600.0, 60.0, &mut s, 0..usize::MAX)
     }
 
     #[test]
@@ -440,6 +496,32 @@ mod tests {
         };
         let o = run(&floor, 0.0, 24.0);
         assert!((o.replica_hours - 48.0).abs() < 1e-9, "{}", o.replica_hours);
+    }
+
+    #[test]
+    fn scaled_to_zero_the_first_requests_wait_for_a_decision_and_a_start_up() {
+        // 1 request a second from zero replicas, a 2-minute start-up, a decision a minute:
+        // a request arriving at s in the first minute waits until the replica serves at
+        // 60 + 120 = 180 s, then behind those before it (10 a second): from 180 − 0 down to
+        // about 120 + 6 s. Its bucket's p95 is a finite miss, and the replica serves the
+        // next minutes' requests at once.
+        let cold = PoolSpec {
+            startup_s: 120.0,
+            concurrency: 1,
+            min_replicas: 0,
+            initial_replicas: 0,
+            latency_slo_ms: 2_000.0,
+            ..spec()
+        };
+        let o = run(&cold, 1.0, 1.0);
+        let first = o.buckets[0].p95_ms / 1_000.0;
+        assert!((120.0..=186.0).contains(&first), "{first}");
+        // The three minutes before the replica serves miss the objective, and the fourth:
+        // its first 20 s clear the 180 waiting (at 10 − 1 a second), so a third of its
+        // requests wait up to 18 s. After it, none does.
+        assert_eq!(o.slo_violation_minutes, 4.0);
+        assert!(o.buckets[4].p95_ms < 2_000.0);
+        assert!(o.latency_p95_ms.is_finite());
     }
 
     #[test]

@@ -143,6 +143,17 @@ impl TrafficPlan {
         total / length
     }
 
+    /// The first time after `t` at which the rate may change: the next hour, or a spike's
+    /// start or end before it.
+    pub fn next_edge(&self, t: f64) -> f64 {
+        let hour = ((t / HOUR_S).floor() + 1.0) * HOUR_S;
+        self.spikes
+            .iter()
+            .flat_map(|&(a, b, _)| [a, b])
+            .filter(|&x| x > t)
+            .fold(hour, f64::min)
+    }
+
     /// The spikes placed: (start, end, factor), seconds.
     pub fn spikes(&self) -> &[(f64, f64, f64)] {
         &self.spikes
@@ -152,40 +163,80 @@ impl TrafficPlan {
 /// A Poisson draw of mean `mean` ≥ 0: by multiplication of uniforms below 10, by Hörmann's
 /// transformed rejection (PTRS, 1993) from 10 up; libm only, so the same bits everywhere.
 pub fn poisson(stream: &mut Stream, mean: f64) -> u64 {
-    if mean <= 0.0 || !mean.is_finite() {
-        return 0;
+    Poisson::new(mean).draw(stream)
+}
+
+/// Poisson draws of one mean, its constants computed once (a traffic's rate holds for an
+/// hour of buckets).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Poisson {
+    mean: f64,
+    /// e^(−mean), below 10; else PTRS's b, a, 1/α and v_r, and ln mean.
+    limit: f64,
+    b: f64,
+    a: f64,
+    inv_alpha: f64,
+    vr: f64,
+    log_mean: f64,
+}
+
+impl Poisson {
+    /// Draws of mean `mean` (none, 0, when it is not a finite positive number).
+    pub fn new(mean: f64) -> Poisson {
+        let mean = if mean > 0.0 && mean.is_finite() {
+            mean
+        } else {
+            0.0
+        };
+        let b = 0.931 + 2.53 * mean.sqrt();
+        Poisson {
+            mean,
+            limit: libm::exp(-mean),
+            b,
+            a: -0.059 + 0.024_83 * b,
+            inv_alpha: 1.1239 + 1.1328 / (b - 3.4),
+            vr: 0.9277 - 3.6224 / (b - 2.0),
+            log_mean: if mean >= 10.0 { libm::log(mean) } else { 0.0 },
+        }
     }
-    if mean < 10.0 {
-        let limit = libm::exp(-mean);
-        let mut k = 0;
-        let mut product = stream.uniform();
-        while product > limit {
-            k += 1;
-            product *= stream.uniform();
-        }
-        return k;
+
+    /// The mean.
+    pub fn mean(&self) -> f64 {
+        self.mean
     }
-    let root = mean.sqrt();
-    let log_mean = libm::log(mean);
-    let b = 0.931 + 2.53 * root;
-    let a = -0.059 + 0.024_83 * b;
-    let inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
-    let vr = 0.9277 - 3.6224 / (b - 2.0);
-    loop {
-        let u = stream.uniform() - 0.5;
-        let v = stream.open_uniform();
-        let us = 0.5 - u.abs();
-        let k = ((2.0 * a / us + b) * u + mean + 0.43).floor();
-        if us >= 0.07 && v <= vr {
-            return k as u64;
+
+    /// One draw.
+    pub fn draw(&self, stream: &mut Stream) -> u64 {
+        let mean = self.mean;
+        if mean == 0.0 {
+            return 0;
         }
-        if k < 0.0 || (us < 0.013 && v > us) {
-            continue;
+        if mean < 10.0 {
+            let mut k = 0;
+            let mut product = stream.uniform();
+            while product > self.limit {
+                k += 1;
+                product *= stream.uniform();
+            }
+            return k;
         }
-        if libm::log(v) + libm::log(inv_alpha) - libm::log(a / (us * us) + b)
-            <= -mean + k * log_mean - libm::lgamma(k + 1.0)
-        {
-            return k as u64;
+        let (a, b) = (self.a, self.b);
+        loop {
+            let u = stream.uniform() - 0.5;
+            let v = stream.open_uniform();
+            let us = 0.5 - u.abs();
+            let k = ((2.0 * a / us + b) * u + mean + 0.43).floor();
+            if us >= 0.07 && v <= self.vr {
+                return k as u64;
+            }
+            if k < 0.0 || (us < 0.013 && v > us) {
+                continue;
+            }
+            if libm::log(v) + libm::log(self.inv_alpha) - libm::log(a / (us * us) + b)
+                <= -mean + k * self.log_mean - libm::lgamma(k + 1.0)
+            {
+                return k as u64;
+            }
         }
     }
 }
