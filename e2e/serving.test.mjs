@@ -37,7 +37,31 @@ test('the serving preset shows per service the numbers gpucost eval computes', a
   }
 });
 
-test('on fixed replicas, doubling the traffic halves the cost per million requests', async () => {
+test('the day chart shows each platform catching up with the spike, SageMaker last', async () => {
+  const app = await openPreset();
+  try {
+    const { page } = app;
+    const panels = page.locator('figure.service-day g.day-panel');
+    assert.equal(await panels.count(), 3);
+    const missed = {};
+    for (const title of await page.locator('figure.service-day text.panel-title').allTextContents()) {
+      const [, name, minutes] = title.match(/^(.*) · (\d+) min over the objective$/);
+      missed[name] = Number(minutes);
+    }
+    // Replication 0's spike day: the longer scale-up delay misses longer.
+    assert.ok(missed['SageMaker endpoint'] > missed['EKS + Karpenter'], JSON.stringify(missed));
+    assert.ok(missed['EKS + Karpenter'] > 0, JSON.stringify(missed));
+    // The whole day, then back: the same minutes missed (the spike's hours hold them all).
+    await page.locator('#service-day-window').selectOption('day');
+    const whole = await page.locator('figure.service-day text.panel-title').first().textContent();
+    assert.ok(whole.endsWith(`${missed['SageMaker endpoint']} min over the objective`), whole);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('on fixed replicas, doubling the traffic on its slider halves the cost per million requests', async () => {
   const app = await openPreset();
   try {
     const { page } = app;
@@ -51,9 +75,14 @@ test('on fixed replicas, doubling the traffic halves the cost per million reques
     // By hand: a month's TCO over the horizon's requests, 30 days of 730-hour months.
     const months = (30 * 24) / 730;
     const perMillionAt = async (rps) => {
+      // The traffic slider, dragged as a hand does: its value moves, then an input event.
       const before = await runId(page);
-      await typeNumber(page, 'service-0-setting-0', rps);
+      await page.locator('#traffic').evaluate((slider, v) => {
+        slider.value = String(v);
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }, rps);
       await waitForRun(page, before, 300_000);
+      assert.equal(await page.locator('#service-0-setting-0').inputValue(), String(rps));
       const tco = await metric(page, 'monthly_tco_usd.p50');
       const shown = await metric(page, 'services.0.usd_per_million_requests.p50');
       for (const [name, usd] of Object.entries(tco)) {

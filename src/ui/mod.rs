@@ -25,6 +25,7 @@ mod runner;
 mod scenario_editor;
 mod scenario_files;
 mod sensitivity_view;
+mod service_day;
 mod services;
 mod sim_worker;
 mod simulation_settings;
@@ -43,6 +44,7 @@ use results_view::Headlines;
 use runner::use_monte_carlo;
 use scenario_editor::ScenarioEditor;
 use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
+use service_day::ServiceDayChart;
 use verdict_line::VerdictLine;
 
 /// Brings the element with id `id` into view (the narrow layout's switch between the results
@@ -167,7 +169,11 @@ pub fn App() -> impl IntoView {
                         <export::ExportBar scenario=scenario results=run.results />
                         <BreakdownChart results=run.results />
                         <CostHistograms results=run.results />
-                        <NodeTimeline scenario=scenario />
+                        <ServiceDayChart scenario=scenario />
+                        // A serving-only scenario has no job to draw on nodes.
+                        <Show when=move || scenario.with(|s| !s.job_classes.is_empty())>
+                            <NodeTimeline scenario=scenario />
+                        </Show>
                         <TornadoCharts state=run.tornado scenario=scenario />
                         <BreakEvens found=run.break_evens scenario=scenario />
                         <CheckpointAdvicePanel scenario=scenario />

@@ -1,25 +1,40 @@
 //! Every setting of one platform, each a number field (or a choice), so every default is
 //! visible and can be overridden (rows, labels and ranges from the field table); "Reset to defaults" in the fieldset restores the profile's.
 
-use super::controls::{choice_field, flag_field, numeric_fields, table_settings, ItemAt};
-use crate::model::scenario::fields::{field, PLATFORM_FIELDS};
-use crate::model::scenario::Scenario;
+use super::controls::{choice_field, flag_field, numeric_fields, ItemAt, NumericSetting};
+use crate::model::scenario::fields::{field, Control, PLATFORM_FIELDS};
+use crate::model::scenario::{Platform, Scenario};
 use leptos::prelude::*;
+
+/// The platform table's numeric settings: the serving ones, or all the others.
+fn settings(serving: bool) -> Vec<NumericSetting<Platform>> {
+    PLATFORM_FIELDS
+        .iter()
+        .filter(|f| f.control == Control::Setting && f.path.starts_with("serving.") == serving)
+        .filter_map(NumericSetting::of)
+        .collect()
+}
 
 /// The "All settings" section of platform `index`.
 #[component]
 pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
-    let fields = numeric_fields(
-        scenario,
-        index,
-        "platform",
-        table_settings(PLATFORM_FIELDS),
-        |s, i| s.platforms.get(i),
-        |s, i| s.platforms.get_mut(i),
-    );
+    // Number fields of platform `index`, their ids prefixed `prefix`.
+    let numbers = move |prefix: &'static str, serving: bool| {
+        numeric_fields(
+            scenario,
+            index,
+            prefix,
+            settings(serving),
+            |s, i| s.platforms.get(i),
+            |s, i| s.platforms.get_mut(i),
+        )
+    };
+    // The serving rows (at the table's end) show only when the scenario has services.
+    let fields = numbers("platform", false);
+    let has_services = move || scenario.with(|s| !s.services.is_empty());
     let at = ItemAt::platform(index);
     let row = |path| field(PLATFORM_FIELDS, path).expect("a platform field");
-    let id = |what: &str| format!("platform-{index}-{what}");
+    let id = move |what: &str| format!("platform-{index}-{what}");
     view! {
         <details class="all-settings">
             <summary>"All settings"</summary>
@@ -27,6 +42,11 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             {flag_field(scenario, id("gang"), row("gang_scheduling"), at)}
             {flag_field(scenario, id("cache"), row("image_cache"), at)}
             {fields}
+            <Show when=has_services>
+                <h4>"Serving"</h4>
+                {flag_field(scenario, id("scale-to-zero"), row("serving.scale_to_zero"), at)}
+                {numbers("platform-serving", true)}
+            </Show>
         </details>
     }
 }

@@ -90,7 +90,10 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
         .map(|(knob, slider)| {
             let get = knob.get;
             let set = knob.set;
+            let when = knob.when;
+            let shown = move || scenario.with(when);
             view! {
+                <Show when=shown>
                 <SliderField
                     id=slider.id
                     label=knob.label
@@ -103,6 +106,7 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
                     help=knob.help
                     on_change=Callback::new(move |v: f64| scenario.update(|s| set(s, v)))
                 />
+                </Show>
             }
         })
         .collect_view()

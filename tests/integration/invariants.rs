@@ -207,12 +207,14 @@ fn simulated(o: &PlatformOutcome) -> String {
 
 /// Every `null` in `value` sits under one of the optional keys; serde_json writes a NaN or an
 /// infinity as `null`, so any other `null` is a number that is not finite.
-fn assert_finite(value: &serde_json::Value, path: &str) -> Result<(), TestCaseError> {
-    const OPTIONAL: [&str; 4] = [
+pub(crate) fn assert_finite(value: &serde_json::Value, path: &str) -> Result<(), TestCaseError> {
+    const OPTIONAL: [&str; 6] = [
         "usd_per_useful_gpu_hour",
         "usd_per_successful_job",
         "turnaround_inflation",
         "cut_off",
+        "latency_p95_ms",
+        "usd_per_million_requests",
     ];
     match value {
         serde_json::Value::Null => {

@@ -286,3 +286,52 @@ fn an_autoscaler_period_between_minutes_is_refused_naming_it() {
         "{err}"
     );
 }
+
+#[test]
+fn the_day_shown_is_the_runs_own_minutes() {
+    // The day chart simulates replication 0 only up to the end of the day it shows: its
+    // minutes are the run's own (recording a window changes nothing), so the minutes it
+    // marks over the objective are among the run's, and on the spike's day most of them.
+    use gpucost::model::serving::platform::service_day;
+    let s = gpucost::scenario::presets::preset("agent-traffic-spike")
+        .unwrap()
+        .scenario();
+    let run = run_replication(&s, 0);
+    for (p, o) in run.iter().enumerate() {
+        let day = service_day(&s, p, 0, 0);
+        assert_eq!(day.minutes.len(), 1_440);
+        let spike = day.spike_minute.expect("the preset's traffic spikes");
+        let missed = day
+            .minutes
+            .iter()
+            .filter(|m| m.p95_ms > day.latency_slo_ms)
+            .count() as f64;
+        let total = o.services[0].slo_violation_minutes;
+        assert!(missed > 0.0 && missed <= total, "{p}: {missed} of {total}");
+        // The misses are at the spike: its minute is one of them (nothing ready for it).
+        assert!(day.minutes[spike + 1].p95_ms > day.latency_slo_ms);
+        let arrived: f64 = day.minutes.iter().map(|m| m.arrived).sum();
+        assert!(arrived > 0.0 && arrived < o.services[0].requests);
+    }
+}
+
+#[test]
+fn an_overwhelmed_service_has_no_p95_and_every_number_it_sends_is_finite() {
+    // One replica at most for 20 times its capacity: most requests are dropped, so there is
+    // no finite p95. The page's workers send outcomes as JSON, where an infinity would be a
+    // null that does not read back: the p95 is absent instead, and all else is finite.
+    let mut s = gpucost::scenario::presets::preset("agent-traffic-spike")
+        .unwrap()
+        .scenario();
+    s.horizon_days = 2.0;
+    s.services[0].max_replicas = 1;
+    s.services[0].traffic.mean_rps = 20.0 * s.services[0].capacity_rps;
+    for (p, o) in run_replication(&s, 0).iter().enumerate() {
+        assert_eq!(o.services[0].latency_p95_ms, None, "{p}");
+        assert!(o.services[0].requests_dropped > 0.5 * o.services[0].requests);
+        let json = serde_json::to_value(o).unwrap();
+        crate::invariants::assert_finite(&json, &format!("outcome[{p}]")).unwrap();
+        let back: gpucost::model::sim::PlatformOutcome = serde_json::from_value(json).unwrap();
+        assert_eq!(&back, o);
+    }
+}

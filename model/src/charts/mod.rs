@@ -7,6 +7,7 @@
 
 pub mod histogram;
 pub mod scale;
+pub mod service_day;
 pub mod stacked;
 pub mod timeline;
 pub mod tornado;

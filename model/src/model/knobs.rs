@@ -6,7 +6,8 @@
 //! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
 //! value by (1 ± X %) on every item instead.
 
-use super::scenario::{Overflow, Platform, Scenario};
+use super::scenario::{Overflow, Platform, Scenario, Serving};
+use super::serving::platform::serving_of;
 use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 
@@ -47,6 +48,76 @@ pub struct Knob {
     /// Multiplies the quantity by a factor everywhere (the tornado's variants); `None` for a
     /// knob the tornado leaves out.
     pub scale: Option<fn(&mut Scenario, f64)>,
+    /// Whether the knob means anything for a scenario (the serving knobs need a service):
+    /// the page shows its slider and the tornado varies it only then.
+    pub when: fn(&Scenario) -> bool,
+}
+
+/// Every scenario.
+fn always(_: &Scenario) -> bool {
+    true
+}
+
+/// A scenario with services.
+fn has_services(s: &Scenario) -> bool {
+    !s.services.is_empty()
+}
+
+/// A scenario with a service whose traffic spikes.
+fn has_spikes(s: &Scenario) -> bool {
+    s.services.iter().any(|v| v.traffic.spikes.is_some())
+}
+
+/// The serving settings of every platform, each made its own (from its profile) to edit.
+fn each_serving(s: &mut Scenario, mut f: impl FnMut(&mut Serving)) {
+    for p in &mut s.platforms {
+        let profile = p.profile.profile();
+        f(p.serving
+            .get_or_insert_with(|| Serving::of_profile(profile)));
+    }
+}
+
+/// Every service's mean traffic times `factor`.
+fn scale_traffic(s: &mut Scenario, factor: f64) {
+    for v in &mut s.services {
+        v.traffic.mean_rps *= factor;
+    }
+}
+
+/// The traffic slider's readout: the services' total and the busiest hour's.
+fn traffic_readout(s: &Scenario) -> String {
+    let total: f64 = s.services.iter().map(|v| v.traffic.mean_rps).sum();
+    let n = s.services.len();
+    let first = s.services.first().map_or(0.0, |v| v.traffic.mean_rps);
+    let per_day = total * 86_400.0 / 1e6;
+    if n > 1 {
+        format!(
+            "{} services, {} req/s in all ({} M requests a day); moving it keeps their ratios",
+            n,
+            trim_number(total),
+            trim_number((per_day * 10.0).round() / 10.0)
+        )
+    } else {
+        format!(
+            "{} M requests a day",
+            trim_number((first * 86_400.0 / 1e5).round() / 10.0)
+        )
+    }
+}
+
+/// The scale-up delay slider's readout: each platform's delay.
+fn scale_up_readout(s: &Scenario) -> String {
+    s.platforms
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} s",
+                p.name,
+                trim_number(serving_of(p).scale_up_delay_s)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 fn first_platform(s: &Scenario, f: fn(&Platform) -> f64) -> f64 {
@@ -151,6 +222,7 @@ pub static KNOBS: &[Knob] = &[
         get: shown_spot_rate,
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour *= f)),
+        when: always,
     },
     Knob {
         id: "utilization",
@@ -171,6 +243,7 @@ pub static KNOBS: &[Knob] = &[
                 c.arrivals = c.arrivals.scaled(f);
             }
         }),
+        when: always,
     },
     Knob {
         id: "on_demand_price",
@@ -183,6 +256,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.on_demand_usd_per_node_hour),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour *= f)),
+        when: always,
     },
     Knob {
         id: "spot_price",
@@ -195,6 +269,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.spot_usd_per_node_hour),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour *= f)),
+        when: always,
     },
     Knob {
         id: "provisioning_time",
@@ -217,6 +292,7 @@ pub static KNOBS: &[Knob] = &[
                 p.provisioning_p90_s *= f;
             }
         }),
+        when: always,
     },
     Knob {
         id: "egress_gb",
@@ -229,6 +305,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.job_classes.first().map(|c| c.egress_gb_per_job).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v),
         scale: None,
+        when: always,
     },
     Knob {
         id: "egress_price",
@@ -241,6 +318,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.egress_usd_per_gb),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb *= f)),
+        when: always,
     },
     Knob {
         id: "fte_cost",
@@ -253,6 +331,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.people.fte_cost_usd_per_year,
         set: |s, v| s.people.fte_cost_usd_per_year = v,
         scale: Some(|s, f| s.people.fte_cost_usd_per_year *= f),
+        when: always,
     },
     Knob {
         id: "warm_pool_window",
@@ -265,6 +344,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.warm_pool_window_s / 60.0),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s *= f)),
+        when: always,
     },
     Knob {
         id: "image_size",
@@ -277,6 +357,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.image_gb = v),
         scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.image_gb *= f)),
+        when: always,
     },
     Knob {
         id: "checkpoint_interval",
@@ -289,6 +370,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.job_classes.first().map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v),
         scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min *= f)),
+        when: always,
     },
     Knob {
         id: "reserved_share",
@@ -312,6 +394,7 @@ pub static KNOBS: &[Knob] = &[
                 .for_each(|p| p.purchase.reserved_share = v / 100.0)
         },
         scale: None,
+        when: always,
     },
     Knob {
         id: "discount_aws",
@@ -324,6 +407,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.discounts.aws_pct,
         set: |s, v| s.discounts.aws_pct = v,
         scale: None,
+        when: always,
     },
     Knob {
         id: "discount_gcp",
@@ -336,6 +420,68 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.discounts.gcp_pct,
         set: |s, v| s.discounts.gcp_pct = v,
         scale: None,
+        when: always,
+    },
+    Knob {
+        id: "traffic",
+        label: "Traffic",
+        chart_label: "Traffic",
+        unit: "req/s",
+        help: "Mean requests per second of the first service over a week, spikes aside; moving it scales every service's traffic by the same factor.",
+        slider: Some(Slider { id: "traffic", min: 0.0, max: 5000.0, step: 0.1 }),
+        readout: Some(traffic_readout),
+        get: |s| s.services.first().map_or(0.0, |v| v.traffic.mean_rps),
+        set: |s, v| {
+            let first = s.services.first().map_or(0.0, |x| x.traffic.mean_rps);
+            if first > 0.0 {
+                scale_traffic(s, v / first);
+            } else {
+                s.services.iter_mut().for_each(|x| x.traffic.mean_rps = v);
+            }
+        },
+        scale: Some(scale_traffic),
+        when: has_services,
+    },
+    Knob {
+        id: "spike_factor",
+        label: "Traffic spike factor",
+        chart_label: "Spike factor",
+        unit: "×",
+        help: "How many times the usual traffic a spike brings, set on every service whose traffic spikes.",
+        slider: Some(Slider { id: "spike-factor", min: 1.0, max: 50.0, step: 0.5 }),
+        readout: None,
+        get: |s| {
+            s.services
+                .iter()
+                .find_map(|v| v.traffic.spikes.as_ref().map(|x| x.factor))
+                .unwrap_or(1.0)
+        },
+        set: |s, v| {
+            s.services
+                .iter_mut()
+                .filter_map(|x| x.traffic.spikes.as_mut())
+                .for_each(|x| x.factor = v.max(1.0))
+        },
+        scale: Some(|s, f| {
+            s.services
+                .iter_mut()
+                .filter_map(|x| x.traffic.spikes.as_mut())
+                .for_each(|x| x.factor = (x.factor * f).max(1.0))
+        }),
+        when: has_spikes,
+    },
+    Knob {
+        id: "scale_up_delay",
+        label: "Serving scale-up delay",
+        chart_label: "Scale-up delay",
+        unit: "s",
+        help: "From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load; set on every platform.",
+        slider: Some(Slider { id: "scale-up-delay", min: 0.0, max: 1800.0, step: 5.0 }),
+        readout: Some(scale_up_readout),
+        get: |s| s.platforms.first().map_or(0.0, |p| serving_of(p).scale_up_delay_s),
+        set: |s, v| each_serving(s, |x| x.scale_up_delay_s = v),
+        scale: Some(|s, f| each_serving(s, |x| x.scale_up_delay_s *= f)),
+        when: has_services,
     },
 ];
 

@@ -479,7 +479,7 @@ impl Results {
                                 requests: summary(of(&|s| s.requests)),
                                 usd_per_million_requests: finite(&|s| s.usd_per_million_requests),
                                 slo_violation_minutes: summary(of(&|s| s.slo_violation_minutes)),
-                                latency_p95_ms: finite(&|s| Some(s.latency_p95_ms)),
+                                latency_p95_ms: finite(&|s| s.latency_p95_ms),
                                 requests_dropped: summary(of(&|s| s.requests_dropped)),
                                 replica_hours: summary(of(&|s| s.replica_hours)),
                             }

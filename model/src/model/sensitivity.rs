@@ -67,6 +67,9 @@ impl TornadoRun {
         let mut variants = vec![(usize::MAX, ValidScenario::new(scenario.clone())?)];
         for (k, knob) in KNOBS.iter().enumerate() {
             let Some(scale) = knob.scale else { continue };
+            if !(knob.when)(scenario) {
+                continue;
+            }
             let make = |factor: f64| {
                 let mut s = scenario.clone();
                 scale(&mut s, factor);

@@ -685,23 +685,23 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         |p| serving(p).scale_up_delay_s, |p, v| serving_mut(p).scale_up_delay_s = v)
     .doc("From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load.")
     .source("SageMaker: assumption, 180 s (three one-minute CloudWatch datapoints); others: assumption, 30 s for a pod to be scheduled and pass its readiness check")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     num!(Platform; "serving.scale_down_cooldown_s", "Serving scale-down cooldown", "s", (0.0, 86_400.0),
         |p| serving(p).scale_down_cooldown_s, |p, v| serving_mut(p).scale_down_cooldown_s = v)
     .doc("How long a lower replica count must be recommended before replicas are removed.")
     .source("SageMaker endpoint variants' default scale-in cooldown, 300 s (AWS CDK InvocationsScalingProps); the Kubernetes HPA's default scale-down stabilisation window, 300 s")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     num!(Platform; "serving.metric_period_s", "Autoscaler period", "s", (60.0, 3_600.0),
         |p| serving(p).metric_period_s, |p, v| serving_mut(p).metric_period_s = v)
     .doc("Seconds between the autoscaler's decisions (at least the one-minute traffic bucket).")
     .source("assumption: 60 s")
-    .control(Control::Elsewhere),
+    .control(Control::Setting),
     Field::<Platform>::other("serving.scale_to_zero", "Services may scale to zero", Value::Flag {
         get: |p| serving(p).scale_to_zero,
         set: |p, on| serving_mut(p).scale_to_zero = on,
     })
     .doc("Whether a service with no minimum replica may run none; elsewhere it keeps one.")
-    .control(Control::Elsewhere),
+    .control(Control::Own),
 ];
 
 /// A platform's serving settings: its own, or its profile's.

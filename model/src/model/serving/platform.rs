@@ -35,9 +35,10 @@ pub struct ServiceOutcome {
     pub replica_hours: f64,
     /// Minutes whose p95 latency exceeded the objective.
     pub slo_violation_minutes: f64,
-    /// p95 latency of the horizon's requests, milliseconds (dropped ones as never served;
-    /// infinite when 5 % or more were dropped or found no replica).
-    pub latency_p95_ms: f64,
+    /// p95 latency of the horizon's requests, milliseconds (dropped ones as never served);
+    /// `None` when 5 % or more were dropped or found no replica (no finite p95: every
+    /// number an outcome carries is finite, as the page's workers send them as JSON).
+    pub latency_p95_ms: Option<f64>,
     /// Paid GPU-seconds by GPU-time category.
     pub gpu_seconds: PerCategory<f64>,
     /// The GPU time's cost over the horizon, USD.
@@ -152,6 +153,10 @@ pub struct ServiceDay {
     pub day: u32,
     /// The latency objective, ms.
     pub latency_slo_ms: f64,
+    /// Requests per second one replica sustains on the platform.
+    pub capacity_rps: f64,
+    /// The minute of the day at which its first spike starts, if it has one.
+    pub spike_minute: Option<usize>,
     /// Its minutes, in order: arrivals, ready and billed replicas, p95 latency (ms; infinite
     /// when requests found no replica), dropped requests.
     pub minutes: Vec<Bucket>,
@@ -170,10 +175,9 @@ pub fn service_day(
     let (spec, plan, mut stream) = prepare(scenario, platform, replication, service);
     let horizon_s = scenario.horizon_days * DAY_S;
     let last_day = ((horizon_s / DAY_S).ceil() as u32).saturating_sub(1);
-    let day = plan
-        .spikes()
-        .first()
-        .map_or(0, |s| (s.0 / DAY_S).floor() as u32)
+    let spike = plan.spikes().first().map(|s| s.0);
+    let day = spike
+        .map_or(0, |s| (s / DAY_S).floor() as u32)
         .min(last_day);
     let per_day = (DAY_S / BUCKET_S) as usize;
     let from = day as usize * per_day;
@@ -189,6 +193,10 @@ pub fn service_day(
     ServiceDay {
         day,
         latency_slo_ms: spec.latency_slo_ms,
+        capacity_rps: spec.capacity_rps,
+        spike_minute: spike
+            .map(|s| ((s - f64::from(day) * DAY_S) / BUCKET_S).floor() as usize)
+            .filter(|&m| m < per_day),
         minutes: run.buckets,
     }
 }
@@ -217,7 +225,7 @@ fn outcome_of(
         requests_queued_at_horizon: run.queued_at_horizon,
         replica_hours: run.replica_hours,
         slo_violation_minutes: run.slo_violation_minutes,
-        latency_p95_ms: run.latency_p95_ms,
+        latency_p95_ms: Some(run.latency_p95_ms).filter(|p| p.is_finite()),
         gpu_seconds,
         gpu_usd: billed_s * usd_per_gpu_s,
         useful_reference_gpu_hours: busy_s / 3_600.0 * platform.relative_throughput,
