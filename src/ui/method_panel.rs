@@ -37,6 +37,17 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>"Checkpoint advice: Young's interval √(2·δ·M) and Daly's (2006) expected wall time M·e^(R/M)·(e^((τ+δ)/M) − 1)·Ts/τ."</li>
                 <li>"The instant estimate uses expected values only (Daly's wall time for spot rework; failed attempts run to their failure point and are retried up to the limit, as if nothing were checkpointed, and only finished jobs' work is useful; no queueing, no idle warm windows), and leaves out demand beyond what the platform can run (its reservation when it has no overflow, else its node limit)."</li>
             </ul>
+            <Show when=move || scenario.with(|s| !s.services.is_empty())>
+                <h3>"Inference serving"</h3>
+                <ul>
+                    <li>"Traffic advances in one-minute buckets, never request by request: each minute draws a Poisson count of requests at the traffic's rate (hour-of-day profile, weekend factor, spikes placed at random, the same on every platform in a replication)."</li>
+                    <li>"A replica is concurrency servers, each at capacity ÷ concurrency requests per second (M/M/c). A minute with no backlog takes M/M/c's latency at its utilisation (on a grid of 1/4096, p95 within 0.5 % up to 98 %); with a backlog, a request waits for those ahead of it as the ready and starting replicas serve them (a fluid, linear within the minute), then its own service. Past the queue limit requests are dropped."</li>
+                    <li>"The autoscaler decides every period from the requests it saw plus the backlog: ⌈load ÷ (target × capacity)⌉ replicas within [fewest, most]. A new replica serves after the platform's scale-up delay, a node's provisioning, the image pull and the model load, billed from the decision; replicas are removed only once a lower count has held for the cooldown. Scaled to zero, a request waits for the next decision and a start-up."</li>
+                    <li>"p95 latency: of all the horizon's requests together (each minute's latency distribution weighted by its requests; a dropped request counts as never served). An SLO-violation minute is a minute whose p95 exceeds the objective, or in which 5 % or more of the requests were dropped."</li>
+                    <li>"Whose cost is it: a service's dollars per million requests are its own GPU time at the platform's price, plus a share of the platform's costs beyond GPU time (fees, egress, storage, people, tools) pro rata to its paid GPU-hours, over the requests it served."</li>
+                    <li>"Limits of the bucket model: a minute's measured p95 scatters around its expected value, so near the objective a real service counts some minutes over it that the model does not (validated against a request-level simulation: model/src/model/serving/validation.rs); a minute near full load takes the steady M/M/c wait, which a queue starting empty does not reach within a minute. Each service runs on replicas of its own (no node sharing, MIG or time-slicing yet)."</li>
+                </ul>
+            </Show>
             <h3>"Limits"</h3>
             <p>
                 {format!(
