@@ -159,7 +159,7 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
                             label="$ per million requests"
                             value=per_million
                             text=per_million.map(usd_cents).unwrap_or_else(|| "n/a".into())
-                            help="The service's own GPU time plus its share of the platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata to GPU-hours, per million requests; median over replications."
+                            help="The service's own GPU time plus its share of the platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata to GPU-hours, per million requests served; median over replications."
                         />
                         <Metric
                             platform=platform.clone()
@@ -175,7 +175,7 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
                             label="p95 latency"
                             value=p95
                             text=p95.map(|ms| format!("{} ms", trim_number(ms.round()))).unwrap_or_else(|| "n/a".into())
-                            help="The request-weighted 95th percentile of the minutes' p95 latency; median over replications."
+                            help="The 95th percentile of all the horizon's requests' latency (a dropped request counts as never served; n/a when 5 % or more were); median over replications."
                         />
                     </dl>
                 </section>

@@ -335,3 +335,55 @@ fn an_overwhelmed_service_has_no_p95_and_every_number_it_sends_is_finite() {
         assert_eq!(&back, o);
     }
 }
+
+/// A scenario with one Cloud Run platform (its profile's defaults) and `service`.
+fn on_cloud_run(service: Service) -> Scenario {
+    use gpucost::model::platforms::Profile;
+    let mut s = serving_only(service, Serving::default());
+    s.platforms.clear();
+    assert!(gpucost::scenario::edit::add_platform(
+        &mut s,
+        Profile::CloudRun
+    ));
+    s.platforms[0].ops_fte = 0.0;
+    s.platforms[0].storage_gb = 0.0;
+    s
+}
+
+#[test]
+fn cloud_run_bills_each_instance_its_gpu_cpu_and_memory_for_its_whole_life() {
+    // Cloud Run's instance: one L4 with 4 vCPU and 16 GiB, $0.0001867 + 4 × $0.000018 +
+    // 16 × $0.000002 a second = $1.0465 an hour. Two instances kept for 30 days, no fee:
+    // 2 × 720 h × $1.0465 = $1,506.96 of GPU time over the horizon, $1,527.89 a month.
+    let s = on_cloud_run(quiet(2));
+    s.validate().expect("valid");
+    let p = &s.platforms[0];
+    assert_eq!(
+        (p.instance_type.as_str(), p.gpus_per_node),
+        ("cloud-run-l4", 1)
+    );
+    assert!((p.on_demand_usd_per_node_hour - 1.0465).abs() < 1e-12);
+    let o = &run_replication(&s, 0)[0];
+    assert!((o.services[0].replica_hours - 1_440.0).abs() < 1e-9);
+    assert!(
+        (o.monthly_tco_usd - 2.0 * 730.0 * 1.0465).abs() < 1e-6,
+        "{}",
+        o.monthly_tco_usd
+    );
+    // Scale to zero is Cloud Run's own: with no floor and no traffic, nothing is billed.
+    let idle = on_cloud_run(quiet(0));
+    let o = &run_replication(&idle, 0)[0];
+    assert_eq!((o.services[0].replica_hours, o.monthly_tco_usd), (0.0, 0.0));
+}
+
+#[test]
+fn cloud_run_refuses_a_job_on_more_than_one_gpu_naming_both() {
+    let mut s = on_cloud_run(quiet(0));
+    s.job_classes[0].gpus_per_job = 2;
+    s.job_classes[0].name = "two-gpu fine-tune".into();
+    let message = s.validate().unwrap_err().to_string();
+    assert!(
+        message.contains("two-gpu fine-tune") && message.contains("Cloud Run"),
+        "{message}"
+    );
+}

@@ -84,24 +84,31 @@ fn scale_traffic(s: &mut Scenario, factor: f64) {
     }
 }
 
-/// The traffic slider's readout: the services' total and the busiest hour's.
-fn traffic_readout(s: &Scenario) -> String {
-    let total: f64 = s.services.iter().map(|v| v.traffic.mean_rps).sum();
-    let n = s.services.len();
-    let first = s.services.first().map_or(0.0, |v| v.traffic.mean_rps);
-    let per_day = total * 86_400.0 / 1e6;
-    if n > 1 {
+/// Requests a day at `rps`, in words: "4,320 requests a day", "2.6 M requests a day".
+fn per_day(rps: f64) -> String {
+    let n = rps * 86_400.0;
+    if n < 1e6 {
         format!(
-            "{} services, {} req/s in all ({} M requests a day); moving it keeps their ratios",
-            n,
-            trim_number(total),
-            trim_number((per_day * 10.0).round() / 10.0)
+            "{} requests a day",
+            crate::format::group_thousands(n.round() as u64)
         )
     } else {
+        format!("{} M requests a day", trim_number((n / 1e5).round() / 10.0))
+    }
+}
+
+/// The traffic slider's readout: the requests a day, of all the services when several.
+fn traffic_readout(s: &Scenario) -> String {
+    let total: f64 = s.services.iter().map(|v| v.traffic.mean_rps).sum();
+    if s.services.len() > 1 {
         format!(
-            "{} M requests a day",
-            trim_number((first * 86_400.0 / 1e5).round() / 10.0)
+            "{} services, {} req/s in all ({}); moving it keeps their ratios",
+            s.services.len(),
+            trim_number(total),
+            per_day(total)
         )
+    } else {
+        per_day(total)
     }
 }
 
@@ -495,6 +502,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_serving_knobs_show_only_with_services_and_keep_their_ratios() {
+        let mut s = Scenario::default();
+        let traffic = knob("traffic").unwrap();
+        assert!(!(traffic.when)(&s) && !(knob("spike_factor").unwrap().when)(&s));
+        let mut a = crate::model::scenario::Service::default();
+        a.traffic.mean_rps = 0.05;
+        let mut b = a.clone();
+        b.traffic.mean_rps = 0.15;
+        s.services = vec![a, b];
+        assert!((traffic.when)(&s));
+        // 0.2 req/s in all: 17,280 requests a day.
+        assert_eq!(
+            (traffic.readout.unwrap())(&s),
+            "2 services, 0.2 req/s in all (17,280 requests a day); moving it keeps their ratios"
+        );
+        // The first to 0.5: the second keeps three times it.
+        (traffic.set)(&mut s, 0.5);
+        assert!((s.services[1].traffic.mean_rps - 1.5).abs() < 1e-12);
+        assert_eq!(per_day(30.0), "2.6 M requests a day");
+    }
+
+    #[test]
     fn slider_readouts_by_hand() {
         let mut s = Scenario::default();
         s.platforms[0].spot_interruptions_per_node_hour = 0.005;
@@ -520,7 +549,9 @@ mod tests {
                 "spot_interruption_rate",
                 "utilization",
                 "image_size",
-                "checkpoint_interval"
+                "checkpoint_interval",
+                "traffic",
+                "scale_up_delay"
             ]
         );
     }

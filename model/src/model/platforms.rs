@@ -169,6 +169,22 @@ impl Profile {
                 p.warm_pool_window_s = 0.0;
                 p.ops_fte = 0.5;
             }
+            Profile::CloudRun => {
+                // [ref] Cloud Run GPU docs: an instance with an L4 starts in about 5 s, one
+                // GPU per instance, billed for the instance's whole life (per 100 ms);
+                // [assumption] an idle instance lingers about 15 min before it is removed,
+                // a quota of 10 GPU instances, image streaming at 0.2 GB/s, 0.05 FTE
+                p.provisioning_median_s = 5.0;
+                p.provisioning_p90_s = 10.0;
+                p.image_pull_gb_per_s = 0.2;
+                p.image_cache = false;
+                p.warm_pool_window_s = 900.0;
+                p.billing.minimum_s = 0;
+                p.placement = Placement::Exclusive;
+                p.gang_scheduling = false;
+                p.max_nodes = 10;
+                p.ops_fte = 0.05;
+            }
         }
         p
     }
@@ -302,6 +318,32 @@ impl Profile {
                 Sourced {
                     field: "ops_fte",
                     source: "assumption: ½ FTE",
+                },
+            ],
+            Profile::CloudRun => &[
+                Sourced {
+                    field: "on_demand_usd_per_node_hour",
+                    source: "an instance of 1 L4 + the required 4 vCPU and 16 GiB, instance-based billing, Tier 1: GPU $0.0001867/s (third-party summaries, 2025-06 and 2026-04: about $0.67/h; the official table not read: assumption) + vCPU $0.000018/s + memory $0.000002/GiB-s (cloud.google.com/run/pricing) = $1.0465/h",
+                },
+                Sourced {
+                    field: "provisioning_median_s",
+                    source: "Cloud Run GPU docs: an instance with an L4 and its drivers starts in about 5 s",
+                },
+                Sourced {
+                    field: "warm_pool_window_s",
+                    source: "assumption: an idle instance is kept about 15 min before it is removed (third-party reports)",
+                },
+                Sourced {
+                    field: "max_nodes",
+                    source: "assumption: a GPU quota of 10 instances (it is granted per project and region)",
+                },
+                Sourced {
+                    field: "placement",
+                    source: "Cloud Run GPU docs: one GPU per instance; a job gets an instance of its own",
+                },
+                Sourced {
+                    field: "ops_fte",
+                    source: "assumption: 0.05 FTE for a managed service",
                 },
             ],
         }

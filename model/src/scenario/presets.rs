@@ -89,6 +89,12 @@ pub fn presets() -> &'static [Preset] {
             description: "An agent API hit by ×10 traffic for an hour: SageMaker endpoint vs EKS vs GKE (seed 001)",
             build: agent_traffic_spike,
         },
+        Preset {
+            name: "spiky-low-traffic",
+            version: 1,
+            description: "A little-used assistant with bursts: Cloud Run scaling to zero vs a GKE node pool vs an always-on SageMaker endpoint (seed 002)",
+            build: spiky_low_traffic,
+        },
     ]
 }
 
@@ -380,6 +386,69 @@ fn agent_traffic_spike() -> Scenario {
             target_utilization: 0.7,
             model_load_s: 90.0,
             image_gb: 12.0,
+            queue_per_replica: 50,
+        }],
+        ..Scenario::default()
+    }
+}
+
+/// Seed 002: "GPU scale-to-zero on Cloud Run for variable traffic". A document assistant
+/// used in office hours (nothing at night, a third at weekends) with a few bursts a month:
+/// Cloud Run scales to zero, a GKE Standard node pool and a SageMaker endpoint keep one
+/// replica. The SageMaker endpoint's ml.g5.xlarge carries the reference data's +40 % over
+/// g5.xlarge (ml.g5.xlarge $1.41 vs $1.006 an hour).
+fn spiky_low_traffic() -> Scenario {
+    let cloud_run = Profile::CloudRun.platform("Cloud Run", "cloud-run-l4", "us-central1");
+    let gke =
+        Profile::GkeStandard.platform("GKE Standard node pool", "g2-standard-8", "us-central1");
+    let mut sagemaker =
+        Profile::Sagemaker.platform("SageMaker endpoint (always on)", "g5.xlarge", "us-east-1");
+    sagemaker.service_premium_pct = 40.0;
+    // Office hours, 8:00 to 19:00, busiest late morning and mid-afternoon.
+    let mut hours = vec![0.0; 24];
+    for (h, w) in [
+        (8, 0.5),
+        (9, 1.0),
+        (10, 1.5),
+        (11, 1.5),
+        (12, 0.8),
+        (13, 1.0),
+        (14, 1.5),
+        (15, 1.5),
+        (16, 1.0),
+        (17, 0.6),
+        (18, 0.3),
+    ] {
+        hours[h] = w;
+    }
+    Scenario {
+        replications: 100,
+        reference_gpus: 1,
+        job_classes: Vec::new(),
+        platforms: vec![cloud_run, gke, sagemaker],
+        services: vec![Service {
+            name: "Document assistant".into(),
+            traffic: ServiceTraffic {
+                mean_rps: 0.05,
+                hourly_profile: Some(hours),
+                weekend_factor: 0.3,
+                spikes: Some(ServiceSpikes {
+                    per_month: 6.0,
+                    factor: 8.0,
+                    duration_min: 30.0,
+                }),
+            },
+            // Measured on an A100: about 0.6 req/s on an L4, 0.7 on an A10G.
+            capacity_rps: 2.0,
+            concurrency: 2,
+            gpus_per_replica: 1,
+            gpu_memory_gb: 16.0,
+            latency_slo_ms: 30_000.0,
+            min_replicas: 0,
+            max_replicas: 5,
+            target_utilization: 0.6,
+            model_load_s: 60.0,
+            image_gb: 8.0,
             queue_per_replica: 50,
         }],
         ..Scenario::default()

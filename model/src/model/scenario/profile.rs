@@ -22,11 +22,14 @@ pub enum Profile {
     ParallelCluster,
     /// A reserved, static cluster: always on, no autoscaling.
     ReservedCluster,
+    /// Cloud Run with a GPU: one L4 per instance, billed for the instance's whole life,
+    /// scaling to zero.
+    CloudRun,
 }
 
 impl Profile {
     /// Every profile, in display order.
-    pub const ALL: [Profile; 7] = [
+    pub const ALL: [Profile; 8] = [
         Profile::AwsBatch,
         Profile::Sagemaker,
         Profile::Eks,
@@ -34,6 +37,7 @@ impl Profile {
         Profile::GkeStandard,
         Profile::ParallelCluster,
         Profile::ReservedCluster,
+        Profile::CloudRun,
     ];
 
     /// Identifier used in scenarios (`profile` field).
@@ -46,6 +50,7 @@ impl Profile {
             Profile::GkeStandard => "gke_standard",
             Profile::ParallelCluster => "parallel_cluster",
             Profile::ReservedCluster => "reserved_cluster",
+            Profile::CloudRun => "cloud_run",
         }
     }
 
@@ -59,6 +64,7 @@ impl Profile {
             Profile::GkeStandard => "GKE Standard",
             Profile::ParallelCluster => "AWS ParallelCluster (Slurm)",
             Profile::ReservedCluster => "Reserved static cluster",
+            Profile::CloudRun => "Cloud Run (GPU)",
         }
     }
 
@@ -70,7 +76,7 @@ impl Profile {
     /// The cloud a profile runs on.
     pub fn cloud(self) -> Cloud {
         match self {
-            Profile::GkeAutopilot | Profile::GkeStandard => Cloud::Gcp,
+            Profile::GkeAutopilot | Profile::GkeStandard | Profile::CloudRun => Cloud::Gcp,
             _ => Cloud::Aws,
         }
     }

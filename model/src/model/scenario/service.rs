@@ -156,6 +156,14 @@ impl Serving {
                 metric_period_s: 60.0,
                 scale_to_zero: false,
             },
+            // [ref] Cloud Run scales instances on requests and to zero; [assumption] a
+            // decision within 10 s, and an idle instance kept 15 min (third-party reports).
+            Some(Profile::CloudRun) => Serving {
+                scale_up_delay_s: 10.0,
+                scale_down_cooldown_s: 900.0,
+                metric_period_s: 60.0,
+                scale_to_zero: true,
+            },
             _ => Serving::default(),
         }
     }

@@ -244,7 +244,13 @@ impl Scenario {
         } else {
             platform.max_nodes
         };
-        let have = capacity_nodes.saturating_mul(platform.gpus_per_node);
+        // Cloud Run runs a job on one instance: no job spans instances.
+        let have = if platform.profile.profile() == Some(crate::model::platforms::Profile::CloudRun)
+        {
+            capacity_nodes.min(1).saturating_mul(platform.gpus_per_node)
+        } else {
+            capacity_nodes.saturating_mul(platform.gpus_per_node)
+        };
         for (j, class) in self.job_classes.iter().enumerate() {
             if class.gpu_memory_gb > platform.gpu_memory_gb {
                 return Err(ScenarioError::DoesNotFit {

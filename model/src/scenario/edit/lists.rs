@@ -7,12 +7,13 @@ use crate::model::catalog::{self, InstanceType};
 use crate::model::platforms::Profile;
 use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
 
-/// The instance a new platform on `cloud` starts on: p4d.24xlarge in us-east-1 on AWS,
-/// a2-highgpu-8g in us-central1 on GCP (both 8 × A100).
-pub fn default_instance(cloud: Cloud) -> Option<&'static InstanceType> {
-    match cloud {
-        Cloud::Aws => catalog::find("p4d.24xlarge", "us-east-1"),
-        Cloud::Gcp => catalog::find("a2-highgpu-8g", "us-central1"),
+/// The instance a new platform of `profile` starts on: p4d.24xlarge in us-east-1 on AWS,
+/// a2-highgpu-8g in us-central1 on GCP (both 8 × A100); Cloud Run's one-L4 instance.
+pub fn default_instance(profile: Profile) -> Option<&'static InstanceType> {
+    match (profile, profile.cloud()) {
+        (Profile::CloudRun, _) => catalog::find("cloud-run-l4", "us-central1"),
+        (_, Cloud::Aws) => catalog::find("p4d.24xlarge", "us-east-1"),
+        (_, Cloud::Gcp) => catalog::find("a2-highgpu-8g", "us-central1"),
     }
 }
 
@@ -34,7 +35,7 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     if scenario.platforms.len() >= limits::PLATFORMS_MAX {
         return false;
     }
-    let Some(instance) = default_instance(profile.cloud()) else {
+    let Some(instance) = default_instance(profile) else {
         return false;
     };
     let name = unique_platform_name(scenario, profile.label());
