@@ -58,6 +58,17 @@ pub fn ServiceFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoV
         <fieldset class="service">
             <legend>{name}</legend>
             {main}
+            {move || {
+                // Fewest replicas 0 where a platform cannot scale to zero: said, not hidden.
+                scenario.with(|s| {
+                    let name = s.services.get(index).map(|v| v.name.clone()).unwrap_or_default();
+                    crate::model::serving::platform::serving_notices(s)
+                        .into_iter()
+                        .filter(|n| n.starts_with(&format!("{name} keeps")))
+                        .map(|n| view! { <p class="hint notice">{n}</p> })
+                        .collect_view()
+                })
+            }}
             <details class="all-settings">
                 <summary>"All settings"</summary>
                 {more}

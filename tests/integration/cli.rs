@@ -255,3 +255,24 @@ fn eval_states_the_verdict_in_the_json_and_the_table() {
     ]);
     assert!(stdout(&table).contains(&verdict), "{}", stdout(&table));
 }
+
+#[test]
+fn eval_says_where_a_service_cannot_scale_to_zero() {
+    let o = gpucost(&[
+        "eval",
+        "--preset",
+        "spiky-low-traffic",
+        "--reps",
+        "2",
+        "--set",
+        "horizon_days=2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "gpucost: note: Document assistant keeps 1 replica on GKE Standard node pool, SageMaker endpoint (always on)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

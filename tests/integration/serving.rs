@@ -387,3 +387,26 @@ fn cloud_run_refuses_a_job_on_more_than_one_gpu_naming_both() {
         "{message}"
     );
 }
+
+#[test]
+fn a_service_that_may_scale_to_zero_is_told_where_it_keeps_a_replica() {
+    // spiky-low-traffic: fewest replicas 0; Cloud Run scales to zero, GKE and SageMaker
+    // keep one (and bill it all month: 720 replica-hours at least).
+    use gpucost::model::serving::platform::serving_notices;
+    let s = gpucost::scenario::presets::preset("spiky-low-traffic")
+        .unwrap()
+        .scenario();
+    let notices = serving_notices(&s);
+    assert_eq!(
+        notices,
+        ["Document assistant keeps 1 replica on GKE Standard node pool, SageMaker endpoint (always on): the platform cannot scale to zero (its serving.scale_to_zero is off)"]
+    );
+    let mut quick = s.clone();
+    quick.horizon_days = 3.0;
+    let o = run_replication(&quick, 0);
+    assert!(o[1].services[0].replica_hours >= 72.0 - 1e-9);
+    assert!(o[0].services[0].replica_hours < 72.0);
+    let mut floor = s;
+    floor.services[0].min_replicas = 1;
+    assert!(serving_notices(&floor).is_empty());
+}

@@ -75,6 +75,28 @@ pub fn serving_of(platform: &Platform) -> Serving {
         .unwrap_or_else(|| Serving::of_profile(platform.profile.profile()))
 }
 
+/// What the model changes of a scenario's services, in words: a service that may scale to
+/// zero (fewest replicas 0) keeps one replica on a platform that cannot scale to zero.
+pub fn serving_notices(scenario: &Scenario) -> Vec<String> {
+    let mut notices = Vec::new();
+    for service in scenario.services.iter().filter(|s| s.min_replicas == 0) {
+        let kept: Vec<&str> = scenario
+            .platforms
+            .iter()
+            .filter(|p| !serving_of(p).scale_to_zero)
+            .map(|p| p.name.as_str())
+            .collect();
+        if !kept.is_empty() {
+            notices.push(format!(
+                "{} keeps 1 replica on {}: the platform cannot scale to zero (its serving.scale_to_zero is off)",
+                service.name,
+                kept.join(", ")
+            ));
+        }
+    }
+    notices
+}
+
 /// The replicas' behaviour of `service` on `platform`.
 pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     let serving = serving_of(platform);
