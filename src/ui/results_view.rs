@@ -175,7 +175,7 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
                             label="p95 latency"
                             value=p95
                             text=p95.map(|ms| format!("{} ms", trim_number(ms.round()))).unwrap_or_else(|| "n/a".into())
-                            help="The 95th percentile of all the horizon's requests' latency (a dropped request counts as never served; n/a when 5 % or more were); median over replications."
+                            help="The 95th percentile of all the horizon's requests' latency (a dropped request counts as never served); median over replications; n/a when in any replication 5 % or more were dropped or found no replica."
                         />
                     </dl>
                 </section>

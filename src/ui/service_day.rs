@@ -8,7 +8,7 @@ use crate::charts::service_day::{
 };
 use crate::format::trim_number;
 use crate::model::scenario::Scenario;
-use crate::model::serving::platform::{service_day, ServiceDay};
+use crate::model::serving::platform::{service_day, ServiceDay, DAY_CHART_DAYS};
 use leptos::prelude::*;
 
 const LABEL_W: f64 = 44.0;
@@ -74,8 +74,9 @@ pub fn ServiceDayChart(scenario: RwSignal<Scenario>) -> impl IntoView {
             <figure class="chart service-day">
                 <figcaption>
                     {move || {
-                        layouts.with(|l| match l.as_ref().and_then(|l| l.first()) {
-                            Some((_, _, _, day)) => format!("Day {} of one run (its first spike's), minute by minute: traffic, ready replicas and p95 latency", day + 1),
+                        days.with(|d| match d.as_ref().and_then(|d| d.first()) {
+                            Some((_, d)) if d.spike_minute.is_some() => format!("Day {} of one run (its first spike's), minute by minute: traffic, ready replicas and p95 latency", d.day + 1),
+                            Some(_) => format!("Day 1 of one run (no spike in its first {DAY_CHART_DAYS} days), minute by minute: traffic, ready replicas and p95 latency"),
                             None => "One day of one run".to_string(),
                         })
                     }}

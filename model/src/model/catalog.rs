@@ -155,9 +155,15 @@ mod tests {
     #[test]
     fn compiled_catalog_parses_with_both_clouds() {
         let rows = parse(DATA).unwrap();
-        assert_eq!(rows.len(), 129);
+        assert_eq!(rows.len(), 130);
         assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Aws).count(), 75);
-        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 54);
+        // 54 Compute Engine rows and Cloud Run's one-L4 instance.
+        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 55);
+        let run = rows.iter().find(|r| r.name == "cloud-run-l4").unwrap();
+        assert_eq!(
+            (run.on_demand_usd_per_node_hour, run.spot_usd_per_node_hour),
+            (Some(1.0465), None)
+        );
     }
 
     #[test]

@@ -479,7 +479,21 @@ impl Results {
                                 requests: summary(of(&|s| s.requests)),
                                 usd_per_million_requests: finite(&|s| s.usd_per_million_requests),
                                 slo_violation_minutes: summary(of(&|s| s.slo_violation_minutes)),
-                                latency_p95_ms: finite(&|s| s.latency_p95_ms),
+                                // Only when every replication has one: a replication
+                                // that dropped 5 % or more has no p95, and leaving it out
+                                // would show the others' as the service's.
+                                latency_p95_ms: {
+                                    let p95: Option<Vec<f64>> = outcomes
+                                        .iter()
+                                        .map(|rep| {
+                                            rep.as_ref()[p]
+                                                .services
+                                                .get(j)
+                                                .and_then(|s| s.latency_p95_ms)
+                                        })
+                                        .collect();
+                                    p95.and_then(|v| Summary::of(&v))
+                                },
                                 requests_dropped: summary(of(&|s| s.requests_dropped)),
                                 replica_hours: summary(of(&|s| s.replica_hours)),
                             }

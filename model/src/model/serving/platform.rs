@@ -75,10 +75,22 @@ pub fn serving_of(platform: &Platform) -> Serving {
         .unwrap_or_else(|| Serving::of_profile(platform.profile.profile()))
 }
 
-/// What the model changes of a scenario's services, in words: a service that may scale to
-/// zero (fewest replicas 0) keeps one replica on a platform that cannot scale to zero.
+/// What the model changes of a scenario's services, in words: a service runs no more
+/// replicas than a platform's node limit holds, and one that may scale to zero (fewest
+/// replicas 0) keeps one replica on a platform that cannot scale to zero.
 pub fn serving_notices(scenario: &Scenario) -> Vec<String> {
     let mut notices = Vec::new();
+    for service in &scenario.services {
+        for p in &scenario.platforms {
+            let most = most_replicas(service, p);
+            if service.max_replicas > most || service.min_replicas > most {
+                notices.push(format!(
+                    "{} runs at most {most} replicas on {}: its node limit is {} nodes of {} GPUs (max_nodes)",
+                    service.name, p.name, p.max_nodes, p.gpus_per_node
+                ));
+            }
+        }
+    }
     for service in scenario.services.iter().filter(|s| s.min_replicas == 0) {
         let kept: Vec<&str> = scenario
             .platforms
@@ -97,6 +109,11 @@ pub fn serving_notices(scenario: &Scenario) -> Vec<String> {
     notices
 }
 
+/// Most replicas of `service` the nodes `platform` may have can hold.
+pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
+    platform.max_nodes.saturating_mul(platform.gpus_per_node) / service.gpus_per_replica.max(1)
+}
+
 /// The replicas' behaviour of `service` on `platform`.
 pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     let serving = serving_of(platform);
@@ -105,17 +122,20 @@ pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     } else {
         0.0
     };
+    // The platform's node limit bounds the replicas too (each on instances of its own).
+    let most = most_replicas(service, platform);
     let min_replicas = if serving.scale_to_zero {
         service.min_replicas
     } else {
         service.min_replicas.max(1)
-    };
+    }
+    .min(most);
     PoolSpec {
         capacity_rps: service.capacity_rps * platform.relative_throughput,
         concurrency: service.concurrency.max(1),
         latency_slo_ms: service.latency_slo_ms,
         min_replicas,
-        max_replicas: service.max_replicas.max(min_replicas),
+        max_replicas: service.max_replicas.min(most).max(min_replicas),
         target_utilization: service.target_utilization,
         startup_s: serving.scale_up_delay_s
             + platform.provisioning_median_s
@@ -166,12 +186,15 @@ fn prepare(
     (spec, plan, stream)
 }
 
+/// The days [`service_day`] looks for a spike in (it simulates up to the day it shows).
+pub const DAY_CHART_DAYS: u32 = 31;
+
 /// One day of one service on one platform, minute by minute: the picture of the autoscaler
 /// following the traffic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServiceDay {
-    /// The day shown (0 is the horizon's first): the one in which the first spike starts,
-    /// else the first.
+    /// The day shown (0 is the horizon's first): the one in which the first spike starts if
+    /// it starts in the first [`DAY_CHART_DAYS`] days, else the first.
     pub day: u32,
     /// The latency objective, ms.
     pub latency_slo_ms: f64,
@@ -197,7 +220,13 @@ pub fn service_day(
     let (spec, plan, mut stream) = prepare(scenario, platform, replication, service);
     let horizon_s = scenario.horizon_days * DAY_S;
     let last_day = ((horizon_s / DAY_S).ceil() as u32).saturating_sub(1);
-    let spike = plan.spikes().first().map(|s| s.0);
+    // Only a spike in the first DAY_CHART_DAYS days: the chart is simulated on the page's
+    // main thread, from the horizon's start to the end of the day it shows.
+    let spike = plan
+        .spikes()
+        .first()
+        .map(|s| s.0)
+        .filter(|&s| s < f64::from(DAY_CHART_DAYS) * DAY_S);
     let day = spike
         .map_or(0, |s| (s / DAY_S).floor() as u32)
         .min(last_day);
@@ -252,5 +281,43 @@ fn outcome_of(
         gpu_usd: billed_s * usd_per_gpu_s,
         useful_reference_gpu_hours: busy_s / 3_600.0 * platform.relative_throughput,
         usd_per_million_requests: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_day_shown_is_the_same_minutes_as_the_whole_run() {
+        // Recording a window and stopping at its day's end change nothing: the day's
+        // minutes are those of a run of the whole horizon that records every minute.
+        let mut s = Scenario::default();
+        s.services.push(Service::default());
+        s.services[0].traffic.mean_rps = 5.0;
+        s.services[0].traffic.spikes = Some(crate::model::scenario::ServiceSpikes {
+            per_month: 8.0,
+            factor: 6.0,
+            duration_min: 45.0,
+        });
+        s.horizon_days = 10.0;
+        for r in 0..4 {
+            let day = service_day(&s, 0, 0, r);
+            let (spec, plan, mut stream) = prepare(&s, &s.platforms[0], r, 0);
+            let all = run_pool(
+                &spec,
+                &plan,
+                10.0 * DAY_S,
+                BUCKET_S,
+                &mut stream,
+                0..usize::MAX,
+            );
+            let from = day.day as usize * 1_440;
+            assert_eq!(
+                day.minutes,
+                all.buckets[from..from + 1_440],
+                "replication {r}"
+            );
+        }
     }
 }

@@ -15,7 +15,11 @@
 //!    own service. A backlog that drains within the bucket does so at the capacity beyond the
 //!    arrivals: the requests before it has drained wait behind it, those after see M/M/c.
 //!    With no replica ready or starting (scaled to zero), requests wait for the next
-//!    decision of the autoscaler and a replica's start-up;
+//!    decision of the autoscaler and the start-up of the replicas it then asks for (from
+//!    the period's requests, those to come at the current rate, and as many waiting); with
+//!    none ready at a bucket's start, the requests before the first replica joins wait (the
+//!    queue's overflow is dropped). A horizon that is not a whole number of buckets ends
+//!    with a shorter one;
 //! 5. at each autoscaler period, the autoscaler sets the replicas from the load it saw: the
 //!    arrival rate over the period plus the backlog to clear in one period, over
 //!    target utilisation × a replica's capacity, within [min, max]. New replicas serve after
@@ -124,8 +128,10 @@ pub fn run_pool(
     stream: &mut Stream,
     record: Range<usize>,
 ) -> PoolOutcome {
-    let buckets = (horizon_s / bucket_s).round() as usize;
+    // The last bucket may be shorter: a horizon that is not a whole number of buckets.
+    let buckets = ((horizon_s / bucket_s) - 1e-9).ceil().max(0.0) as usize;
     let per_period = ((spec.metric_period_s / bucket_s).round() as usize).max(1);
+    let period = per_period as f64 * bucket_s;
     let mu = spec.capacity_rps / f64::from(spec.concurrency.max(1));
     let mut ready: u32 = spec.initial_replicas;
     // Ready times of replicas requested and not yet serving, earliest first.
@@ -139,54 +145,73 @@ pub fn run_pool(
     let mut out = PoolOutcome::default();
     for b in 0..buckets {
         let start = b as f64 * bucket_s;
-        let end = start + bucket_s;
-        // With nothing ready or starting, a request waits for the autoscaler's next decision
-        // (at the end of this period) and a replica's start-up.
+        let len = (horizon_s - start).min(bucket_s);
+        let end = start + len;
+        // 1. Arrivals.
+        if end > rate_until {
+            // The rate holds until the next hour or spike edge: buckets up to it reuse it.
+            rate = traffic.mean_rate(start, len);
+            let edge = traffic.next_edge(start);
+            rate_until = if edge >= end { edge } else { f64::NEG_INFINITY };
+        }
+        if draws.mean() != rate * len {
+            draws = Poisson::new(rate * len);
+        }
+        let arrivals = draws.draw(stream) as f64;
+        // With nothing ready or starting (scaled to zero), requests wait for the autoscaler's
+        // next decision, at the end of this period, and the start-up of the replicas it then
+        // asks for: it will have seen this period's requests (those still to come at the
+        // current rate) and, none served, as many waiting.
         let next_decision = ((b / per_period + 1) * per_period) as f64 * bucket_s;
-        let cold = [next_decision + spec.startup_s];
-        let starting: &[f64] = if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
-            &cold
+        let cold: Vec<f64> = if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
+            let to_come = rate * (next_decision - end).max(0.0);
+            let seen = period_arrivals + arrivals + to_come;
+            let load = (seen + backlog + arrivals + to_come) / period;
+            let n = desired_replicas(spec, load).max(1);
+            vec![next_decision + spec.startup_s; n as usize]
         } else {
-            &pending
+            Vec::new()
         };
+        let starting: &[f64] = if cold.is_empty() { &pending } else { &cold };
         // The wait of a request at the back of the queue at the bucket's start.
         let wait_at_start = wait_for(backlog, start, ready, starting, spec.capacity_rps);
-        // 1. Replicas that start serving in this bucket count for the part they serve.
+        // 2. Replicas that start serving in this bucket count for the part they serve; with
+        // none ready before the first of them, the requests before it can only wait.
+        let warm = ready > 0;
+        let first_join = pending.first().map_or(end, |&at| at.max(start));
         let mut ready_share = f64::from(ready);
         let mut joined = 0;
         for &at in pending.iter().take_while(|&&at| at < end) {
-            ready_share += (end - at.max(start)) / bucket_s;
+            ready_share += (end - at.max(start)) / len;
             joined += 1;
         }
         let billed = ready + pending.len() as u32;
         pending.drain(..joined);
         ready += joined as u32;
-        // 2. Arrivals.
-        if end > rate_until {
-            // The rate holds until the next hour or spike edge: buckets up to it reuse it.
-            rate = traffic.mean_rate(start, bucket_s);
-            let edge = traffic.next_edge(start);
-            rate_until = if edge >= end { edge } else { f64::NEG_INFINITY };
-        }
-        if draws.mean() != rate * bucket_s {
-            draws = Poisson::new(rate * bucket_s);
-        }
-        let arrivals = draws.draw(stream) as f64;
-        // 3. Service.
+        // 3. Service. With no replica ready at the start, the requests before the first one
+        // joins wait: those the queue cannot hold are dropped at once.
         let serving_rps = ready_share * spec.capacity_rps;
         let before = backlog;
-        let demand = backlog + arrivals;
-        let served = demand.min(serving_rps * bucket_s);
+        let early_drops = if warm {
+            0.0
+        } else {
+            let early = arrivals * (first_join.min(end) - start) / len;
+            (before + early - spec.queue_limit)
+                .max(0.0)
+                .min(before + arrivals)
+        };
+        let demand = backlog + arrivals - early_drops;
+        let served = demand.min(serving_rps * len);
         let left = demand - served;
         backlog = left.min(spec.queue_limit);
-        let dropped = left - backlog;
+        let dropped = left - backlog + early_drops;
         out.dropped += dropped;
         out.served += served;
         out.arrived += arrivals;
         // 4. Latency: the arrivals' distributions, each with its requests, and their p95.
         let servers = (ready_share * f64::from(spec.concurrency)).floor() as u32;
-        let lambda = arrivals / bucket_s;
-        let stable = servers > 0 && lambda < f64::from(servers) * mu;
+        let lambda = arrivals / len;
+        let stable = warm && servers > 0 && lambda < f64::from(servers) * mu;
         let mut parts = [None, None];
         let p95_ms = if arrivals == 0.0 {
             0.0
@@ -194,7 +219,7 @@ pub fn run_pool(
             // The backlog (if any) drains at the capacity beyond the arrivals; the requests
             // after it see M/M/c at the bucket's utilisation.
             let drained = if before > 0.0 {
-                (before / (serving_rps - lambda)).min(bucket_s) / bucket_s
+                (before / (serving_rps - lambda)).min(len) / len
             } else {
                 0.0
             };
@@ -230,11 +255,7 @@ pub fn run_pool(
             // A backlog at the end (or a load above what M/M/c holds): a request waits for
             // the requests ahead of it, which change linearly from the bucket's start to its
             // end, served by the replicas ready then and those starting later.
-            let starting: &[f64] = if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
-                &cold
-            } else {
-                &pending
-            };
+            let starting: &[f64] = if cold.is_empty() { &pending } else { &cold };
             let wait_at_end = wait_for(backlog, end, ready, starting, spec.capacity_rps);
             let latency = if wait_at_start.is_finite() && wait_at_end.is_finite() {
                 Latency::Backlog {
@@ -256,10 +277,10 @@ pub fn run_pool(
             p95_s_of(&[part], dropped) * 1_000.0
         };
         if p95_ms > spec.latency_slo_ms {
-            out.slo_violation_minutes += bucket_s / 60.0;
+            out.slo_violation_minutes += len / 60.0;
         }
-        out.replica_hours += f64::from(billed) * bucket_s / 3600.0;
-        out.ready_replica_hours += ready_share * bucket_s / 3600.0;
+        out.replica_hours += f64::from(billed) * len / 3600.0;
+        out.ready_replica_hours += ready_share * len / 3600.0;
         if record.contains(&b) {
             out.buckets.push(Bucket {
                 p95_ms,
@@ -273,7 +294,6 @@ pub fn run_pool(
         // 5. The autoscaler, at the end of each period.
         period_arrivals += arrivals;
         if (b + 1) % per_period == 0 {
-            let period = per_period as f64 * bucket_s;
             let load = (period_arrivals + backlog) / period;
             period_arrivals = 0.0;
             ready -= autoscaler.decide(spec, end, load, ready, &mut pending);
@@ -522,6 +542,30 @@ mod tests {
         assert_eq!(o.slo_violation_minutes, 4.0);
         assert!(o.buckets[4].p95_ms < 2_000.0);
         assert!(o.latency_p95_ms.is_finite());
+    }
+
+    #[test]
+    fn a_horizon_between_minutes_ends_with_a_shorter_bucket() {
+        // 90 s with a floor of two replicas: 2 × 90 s = 0.05 replica-hours (not 2 minutes),
+        // in two buckets, the second of 30 s.
+        let floor = PoolSpec {
+            min_replicas: 2,
+            initial_replicas: 2,
+            ..spec()
+        };
+        let mut s = Stream::new(3, 0, Purpose::Jobs, 0);
+        let plan = Traffic::flat(1.0).plan(90.0, &mut s);
+        let o = run_pool(&floor, &plan, 90.0, 60.0, &mut s, 0..usize::MAX);
+        assert_eq!(o.buckets.len(), 2);
+        assert!(
+            (o.replica_hours - 0.05).abs() < 1e-12,
+            "{}",
+            o.replica_hours
+        );
+        // A 29 s horizon is one bucket of 29 s, not none.
+        let mut s = Stream::new(3, 0, Purpose::Jobs, 0);
+        let o = run_pool(&floor, &plan, 29.0, 60.0, &mut s, 0..usize::MAX);
+        assert!((o.replica_hours - 2.0 * 29.0 / 3_600.0).abs() < 1e-12);
     }
 
     #[test]
