@@ -147,13 +147,16 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
     let name = move || platform().map(|p| p.name).unwrap_or_default();
     let profile = move || platform().and_then(|p| p.profile.profile());
     let id = |what: &str| format!("platform-{index}-{what}");
-    // The instance list depends on the cloud alone: its options are not rebuilt on other edits.
-    let cloud = Memo::new(move |_| profile().map(|p| p.cloud()));
+    // The instance list depends on the profile alone (its cloud; Cloud Run's own instances):
+    // its options are not rebuilt on other edits.
+    let offered = Memo::new(move |_| profile());
     let instances = move || {
-        let cloud = cloud.get();
+        let profile = offered.get();
         catalog::catalog()
             .iter()
-            .filter(|row| cloud == Some(row.cloud) && row.on_demand_usd_per_node_hour.is_some())
+            .filter(|row| {
+                profile.is_some_and(|p| p.offers(row)) && row.on_demand_usd_per_node_hour.is_some()
+            })
             .collect::<Vec<_>>()
     };
     // Shown only where the row matches the platform's price (a row of the same type

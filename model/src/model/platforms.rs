@@ -29,6 +29,13 @@ pub struct Sourced {
 }
 
 impl Profile {
+    /// Whether the profile runs on `instance`: its cloud's Compute Engine or EC2 types, and
+    /// Cloud Run only on its own instances (`cloud-run-…`), which nothing else runs on.
+    pub fn offers(self, instance: &InstanceType) -> bool {
+        instance.cloud == self.cloud()
+            && (self == Profile::CloudRun) == instance.name.starts_with("cloud-run-")
+    }
+
     /// A platform named `name` with this profile's defaults on `instance_type` in `region`.
     ///
     /// # Panics
@@ -353,6 +360,21 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cloud_run_runs_on_its_own_instances_and_nothing_else_does() {
+        let run = catalog::find("cloud-run-l4", "us-central1").unwrap();
+        let g2 = catalog::find("g2-standard-8", "us-central1").unwrap();
+        let p4d = catalog::find("p4d.24xlarge", "us-east-1").unwrap();
+        assert!(Profile::CloudRun.offers(run));
+        assert!(!Profile::CloudRun.offers(g2) && !Profile::CloudRun.offers(p4d));
+        assert!(!Profile::GkeStandard.offers(run) && Profile::GkeStandard.offers(g2));
+        assert!(!Profile::GkeAutopilot.offers(p4d) && Profile::Eks.offers(p4d));
+        // Every profile offers at least one priced instance.
+        for p in Profile::ALL {
+            assert!(catalog::catalog().iter().any(|r| p.offers(r)), "{p:?}");
+        }
+    }
 
     #[test]
     fn every_own_source_names_a_platform_field() {

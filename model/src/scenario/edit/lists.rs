@@ -51,7 +51,7 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     else {
         return false;
     };
-    let Some(profile) = old.profile.profile() else {
+    let Some(profile) = old.profile.profile().filter(|p| p.offers(instance)) else {
         return false;
     };
     let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
