@@ -112,3 +112,30 @@ test('on fixed replicas, doubling the traffic on its slider halves the cost per 
     await app.close();
   }
 });
+
+test('a Cloud Run platform added to the spike preset runs the service on its own instances, and a service that may scale to zero is told where it cannot', async () => {
+  const app = await openPreset();
+  try {
+    const { page } = app;
+    const run = await runId(page);
+    await page.locator('#add-platform-profile').selectOption('cloud_run');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await waitForRun(page, run, 300_000);
+    const fieldset = page.locator('fieldset.platform').nth(3);
+    assert.equal(await fieldset.locator('legend').textContent(), 'Cloud Run (GPU)');
+    // Only Cloud Run's own instance is offered, at its hourly price.
+    const options = await fieldset.locator('select[id$="-instance"] option').allTextContents();
+    assert.deepEqual(options.map((o) => o.split(' — ')[0]), ['cloud-run-l4']);
+    const perMillion = await metric(page, 'services.0.usd_per_million_requests.p50');
+    assert.ok(perMillion['Cloud Run (GPU)'] > 0, JSON.stringify(perMillion));
+    // Fewest replicas 0: Cloud Run may scale to zero, the others keep one, and say so.
+    const before = await runId(page);
+    await typeNumber(page, 'service-0-setting-3', 0);
+    await waitForRun(page, before, 300_000);
+    const notices = await page.locator('fieldset.service .notice').allTextContents();
+    assert.deepEqual(notices, ['Agent API keeps 1 replica on SageMaker endpoint, EKS + Karpenter, GKE Standard: the platform cannot scale to zero (its serving.scale_to_zero is off)']);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
