@@ -63,9 +63,9 @@ pub fn ServiceDayChart(scenario: RwSignal<Scenario>) -> impl IntoView {
                     .map(|(i, (name, d))| {
                         let y = i as f64 * panel + TITLE_H;
                         let l = layout_service_day(d, window, top, LABEL_W, w - 20.0, y);
-                        (name.clone(), y, l, d.day)
+                        (name.clone(), y, l)
                     })
-                    .collect::<Vec<(String, f64, DayLayout, u32)>>()
+                    .collect::<Vec<(String, f64, DayLayout)>>()
             })
         })
     });
@@ -115,7 +115,7 @@ pub fn ServiceDayChart(scenario: RwSignal<Scenario>) -> impl IntoView {
                     view! {
                         <svg viewBox=format!("0 0 {w} {height}") role="img"
                             aria-label="Per platform: requests per second (area) and the ready replicas' capacity (line) over one day, and under it the p95 latency on a log scale against the objective (dashed), minutes that missed it in red">
-                            {panels.into_iter().map(|(name, y, l, _)| {
+                            {panels.into_iter().map(|(name, y, l)| {
                                 let base = y + TRAFFIC_H;
                                 let bottom = y + day_height();
                                 let summary = format!(

@@ -7,7 +7,7 @@
 //! value by (1 ± X %) on every item instead.
 
 use super::scenario::{Overflow, Platform, Scenario, Serving};
-use super::serving::platform::serving_of;
+use super::serving::platform::{serving_mut, serving_of};
 use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 
@@ -71,9 +71,7 @@ fn has_spikes(s: &Scenario) -> bool {
 /// The serving settings of every platform, each made its own (from its profile) to edit.
 fn each_serving(s: &mut Scenario, mut f: impl FnMut(&mut Serving)) {
     for p in &mut s.platforms {
-        let profile = p.profile.profile();
-        f(p.serving
-            .get_or_insert_with(|| Serving::of_profile(profile)));
+        f(serving_mut(p));
     }
 }
 

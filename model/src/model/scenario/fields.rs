@@ -711,9 +711,7 @@ fn serving(p: &Platform) -> Serving {
 
 /// A platform's serving settings to edit (its profile's made its own first).
 fn serving_mut(p: &mut Platform) -> &mut Serving {
-    let profile = p.profile.profile();
-    p.serving
-        .get_or_insert_with(|| Serving::of_profile(profile))
+    crate::model::serving::platform::serving_mut(p)
 }
 
 fn spikes_mut(s: &mut Service) -> &mut ServiceSpikes {

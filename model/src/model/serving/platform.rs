@@ -114,6 +114,14 @@ pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
     platform.max_nodes.saturating_mul(platform.gpus_per_node) / service.gpus_per_replica.max(1)
 }
 
+/// A platform's serving settings to edit: its own, its profile's made its own first.
+pub fn serving_mut(platform: &mut Platform) -> &mut Serving {
+    let profile = platform.profile.profile();
+    platform
+        .serving
+        .get_or_insert_with(|| Serving::of_profile(profile))
+}
+
 /// The replicas' behaviour of `service` on `platform`.
 pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     let serving = serving_of(platform);

@@ -112,7 +112,7 @@ pub struct Bucket {
 }
 
 impl Bucket {
-    /// Its distributions, as a slice of the present ones.
+    /// Its distributions, those present.
     pub fn latency_parts(&self) -> impl Iterator<Item = Part> + '_ {
         self.parts.iter().flatten().copied()
     }
