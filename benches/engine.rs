@@ -110,7 +110,15 @@ mod native {
                 replication += 1;
                 let mut stream = Stream::new(7, replication, Purpose::Traffic, 0);
                 let plan = traffic.plan(horizon_s, &mut stream);
-                black_box(run_pool(&spec, &plan, horizon_s, 60.0, &mut stream, 0..0))
+                black_box(run_pool(
+                    &spec,
+                    &plan,
+                    horizon_s,
+                    60.0,
+                    &mut stream,
+                    0..0,
+                    None,
+                ))
             })
         });
         group.finish();

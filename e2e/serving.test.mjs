@@ -128,12 +128,15 @@ test('a Cloud Run platform added to the spike preset runs the service on its own
     assert.deepEqual(options.map((o) => o.split(' — ')[0]), ['cloud-run-l4']);
     const perMillion = await metric(page, 'services.0.usd_per_million_requests.p50');
     assert.ok(perMillion['Cloud Run (GPU)'] > 0, JSON.stringify(perMillion));
+    // Cloud Run's ten instances bound the service's replicas there, and the fieldset says so.
+    const cap = 'Agent API runs at most 10 replicas on Cloud Run (GPU): its node limit is 10 nodes of 1 GPUs (max_nodes)';
+    assert.deepEqual(await page.locator('fieldset.service .notice').allTextContents(), [cap]);
     // Fewest replicas 0: Cloud Run may scale to zero, the others keep one, and say so.
     const before = await runId(page);
     await typeNumber(page, 'service-0-setting-3', 0);
     await waitForRun(page, before, 300_000);
     const notices = await page.locator('fieldset.service .notice').allTextContents();
-    assert.deepEqual(notices, ['Agent API keeps 1 replica on SageMaker endpoint, EKS + Karpenter, GKE Standard: the platform cannot scale to zero (its serving.scale_to_zero is off)']);
+    assert.deepEqual(notices, [cap, 'Agent API keeps 1 replica on SageMaker endpoint, EKS + Karpenter, GKE Standard: the platform cannot scale to zero (its serving.scale_to_zero is off)']);
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

@@ -15,6 +15,15 @@ fn settings(serving: bool) -> Vec<NumericSetting<Platform>> {
         .collect()
 }
 
+/// How platform `index` shares its GPUs (its `gpu_sharing.mode`).
+fn sharing(scenario: RwSignal<Scenario>, index: usize) -> &'static str {
+    scenario.with(|s| {
+        s.platforms
+            .get(index)
+            .map_or("none", |p| p.gpu_sharing.mode())
+    })
+}
+
 /// The "All settings" section of platform `index`.
 #[component]
 pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
@@ -46,6 +55,22 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                 <h4>"Serving"</h4>
                 {flag_field(scenario, id("scale-to-zero"), row("serving.scale_to_zero"), at)}
                 {numbers("platform-serving", true)}
+                {choice_field(scenario, id("gpu-sharing"), row("gpu_sharing.mode"), at)}
+                <Show when=move || sharing(scenario, index) == "mig">
+                    {choice_field(scenario, id("mig-layout"), row("gpu_sharing.layout"), at)}
+                </Show>
+                <Show when=move || sharing(scenario, index) == "time_slicing">
+                    {numeric_fields(
+                        scenario,
+                        index,
+                        "platform-sharing",
+                        NumericSetting::of(row("gpu_sharing.context_switch_loss"))
+                            .into_iter()
+                            .collect(),
+                        |s, i| s.platforms.get(i),
+                        |s, i| s.platforms.get_mut(i),
+                    )}
+                </Show>
             </Show>
         </details>
     }

@@ -135,12 +135,16 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
     }
 }
 
+/// Services a card shows open; more are folded under a summary.
+const SERVICES_SHOWN: usize = 3;
+
 /// Each service's headline numbers on the platform: $ per million requests, SLO-violation
-/// minutes and p95 latency (medians over replications).
+/// minutes and p95 latency (medians over replications). Past the first
+/// [`SERVICES_SHOWN`], folded away (twenty small models make a card too long to compare).
 #[component]
 fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
     let platform = result.name.clone();
-    result
+    let mut sections: Vec<AnyView> = result
         .services
         .iter()
         .enumerate()
@@ -180,8 +184,20 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
                     </dl>
                 </section>
             }
+            .into_any()
         })
-        .collect_view()
+        .collect();
+    let folded = sections.split_off(sections.len().min(SERVICES_SHOWN));
+    let more = (!folded.is_empty()).then(|| {
+        let summary = format!("{} more services", folded.len());
+        view! {
+            <details class="more-services">
+                <summary>{summary}</summary>
+                {folded}
+            </details>
+        }
+    });
+    view! { {sections} {more} }
 }
 
 /// The card of one platform.

@@ -59,12 +59,12 @@ pub fn ServiceFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoV
             <legend>{name}</legend>
             {main}
             {move || {
-                // Fewest replicas 0 where a platform cannot scale to zero: said, not hidden.
+                // What the model changes of this service (fewest replicas 0 where a platform
+                // cannot scale to zero, a fraction of a GPU where GPUs are not shared, a node
+                // limit): said, not hidden.
                 scenario.with(|s| {
-                    let name = s.services.get(index).map(|v| v.name.clone()).unwrap_or_default();
-                    crate::model::serving::platform::serving_notices(s)
+                    crate::model::serving::notices::service_notices(s, index)
                         .into_iter()
-                        .filter(|n| n.starts_with(&format!("{name} keeps")))
                         .map(|n| view! { <p class="hint notice">{n}</p> })
                         .collect_view()
                 })

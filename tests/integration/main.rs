@@ -7,6 +7,7 @@ mod cli;
 mod closed_forms;
 mod determinism;
 mod golden_values;
+mod gpu_sharing;
 mod hand_cases;
 mod history;
 mod history_cli;

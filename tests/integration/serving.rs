@@ -125,7 +125,7 @@ fn a_million_requests_cost_the_replicas_they_kept_busy_plus_the_idle_ones() {
 #[test]
 fn a_service_that_does_not_fit_a_platform_is_refused_naming_both() {
     let too_big = Service {
-        gpus_per_replica: 4,
+        gpus_per_replica: 4.0,
         ..quiet(1)
     };
     let err = serving_only(too_big, Serving::default())
@@ -235,7 +235,7 @@ mod properties {
             let mut s = Stream::new(seed, 0, Purpose::Traffic, 0);
             let horizon = 2.0 * 86_400.0;
             let plan = traffic.plan(horizon, &mut s);
-            let o = run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..0);
+            let o = run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..0, None);
             let sum = o.served + o.queued_at_horizon + o.dropped;
             prop_assert!((sum - o.arrived).abs() <= 1e-6 * o.arrived.max(1.0), "{} vs {}", sum, o.arrived);
             prop_assert!(o.queued_at_horizon <= spec.queue_limit);
@@ -392,7 +392,7 @@ fn cloud_run_refuses_a_job_on_more_than_one_gpu_naming_both() {
 fn a_service_that_may_scale_to_zero_is_told_where_it_keeps_a_replica() {
     // spiky-low-traffic: fewest replicas 0; Cloud Run scales to zero, GKE and SageMaker
     // keep one (and bill it all month: 720 replica-hours at least).
-    use gpucost::model::serving::platform::serving_notices;
+    use gpucost::model::serving::notices::serving_notices;
     let s = gpucost::scenario::presets::preset("spiky-low-traffic")
         .unwrap()
         .scenario();

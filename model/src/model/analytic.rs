@@ -9,6 +9,8 @@
 
 use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
 use crate::model::scenario::{FailureKind, Failures, Overflow, Placement, Scenario, DAY_S, HOUR_S};
+use crate::model::serving::pool::desired_replicas;
+use crate::model::serving::sharing::{self, slot_of, time_sliced_shares, Slot};
 use crate::model::sim::state::holds_whole_nodes;
 use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
@@ -312,28 +314,52 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     }
     let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);
     // Services: the replicas their mean traffic asks for (at least the floor), on their own
-    // nodes at the on-demand price, busy for the share of the time the traffic needs.
+    // GPUs or slots at the on-demand price, busy for the share of the time the traffic needs;
+    // shared GPUs' slots no replica holds are paid too.
     let mut serving_usd = 0.0;
-    for service in &scenario.services {
-        let spec = crate::model::serving::platform::pool_spec(service, p);
-        let traffic = service.traffic.traffic();
-        let spike_share = traffic.spikes.as_ref().map_or(0.0, |x| {
-            (x.per_month * x.duration_min * 60.0 / (HOURS_PER_MONTH * HOUR_S)).min(1.0)
-                * (x.factor - 1.0)
-        });
-        let mean_rps = traffic.mean_rps * (1.0 + spike_share);
-        let replicas = f64::from(crate::model::serving::pool::desired_replicas(
-            &spec, mean_rps,
-        ));
-        let gpus = f64::from(service.gpus_per_replica);
-        serving_usd += replicas * gpus * HOURS_PER_MONTH * prices.on_demand * HOUR_S;
+    let shares = time_sliced_shares(&scenario.services, p);
+    let mut mig_replicas: Vec<f64> = Vec::new();
+    let (mut sliced_milli, mut held_milli) = (0.0, 0.0);
+    let gpu_hour_usd = HOURS_PER_MONTH * prices.on_demand * HOUR_S;
+    for (i, service) in scenario.services.iter().enumerate() {
+        let spec = crate::model::serving::platform::pool_spec(service, p, shares[i]);
+        let mean_rps = sharing::mean_rps(service);
+        let replicas = f64::from(desired_replicas(&spec, mean_rps));
+        let slot = slot_of(service, p);
+        serving_usd += replicas * slot.gpus() * gpu_hour_usd;
         // Beyond what the most replicas serve, requests queue or drop: no useful time.
         let served_rps = mean_rps.min(f64::from(spec.max_replicas) * spec.capacity_rps);
-        useful_ref_h += served_rps / spec.capacity_rps.max(1e-9)
-            * gpus
-            * HOURS_PER_MONTH
-            * p.relative_throughput;
+        useful_ref_h += match slot {
+            Slot::Whole { gpus } => {
+                served_rps / spec.capacity_rps.max(1e-9)
+                    * f64::from(gpus)
+                    * HOURS_PER_MONTH
+                    * p.relative_throughput
+            }
+            _ => served_rps / service.capacity_rps.max(1e-9) * HOURS_PER_MONTH,
+        };
+        match slot {
+            Slot::Whole { .. } => {}
+            Slot::Mig {
+                profile, per_gpu, ..
+            } => {
+                if mig_replicas.len() <= profile {
+                    mig_replicas.resize(profile + 1, 0.0);
+                }
+                mig_replicas[profile] += replicas / f64::from(per_gpu);
+                held_milli += replicas * slot.gpus() * 1e3;
+            }
+            Slot::TimeSliced { .. } => {
+                sliced_milli += replicas * slot.gpus() * 1e3;
+                held_milli += replicas * slot.gpus() * 1e3;
+            }
+        }
     }
+    let occupied_gpus = mig_replicas
+        .iter()
+        .map(|g| (g - 1e-9).ceil())
+        .fold((sliced_milli / 1e3 - 1e-9).ceil().max(0.0), f64::max);
+    serving_usd += (occupied_gpus - held_milli / 1e3).max(0.0) * gpu_hour_usd;
     let compute_usd =
         reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;
     let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();

@@ -1,7 +1,7 @@
 //! The cost categories of MODEL.md, as one enum, and [`PerCategory`]: one value per category,
 //! indexed by it.
 //!
-//! The first ten categories are GPU time (every paid GPU-second is charged to exactly one of
+//! The first eleven categories are GPU time (every paid GPU-second is charged to exactly one of
 //! them where it is spent); the last five are other costs. The declaration order is the
 //! display order of the breakdown chart, the CSV and the JSON report. A new category is one
 //! line in [`Category::ALL`] with its key, label and colour, plus its accounting.
@@ -34,6 +34,9 @@ pub enum Category {
     MultiNodeScalingLoss,
     /// Billed node time beyond the time used (granularity and minimum).
     BillingRounding,
+    /// GPU time lost to sharing GPUs: slices or shares of shared GPUs no replica holds, and
+    /// time-sliced GPUs' context switches.
+    GpuSharingLoss,
     /// Control-plane and management fees.
     Fees,
     /// Egress.
@@ -47,7 +50,7 @@ pub enum Category {
 }
 
 /// Number of categories.
-pub const CATEGORY_COUNT: usize = 15;
+pub const CATEGORY_COUNT: usize = 16;
 
 /// (category, key, label, colour, doc): the one table the rest follows.
 type Row = (
@@ -69,6 +72,7 @@ const TABLE: [Row; CATEGORY_COUNT] = [
     (Category::StorageReadSlowdown, "storage_read_slowdown", "Storage-read slowdown", "#999933", "Storage-read slowdown."),
     (Category::MultiNodeScalingLoss, "multi_node_scaling_loss", "Multi-node scaling loss", "#ddcc77", "Multi-node scaling loss."),
     (Category::BillingRounding, "billing_rounding", "Billing rounding", "#cc6677", "Billing rounding."),
+    (Category::GpuSharingLoss, "gpu_sharing_loss", "GPU sharing loss", "#661100", "Shared GPUs' slices no replica holds, and time-slicing's context switches."),
     (Category::Fees, "fees", "Fees", "#332288", "Control-plane and management fees."),
     (Category::Egress, "egress", "Egress", "#44aa99", "Egress."),
     (Category::Storage, "storage", "Storage", "#117733", "Storage."),
@@ -89,7 +93,7 @@ impl Category {
     };
 
     /// Number of GPU-time categories (they come first).
-    pub const GPU_TIME_COUNT: usize = 10;
+    pub const GPU_TIME_COUNT: usize = 11;
 
     /// Position in [`Category::ALL`].
     pub const fn index(self) -> usize {
@@ -205,7 +209,8 @@ impl<T: Serialize> Serialize for PerCategory<T> {
     }
 }
 
-/// Read from an object with every category's key; other keys are ignored.
+/// Read from an object with every category's key (a report written before GPU sharing may
+/// leave out `gpu_sharing_loss`, which then reads 0); other keys are ignored.
 impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for PerCategory<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct PerCategoryVisitor<T>(std::marker::PhantomData<T>);
@@ -229,9 +234,11 @@ impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for PerCategory<T> {
                 }
                 let mut values = PerCategory::<T>::default();
                 for c in Category::ALL {
-                    values[c] = out[c]
-                        .take()
-                        .ok_or_else(|| de::Error::missing_field(c.key()))?;
+                    values[c] = match out[c].take() {
+                        Some(v) => v,
+                        None if c == Category::GpuSharingLoss => T::default(),
+                        None => return Err(de::Error::missing_field(c.key())),
+                    };
                 }
                 Ok(values)
             }
@@ -258,7 +265,7 @@ impl schemars::JsonSchema for PerCategory<f64> {
         let required: Vec<serde_json::Value> =
             Category::ALL.iter().map(|c| c.key().into()).collect();
         schemars::json_schema!({
-            "description": "Monthly cost by category, USD (MODEL.md's categories). The first ten are GPU time, the rest\nare other costs.",
+            "description": "Monthly cost by category, USD (MODEL.md's categories). The first eleven are GPU time, the rest\nare other costs.",
             "type": "object",
             "properties": properties,
             "required": required,
@@ -302,8 +309,8 @@ mod tests {
     #[test]
     fn totals_add_in_display_order() {
         let b = Breakdown::from_fn(|c| if c.is_gpu_time() { 1.0 } else { 10.0 });
-        assert_eq!(b.gpu_time_total(), 10.0);
-        assert_eq!(b.total(), 60.0);
+        assert_eq!(b.gpu_time_total(), 11.0);
+        assert_eq!(b.total(), 61.0);
         let mut twice = b;
         twice.add(&b);
         assert_eq!(twice, b.scaled(2.0));

@@ -58,6 +58,12 @@ fn always(_: &Scenario) -> bool {
     true
 }
 
+/// A scenario with job classes (services run on demand, never on spot or reserved nodes,
+/// and move no data per job: the training knobs mean nothing to them).
+fn has_jobs(s: &Scenario) -> bool {
+    !s.job_classes.is_empty()
+}
+
 /// A scenario with services.
 fn has_services(s: &Scenario) -> bool {
     !s.services.is_empty()
@@ -227,7 +233,7 @@ pub static KNOBS: &[Knob] = &[
         get: shown_spot_rate,
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour *= f)),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "utilization",
@@ -248,7 +254,7 @@ pub static KNOBS: &[Knob] = &[
                 c.arrivals = c.arrivals.scaled(f);
             }
         }),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "on_demand_price",
@@ -274,7 +280,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.spot_usd_per_node_hour),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour *= f)),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "provisioning_time",
@@ -310,7 +316,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.job_classes.first().map(|c| c.egress_gb_per_job).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v),
         scale: None,
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "egress_price",
@@ -323,7 +329,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.egress_usd_per_gb),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb *= f)),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "fte_cost",
@@ -349,7 +355,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| first_platform(s, |p| p.warm_pool_window_s / 60.0),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0),
         scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s *= f)),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "image_size",
@@ -362,7 +368,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.image_gb = v),
         scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.image_gb *= f)),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "checkpoint_interval",
@@ -375,7 +381,7 @@ pub static KNOBS: &[Knob] = &[
         get: |s| s.job_classes.first().map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
         set: |s, v| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v),
         scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min *= f)),
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "reserved_share",
@@ -399,7 +405,7 @@ pub static KNOBS: &[Knob] = &[
                 .for_each(|p| p.purchase.reserved_share = v / 100.0)
         },
         scale: None,
-        when: always,
+        when: has_jobs,
     },
     Knob {
         id: "discount_aws",

@@ -8,7 +8,9 @@
 use super::catalog::{self, InstanceType};
 use super::scenario::fields::PLATFORM_FIELDS;
 pub use super::scenario::Profile;
-use super::scenario::{Billing, Cloud, Overflow, Placement, Platform, ProfileName, Purchase};
+use super::scenario::{
+    Billing, Cloud, GpuSharing, Overflow, Placement, Platform, ProfileName, Purchase,
+};
 use serde::Serialize;
 
 /// A platform on its own: AWS Batch on p4d.24xlarge in us-east-1 (the profiles give every
@@ -115,6 +117,8 @@ impl Profile {
             ops_fte: 0.25,
             // Serving: the defaults of `Serving` unless a scenario sets them.
             serving: None,
+            // Whole GPUs only unless a scenario shares them.
+            gpu_sharing: GpuSharing::None,
         };
         match self {
             Profile::AwsBatch => {}

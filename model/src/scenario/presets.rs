@@ -6,8 +6,8 @@
 
 use crate::model::platforms::Profile;
 use crate::model::scenario::{
-    Arrivals, Duration, FailureKind, Failures, JobClass, Overflow, Placement, Scenario, Service,
-    ServiceSpikes, ServiceTraffic,
+    gpu_sharing, Arrivals, Duration, FailureKind, Failures, GpuSharing, JobClass, Overflow,
+    Placement, Scenario, Service, ServiceSpikes, ServiceTraffic, Serving,
 };
 
 /// A named starting scenario.
@@ -94,6 +94,12 @@ pub fn presets() -> &'static [Preset] {
             version: 1,
             description: "A little-used assistant with bursts: Cloud Run scaling to zero vs a GKE node pool vs an always-on SageMaker endpoint (seed 002)",
             build: spiky_low_traffic,
+        },
+        Preset {
+            name: "many-small-models",
+            version: 1,
+            description: "Twenty small models with little traffic: SageMaker endpoints vs inference components vs EKS sharing A100s by time-slicing or MIG (seed 001)",
+            build: many_small_models,
         },
     ]
 }
@@ -378,7 +384,7 @@ fn agent_traffic_spike() -> Scenario {
             // Measured on an A100 (the reference GPU): about 4 req/s on a g5's A10G.
             capacity_rps: 12.0,
             concurrency: 4,
-            gpus_per_replica: 1,
+            gpus_per_replica: 1.0,
             gpu_memory_gb: 20.0,
             latency_slo_ms: 5_000.0,
             min_replicas: 2,
@@ -404,23 +410,7 @@ fn spiky_low_traffic() -> Scenario {
     let mut sagemaker =
         Profile::Sagemaker.platform("SageMaker endpoint (always on)", "g5.xlarge", "us-east-1");
     sagemaker.service_premium_pct = 40.0;
-    // Office hours, 8:00 to 19:00, busiest late morning and mid-afternoon.
-    let mut hours = vec![0.0; 24];
-    for (h, w) in [
-        (8, 0.5),
-        (9, 1.0),
-        (10, 1.5),
-        (11, 1.5),
-        (12, 0.8),
-        (13, 1.0),
-        (14, 1.5),
-        (15, 1.5),
-        (16, 1.0),
-        (17, 0.6),
-        (18, 0.3),
-    ] {
-        hours[h] = w;
-    }
+    let hours = office_hours();
     Scenario {
         replications: 100,
         reference_gpus: 1,
@@ -441,7 +431,7 @@ fn spiky_low_traffic() -> Scenario {
             // Measured on an A100: about 0.6 req/s on an L4, 0.7 on an A10G.
             capacity_rps: 2.0,
             concurrency: 2,
-            gpus_per_replica: 1,
+            gpus_per_replica: 1.0,
             gpu_memory_gb: 16.0,
             latency_slo_ms: 30_000.0,
             min_replicas: 0,
@@ -451,6 +441,90 @@ fn spiky_low_traffic() -> Scenario {
             image_gb: 8.0,
             queue_per_replica: 50,
         }],
+        ..Scenario::default()
+    }
+}
+
+/// Office hours, 8:00 to 19:00, busiest late morning and mid-afternoon: weights of the
+/// 24 hours.
+fn office_hours() -> Vec<f64> {
+    let mut hours = vec![0.0; 24];
+    for (h, w) in [
+        (8, 0.5),
+        (9, 1.0),
+        (10, 1.5),
+        (11, 1.5),
+        (12, 0.8),
+        (13, 1.0),
+        (14, 1.5),
+        (15, 1.5),
+        (16, 1.0),
+        (17, 0.6),
+        (18, 0.3),
+    ] {
+        hours[h] = w;
+    }
+    hours
+}
+
+/// Seed 001: "pack 20 small models onto one A100" with MIG or time-slicing on Kubernetes,
+/// against SageMaker. Four busy models and sixteen quiet ones, in office hours; each asks
+/// for a twentieth of a GPU and 1.5 GB. SageMaker gives each model whole GPUs: a
+/// single-model endpoint an ml.g5.xlarge of its own (+40 %), inference components a GPU of
+/// an ml.g5.12xlarge (+25 %) that scales to zero when a model is idle. EKS packs them on
+/// p4d A100s, paying the GPUs they hold (the node's other GPUs serve other work).
+fn many_small_models() -> Scenario {
+    let mut endpoints = Profile::Sagemaker.platform(
+        "SageMaker endpoints (one per model)",
+        "g5.xlarge",
+        "us-east-1",
+    );
+    endpoints.service_premium_pct = 40.0;
+    let mut components =
+        Profile::Sagemaker.platform("SageMaker inference components", "g5.12xlarge", "us-east-1");
+    components.service_premium_pct = 25.0;
+    components.serving = Some(Serving {
+        scale_to_zero: true,
+        ..Serving::of_profile(Some(Profile::Sagemaker))
+    });
+    let mut time_sliced =
+        Profile::Eks.platform("EKS, time-slicing on A100s", "p4d.24xlarge", "us-east-1");
+    time_sliced.gpu_sharing = GpuSharing::TimeSlicing {
+        context_switch_loss: gpu_sharing::CONTEXT_SWITCH_LOSS,
+    };
+    let mut mig = Profile::Eks.platform("EKS, MIG 7 × 1g on A100s", "p4d.24xlarge", "us-east-1");
+    mig.gpu_sharing = GpuSharing::Mig {
+        layout: gpu_sharing::standard_layout("A100", "7x1g").expect("A100 has MIG"),
+    };
+    let hours = office_hours();
+    let model = |i: usize| Service {
+        name: format!("model-{:02}", i + 1),
+        traffic: ServiceTraffic {
+            mean_rps: if i < 4 { 1.0 } else { 0.05 },
+            hourly_profile: Some(hours.clone()),
+            weekend_factor: 0.3,
+            spikes: None,
+        },
+        // A small model: 40 req/s on a whole A100 at 2 requests at once (50 ms each alone).
+        capacity_rps: 40.0,
+        concurrency: 2,
+        gpus_per_replica: 0.05,
+        gpu_memory_gb: 1.5,
+        latency_slo_ms: 500.0,
+        min_replicas: 0,
+        max_replicas: 3,
+        target_utilization: 0.6,
+        model_load_s: 20.0,
+        image_gb: 4.0,
+        queue_per_replica: 100,
+    };
+    Scenario {
+        horizon_days: 7.0,
+        replications: 20,
+        reference_gpus: 1,
+        job_classes: Vec::new(),
+        platforms: vec![endpoints, components, time_sliced, mig],
+        services: (0..20).map(model).collect(),
         ..Scenario::default()
     }
 }

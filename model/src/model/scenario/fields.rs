@@ -11,8 +11,8 @@
 //! [`Scenario::validate`]: super::Scenario::validate
 
 use super::{
-    Arrivals, Cloud, Duration, FailureKind, JobClass, Overflow, Placement, Platform, Scenario,
-    Service, ServiceSpikes, Serving,
+    gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, Overflow, Placement,
+    Platform, Scenario, Service, ServiceSpikes, Serving,
 };
 use crate::model::scenario::limits;
 
@@ -702,7 +702,67 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     })
     .doc("Whether a service with no minimum replica may run none; elsewhere it keeps one.")
     .control(Control::Own),
+    Field::<Platform>::other("gpu_sharing.mode", "GPU sharing", Value::Choice {
+        choices: &[
+            ("none", "None (a fraction holds a whole GPU)"),
+            ("mig", "MIG slices"),
+            ("time_slicing", "Time-slicing"),
+        ],
+        get: |p| p.gpu_sharing.mode(),
+        set: set_sharing_mode,
+    })
+    .doc("How replicas asking for a fraction of a GPU share one, on Kubernetes: MIG gives each an isolated slice of a static layout; time-slicing gives each turns on the whole GPU, with no memory isolation.")
+    .source("NVIDIA GPU operator (MIG manager, device-plugin time-slicing); GKE sets both per node pool"),
+    Field::<Platform>::other("gpu_sharing.layout", "MIG layout (every GPU)", Value::Choice {
+        choices: gpu_sharing::LAYOUT_CHOICES,
+        get: |p| match &p.gpu_sharing {
+            GpuSharing::Mig { layout } => {
+                gpu_sharing::standard_layout_key(&p.gpu_model, layout).unwrap_or("custom")
+            }
+            _ => "7x1g",
+        },
+        set: |p, key| {
+            if let Some(layout) = gpu_sharing::standard_layout(&p.gpu_model, key) {
+                p.gpu_sharing = GpuSharing::Mig { layout };
+            }
+        },
+    })
+    .doc("The MIG slices of each GPU, by the GPU's published profiles; a replica takes the smallest slice that fits its memory and its share of the compute.")
+    .source(gpu_sharing::MIG_SOURCE),
+    Field {
+        control: Control::Own,
+        ..Field::<Platform>::number("gpu_sharing.context_switch_loss", "Time-slicing context-switch loss", "0–1", (0.0, 0.5),
+            |p| match p.gpu_sharing {
+                GpuSharing::TimeSlicing { context_switch_loss } => Some(context_switch_loss),
+                _ => None,
+            },
+            |p, v| {
+                if let GpuSharing::TimeSlicing { context_switch_loss } = &mut p.gpu_sharing {
+                    *context_switch_loss = v;
+                }
+            })
+    }
+    .doc("Share of a time-sliced GPU's time lost to switching between replicas.")
+    .source("assumption: 5 % (NVIDIA documents no figure)"),
 ];
+
+/// Sets a platform's GPU sharing to `mode`: MIG with 7 small slices of its GPU (none on a
+/// GPU without MIG: validation then names the GPU), time-slicing with the assumed
+/// context-switch loss.
+fn set_sharing_mode(p: &mut Platform, mode: &str) {
+    if mode == p.gpu_sharing.mode() {
+        return;
+    }
+    p.gpu_sharing = match mode {
+        "mig" => GpuSharing::Mig {
+            layout: gpu_sharing::standard_layout(&p.gpu_model, "7x1g").unwrap_or_default(),
+        },
+        "time_slicing" => GpuSharing::TimeSlicing {
+            context_switch_loss: gpu_sharing::CONTEXT_SWITCH_LOSS,
+        },
+        _ => GpuSharing::None,
+    };
+}
 
 /// A platform's serving settings: its own, or its profile's.
 fn serving(p: &Platform) -> Serving {
@@ -756,9 +816,9 @@ pub static SERVICE_FIELDS: &[Field<Service>] = &[
     num!(Service; "concurrency", "Concurrency", "requests", (1.0, 4_096.0),
         |s| s.concurrency, |s, v| s.concurrency = v as u32)
     .doc("Requests a replica holds at once; one request alone takes concurrency ÷ capacity seconds."),
-    num!(Service; "gpus_per_replica", "GPUs per replica", "", (1.0, 64.0),
-        |s| s.gpus_per_replica, |s, v| s.gpus_per_replica = v as u32)
-    .doc("GPUs one replica holds."),
+    num!(Service; "gpus_per_replica", "GPUs per replica", "", (0.001, 64.0),
+        |s| s.gpus_per_replica, |s, v| s.gpus_per_replica = v)
+    .doc("GPUs one replica holds: whole, or a fraction (to 0.001) that a platform sharing its GPUs (MIG or time-slicing) packs; elsewhere a fraction holds a whole GPU. The capacity is measured with its whole GPU to itself."),
     num!(Service; "gpu_memory_gb", "GPU memory per replica", "GB", (0.0, 1_000.0),
         |s| s.gpu_memory_gb, |s, v| s.gpu_memory_gb = v)
     .doc("GPU memory one replica needs on each of its GPUs."),
@@ -841,6 +901,14 @@ mod tests {
             ..Service::default()
         });
         out[0].platforms[0].serving = Some(Serving::default());
+        // Each way of sharing GPUs.
+        let gpu = out[1].platforms[0].gpu_model.clone();
+        out[1].platforms[0].gpu_sharing = GpuSharing::Mig {
+            layout: gpu_sharing::standard_layout(&gpu, "7x1g").expect("a GPU with MIG"),
+        };
+        out[2].platforms[0].gpu_sharing = GpuSharing::TimeSlicing {
+            context_switch_loss: 0.05,
+        };
         out
     }
 
@@ -855,6 +923,10 @@ mod tests {
             }
         };
         match doc {
+            // A MIG layout (profile → count) is one choice.
+            Json::Object(_) if at == "gpu_sharing.layout" => {
+                out.push((at.to_string(), doc.clone()))
+            }
             Json::Object(map) => map.iter().for_each(|(k, v)| leaves(v, &join(k), out)),
             _ => out.push((at.to_string(), doc.clone())),
         }
@@ -876,6 +948,9 @@ mod tests {
                 (Value::Choice { get, choices, .. }, Json::String(s)) => {
                     assert_eq!(get(item), s, "{path}");
                     assert!(choices.iter().any(|c| c.0 == s), "{path}: {s} is no choice");
+                }
+                (Value::Choice { get, choices, .. }, Json::Object(_)) => {
+                    assert!(choices.iter().any(|c| c.0 == get(item)), "{path}");
                 }
                 (Value::Name { get } | Value::Id { get }, Json::String(s)) => {
                     assert_eq!(get(item), s, "{path}")
@@ -937,7 +1012,8 @@ mod tests {
             }
             for row in PLATFORM_FIELDS {
                 let mut p = s.platforms[0].clone();
-                if let Value::Number { set, .. } = row.value {
+                if let Value::Number { get, set } = row.value {
+                    let Some(_) = get(&p) else { continue };
                     let v = (row.min + row.max / 3.0).round().max(row.min).min(row.max);
                     set(&mut p, v);
                     let doc = serde_json::to_value(&p).unwrap();

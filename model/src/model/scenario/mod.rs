@@ -20,8 +20,10 @@ pub const HOUR_S: f64 = 3600.0;
 /// Seconds per day.
 pub const DAY_S: f64 = 86_400.0;
 
+pub mod gpu_sharing;
 pub mod limits;
 mod service;
+pub use gpu_sharing::GpuSharing;
 pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
 
 /// The whole input of a run.
@@ -609,6 +611,10 @@ pub struct Platform {
     /// How the platform serves services (absent: the defaults of [`Serving`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub serving: Option<Serving>,
+    /// How its GPUs are shared among replicas asking for a fraction of one (absent: whole
+    /// GPUs only).
+    #[serde(skip_serializing_if = "GpuSharing::is_none")]
+    pub gpu_sharing: GpuSharing,
 }
 
 impl Scenario {

@@ -22,8 +22,9 @@ pub struct Service {
     /// Requests a replica holds at once: `concurrency` servers per replica, each at
     /// `capacity_rps ÷ concurrency`.
     pub concurrency: u32,
-    /// GPUs one replica holds.
-    pub gpus_per_replica: u32,
+    /// GPUs one replica holds: a whole number, or a fraction of one GPU (in milli-GPUs,
+    /// 0.001 to 0.999) on a platform that shares GPUs ([`super::GpuSharing`]).
+    pub gpus_per_replica: f64,
     /// GPU memory one replica needs, GB.
     pub gpu_memory_gb: f64,
     /// p95 latency objective, milliseconds.
@@ -42,6 +43,18 @@ pub struct Service {
     pub queue_per_replica: u32,
 }
 
+impl Service {
+    /// GPUs one replica asks for, in milli-GPUs.
+    pub fn gpu_milli(&self) -> u32 {
+        super::gpu_sharing::milli_gpus(self.gpus_per_replica)
+    }
+
+    /// Whether a replica asks for a fraction of a GPU.
+    pub fn is_fractional(&self) -> bool {
+        self.gpu_milli() < super::gpu_sharing::MILLI
+    }
+}
+
 impl Default for Service {
     fn default() -> Self {
         Service {
@@ -49,7 +62,7 @@ impl Default for Service {
             traffic: ServiceTraffic::default(),
             capacity_rps: 20.0,
             concurrency: 8,
-            gpus_per_replica: 1,
+            gpus_per_replica: 1.0,
             gpu_memory_gb: 20.0,
             latency_slo_ms: 2_000.0,
             min_replicas: 1,

@@ -119,8 +119,10 @@ impl Scenario {
                     ),
                 });
             }
+            check_gpu_fraction(service, &at)?;
             for platform in &self.platforms {
-                if service.gpus_per_replica > platform.gpus_per_node {
+                check_slot(service, platform, &at)?;
+                if service.gpus_per_replica > f64::from(platform.gpus_per_node) {
                     return Err(ScenarioError::Invalid {
                         field: format!("{at}.gpus_per_replica"),
                         reason: format!(
@@ -210,6 +212,7 @@ impl Scenario {
                     ),
                 });
             }
+            check_gpu_sharing(platform, &at)?;
             let reserved = platform.reserved_nodes(self.reference_gpus);
             self.check_reservation(platform, reserved, &at)?;
             self.check_classes_fit(platform, reserved)?;
@@ -434,5 +437,118 @@ fn name(text: &str) -> Result<(), &'static str> {
         Err("must be at most 64 characters")
     } else {
         Ok(())
+    }
+}
+
+/// GPU sharing is set up on Kubernetes (the GPU operator, GKE's node pools), with a MIG
+/// layout the platform's GPU has.
+fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+    use super::gpu_sharing::mig_layout_error;
+    use super::{GpuSharing, Profile};
+    if platform.gpu_sharing.is_none() {
+        return Ok(());
+    }
+    let profile = platform.profile.profile();
+    let kubernetes = matches!(
+        profile,
+        None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
+    );
+    if !kubernetes {
+        return Err(ScenarioError::Invalid {
+            field: format!("{at}.gpu_sharing.mode"),
+            reason: format!(
+                "platform \"{}\" ({}) cannot share GPUs: MIG and time-slicing are set up on \
+                 Kubernetes (EKS, GKE Standard or Autopilot)",
+                platform.name,
+                platform.profile.as_str()
+            ),
+        });
+    }
+    if let GpuSharing::Mig { layout } = &platform.gpu_sharing {
+        if let Some(e) = mig_layout_error(&platform.gpu_model, layout) {
+            return Err(ScenarioError::Invalid {
+                field: format!("{at}.gpu_sharing.layout"),
+                reason: format!("platform \"{}\": {e}", platform.name),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A replica holds whole GPUs, or a fraction of one in milli-GPUs.
+fn check_gpu_fraction(service: &super::Service, at: &str) -> Result<(), ScenarioError> {
+    let gpus = service.gpus_per_replica;
+    let invalid = |reason: String| ScenarioError::Invalid {
+        field: format!("{at}.gpus_per_replica"),
+        reason,
+    };
+    if gpus > 1.0 && gpus.fract() != 0.0 {
+        return Err(invalid(format!(
+            "{gpus} GPUs per replica: above one GPU, a replica holds whole GPUs"
+        )));
+    }
+    if gpus < 1.0 && ((gpus * 1e3).round() - gpus * 1e3).abs() > 1e-6 {
+        return Err(invalid(format!(
+            "{gpus} GPUs per replica: a fraction of a GPU is in steps of 0.001 (milli-GPUs)"
+        )));
+    }
+    Ok(())
+}
+
+/// A fractional replica fits a slice of a MIG platform's layout, and the replicas a
+/// time-sliced GPU holds fit its memory (time-slicing does not isolate memory).
+fn check_slot(
+    service: &super::Service,
+    platform: &Platform,
+    at: &str,
+) -> Result<(), ScenarioError> {
+    use super::gpu_sharing::{layout_text, mig_slice_for, MILLI};
+    use super::GpuSharing;
+    if !service.is_fractional() {
+        return Ok(());
+    }
+    let milli = service.gpu_milli();
+    match &platform.gpu_sharing {
+        GpuSharing::None => Ok(()),
+        GpuSharing::Mig { layout } => {
+            if mig_slice_for(&platform.gpu_model, layout, milli, service.gpu_memory_gb).is_some() {
+                return Ok(());
+            }
+            Err(ScenarioError::Invalid {
+                field: format!("{at}.gpus_per_replica"),
+                reason: format!(
+                    "service \"{}\" ({} GPU, {} GB) fits no slice of platform \"{}\"'s MIG \
+                     layout {} on its {}",
+                    service.name,
+                    service.gpus_per_replica,
+                    service.gpu_memory_gb,
+                    platform.name,
+                    layout_text(layout),
+                    platform.gpu_model
+                ),
+            })
+        }
+        GpuSharing::TimeSlicing { .. } => {
+            let per_gpu = MILLI / milli.max(1);
+            let memory = f64::from(per_gpu) * service.gpu_memory_gb;
+            if memory <= platform.gpu_memory_gb {
+                return Ok(());
+            }
+            Err(ScenarioError::Invalid {
+                field: format!("{at}.gpu_memory_gb"),
+                reason: format!(
+                    "time-slicing on platform \"{}\" puts up to {per_gpu} replicas of service \
+                     \"{}\" ({} GPU each) on one {}; their memory, {per_gpu} × {} GB = {} GB, \
+                     is more than the GPU's {} GB (time-slicing does not isolate memory)",
+                    platform.name,
+                    service.name,
+                    service.gpus_per_replica,
+                    platform.gpu_model,
+                    service.gpu_memory_gb,
+                    crate::format::trim_number(memory),
+                    platform.gpu_memory_gb
+                ),
+            })
+        }
     }
 }

@@ -9,10 +9,12 @@
 //! lifecycle shared with training jobs and the outputs build on it.
 
 pub mod mixture;
+pub mod notices;
 pub mod platform;
 pub mod pool;
 pub mod queueing;
 pub mod request_level;
+pub mod sharing;
 pub mod traffic;
 
 #[cfg(test)]

@@ -11,10 +11,12 @@
 //! platform sees the same spikes and the same requests (common random numbers).
 
 use super::pool::{desired_replicas, run_pool, Bucket, PoolOutcome, PoolSpec};
+use super::sharing::{slot_of, time_sliced_shares, SharedGpus, Slot};
 use super::traffic::TrafficPlan;
 use crate::model::cost_category::{Category, PerCategory};
 use crate::model::rng::{Purpose, Stream};
-use crate::model::scenario::{Platform, Scenario, Service, Serving, DAY_S};
+use crate::model::scenario::gpu_sharing::{mig_profiles, COMPUTE_SLICES};
+use crate::model::scenario::{GpuSharing, Platform, Scenario, Service, Serving, DAY_S};
 use serde::{Deserialize, Serialize};
 
 /// Seconds per traffic bucket.
@@ -75,43 +77,13 @@ pub fn serving_of(platform: &Platform) -> Serving {
         .unwrap_or_else(|| Serving::of_profile(platform.profile.profile()))
 }
 
-/// What the model changes of a scenario's services, in words: a service runs no more
-/// replicas than a platform's node limit holds, and one that may scale to zero (fewest
-/// replicas 0) keeps one replica on a platform that cannot scale to zero.
-pub fn serving_notices(scenario: &Scenario) -> Vec<String> {
-    let mut notices = Vec::new();
-    for service in &scenario.services {
-        for p in &scenario.platforms {
-            let most = most_replicas(service, p);
-            if service.max_replicas > most || service.min_replicas > most {
-                notices.push(format!(
-                    "{} runs at most {most} replicas on {}: its node limit is {} nodes of {} GPUs (max_nodes)",
-                    service.name, p.name, p.max_nodes, p.gpus_per_node
-                ));
-            }
-        }
-    }
-    for service in scenario.services.iter().filter(|s| s.min_replicas == 0) {
-        let kept: Vec<&str> = scenario
-            .platforms
-            .iter()
-            .filter(|p| !serving_of(p).scale_to_zero)
-            .map(|p| p.name.as_str())
-            .collect();
-        if !kept.is_empty() {
-            notices.push(format!(
-                "{} keeps 1 replica on {}: the platform cannot scale to zero (its serving.scale_to_zero is off)",
-                service.name,
-                kept.join(", ")
-            ));
-        }
-    }
-    notices
-}
-
 /// Most replicas of `service` the nodes `platform` may have can hold.
 pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
-    platform.max_nodes.saturating_mul(platform.gpus_per_node) / service.gpus_per_replica.max(1)
+    let gpus = platform.max_nodes.saturating_mul(platform.gpus_per_node);
+    match slot_of(service, platform) {
+        Slot::Whole { gpus: per_replica } => gpus / per_replica.max(1),
+        slot => gpus.saturating_mul(slot.per_gpu()),
+    }
 }
 
 /// A platform's serving settings to edit: its own, its profile's made its own first.
@@ -122,8 +94,9 @@ pub fn serving_mut(platform: &mut Platform) -> &mut Serving {
         .get_or_insert_with(|| Serving::of_profile(profile))
 }
 
-/// The replicas' behaviour of `service` on `platform`.
-pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
+/// The replicas' behaviour of `service` on `platform`, with `share` of a time-sliced GPU's
+/// time left to a replica by its neighbours ([`time_sliced_shares`]; 1 otherwise).
+pub fn pool_spec(service: &Service, platform: &Platform, share: f64) -> PoolSpec {
     let serving = serving_of(platform);
     let pull_s = if platform.image_pull_gb_per_s > 0.0 {
         service.image_gb / platform.image_pull_gb_per_s
@@ -139,7 +112,9 @@ pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     }
     .min(most);
     PoolSpec {
-        capacity_rps: service.capacity_rps * platform.relative_throughput,
+        capacity_rps: service.capacity_rps
+            * platform.relative_throughput
+            * slot_of(service, platform).throughput(share),
         concurrency: service.concurrency.max(1),
         latency_slo_ms: service.latency_slo_ms,
         min_replicas,
@@ -156,6 +131,16 @@ pub fn pool_spec(service: &Service, platform: &Platform) -> PoolSpec {
     }
 }
 
+/// A platform's services in one replication.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Served {
+    /// Each service, in the scenario's order.
+    pub services: Vec<ServiceOutcome>,
+    /// GPU-seconds of shared GPUs that no replica's slot held (MIG slices or time-sliced
+    /// shares left empty): GPU-sharing loss of the platform, not of a service.
+    pub unheld_gpu_s: f64,
+}
+
 /// Every service of `scenario` on `platform` in `replication`, its GPU time at
 /// `usd_per_gpu_s` (the platform's on-demand price per GPU-second).
 pub fn serve_on_platform(
@@ -163,31 +148,83 @@ pub fn serve_on_platform(
     platform: &Platform,
     replication: u64,
     usd_per_gpu_s: f64,
-) -> Vec<ServiceOutcome> {
+) -> Served {
     let horizon_s = scenario.horizon_days * DAY_S;
-    (0..scenario.services.len())
-        .map(|i| {
-            let service = &scenario.services[i];
-            let (spec, plan, mut stream) = prepare(scenario, platform, replication, i);
-            let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream, 0..0);
-            outcome_of(service, platform, &spec, &run, usd_per_gpu_s)
-        })
-        .collect()
+    let shares = time_sliced_shares(&scenario.services, platform);
+    let slots: Vec<Slot> = scenario
+        .services
+        .iter()
+        .map(|s| slot_of(s, platform))
+        .collect();
+    let shared_slots = slots.iter().any(|s| !matches!(s, Slot::Whole { .. }));
+    let buckets = if shared_slots {
+        super::pool::bucket_count(horizon_s, BUCKET_S)
+    } else {
+        0
+    };
+    let mut shared = SharedGpus::new(platform, buckets);
+    let mut services = Vec::with_capacity(scenario.services.len());
+    for (i, service) in scenario.services.iter().enumerate() {
+        let (spec, plan, mut stream) = prepare(scenario, platform, replication, i, shares[i]);
+        let held = match slots[i] {
+            Slot::Whole { .. } => None,
+            Slot::Mig { profile, .. } => Some((&mut shared.mig[profile][..], 1)),
+            Slot::TimeSliced { milli, .. } => Some((&mut shared.milli[..], u64::from(milli))),
+        };
+        let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream, 0..0, held);
+        services.push(outcome_of(
+            service,
+            platform,
+            slots[i],
+            &spec,
+            &run,
+            usd_per_gpu_s,
+        ));
+    }
+    let unheld_gpu_s = if shared_slots {
+        shared.unheld_gpu_s(BUCKET_S, horizon_s, &mig_compute(platform))
+    } else {
+        0.0
+    };
+    Served {
+        services,
+        unheld_gpu_s,
+    }
 }
 
-/// Service `i`'s replicas on `platform`, its traffic in `replication`, and the stream its
-/// arrivals then draw from.
+/// Each MIG profile's compute slices, in the layout's (name) order.
+fn mig_compute(platform: &Platform) -> Vec<u32> {
+    match &platform.gpu_sharing {
+        GpuSharing::Mig { layout } => {
+            let profiles = mig_profiles(&platform.gpu_model).unwrap_or(&[]);
+            layout
+                .keys()
+                .map(|name| {
+                    profiles
+                        .iter()
+                        .find(|p| p.name == name)
+                        .map_or(COMPUTE_SLICES, |p| p.compute)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Service `i`'s replicas on `platform` (with `share` of a time-sliced GPU), its traffic in
+/// `replication`, and the stream its arrivals then draw from.
 fn prepare(
     scenario: &Scenario,
     platform: &Platform,
     replication: u64,
     i: usize,
+    share: f64,
 ) -> (PoolSpec, TrafficPlan, Stream) {
     let service = &scenario.services[i];
     let horizon_s = scenario.horizon_days * DAY_S;
     let mut stream = Stream::new(scenario.seed, replication, Purpose::Traffic, i as u64);
     let plan = service.traffic.traffic().plan(horizon_s, &mut stream);
-    let mut spec = pool_spec(service, platform);
+    let mut spec = pool_spec(service, platform, share);
     // The service is running when the horizon starts: with the replicas its traffic then
     // asks for.
     spec.initial_replicas = desired_replicas(&spec, plan.rate_at(0.0));
@@ -225,7 +262,8 @@ pub fn service_day(
     replication: u64,
 ) -> ServiceDay {
     let platform = &scenario.platforms[platform];
-    let (spec, plan, mut stream) = prepare(scenario, platform, replication, service);
+    let share = time_sliced_shares(&scenario.services, platform)[service];
+    let (spec, plan, mut stream) = prepare(scenario, platform, replication, service, share);
     let horizon_s = scenario.horizon_days * DAY_S;
     let last_day = ((horizon_s / DAY_S).ceil() as u32).saturating_sub(1);
     // Only a spike in the first DAY_CHART_DAYS days: the chart is simulated on the page's
@@ -248,6 +286,7 @@ pub fn service_day(
         BUCKET_S,
         &mut stream,
         from..from + per_day,
+        None,
     );
     ServiceDay {
         day,
@@ -260,23 +299,46 @@ pub fn service_day(
     }
 }
 
-/// GPU time and figures of a pool run.
+/// GPU time and figures of a pool run, each replica holding `slot`.
 fn outcome_of(
     service: &Service,
     platform: &Platform,
+    slot: Slot,
     spec: &PoolSpec,
     run: &PoolOutcome,
     usd_per_gpu_s: f64,
 ) -> ServiceOutcome {
-    let gpus = f64::from(service.gpus_per_replica);
+    let gpus = slot.gpus();
     let billed_s = run.replica_hours * 3_600.0 * gpus;
     let ready_s = run.ready_replica_hours * 3_600.0 * gpus;
-    // A replica is busy serving for 1 ÷ capacity seconds a request.
-    let busy_s = (run.served / spec.capacity_rps * gpus).min(ready_s);
+    // A replica is busy serving for 1 ÷ capacity seconds a request, on its GPUs or slice. A
+    // time-sliced replica has the whole GPU while it serves: a request takes 1 ÷ (the
+    // measured capacity) of the GPU's time, and context switches a share on top, within the
+    // replica's own share of the GPU (work beyond it is done in its neighbours' idle shares,
+    // and stays idle in their accounts).
+    let (busy_s, switching_s) = match slot {
+        Slot::TimeSliced {
+            context_switch_loss,
+            ..
+        } => {
+            let work_s = run.served / (service.capacity_rps * platform.relative_throughput);
+            let busy_s = (work_s / (1.0 - context_switch_loss)).min(ready_s);
+            (busy_s, busy_s * context_switch_loss)
+        }
+        _ => ((run.served / spec.capacity_rps * gpus).min(ready_s), 0.0),
+    };
     let mut gpu_seconds = PerCategory::default();
-    gpu_seconds[Category::UsefulCompute] = busy_s;
+    gpu_seconds[Category::UsefulCompute] = busy_s - switching_s;
+    gpu_seconds[Category::GpuSharingLoss] = switching_s;
     gpu_seconds[Category::Idle] = ready_s - busy_s;
     gpu_seconds[Category::ProvisioningAndPulls] = billed_s - ready_s;
+    // The work done, in reference-GPU time: on whole GPUs, their busy time at the GPU's
+    // speed; on a slice or a time-sliced share, the requests at a whole reference GPU's
+    // measured rate.
+    let useful_reference_gpu_hours = match slot {
+        Slot::Whole { .. } => busy_s / 3_600.0 * platform.relative_throughput,
+        _ => run.served / service.capacity_rps / 3_600.0,
+    };
     ServiceOutcome {
         name: service.name.clone(),
         requests: run.arrived,
@@ -287,7 +349,7 @@ fn outcome_of(
         latency_p95_ms: Some(run.latency_p95_ms).filter(|p| p.is_finite()),
         gpu_seconds,
         gpu_usd: billed_s * usd_per_gpu_s,
-        useful_reference_gpu_hours: busy_s / 3_600.0 * platform.relative_throughput,
+        useful_reference_gpu_hours,
         usd_per_million_requests: None,
     }
 }
@@ -311,7 +373,7 @@ mod tests {
         s.horizon_days = 10.0;
         for r in 0..4 {
             let day = service_day(&s, 0, 0, r);
-            let (spec, plan, mut stream) = prepare(&s, &s.platforms[0], r, 0);
+            let (spec, plan, mut stream) = prepare(&s, &s.platforms[0], r, 0, 1.0);
             let all = run_pool(
                 &spec,
                 &plan,
@@ -319,6 +381,7 @@ mod tests {
                 BUCKET_S,
                 &mut stream,
                 0..usize::MAX,
+                None,
             );
             let from = day.day as usize * 1_440;
             assert_eq!(

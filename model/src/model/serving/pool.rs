@@ -118,8 +118,16 @@ impl Bucket {
     }
 }
 
+/// Buckets of `bucket_s` in `horizon_s`: the last may be shorter, when the horizon is not a
+/// whole number of them.
+pub fn bucket_count(horizon_s: f64, bucket_s: f64) -> usize {
+    ((horizon_s / bucket_s) - 1e-9).ceil().max(0.0) as usize
+}
+
 /// Runs the pool over `horizon_s` in buckets of `bucket_s`, arrivals drawn from `stream`;
-/// the buckets in `record` (indices) are kept in the outcome.
+/// the buckets in `record` (indices) are kept in the outcome. With `held` = (counts,
+/// weight), each bucket adds weight × its billed replicas to its count (the slots of shared
+/// GPUs the replicas hold).
 pub fn run_pool(
     spec: &PoolSpec,
     traffic: &TrafficPlan,
@@ -127,9 +135,9 @@ pub fn run_pool(
     bucket_s: f64,
     stream: &mut Stream,
     record: Range<usize>,
+    mut held: Option<(&mut [u64], u64)>,
 ) -> PoolOutcome {
-    // The last bucket may be shorter: a horizon that is not a whole number of buckets.
-    let buckets = ((horizon_s / bucket_s) - 1e-9).ceil().max(0.0) as usize;
+    let buckets = bucket_count(horizon_s, bucket_s);
     let per_period = ((spec.metric_period_s / bucket_s).round() as usize).max(1);
     let period = per_period as f64 * bucket_s;
     let mu = spec.capacity_rps / f64::from(spec.concurrency.max(1));
@@ -280,6 +288,9 @@ pub fn run_pool(
             out.slo_violation_minutes += len / 60.0;
         }
         out.replica_hours += f64::from(billed) * len / 3600.0;
+        if let Some((counts, weight)) = held.as_mut() {
+            counts[b] += *weight * u64::from(billed);
+        }
         out.ready_replica_hours += ready_share * len / 3600.0;
         if record.contains(&b) {
             out.buckets.push(Bucket {
@@ -448,7 +459,15 @@ mod tests {
     fn run(spec: &PoolSpec, rps: f64, hours: f64) -> PoolOutcome {
         let mut s = Stream::new(3, 0, Purpose::Jobs, 0);
         let plan = Traffic::flat(rps).plan(hours * 3600.0, &mut s);
-        run_pool(spec, &plan, hours * 3600.0, 60.0, &mut s, 0..usize::MAX)
+        run_pool(
+            spec,
+            &plan,
+            hours * 3600.0,
+            60.0,
+            &mut s,
+            0..usize::MAX,
+            None,
+        )
     }
 
     #[test]
@@ -555,7 +574,7 @@ mod tests {
         };
         let mut s = Stream::new(3, 0, Purpose::Jobs, 0);
         let plan = Traffic::flat(1.0).plan(90.0, &mut s);
-        let o = run_pool(&floor, &plan, 90.0, 60.0, &mut s, 0..usize::MAX);
+        let o = run_pool(&floor, &plan, 90.0, 60.0, &mut s, 0..usize::MAX, None);
         assert_eq!(o.buckets.len(), 2);
         assert!(
             (o.replica_hours - 0.05).abs() < 1e-12,
@@ -564,7 +583,7 @@ mod tests {
         );
         // A 29 s horizon is one bucket of 29 s, not none.
         let mut s = Stream::new(3, 0, Purpose::Jobs, 0);
-        let o = run_pool(&floor, &plan, 29.0, 60.0, &mut s, 0..usize::MAX);
+        let o = run_pool(&floor, &plan, 29.0, 60.0, &mut s, 0..usize::MAX, None);
         assert!((o.replica_hours - 2.0 * 29.0 / 3_600.0).abs() < 1e-12);
     }
 

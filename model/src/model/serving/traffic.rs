@@ -57,6 +57,20 @@ impl Traffic {
         }
     }
 
+    /// Requests per second in the busiest hour of the week, spikes aside.
+    pub fn busiest_rps(&self) -> f64 {
+        let plan = Traffic {
+            spikes: None,
+            ..self.clone()
+        }
+        .plan(
+            0.0,
+            &mut Stream::new(0, 0, crate::model::rng::Purpose::Traffic, 0),
+        );
+        let weight = plan.weights.iter().copied().fold(0.0, f64::max);
+        self.mean_rps * weight * plan.weekday.max(plan.weekend)
+    }
+
     /// This traffic over `horizon_s`, its spikes drawn from `stream`.
     pub fn plan(&self, horizon_s: f64, stream: &mut Stream) -> TrafficPlan {
         let mut weights = [1.0; 24];
@@ -292,6 +306,26 @@ mod tests {
         let saturday_nine = plan.rate_at(5.0 * DAY_S + 9.5 * HOUR_S);
         assert!((saturday_nine - 0.25 * monday_nine).abs() < 1e-9);
         assert_eq!(plan.rate_at(3.5 * HOUR_S), 0.0);
+    }
+
+    #[test]
+    fn the_busiest_hour_is_the_heaviest_weight_on_a_weekday() {
+        let mut hours = vec![0.0; 24];
+        hours[10] = 2.0;
+        hours[11] = 1.0;
+        let t = Traffic {
+            mean_rps: 3.0,
+            hourly_profile: hours,
+            weekend_factor: 0.5,
+            spikes: Some(Spikes {
+                per_month: 100.0,
+                factor: 10.0,
+                duration_min: 60.0,
+            }),
+        };
+        // Weights 2 ÷ (3/24) = 16; weekdays 7 ÷ (5 + 2 × 0.5); spikes aside.
+        assert!((t.busiest_rps() - 3.0 * 16.0 * 7.0 / 6.0).abs() < 1e-9);
+        assert_eq!(Traffic::flat(2.0).busiest_rps(), 2.0);
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn means(runs: u64, seed: u64, one: impl Fn(&mut Stream) -> Run) -> Means {
 fn buckets(runs: u64) -> Means {
     means(runs, 11, |s| {
         let plan = traffic().plan(DAY_S, s);
-        let o = run_pool(&spec(), &plan, DAY_S, 60.0, s, 0..usize::MAX);
+        let o = run_pool(&spec(), &plan, DAY_S, 60.0, s, 0..usize::MAX, None);
         let p95_by_minute: Vec<f64> = o.buckets.iter().map(|b| b.p95_ms).collect();
         let v = violations(p95_by_minute.iter().copied());
         assert_eq!(v.0 + v.1, o.slo_violation_minutes);
@@ -221,7 +221,7 @@ fn a_cold_start_waits_for_the_replicas_the_first_decision_asks_for() {
     for r in 0..10 {
         let mut s = Stream::new(5, r, Purpose::Jobs, 0);
         let plan = Traffic::flat(100.0).plan(horizon, &mut s);
-        let o = run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..10);
+        let o = run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..10, None);
         buckets.0 += o.latency_p95_ms / 10.0;
         buckets.1 += o.buckets[0].p95_ms / 10.0;
         let mut s = Stream::new(6, r, Purpose::Jobs, 0);
@@ -263,7 +263,7 @@ fn requests_before_the_first_replica_joins_are_dropped_when_nothing_may_wait() {
     for r in 0..40 {
         let mut s = Stream::new(7, r, Purpose::Jobs, 0);
         let plan = Traffic::flat(1.0).plan(horizon, &mut s);
-        buckets += run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..0).dropped / 40.0;
+        buckets += run_pool(&spec, &plan, horizon, 60.0, &mut s, 0..0, None).dropped / 40.0;
         let mut s = Stream::new(8, r, Purpose::Jobs, 0);
         let plan = Traffic::flat(1.0).plan(horizon, &mut s);
         requests += run_requests(&spec, &plan, horizon, &mut s).dropped as f64 / 40.0;

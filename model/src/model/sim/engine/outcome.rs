@@ -27,7 +27,13 @@ impl Sim<'_> {
         let mut paid = self.ledger.paid_gpu_s;
         let mut useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
         // Services: their GPU time in the same categories, at the on-demand price.
-        let services = serve_on_platform(self.scenario, p, self.replication, self.prices.on_demand);
+        let served = serve_on_platform(self.scenario, p, self.replication, self.prices.on_demand);
+        // Shared GPUs' slots no replica held: the platform's GPU-sharing loss.
+        let unheld = served.unheld_gpu_s;
+        gpu_seconds[Category::GpuSharingLoss] += unheld;
+        breakdown[Category::GpuSharingLoss] += unheld * self.prices.on_demand * per_month;
+        paid += unheld;
+        let services = served.services;
         for s in &services {
             for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
                 gpu_seconds[c] += s.gpu_seconds[c];
