@@ -224,3 +224,67 @@ fn a_scenario_written_before_sharing_reads_as_whole_gpus() {
     let read: Scenario = serde_json::from_str(&old).unwrap();
     assert_eq!(read, s);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_sharing() -> impl Strategy<Value = GpuSharing> {
+        prop_oneof![
+            Just(GpuSharing::None),
+            prop::sample::select(vec!["7x1g", "3x2g_1x1g", "3g_2g_1g_1g", "2x3g"]).prop_map(
+                |key| GpuSharing::Mig {
+                    layout: standard_layout("A100", key).unwrap(),
+                }
+            ),
+            (0.0f64..0.3).prop_map(|loss| GpuSharing::TimeSlicing {
+                context_switch_loss: loss,
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Shared or not, the platform pays for whole GPUs: its paid GPU time is the
+        /// services' own (their slots') plus the slots no replica held, the breakdown adds up
+        /// to the TCO, and every request is served, queued at the horizon or dropped.
+        #[test]
+        fn shared_gpus_are_paid_whole_and_the_costs_add_up(
+            sharing in arb_sharing(),
+            services in prop::collection::vec(
+                (prop::sample::select(vec![0.05, 0.1, 0.125, 0.25, 1.0]), 0u32..4, 0.0f64..30.0),
+                1..6,
+            ),
+        ) {
+            let services: Vec<Service> = services
+                .into_iter()
+                .enumerate()
+                .map(|(i, (gpus, floor, rps))| Service {
+                    gpu_memory_gb: 1.0,
+                    max_replicas: 6,
+                    ..small(&format!("s{i}"), gpus, floor, rps)
+                })
+                .map(|s| Service { min_replicas: s.min_replicas.min(s.max_replicas), ..s })
+                .collect();
+            let s = shared(sharing.clone(), services, 0.5);
+            prop_assume!(s.validate().is_ok());
+            let o = &run_replication(&s, 0)[0];
+            let own: f64 = o.services.iter().map(|v| v.gpu_seconds.values().sum::<f64>()).sum();
+            let unheld = o.gpu_seconds[Category::GpuSharingLoss]
+                - o.services.iter().map(|v| v.gpu_seconds[Category::GpuSharingLoss]).sum::<f64>();
+            prop_assert!(unheld >= -1e-6, "{unheld}");
+            prop_assert!((o.paid_gpu_seconds - own - unheld).abs() <= 1e-6 * o.paid_gpu_seconds.max(1.0));
+            // Whole GPUs each minute: the paid GPU-seconds are a whole number of GPU-minutes.
+            let gpu_minutes = o.paid_gpu_seconds / 60.0;
+            if !matches!(sharing, GpuSharing::None) {
+                prop_assert!((gpu_minutes - gpu_minutes.round()).abs() < 1e-6, "{gpu_minutes}");
+            }
+            let total: f64 = o.breakdown_usd.values().sum();
+            prop_assert!((total - o.monthly_tco_usd).abs() <= 1e-9 * total.max(1.0));
+            for v in &o.services {
+                let sum = v.requests - v.requests_dropped - v.requests_queued_at_horizon;
+                prop_assert!(sum >= -1e-9 && sum <= v.requests + 1e-9);
+            }
+        }
+    }
+}
