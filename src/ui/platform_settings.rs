@@ -54,6 +54,7 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             <Show when=has_services>
                 <h4>"Serving"</h4>
                 {flag_field(scenario, id("scale-to-zero"), row("serving.scale_to_zero"), at)}
+                {flag_field(scenario, id("shares-nodes"), row("serving.shares_nodes"), at)}
                 {numbers("platform-serving", true)}
                 {choice_field(scenario, id("gpu-sharing"), row("gpu_sharing.mode"), at)}
                 <Show when=move || sharing(scenario, index) == "mig">

@@ -288,3 +288,39 @@ mod properties {
         }
     }
 }
+
+/// Replicas on 8-GPU nodes: packed together where they share nodes (a node paid whole, the
+/// GPUs no replica holds idle), an instance each where they do not.
+#[test]
+fn replicas_pack_shared_nodes_and_hold_their_own_instances_elsewhere() {
+    let hours = 24.0;
+    let on_nodes = |replicas: u32, shares: bool| {
+        let mut s = shared(GpuSharing::None, vec![small("m", 1.0, replicas, 0.0)], 1.0);
+        s.platforms[0].gpus_per_node = 8;
+        s.platforms[0].serving = Some(gpucost::model::scenario::Serving {
+            shares_nodes: Some(shares),
+            ..Default::default()
+        });
+        s.validate().expect("valid");
+        run_replication(&s, 0)[0].clone()
+    };
+    // Shared: 3 replicas fill 3 GPUs of one node; the other 5 are the platform's idle time.
+    let o = on_nodes(3, true);
+    assert!((o.paid_gpu_seconds / 3_600.0 - 8.0 * hours).abs() < 1e-9);
+    let own: f64 = o.services[0].gpu_seconds.values().sum::<f64>() / 3_600.0;
+    assert!((own - 3.0 * hours).abs() < 1e-9, "{own}");
+    // Nine need a second node.
+    let o = on_nodes(9, true);
+    assert!((o.paid_gpu_seconds / 3_600.0 - 16.0 * hours).abs() < 1e-9);
+    // An instance each (a single-model endpoint): 2 replicas pay 2 × 8 GPUs, their own.
+    let o = on_nodes(2, false);
+    assert!((o.paid_gpu_seconds / 3_600.0 - 16.0 * hours).abs() < 1e-9);
+    let own: f64 = o.services[0].gpu_seconds.values().sum::<f64>() / 3_600.0;
+    assert!((own - 16.0 * hours).abs() < 1e-9, "{own}");
+    // With no fees or people, the TCO is those nodes at $10 a node-hour for 730 hours.
+    assert!(
+        (o.monthly_tco_usd - 2.0 * 10.0 * 730.0).abs() < 1e-6,
+        "{}",
+        o.monthly_tco_usd
+    );
+}

@@ -9,6 +9,7 @@
 
 use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
 use crate::model::scenario::{FailureKind, Failures, Overflow, Placement, Scenario, DAY_S, HOUR_S};
+use crate::model::serving::platform::nodes_per_replica;
 use crate::model::serving::pool::desired_replicas;
 use crate::model::serving::sharing::{self, slot_of, time_sliced_shares, Slot};
 use crate::model::sim::state::holds_whole_nodes;
@@ -318,6 +319,8 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     // shared GPUs' slots no replica holds are paid too.
     let mut serving_usd = 0.0;
     let shares = time_sliced_shares(&scenario.services, p);
+    let packed = crate::model::serving::platform::shares_nodes(p);
+    let mut whole_gpus = 0.0;
     let mut mig_replicas: Vec<f64> = Vec::new();
     let (mut sliced_milli, mut held_milli) = (0.0, 0.0);
     let gpu_hour_usd = HOURS_PER_MONTH * prices.on_demand * HOUR_S;
@@ -326,7 +329,13 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         let mean_rps = sharing::mean_rps(service);
         let replicas = f64::from(desired_replicas(&spec, mean_rps));
         let slot = slot_of(service, p);
-        serving_usd += replicas * slot.gpus() * gpu_hour_usd;
+        // A replica pays its slot where replicas share nodes, else its own nodes whole.
+        let paid_gpus = if packed {
+            slot.gpus()
+        } else {
+            f64::from(nodes_per_replica(slot, p) * p.gpus_per_node)
+        };
+        serving_usd += replicas * paid_gpus * gpu_hour_usd;
         // Beyond what the most replicas serve, requests queue or drop: no useful time.
         let served_rps = mean_rps.min(f64::from(spec.max_replicas) * spec.capacity_rps);
         useful_ref_h += match slot {
@@ -339,7 +348,8 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
             _ => served_rps / service.capacity_rps.max(1e-9) * HOURS_PER_MONTH,
         };
         match slot {
-            Slot::Whole { .. } => {}
+            _ if !packed => {}
+            Slot::Whole { gpus } => whole_gpus += replicas * f64::from(gpus),
             Slot::Mig {
                 profile, per_gpu, ..
             } => {
@@ -360,6 +370,13 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         .map(|g| (g - 1e-9).ceil())
         .fold((sliced_milli / 1e3 - 1e-9).ceil().max(0.0), f64::max);
     serving_usd += (occupied_gpus - held_milli / 1e3).max(0.0) * gpu_hour_usd;
+    // Replicas sharing nodes of several GPUs pay the nodes they fill, whole.
+    if packed && p.gpus_per_node > 1 {
+        let occupied = occupied_gpus + whole_gpus;
+        let gpn = f64::from(p.gpus_per_node);
+        serving_usd +=
+            ((occupied / gpn - 1e-9).ceil().max(0.0) * gpn - occupied).max(0.0) * gpu_hour_usd;
+    }
     let compute_usd =
         reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;
     let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();

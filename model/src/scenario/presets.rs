@@ -98,7 +98,7 @@ pub fn presets() -> &'static [Preset] {
         Preset {
             name: "many-small-models",
             version: 1,
-            description: "Twenty small models with little traffic: SageMaker endpoints vs inference components vs EKS sharing A100s by time-slicing or MIG (seed 001)",
+            description: "Twenty small models with little traffic: SageMaker endpoints vs inference components vs Kubernetes sharing a GPU by time-slicing or MIG (seed 001)",
             build: many_small_models,
         },
     ]
@@ -471,8 +471,10 @@ fn office_hours() -> Vec<f64> {
 /// against SageMaker. Four busy models and sixteen quiet ones, in office hours; each asks
 /// for a twentieth of a GPU and 1.5 GB. SageMaker gives each model whole GPUs: a
 /// single-model endpoint an ml.g5.xlarge of its own (+40 %), inference components a GPU of
-/// an ml.g5.12xlarge (+25 %) that scales to zero when a model is idle. EKS packs them on
-/// p4d A100s, paying the GPUs they hold (the node's other GPUs serve other work).
+/// an ml.g5.12xlarge (+25 %), packed four to an instance, scaling to zero when a model is
+/// idle. EKS time-slices one L40S (g6e.xlarge: AWS rents no single A100), or cuts A100s
+/// into seven 1g slices, which on AWS means a p4d of eight A100s paid whole (colocation
+/// with other work on the node is not modelled).
 fn many_small_models() -> Scenario {
     let mut endpoints = Profile::Sagemaker.platform(
         "SageMaker endpoints (one per model)",
@@ -485,14 +487,19 @@ fn many_small_models() -> Scenario {
     components.service_premium_pct = 25.0;
     components.serving = Some(Serving {
         scale_to_zero: true,
+        shares_nodes: Some(true),
         ..Serving::of_profile(Some(Profile::Sagemaker))
     });
     let mut time_sliced =
-        Profile::Eks.platform("EKS, time-slicing on A100s", "p4d.24xlarge", "us-east-1");
+        Profile::Eks.platform("EKS, time-slicing on one L40S", "g6e.xlarge", "us-east-1");
     time_sliced.gpu_sharing = GpuSharing::TimeSlicing {
         context_switch_loss: gpu_sharing::CONTEXT_SWITCH_LOSS,
     };
-    let mut mig = Profile::Eks.platform("EKS, MIG 7 × 1g on A100s", "p4d.24xlarge", "us-east-1");
+    let mut mig = Profile::Eks.platform(
+        "EKS, MIG 7 × 1g on a p4d (8 A100s)",
+        "p4d.24xlarge",
+        "us-east-1",
+    );
     mig.gpu_sharing = GpuSharing::Mig {
         layout: gpu_sharing::standard_layout("A100", "7x1g").expect("A100 has MIG"),
     };

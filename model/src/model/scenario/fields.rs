@@ -702,6 +702,13 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     })
     .doc("Whether a service with no minimum replica may run none; elsewhere it keeps one.")
     .control(Control::Own),
+    Field::<Platform>::other("serving.shares_nodes", "Replicas share nodes", Value::Flag {
+        get: crate::model::serving::platform::shares_nodes,
+        set: |p, on| serving_mut(p).shares_nodes = Some(on),
+    })
+    .doc("On: replicas of all services pack the platform's nodes together, and a node is paid whole (Kubernetes, SageMaker inference components). Off: each replica holds instances of its own (a SageMaker single-model endpoint, Cloud Run).")
+    .source("SageMaker single-model endpoints and Cloud Run: an instance per replica; Kubernetes schedules pods onto shared nodes")
+    .control(Control::Own),
     Field::<Platform>::other("gpu_sharing.mode", "GPU sharing", Value::Choice {
         choices: &[
             ("none", "None (a fraction holds a whole GPU)"),
@@ -900,7 +907,10 @@ mod tests {
             },
             ..Service::default()
         });
-        out[0].platforms[0].serving = Some(Serving::default());
+        out[0].platforms[0].serving = Some(Serving {
+            shares_nodes: Some(true),
+            ..Serving::default()
+        });
         // Each way of sharing GPUs.
         let gpu = out[1].platforms[0].gpu_model.clone();
         out[1].platforms[0].gpu_sharing = GpuSharing::Mig {

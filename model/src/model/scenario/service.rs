@@ -147,6 +147,11 @@ pub struct Serving {
     pub metric_period_s: f64,
     /// Whether a service may scale to zero replicas.
     pub scale_to_zero: bool,
+    /// Whether replicas share nodes (packed together, a node paid whole) or each holds
+    /// instances of its own (a SageMaker single-model endpoint). Absent: the profile's
+    /// ([`Serving::profile_shares_nodes`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shares_nodes: Option<bool>,
 }
 
 impl Serving {
@@ -168,6 +173,7 @@ impl Serving {
                 scale_down_cooldown_s: 300.0,
                 metric_period_s: 60.0,
                 scale_to_zero: false,
+                shares_nodes: None,
             },
             // [ref] Cloud Run scales instances on requests and to zero; [assumption] a
             // decision within 10 s, and an idle instance kept 15 min (third-party reports).
@@ -176,9 +182,18 @@ impl Serving {
                 scale_down_cooldown_s: 900.0,
                 metric_period_s: 60.0,
                 scale_to_zero: true,
+                shares_nodes: None,
             },
             _ => Serving::default(),
         }
+    }
+
+    /// Whether a profile's replicas share nodes: not on SageMaker (a single-model endpoint
+    /// gives each replica instances of its own; inference components pack them, set
+    /// `shares_nodes`) nor on Cloud Run (an instance per replica); on the others, yes
+    /// (Kubernetes schedules pods onto shared nodes).
+    pub fn profile_shares_nodes(profile: Option<Profile>) -> bool {
+        !matches!(profile, Some(Profile::Sagemaker | Profile::CloudRun))
     }
 }
 
@@ -189,6 +204,7 @@ impl Default for Serving {
             scale_down_cooldown_s: 300.0,
             metric_period_s: 60.0,
             scale_to_zero: false,
+            shares_nodes: None,
         }
     }
 }

@@ -11,7 +11,7 @@
 //! platform sees the same spikes and the same requests (common random numbers).
 
 use super::pool::{desired_replicas, run_pool, Bucket, PoolOutcome, PoolSpec};
-use super::sharing::{slot_of, time_sliced_shares, SharedGpus, Slot};
+use super::sharing::{slot_of, time_sliced_shares, SharedGpus, Slot, Unheld};
 use super::traffic::TrafficPlan;
 use crate::model::cost_category::{Category, PerCategory};
 use crate::model::rng::{Purpose, Stream};
@@ -80,9 +80,31 @@ pub fn serving_of(platform: &Platform) -> Serving {
 /// Most replicas of `service` the nodes `platform` may have can hold.
 pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
     let gpus = platform.max_nodes.saturating_mul(platform.gpus_per_node);
-    match slot_of(service, platform) {
+    let slot = slot_of(service, platform);
+    if !shares_nodes(platform) {
+        return platform.max_nodes / nodes_per_replica(slot, platform);
+    }
+    match slot {
         Slot::Whole { gpus: per_replica } => gpus / per_replica.max(1),
         slot => gpus.saturating_mul(slot.per_gpu()),
+    }
+}
+
+/// Whether `platform`'s replicas share nodes: its serving setting, else its profile's.
+pub fn shares_nodes(platform: &Platform) -> bool {
+    platform
+        .serving
+        .as_ref()
+        .and_then(|s| s.shares_nodes)
+        .unwrap_or_else(|| Serving::profile_shares_nodes(platform.profile.profile()))
+}
+
+/// Nodes one replica holding `slot` takes on `platform` where replicas do not share nodes
+/// (a slice or a share of a GPU still takes a node of its own).
+pub fn nodes_per_replica(slot: Slot, platform: &Platform) -> u32 {
+    match slot {
+        Slot::Whole { gpus } => gpus.div_ceil(platform.gpus_per_node.max(1)).max(1),
+        _ => 1,
     }
 }
 
@@ -139,10 +161,15 @@ pub struct Served {
     /// GPU-seconds of shared GPUs that no replica's slot held (MIG slices or time-sliced
     /// shares left empty): GPU-sharing loss of the platform, not of a service.
     pub unheld_gpu_s: f64,
+    /// GPU-seconds of the replicas' nodes that no replica held (where replicas pack nodes of
+    /// several GPUs): idle time of the platform, not of a service.
+    pub idle_node_gpu_s: f64,
 }
 
 /// Every service of `scenario` on `platform` in `replication`, its GPU time at
-/// `usd_per_gpu_s` (the platform's on-demand price per GPU-second).
+/// `usd_per_gpu_s` (the platform's on-demand price per GPU-second). Where replicas share
+/// nodes, they pack the platform's nodes together (a node paid whole); elsewhere each holds
+/// nodes of its own.
 pub fn serve_on_platform(
     scenario: &Scenario,
     platform: &Platform,
@@ -151,44 +178,56 @@ pub fn serve_on_platform(
 ) -> Served {
     let horizon_s = scenario.horizon_days * DAY_S;
     let shares = time_sliced_shares(&scenario.services, platform);
+    let packed = shares_nodes(platform);
     let slots: Vec<Slot> = scenario
         .services
         .iter()
         .map(|s| slot_of(s, platform))
         .collect();
-    let shared_slots = slots.iter().any(|s| !matches!(s, Slot::Whole { .. }));
-    let buckets = if shared_slots {
+    let shared_slots = packed && slots.iter().any(|s| !matches!(s, Slot::Whole { .. }));
+    let pack_nodes = packed && platform.gpus_per_node > 1;
+    let buckets = if shared_slots || pack_nodes {
         super::pool::bucket_count(horizon_s, BUCKET_S)
     } else {
         0
     };
-    let mut shared = SharedGpus::new(platform, buckets);
+    let mut shared = SharedGpus::new(platform, buckets, pack_nodes);
     let mut services = Vec::with_capacity(scenario.services.len());
     for (i, service) in scenario.services.iter().enumerate() {
         let (spec, plan, mut stream) = prepare(scenario, platform, replication, i, shares[i]);
         let held = match slots[i] {
+            _ if !packed => None,
+            Slot::Whole { gpus } if pack_nodes => Some((&mut shared.whole[..], u64::from(gpus))),
             Slot::Whole { .. } => None,
             Slot::Mig { profile, .. } => Some((&mut shared.mig[profile][..], 1)),
             Slot::TimeSliced { milli, .. } => Some((&mut shared.milli[..], u64::from(milli))),
         };
         let run = run_pool(&spec, &plan, horizon_s, BUCKET_S, &mut stream, 0..0, held);
+        // A replica pays its slot where replicas share nodes, else its own nodes whole.
+        let paid_gpus = if packed {
+            slots[i].gpus()
+        } else {
+            f64::from(nodes_per_replica(slots[i], platform) * platform.gpus_per_node)
+        };
         services.push(outcome_of(
             service,
             platform,
             slots[i],
+            paid_gpus,
             &spec,
             &run,
             usd_per_gpu_s,
         ));
     }
-    let unheld_gpu_s = if shared_slots {
-        shared.unheld_gpu_s(BUCKET_S, horizon_s, &mig_compute(platform))
+    let unheld = if buckets > 0 {
+        shared.unheld(BUCKET_S, horizon_s, &mig_compute(platform))
     } else {
-        0.0
+        Unheld::default()
     };
     Served {
         services,
-        unheld_gpu_s,
+        unheld_gpu_s: unheld.slots_gpu_s,
+        idle_node_gpu_s: unheld.node_gpu_s,
     }
 }
 
@@ -299,18 +338,20 @@ pub fn service_day(
     }
 }
 
-/// GPU time and figures of a pool run, each replica holding `slot`.
+/// GPU time and figures of a pool run, each replica holding `slot` and paying `paid_gpus`
+/// (its slot, or the nodes it holds alone: their GPUs beyond its slot are its idle time).
 fn outcome_of(
     service: &Service,
     platform: &Platform,
     slot: Slot,
+    paid_gpus: f64,
     spec: &PoolSpec,
     run: &PoolOutcome,
     usd_per_gpu_s: f64,
 ) -> ServiceOutcome {
     let gpus = slot.gpus();
-    let billed_s = run.replica_hours * 3_600.0 * gpus;
-    let ready_s = run.ready_replica_hours * 3_600.0 * gpus;
+    let billed_s = run.replica_hours * 3_600.0 * paid_gpus;
+    let ready_s = run.ready_replica_hours * 3_600.0 * paid_gpus;
     // A replica is busy serving for 1 ÷ capacity seconds a request, on its GPUs or slice. A
     // time-sliced replica has the whole GPU while it serves: a request takes 1 ÷ (the
     // measured capacity) of the GPU's time, and context switches a share on top, within the

@@ -195,8 +195,9 @@ pub fn time_sliced_shares(services: &[Service], platform: &Platform) -> Vec<f64>
     shares
 }
 
-/// The GPUs shared slots occupy, bucket by bucket: the replicas each slot holds, added up as
-/// each service runs ([`crate::model::serving::pool::run_pool`]'s `held`).
+/// The GPUs and nodes the replicas of a platform's services occupy, bucket by bucket: the
+/// replicas each slot holds, added up as each service runs
+/// ([`crate::model::serving::pool::run_pool`]'s `held`).
 #[derive(Debug, Clone, Default)]
 pub struct SharedGpus {
     /// Per MIG profile of the layout (in name order), replicas per bucket.
@@ -205,28 +206,47 @@ pub struct SharedGpus {
     pub mig_per_gpu: Vec<u32>,
     /// Time-sliced milli-GPUs per bucket.
     pub milli: Vec<u64>,
+    /// Whole GPUs held per bucket (counted only where replicas pack nodes of several GPUs).
+    pub whole: Vec<u64>,
+    /// GPUs per node.
+    pub gpus_per_node: u64,
+}
+
+/// GPU time the replicas' nodes hold that no replica does.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Unheld {
+    /// Slices or shares of shared GPUs no replica held, GPU-seconds (GPU-sharing loss).
+    pub slots_gpu_s: f64,
+    /// GPUs of the replicas' nodes that no replica held, GPU-seconds (idle).
+    pub node_gpu_s: f64,
 }
 
 impl SharedGpus {
-    /// Counters for `buckets` buckets on `platform`.
-    pub fn new(platform: &Platform, buckets: usize) -> SharedGpus {
-        match &platform.gpu_sharing {
+    /// Counters for `buckets` buckets on `platform`; with `nodes`, whole GPUs are counted
+    /// too, to pack the replicas onto nodes.
+    pub fn new(platform: &Platform, buckets: usize, nodes: bool) -> SharedGpus {
+        let mut out = match &platform.gpu_sharing {
             GpuSharing::Mig { layout } => SharedGpus {
                 mig: vec![vec![0; buckets]; layout.len()],
                 mig_per_gpu: layout.values().map(|&n| n.max(1)).collect(),
-                milli: Vec::new(),
+                ..SharedGpus::default()
             },
             GpuSharing::TimeSlicing { .. } => SharedGpus {
                 milli: vec![0; buckets],
                 ..SharedGpus::default()
             },
             GpuSharing::None => SharedGpus::default(),
+        };
+        if nodes {
+            out.whole = vec![0; buckets];
         }
+        out.gpus_per_node = u64::from(platform.gpus_per_node.max(1));
+        out
     }
 
-    /// GPUs occupied in bucket `b`, the parts of them the slots there hold, and the parts
-    /// in a GPU (milli-GPUs when time-sliced, compute slices with MIG); `compute` is each
-    /// MIG profile's compute slices.
+    /// Shared GPUs occupied in bucket `b`, the parts of them the slots there hold, and the
+    /// parts in a GPU (milli-GPUs when time-sliced, compute slices with MIG); `compute` is
+    /// each MIG profile's compute slices.
     fn at(&self, b: usize, compute: &[u32]) -> (u64, u64, u64) {
         if !self.milli.is_empty() {
             let m = self.milli[b];
@@ -241,17 +261,33 @@ impl SharedGpus {
         (gpus, held, u64::from(COMPUTE_SLICES))
     }
 
-    /// GPU-seconds the shared GPUs hold that no slot does, over buckets of `bucket_s` to
-    /// `horizon_s`; `compute` is each MIG profile's compute slices, in the layout's order.
-    pub fn unheld_gpu_s(&self, bucket_s: f64, horizon_s: f64, compute: &[u32]) -> f64 {
-        let buckets = self.milli.len().max(self.mig.first().map_or(0, Vec::len));
-        (0..buckets)
-            .map(|b| {
-                let len = (horizon_s - b as f64 * bucket_s).min(bucket_s);
-                let (gpus, held, parts) = self.at(b, compute);
-                (gpus * parts).saturating_sub(held) as f64 / parts as f64 * len
-            })
-            .sum()
+    /// GPU-seconds the shared GPUs hold that no slot does, and the nodes' GPUs that no
+    /// replica holds (nodes packed perfectly: ⌈GPUs ÷ GPUs per node⌉), over buckets of
+    /// `bucket_s` to `horizon_s`; `compute` is each MIG profile's compute slices, in the
+    /// layout's order.
+    pub fn unheld(&self, bucket_s: f64, horizon_s: f64, compute: &[u32]) -> Unheld {
+        let buckets = self
+            .milli
+            .len()
+            .max(self.mig.first().map_or(0, Vec::len))
+            .max(self.whole.len());
+        let shared = !self.milli.is_empty() || !self.mig.is_empty();
+        let mut out = Unheld::default();
+        for b in 0..buckets {
+            let len = (horizon_s - b as f64 * bucket_s).min(bucket_s);
+            let (gpus, held, parts) = if shared {
+                self.at(b, compute)
+            } else {
+                (0, 0, 1)
+            };
+            out.slots_gpu_s += (gpus * parts).saturating_sub(held) as f64 / parts as f64 * len;
+            if let Some(&whole) = self.whole.get(b) {
+                let occupied = gpus + whole;
+                let nodes = occupied.div_ceil(self.gpus_per_node);
+                out.node_gpu_s += (nodes * self.gpus_per_node - occupied) as f64 * len;
+            }
+        }
+        out
     }
 }
 
@@ -359,14 +395,18 @@ mod tests {
         let p = a100(GpuSharing::Mig {
             layout: standard_layout("A100", "7x1g").unwrap(),
         });
-        let mut gpus = SharedGpus::new(&p, 2);
+        let mut gpus = SharedGpus::new(&p, 2, false);
         gpus.mig[0][0] = 7;
         gpus.mig[0][1] = 8;
         assert_eq!(gpus.at(0, &[1]).0, 1);
         assert_eq!(gpus.at(1, &[1]).0, 2);
         // Seven slices hold the whole GPU; the eighth's second GPU holds six empty slices.
-        let unheld = gpus.unheld_gpu_s(60.0, 120.0, &[1]);
-        assert!((unheld - 6.0 / 7.0 * 60.0).abs() < 1e-9, "{unheld}");
+        let unheld = gpus.unheld(60.0, 120.0, &[1]);
+        assert!(
+            (unheld.slots_gpu_s - 6.0 / 7.0 * 60.0).abs() < 1e-9,
+            "{unheld:?}"
+        );
+        assert_eq!(unheld.node_gpu_s, 0.0);
     }
 
     #[test]
@@ -374,10 +414,33 @@ mod tests {
         let p = a100(GpuSharing::TimeSlicing {
             context_switch_loss: 0.05,
         });
-        let mut gpus = SharedGpus::new(&p, 2);
+        let mut gpus = SharedGpus::new(&p, 2, false);
         gpus.milli[0] = 20 * 50;
         gpus.milli[1] = 21 * 50;
         assert_eq!(gpus.at(0, &[]), (1, 1_000, 1_000));
         assert_eq!(gpus.at(1, &[]), (2, 1_050, 1_000));
+    }
+
+    #[test]
+    fn replicas_pack_nodes_and_the_rest_of_a_node_is_idle() {
+        let p = Platform {
+            gpus_per_node: 8,
+            ..a100(GpuSharing::TimeSlicing {
+                context_switch_loss: 0.0,
+            })
+        };
+        let mut gpus = SharedGpus::new(&p, 2, true);
+        // 3 whole GPUs and 1.5 time-sliced GPUs' worth (two GPUs): 5 of 8 GPUs.
+        gpus.whole[0] = 3;
+        gpus.milli[0] = 1_500;
+        // 7 whole and 2 time-sliced: 9 GPUs, two nodes.
+        gpus.whole[1] = 7;
+        gpus.milli[1] = 2_000;
+        let unheld = gpus.unheld(60.0, 120.0, &[]);
+        assert!((unheld.slots_gpu_s - 0.5 * 60.0).abs() < 1e-9, "{unheld:?}");
+        assert!(
+            (unheld.node_gpu_s - (3.0 + 7.0) * 60.0).abs() < 1e-9,
+            "{unheld:?}"
+        );
     }
 }

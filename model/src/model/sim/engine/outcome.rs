@@ -33,6 +33,11 @@ impl Sim<'_> {
         gpu_seconds[Category::GpuSharingLoss] += unheld;
         breakdown[Category::GpuSharingLoss] += unheld * self.prices.on_demand * per_month;
         paid += unheld;
+        // The replicas' nodes' GPUs no replica held: the platform's idle time.
+        let idle_nodes = served.idle_node_gpu_s;
+        gpu_seconds[Category::Idle] += idle_nodes;
+        breakdown[Category::Idle] += idle_nodes * self.prices.on_demand * per_month;
+        paid += idle_nodes;
         let services = served.services;
         for s in &services {
             for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
