@@ -65,6 +65,8 @@ pub const GPU_MODELS: &[&str] = &[
     "A10G",
     "L4",
     "T4",
+    "Inferentia2",
+    "TPU-v5e",
 ];
 
 #[test]
@@ -77,8 +79,14 @@ fn every_listed_gpu_model_has_its_own_throughput() {
 
 /// Training throughput of one GPU of `gpu_model` relative to an A100 (assumption: rough
 /// mixed-precision training ratios from public benchmarks; editable per platform in the UI).
+/// For the accelerators that are not GPUs it depends on the model family and its compiler
+/// far more: Inferentia2 and TPU v5e are taken at their chips' dense FP16/BF16 peak against
+/// an A100's, for transformer inference (190 and 197 against 312 TFLOPS), an assumption
+/// the page says ([`is_family_dependent`]).
 pub fn relative_throughput_vs_a100(gpu_model: &str) -> f64 {
     match gpu_model {
+        "Inferentia2" => 0.61,
+        "TPU-v5e" => 0.63,
         "A100" | "A100-80GB" => 1.0,
         "H100" | "H100-MEGA" => 2.0,
         "H200" => 2.3,
@@ -89,6 +97,12 @@ pub fn relative_throughput_vs_a100(gpu_model: &str) -> f64 {
         "T4" => 0.12,
         _ => 1.0,
     }
+}
+
+/// Whether `gpu_model` is an accelerator whose throughput factor is an assumption per model
+/// family (Inferentia2, TPU), which the page flags for the user to set.
+pub fn is_family_dependent(gpu_model: &str) -> bool {
+    matches!(gpu_model, "Inferentia2" | "TPU-v5e")
 }
 
 /// Throughput of `gpu_model` relative to `reference_gpu`.
@@ -155,10 +169,10 @@ mod tests {
     #[test]
     fn compiled_catalog_parses_with_both_clouds() {
         let rows = parse(DATA).unwrap();
-        assert_eq!(rows.len(), 130);
-        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Aws).count(), 75);
-        // 54 Compute Engine rows and Cloud Run's one-L4 instance.
-        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 55);
+        assert_eq!(rows.len(), 141);
+        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Aws).count(), 83);
+        // 54 Compute Engine rows, 3 TPU v5e nodes and Cloud Run's one-L4 instance.
+        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 58);
         let run = rows.iter().find(|r| r.name == "cloud-run-l4").unwrap();
         assert_eq!(
             (run.on_demand_usd_per_node_hour, run.spot_usd_per_node_hour),
@@ -179,6 +193,21 @@ mod tests {
         // After the mid-2025 cut: $55.04, not the $98.32 of before.
         let p5 = find("p5.48xlarge", "us-east-1").unwrap();
         assert_eq!(p5.on_demand_usd_per_node_hour, Some(55.04));
+    }
+
+    #[test]
+    fn inferentia2_and_tpu_v5e_rows_are_the_cited_snapshots() {
+        // SkyPilot v7 at 001367d: inf2.48xlarge us-east-1 on demand, the median spot of its
+        // four zones; 12 chips of 32 GiB (AWS Neuron docs).
+        let inf2 = find("inf2.48xlarge", "us-east-1").unwrap();
+        assert_eq!((inf2.gpus_per_node, inf2.gpu_memory_gb), (12, 32.0));
+        assert_eq!(inf2.on_demand_usd_per_node_hour, Some(12.98127));
+        // TPU v5e: $1.20 a chip-hour, 8 chips of 16 GB on a ct5lp-hightpu-8t.
+        let tpu = find("ct5lp-hightpu-8t", "us-central1").unwrap();
+        assert_eq!((tpu.gpus_per_node, tpu.gpu_memory_gb), (8, 16.0));
+        assert_eq!(tpu.on_demand_usd_per_node_hour, Some(9.6));
+        assert!(is_family_dependent(&inf2.gpu_model) && is_family_dependent(&tpu.gpu_model));
+        assert!(!is_family_dependent("A100"));
     }
 
     #[test]

@@ -15,6 +15,19 @@ use serde::Serialize;
 
 /// A platform on its own: AWS Batch on p4d.24xlarge in us-east-1 (the profiles give every
 /// default; this is the one a partial scenario document starts from).
+/// SageMaker's premium on an instance, %: the ml.* price over the EC2 price of the same
+/// instance where the reference data has both (us-west-2 SageMaker training prices from the
+/// AWS Price List API, as embedded in a public script, against the EC2 catalog): +40 % on the
+/// smallest g5 and g6, +25 % on the mid-sized, +15 % on a p4d; +15 % (the p4d's, the
+/// smallest premium seen) where it has none.
+pub fn sagemaker_premium_pct(instance_type: &str) -> f64 {
+    match instance_type {
+        "g5.xlarge" | "g6.xlarge" => 40.0,
+        "g5.2xlarge" | "g5.4xlarge" | "g5.12xlarge" | "g6.12xlarge" | "p3.2xlarge" => 25.0,
+        _ => 15.0,
+    }
+}
+
 impl Default for Platform {
     fn default() -> Self {
         Profile::AwsBatch.platform("AWS Batch", "p4d.24xlarge", "us-east-1")
@@ -123,8 +136,8 @@ impl Profile {
         match self {
             Profile::AwsBatch => {}
             Profile::Sagemaker => {
-                // [ref] ml.p4d.24xlarge vs p4d.24xlarge +15 % (smaller ml.* +25–40 %)
-                p.service_premium_pct = 15.0;
+                // [ref] the ml.* price over the EC2 price of the same instance
+                p.service_premium_pct = sagemaker_premium_pct(&instance.name);
                 // [ref] SageMaker gives each training job whole instances of its own
                 p.placement = Placement::Exclusive;
                 p.provisioning_median_s = 360.0;
@@ -241,8 +254,7 @@ impl Profile {
             Profile::Sagemaker => &[
                 Sourced {
                     field: "service_premium_pct",
-                    source:
-                        "ml.p4d.24xlarge vs p4d.24xlarge: +15 % (smaller ml.* instances +25–40 %)",
+                    source: "ml.* over EC2 prices (AWS Price List API figures in a public script, us-west-2): ml.g5.xlarge and ml.g6.xlarge +40 %, ml.g5.2xlarge, 4xlarge, 12xlarge, ml.g6.12xlarge and ml.p3.2xlarge +25 %, ml.p4d.24xlarge +15 %; others assumed +15 %",
                 },
                 Sourced {
                     field: "placement",

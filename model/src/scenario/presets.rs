@@ -85,7 +85,7 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "agent-traffic-spike",
-            version: 1,
+            version: 2,
             description: "An agent API hit by ×10 traffic for an hour: SageMaker endpoint vs EKS vs GKE (seed 001)",
             build: agent_traffic_spike,
         },
@@ -118,6 +118,11 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 /// (the P4/P5 on-demand prices after the mid-2025 price cut); version 1 keeps the ~2025-H1
 /// prices.
 const FROZEN: &[(&str, u32, &str)] = &[
+    (
+        "agent-traffic-spike",
+        1,
+        include_str!("../../../data/presets/agent-traffic-spike@1.json"),
+    ),
     (
         "batch-vs-eks-spot",
         1,
@@ -407,9 +412,8 @@ fn spiky_low_traffic() -> Scenario {
     let cloud_run = Profile::CloudRun.platform("Cloud Run", "cloud-run-l4", "us-central1");
     let gke =
         Profile::GkeStandard.platform("GKE Standard node pool", "g2-standard-8", "us-central1");
-    let mut sagemaker =
+    let sagemaker =
         Profile::Sagemaker.platform("SageMaker endpoint (always on)", "g5.xlarge", "us-east-1");
-    sagemaker.service_premium_pct = 40.0;
     let hours = office_hours();
     Scenario {
         replications: 100,
@@ -476,15 +480,13 @@ fn office_hours() -> Vec<f64> {
 /// into seven 1g slices, which on AWS means a p4d of eight A100s paid whole (colocation
 /// with other work on the node is not modelled).
 fn many_small_models() -> Scenario {
-    let mut endpoints = Profile::Sagemaker.platform(
+    let endpoints = Profile::Sagemaker.platform(
         "SageMaker endpoints (one per model)",
         "g5.xlarge",
         "us-east-1",
     );
-    endpoints.service_premium_pct = 40.0;
     let mut components =
         Profile::Sagemaker.platform("SageMaker inference components", "g5.12xlarge", "us-east-1");
-    components.service_premium_pct = 25.0;
     components.serving = Some(Serving {
         scale_to_zero: true,
         shares_nodes: Some(true),
