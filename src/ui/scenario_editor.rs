@@ -295,7 +295,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
             {move || platform()
                 .filter(|p| crate::model::catalog::is_family_dependent(&p.gpu_model))
                 .map(|p| view! {
-                    <p class="hint notice">
+                    <p class="platform-facts notice">
                         {format!(
                             "{}: its throughput, {} × the reference GPU, is an assumption for transformer inference (its chip's dense FP16/BF16 peak against an A100's); it depends on the model family and the compiler far more than a GPU's does. Set yours under All settings → Relative throughput.",
                             p.gpu_model,
