@@ -26,7 +26,8 @@ pub struct Part {
 #[derive(Debug, Clone, Default)]
 pub struct Mixture {
     parts: Vec<Part>,
-    steady: FxHashMap<(u32, u32), usize>,
+    /// Parts of steady buckets by their grid key, servers in the high half, step in the low.
+    steady: FxHashMap<u64, usize>,
     backlog: FxHashMap<(i64, i64), usize>,
     lost: f64,
 }
@@ -65,11 +66,12 @@ impl Mixture {
         weight: f64,
         make: impl FnOnce() -> (Latency, f64),
     ) -> Part {
-        let i = match self.steady.get(&key) {
+        let packed = u64::from(key.0) << 32 | u64::from(key.1);
+        let i = match self.steady.get(&packed) {
             Some(&i) => i,
             None => {
                 let (latency, p95_s) = make();
-                self.steady.insert(key, self.parts.len());
+                self.steady.insert(packed, self.parts.len());
                 self.parts.push(Part {
                     latency,
                     p95_s,

@@ -33,6 +33,7 @@ use super::mixture::{p95_s_of, Mixture, Part};
 use super::queueing::{Latency, P95_TAIL};
 use super::traffic::{Poisson, TrafficPlan};
 use crate::model::rng::Stream;
+use crate::model::rounding::round;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
@@ -217,7 +218,7 @@ pub fn run_pool(
         out.served += served;
         out.arrived += arrivals;
         // 4. Latency: the arrivals' distributions, each with its requests, and their p95.
-        let servers = (ready_share * f64::from(spec.concurrency)).floor() as u32;
+        let servers = libm::floor(ready_share * f64::from(spec.concurrency)) as u32;
         let lambda = arrivals / len;
         let stable = warm && servers > 0 && lambda < f64::from(servers) * mu;
         let mut parts = [None, None];
@@ -246,7 +247,7 @@ pub fn run_pool(
                 parts[0] = Some(part);
             }
             if drained < 1.0 {
-                let step = ((lambda / (f64::from(servers) * mu) * RHO_STEPS).round())
+                let step = round(lambda / (f64::from(servers) * mu) * RHO_STEPS)
                     .min(RHO_STEPS - 1.0) as u32;
                 let weight = arrivals * (1.0 - drained);
                 let part = mixture.add_steady((servers, step), weight, || {

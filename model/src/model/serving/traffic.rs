@@ -239,7 +239,7 @@ impl Poisson {
             let u = stream.uniform() - 0.5;
             let v = stream.open_uniform();
             let us = 0.5 - u.abs();
-            let k = ((2.0 * a / us + b) * u + mean + 0.43).floor();
+            let k = libm::floor((2.0 * a / us + b) * u + mean + 0.43);
             if us >= 0.07 && v <= self.vr {
                 return k as u64;
             }
