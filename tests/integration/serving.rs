@@ -410,3 +410,56 @@ fn a_service_that_may_scale_to_zero_is_told_where_it_keeps_a_replica() {
     floor.services[0].min_replicas = 1;
     assert!(serving_notices(&floor).is_empty());
 }
+
+mod delay_properties {
+    use super::*;
+    use gpucost::model::scenario::ServiceSpikes;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+        /// Spikes with no scale-down inside them (a cooldown longer than a spike): a longer
+        /// scale-up delay never misses the objective for fewer minutes (on means over
+        /// replications), and the same delay on two platforms of the same shape gives the
+        /// same minutes.
+        #[test]
+        fn a_longer_scale_up_delay_never_misses_fewer_minutes(
+            rps in 5.0f64..80.0,
+            factor in 2.0f64..12.0,
+            duration_min in 20.0f64..90.0,
+            delay in 0.0f64..600.0,
+            longer in 30.0f64..900.0,
+        ) {
+            let service = Service {
+                traffic: ServiceTraffic {
+                    mean_rps: rps,
+                    spikes: Some(ServiceSpikes { per_month: 60.0, factor, duration_min }),
+                    ..Default::default()
+                },
+                capacity_rps: 20.0,
+                concurrency: 4,
+                latency_slo_ms: 1_000.0,
+                min_replicas: 1,
+                max_replicas: 200,
+                image_gb: 0.0,
+                model_load_s: 60.0,
+                ..Service::default()
+            };
+            let serving = |d: f64| Serving {
+                scale_up_delay_s: d,
+                scale_down_cooldown_s: duration_min * 60.0 + 600.0,
+                ..Serving::default()
+            };
+            let mut s = serving_only(service, serving(delay));
+            s.horizon_days = 3.0;
+            let mut twin = s.platforms[0].clone();
+            twin.name = "twin".into();
+            s.platforms.push(twin);
+            let same = slo_minutes(&s, 4);
+            prop_assert_eq!(same[0], same[1]);
+            s.platforms[1].serving = Some(serving(delay + longer));
+            let slower = slo_minutes(&s, 4);
+            prop_assert!(slower[1] >= slower[0], "{:?}", slower);
+        }
+    }
+}
