@@ -193,9 +193,36 @@ fn sharing_is_refused_off_kubernetes() {
     s.platforms[0].profile = "sagemaker".to_string().into();
     let err = s.validate().unwrap_err().to_string();
     assert!(
-        err.contains("cannot share GPUs") && err.contains("sagemaker"),
+        err.contains("cannot share GPUs by MIG") && err.contains("sagemaker"),
         "{err}"
     );
+    s.platforms[0].profile = "aws_batch".to_string().into();
+    s.platforms[0].gpu_sharing = GpuSharing::TimeSlicing {
+        context_switch_loss: 0.05,
+    };
+    let err = s.validate().unwrap_err().to_string();
+    assert!(err.contains("cannot share GPUs by time-slicing"), "{err}");
+}
+
+/// A SageMaker multi-model endpoint time-slices its GPUs: its models pack one GPU, and the
+/// endpoint pays for it whole, though SageMaker endpoints otherwise hold an instance each.
+#[test]
+fn a_sagemaker_multi_model_endpoint_packs_its_models_on_one_gpu() {
+    let model = |i: usize| Service {
+        gpu_memory_gb: 2.0,
+        ..small(&format!("m{i}"), 0.1, 1, 0.5)
+    };
+    let mut s = shared(
+        GpuSharing::TimeSlicing {
+            context_switch_loss: 0.05,
+        },
+        (0..10).map(model).collect(),
+        1.0,
+    );
+    s.platforms[0].profile = "sagemaker".to_string().into();
+    assert!((paid_gpu_hours(&s) - 24.0).abs() < 1e-9);
+    s.platforms[0].gpu_sharing = GpuSharing::None;
+    assert!((paid_gpu_hours(&s) - 10.0 * 24.0).abs() < 1e-9);
 }
 
 #[test]

@@ -453,14 +453,23 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
         profile,
         None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
     );
-    if !kubernetes {
+    // A SageMaker multi-model endpoint time-slices its GPUs among the models it holds.
+    let multi_model = profile == Some(Profile::Sagemaker)
+        && matches!(platform.gpu_sharing, GpuSharing::TimeSlicing { .. });
+    if !kubernetes && !multi_model {
         return Err(ScenarioError::Invalid {
             field: format!("{at}.gpu_sharing.mode"),
             reason: format!(
-                "platform \"{}\" ({}) cannot share GPUs: MIG and time-slicing are set up on \
-                 Kubernetes (EKS, GKE Standard or Autopilot)",
+                "platform \"{}\" ({}) cannot share GPUs {}: MIG and time-slicing are set up on \
+                 Kubernetes (EKS, GKE Standard or Autopilot), and a SageMaker multi-model \
+                 endpoint time-slices its GPUs",
                 platform.name,
-                platform.profile.as_str()
+                platform.profile.as_str(),
+                if platform.gpu_sharing.mode() == "mig" {
+                    "by MIG"
+                } else {
+                    "by time-slicing"
+                }
             ),
         });
     }

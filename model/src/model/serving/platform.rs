@@ -90,13 +90,15 @@ pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
     }
 }
 
-/// Whether `platform`'s replicas share nodes: its serving setting, else its profile's.
+/// Whether `platform`'s replicas share nodes: always where they share GPUs (a SageMaker
+/// multi-model endpoint too), else its serving setting, else its profile's.
 pub fn shares_nodes(platform: &Platform) -> bool {
-    platform
-        .serving
-        .as_ref()
-        .and_then(|s| s.shares_nodes)
-        .unwrap_or_else(|| Serving::profile_shares_nodes(platform.profile.profile()))
+    !platform.gpu_sharing.is_none()
+        || platform
+            .serving
+            .as_ref()
+            .and_then(|s| s.shares_nodes)
+            .unwrap_or_else(|| Serving::profile_shares_nodes(platform.profile.profile()))
 }
 
 /// Nodes one replica holding `slot` takes on `platform` where replicas do not share nodes
