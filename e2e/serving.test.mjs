@@ -142,3 +142,24 @@ test('a Cloud Run platform added to the spike preset runs the service on its own
     await app.close();
   }
 });
+
+test('train-sagemaker-serve-eks: the page prices training on one platform and serving on the other, as gpucost eval does', async () => {
+  const app = await openPreset('train-sagemaker-serve-eks');
+  try {
+    const { page } = app;
+    const cli = cliEval('train-sagemaker-serve-eks');
+    const shown = await page.locator('[data-metric="split.monthly_tco_usd.p50"]').evaluateAll((els) =>
+      els.map((e) => [e.dataset.trains, e.dataset.serves, Number(e.dataset.value)]));
+    assert.equal(shown.length, 2);
+    for (const [trains, serves, value] of shown) {
+      const split = cli.split.find((x) => x.trains_on === trains && x.serves_on === serves);
+      assert.ok(Math.abs(value - split.monthly_tco_usd.p50) <= 1e-9 * value, `${trains} → ${serves}`);
+    }
+    // A split runs two systems: it pays both platforms' people, more than either alone here.
+    const tco = await metric(page, 'monthly_tco_usd.p50');
+    for (const [, , value] of shown) assert.ok(value > Math.min(...Object.values(tco)), JSON.stringify({ shown, tco }));
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});

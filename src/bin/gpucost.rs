@@ -588,6 +588,12 @@ mod cli {
                 );
             }
         }
+        for split in &results.split {
+            out += &format!(
+                "training on {}, serving on {}: ${:.0} a month (median; both platforms' fees, people, tools and storage)\n",
+                split.trains_on, split.serves_on, split.monthly_tco_usd.p50
+            );
+        }
         let names: Vec<&str> = results.platforms.iter().map(|p| p.name.as_str()).collect();
         let index = |name: &str| names.iter().position(|n| *n == name);
         for pair in results.paired.iter().filter(|p| index(&p.a) < index(&p.b)) {

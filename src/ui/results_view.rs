@@ -353,5 +353,46 @@ pub fn Headlines(
                     })
             }}
         </ul>
+        {move || results.get().filter(|r| !r.split.is_empty()).map(|r| view! { <SplitWorkloads results=r /> })}
+    }
+}
+
+/// Training on one platform and serving on another: each split's median monthly cost,
+/// beside the platforms' own (only when the scenario has job classes and services).
+#[component]
+fn SplitWorkloads(results: Results) -> impl IntoView {
+    view! {
+        <section class="split">
+            <h3>"Training on one platform, serving on another"</h3>
+            <ul>
+                {results
+                    .split
+                    .iter()
+                    .map(|x| {
+                        let usd_p50 = x.monthly_tco_usd.p50;
+                        view! {
+                            <li
+                                data-metric="split.monthly_tco_usd.p50"
+                                data-trains=x.trains_on.clone()
+                                data-serves=x.serves_on.clone()
+                                data-value=usd_p50.to_string()
+                            >
+                                {format!(
+                                    "Training on {}, serving on {}: {} a month (median; p5–p95 {} – {})",
+                                    x.trains_on,
+                                    x.serves_on,
+                                    usd(usd_p50),
+                                    usd(x.monthly_tco_usd.p5),
+                                    usd(x.monthly_tco_usd.p95)
+                                )}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            <p class="hint readout">
+                "The first platform's training with all its costs beyond GPU time, plus the second's serving GPU time and its fees, people, tools and storage: a second system to run costs its people again. Services and training do not share nodes in the model, so the two parts add up exactly."
+            </p>
+        </section>
     }
 }

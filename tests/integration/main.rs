@@ -23,4 +23,5 @@ mod presets;
 mod report;
 mod sensitivity;
 mod serving;
+mod split;
 mod support;

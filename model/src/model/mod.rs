@@ -24,6 +24,7 @@ pub mod scenario;
 pub mod sensitivity;
 pub mod serving;
 pub mod sim;
+pub mod split;
 pub mod stats;
 pub mod step;
 

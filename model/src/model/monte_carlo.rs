@@ -389,6 +389,10 @@ pub struct Results {
     pub platforms: Vec<PlatformResult>,
     /// Every ordered pair of platforms.
     pub paired: Vec<PairedComparison>,
+    /// Training on one platform and serving on another, every ordered pair (only when the
+    /// scenario has job classes and services).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<crate::model::split::SplitWorkload>,
     /// Why the run stopped before the replications asked for (an event budget), if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_off: Option<CutOff>,
@@ -539,6 +543,7 @@ impl Results {
             replications: n as u32,
             platforms,
             paired,
+            split: crate::model::split::split_workloads(scenario, outcomes),
             cut_off: None,
         }
     }

@@ -101,6 +101,12 @@ pub fn presets() -> &'static [Preset] {
             description: "Twenty small models with little traffic: SageMaker endpoints vs inference components vs Kubernetes sharing a GPU by time-slicing or MIG (seed 001)",
             build: many_small_models,
         },
+        Preset {
+            name: "train-sagemaker-serve-eks",
+            version: 1,
+            description: "Fine-tuning jobs and the API that serves the model: all on SageMaker, all on EKS, or trained on SageMaker and served on EKS (seed 001)",
+            build: train_sagemaker_serve_eks,
+        },
     ]
 }
 
@@ -534,6 +540,53 @@ fn many_small_models() -> Scenario {
         job_classes: Vec::new(),
         platforms: vec![endpoints, components, time_sliced, mig],
         services: (0..20).map(model).collect(),
+        ..Scenario::default()
+    }
+}
+
+/// Seed 001: "train on SageMaker, serve on EKS". Fine-tuning runs of four GPUs and the
+/// assistant API that serves the model on four-GPU replicas, both on g5.12xlarge (4 × A10G):
+/// SageMaker (training jobs, and an ml.g5.12xlarge endpoint instance per replica, +25 %)
+/// against EKS with Karpenter; the report's `split` prices the hybrid, training on one and
+/// serving on the other, both platforms' fees and people paid.
+fn train_sagemaker_serve_eks() -> Scenario {
+    let sagemaker = Profile::Sagemaker.platform("SageMaker", "g5.12xlarge", "us-east-1");
+    let eks = Profile::Eks.platform("EKS + Karpenter", "g5.12xlarge", "us-east-1");
+    Scenario {
+        reference_gpus: 8,
+        job_classes: vec![JobClass {
+            name: "Fine-tune".into(),
+            arrivals: Arrivals::Poisson { per_day: 2.0 },
+            duration: Duration::LogNormal {
+                median_hours: 2.0,
+                p90_hours: 5.0,
+            },
+            gpus_per_job: 4,
+            gpu_memory_gb: 20.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![sagemaker, eks],
+        services: vec![Service {
+            name: "Assistant API".into(),
+            traffic: ServiceTraffic {
+                mean_rps: 6.0,
+                hourly_profile: Some(office_hours()),
+                weekend_factor: 0.3,
+                spikes: None,
+            },
+            // Four A100s serve 30 req/s at 16 at once; four A10Gs about a third of it.
+            capacity_rps: 30.0,
+            concurrency: 16,
+            gpus_per_replica: 4.0,
+            gpu_memory_gb: 20.0,
+            latency_slo_ms: 5_000.0,
+            min_replicas: 1,
+            max_replicas: 12,
+            target_utilization: 0.6,
+            model_load_s: 120.0,
+            image_gb: 12.0,
+            queue_per_replica: 100,
+        }],
         ..Scenario::default()
     }
 }

@@ -5,6 +5,7 @@
 use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
 use crate::model::scenario::Scenario;
+use crate::model::split::SplitWorkload;
 use crate::model::stats::Summary;
 use crate::scenario::verdict::{verdict, VerdictMetric};
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,10 @@ pub struct EvalReport {
     pub platforms: Vec<PlatformResult>,
     /// Replications summarised.
     pub replications: u32,
+    /// Training on one platform and serving on another, every ordered pair (only when the
+    /// scenario has job classes and services).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<SplitWorkload>,
     /// Which platform costs least per useful GPU-hour, by how much and how often, in a
     /// sentence (the page's verdict without its note on the tornado).
     pub verdict: String,
@@ -41,6 +46,7 @@ pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
         paired: results.paired.clone(),
         platforms: results.platforms.clone(),
         replications: results.replications,
+        split: results.split.clone(),
         verdict: verdict(results, VerdictMetric::default()).sentence,
         cut_off: results.cut_off.clone(),
         scenario: scenario.clone(),

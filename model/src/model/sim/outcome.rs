@@ -75,4 +75,13 @@ pub struct PlatformOutcome {
     /// in the figures above too).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceOutcome>,
+    /// The services' GPU time in the monthly TCO, USD per month: their replicas' and the
+    /// shared GPUs and nodes they left empty (0 without services).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub serving_gpu_usd_per_month: f64,
+}
+
+/// Whether `x` is 0 (a field written only when it holds something).
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }

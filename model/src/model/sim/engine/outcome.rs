@@ -39,11 +39,13 @@ impl Sim<'_> {
         breakdown[Category::Idle] += idle_nodes * self.prices.on_demand * per_month;
         paid += idle_nodes;
         let services = served.services;
+        let mut serving_gpu_s = unheld + idle_nodes;
         for s in &services {
             for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
                 gpu_seconds[c] += s.gpu_seconds[c];
                 breakdown[c] += s.gpu_seconds[c] * self.prices.on_demand * per_month;
                 paid += s.gpu_seconds[c];
+                serving_gpu_s += s.gpu_seconds[c];
             }
             useful_ref_hours += s.useful_reference_gpu_hours;
         }
@@ -92,6 +94,7 @@ impl Sim<'_> {
             events: self.events,
             cut_off: self.cut_off,
             services,
+            serving_gpu_usd_per_month: serving_gpu_s * self.prices.on_demand * per_month,
         }
     }
 }
