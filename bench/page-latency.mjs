@@ -75,6 +75,8 @@ function input(page, id, value) {
 const SLIDERS = {
   utilization: (i) => 50 + (i % 2) * 20 + (i % 30),
   'spot-rate': (i) => 0.01 + (i % 2) * 0.05 + (i % 30) * 0.001,
+  // agent-traffic-spike's service: 40 req/s on average.
+  traffic: (i) => 30 + (i % 2) * 20 + (i % 30) * 0.5,
 };
 
 /** Latency figures over `inputs` inputs on `slider` at the given worker count. */
@@ -129,10 +131,10 @@ async function tornado(browser, url) {
 }
 
 /** A drag: 40 inputs 16 ms apart; long tasks (> 50 ms) seen from its start to the last run's end. */
-async function drag(browser, url) {
+async function drag(browser, url, slider = 'utilization') {
   const page = await openPage(browser, url);
-  const result = await page.evaluate(async () => {
-    const slider = document.getElementById('utilization');
+  const result = await page.evaluate(async (id) => {
+    const slider = document.getElementById(id);
     const runId = () => Number(document.querySelector('section.results').dataset.run);
     const first = runId() + 1;
     const start = performance.now();
@@ -156,7 +158,7 @@ async function drag(browser, url) {
       longTasks: longTasks.length,
       longestTask: Math.max(0, ...longTasks.map((t) => t.duration)),
     };
-  });
+  }, slider);
   await page.close();
   return result;
 }
@@ -234,6 +236,25 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
       await stopServer(zipped);
     }
     return { shipped, one, two, spot, dragging, sensitivity, slowLink };
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+/**
+ * The serving preset agent-traffic-spike (three platforms, a 30-day service at 40 req/s, 100
+ * replications), opened from its link: 30 inputs on the traffic slider, and a drag of it.
+ * `fragment` is the preset's link (`gpucost link --preset agent-traffic-spike`).
+ */
+export async function measureServing(fragment, distDir = process.env.DIST ?? 'dist') {
+  const server = await serveDist(distDir);
+  const browser = await launchBrowser();
+  try {
+    const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}${fragment}`;
+    const traffic = await latencies(browser, url, 'traffic', 30);
+    const dragging = await drag(browser, url, 'traffic');
+    return { traffic, dragging };
   } finally {
     await browser.close();
     await stopServer(server);

@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engine.mjs';
-import { measurePage, measureSingleFile } from './page-latency.mjs';
+import { measurePage, measureServing, measureSingleFile } from './page-latency.mjs';
 import { measureNativeImport, measurePageImport } from './history-import.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
@@ -137,6 +137,12 @@ add('Sensitivity tornado', 'report: from an input to its tornado drawn (the pass
 const single = await measureSingleFile();
 add('Single file (no worker)', 'report: the same sliders with the run on the page\'s main thread (`make single-file`, opened from disk)',
   `utilization: coarse p95 ${fmt(single.utilization.coarseP95)} ms, full median ${fmt(single.utilization.fullMedian)} ms; spot-interruption slider: coarse p95 ${fmt(single.spot.coarseP95)} ms, full median ${fmt(single.spot.fullMedian)} ms (only the spot platform simulated again); estimate p95 ${fmt(Math.max(single.utilization.estimateP95, single.spot.estimateP95))} ms`, null);
+const servingLink = execFileSync(SIM_BIN, ['link', '--preset', 'agent-traffic-spike']).toString().trim();
+const serving = await measureServing(servingLink);
+const st = serving.traffic;
+add('Serving page (agent-traffic-spike)', '≤ 250 ms coarse p95 and ≤ 2 s full after a traffic input; no main-thread task over 50 ms; a newer input cancels the older run',
+  `coarse p95 ${fmt(st.coarseP95)} ms (median ${fmt(st.coarseMedian)}), full p95 ${fmt(st.fullP95)} ms (median ${fmt(st.fullMedian)}) over 30 inputs; dragging: ${serving.dragging.longTasks} long tasks, ${serving.dragging.olderRunsFinished} older runs finished of ${serving.dragging.inputs}`,
+  st.coarseP95 <= 250 && st.fullP95 <= 2000 && serving.dragging.longTasks === 0 && serving.dragging.olderRunsFinished === 0);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
 add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 

@@ -69,16 +69,31 @@ pub fn ScenarioEditor(
             }}
             <super::job_classes::AddJobClass scenario=scenario />
             <h3>"Services"</h3>
-            <p class="hint">"Inference services with request traffic, on replicas an autoscaler adds and removes (each replica on instances of its own, at the on-demand price)."</p>
+            <p class="hint">"Inference services with request traffic, on replicas an autoscaler adds and removes, at the on-demand price: packed on shared nodes, or on instances of their own, as each platform runs them."</p>
             {move || {
-                (0..service_count.get())
-                    .map(|i| view! { <super::services::ServiceFieldset scenario=scenario index=i /> })
-                    .collect_view()
+                // The first few open; past them, folded (twenty small models would make the
+                // editor a page of its own).
+                let n = service_count.get();
+                let shown = n.min(SERVICES_OPEN);
+                let fieldset = move |i| view! { <super::services::ServiceFieldset scenario=scenario index=i /> };
+                let more = (n > shown).then(|| {
+                    let summary = format!("{} more services", n - shown);
+                    view! {
+                        <details class="more-services">
+                            <summary>{summary}</summary>
+                            {(shown..n).map(fieldset).collect_view()}
+                        </details>
+                    }
+                });
+                view! { {(0..shown).map(fieldset).collect_view()} {more} }
             }}
             <super::services::AddService scenario=scenario />
         </section>
     }
 }
+
+/// Services the editor shows open; more are folded under a summary.
+const SERVICES_OPEN: usize = 3;
 
 /// The scenario-wide sliders: one per knob of the table that has a slider, in its order, each
 /// with its readout where it has one.
