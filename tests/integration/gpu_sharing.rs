@@ -297,10 +297,15 @@ mod properties {
             prop_assume!(s.validate().is_ok());
             let o = &run_replication(&s, 0)[0];
             let own: f64 = o.services.iter().map(|v| v.gpu_seconds.values().sum::<f64>()).sum();
-            let unheld = o.gpu_seconds[Category::GpuSharingLoss]
-                - o.services.iter().map(|v| v.gpu_seconds[Category::GpuSharingLoss]).sum::<f64>();
-            prop_assert!(unheld >= -1e-6, "{unheld}");
-            prop_assert!((o.paid_gpu_seconds - own - unheld).abs() <= 1e-6 * o.paid_gpu_seconds.max(1.0));
+            // Beyond the services' own: the platform's empty shares and node GPUs (sharing
+            // loss, idle) and the busy time borrowed from empty shares (useful), none negative.
+            let beyond = |c: Category| {
+                o.gpu_seconds[c] - o.services.iter().map(|v| v.gpu_seconds[c]).sum::<f64>()
+            };
+            let parts = [Category::GpuSharingLoss, Category::Idle, Category::UsefulCompute].map(beyond);
+            prop_assert!(parts.iter().all(|&x| x >= -1e-6), "{parts:?}");
+            let sum: f64 = parts.iter().sum();
+            prop_assert!((o.paid_gpu_seconds - own - sum).abs() <= 1e-6 * o.paid_gpu_seconds.max(1.0));
             // Whole GPUs each minute: the paid GPU-seconds are a whole number of GPU-minutes.
             let gpu_minutes = o.paid_gpu_seconds / 60.0;
             if !matches!(sharing, GpuSharing::None) {
@@ -350,4 +355,66 @@ fn replicas_pack_shared_nodes_and_hold_their_own_instances_elsewhere() {
         "{}",
         o.monthly_tco_usd
     );
+    // Three 3-GPU replicas on 4-GPU nodes take one node each: four of them four nodes, not
+    // the ⌈12 ÷ 4⌉ = 3 a pool of GPUs would give.
+    let on_4 = |replicas: u32| {
+        let mut s = shared(GpuSharing::None, vec![small("m", 3.0, replicas, 0.0)], 1.0);
+        s.platforms[0].gpus_per_node = 4;
+        s.validate().expect("valid");
+        run_replication(&s, 0)[0].paid_gpu_seconds / 3_600.0
+    };
+    assert!((on_4(4) - 16.0 * hours).abs() < 1e-9, "{}", on_4(4));
+    assert!((on_4(3) - 12.0 * hours).abs() < 1e-9, "{}", on_4(3));
+}
+
+#[test]
+fn time_slicing_takes_shares_that_divide_a_gpu_on_nvidia_gpus_sharing_nodes() {
+    let sliced = GpuSharing::TimeSlicing {
+        context_switch_loss: 0.05,
+    };
+    // 0.4 of a GPU: two fit, with a fifth of the GPU no share can use.
+    let s = shared(sliced.clone(), vec![small("m", 0.4, 1, 0.0)], 1.0);
+    let err = s.validate().unwrap_err().to_string();
+    assert!(err.contains("must divide a GPU evenly"), "{err}");
+    // An Inferentia2 chip is not an NVIDIA GPU.
+    let mut s = shared(sliced.clone(), vec![small("m", 0.5, 1, 0.0)], 1.0);
+    s.platforms[0].gpu_model = "Inferentia2".into();
+    s.platforms[0].gpu_memory_gb = 32.0;
+    let err = s.validate().unwrap_err().to_string();
+    assert!(
+        err.contains("runs on Inferentia2, not an NVIDIA GPU"),
+        "{err}"
+    );
+    // Replicas sharing a GPU share its node.
+    let mut s = shared(sliced, vec![small("m", 0.5, 1, 0.0)], 1.0);
+    s.platforms[0].serving = Some(gpucost::model::scenario::Serving {
+        shares_nodes: Some(false),
+        ..Default::default()
+    });
+    let err = s.validate().unwrap_err().to_string();
+    assert!(err.contains("serving.shares_nodes"), "{err}");
+}
+
+/// A time-sliced replica alone on its GPU has the whole of it: busy beyond its own share, in
+/// the shares no one holds, its work is useful compute, not sharing loss.
+#[test]
+fn a_lone_time_sliced_replica_busy_beyond_its_share_is_useful_compute() {
+    let s = shared(
+        GpuSharing::TimeSlicing {
+            context_switch_loss: 0.0,
+        },
+        vec![small("m", 0.1, 1, 15.0)],
+        1.0,
+    );
+    s.validate().unwrap();
+    let o = &run_replication(&s, 0)[0];
+    let svc = &o.services[0];
+    let served = svc.requests - svc.requests_dropped - svc.requests_queued_at_horizon;
+    // 15 of a GPU's 20 req/s: three quarters of the day's GPU-hours.
+    let work_h = served / 20.0 / 3_600.0;
+    assert!((work_h - 18.0).abs() < 0.2, "{work_h}");
+    let useful_h = o.gpu_seconds[Category::UsefulCompute] / 3_600.0;
+    assert!((useful_h - work_h).abs() < 1e-6, "{useful_h} vs {work_h}");
+    let loss_h = o.gpu_seconds[Category::GpuSharingLoss] / 3_600.0;
+    assert!((loss_h - (24.0 - work_h)).abs() < 1e-6, "{loss_h}");
 }

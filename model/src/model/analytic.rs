@@ -9,7 +9,7 @@
 
 use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
 use crate::model::scenario::{FailureKind, Failures, Overflow, Placement, Scenario, DAY_S, HOUR_S};
-use crate::model::serving::platform::nodes_per_replica;
+use crate::model::serving::platform::{node_share, nodes_per_replica};
 use crate::model::serving::pool::desired_replicas;
 use crate::model::serving::sharing::{self, slot_of, time_sliced_shares, Slot};
 use crate::model::sim::state::holds_whole_nodes;
@@ -320,14 +320,28 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let mut serving_usd = 0.0;
     let shares = time_sliced_shares(&scenario.services, p);
     let packed = crate::model::serving::platform::shares_nodes(p);
-    let mut whole_gpus = 0.0;
+    // Whole GPUs the replicas take on nodes (their node share) and hold.
+    let (mut whole_gpus, mut whole_held) = (0.0, 0.0);
     let mut mig_replicas: Vec<f64> = Vec::new();
     let (mut sliced_milli, mut held_milli) = (0.0, 0.0);
     let gpu_hour_usd = HOURS_PER_MONTH * prices.on_demand * HOUR_S;
     for (i, service) in scenario.services.iter().enumerate() {
         let spec = crate::model::serving::platform::pool_spec(service, p, shares[i]);
         let mean_rps = sharing::mean_rps(service);
-        let replicas = f64::from(desired_replicas(&spec, mean_rps));
+        // The replicas the autoscaler keeps hour by hour through the week (none in hours
+        // without traffic where the service may scale to zero), spikes spread over them.
+        let traffic = service.traffic.traffic();
+        let spiked = if traffic.mean_rps > 0.0 {
+            mean_rps / traffic.mean_rps
+        } else {
+            1.0
+        };
+        let week = traffic.week_rps();
+        let replicas = week
+            .iter()
+            .map(|&rps| f64::from(desired_replicas(&spec, rps * spiked)))
+            .sum::<f64>()
+            / week.len() as f64;
         let slot = slot_of(service, p);
         // A replica pays its slot where replicas share nodes, else its own nodes whole.
         let paid_gpus = if packed {
@@ -349,7 +363,10 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         };
         match slot {
             _ if !packed => {}
-            Slot::Whole { gpus } => whole_gpus += replicas * f64::from(gpus),
+            Slot::Whole { gpus } => {
+                whole_gpus += replicas * f64::from(node_share(gpus, p.gpus_per_node));
+                whole_held += replicas * f64::from(gpus);
+            }
             Slot::Mig {
                 profile, per_gpu, ..
             } => {
@@ -374,8 +391,10 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     if packed && p.gpus_per_node > 1 {
         let occupied = occupied_gpus + whole_gpus;
         let gpn = f64::from(p.gpus_per_node);
+        let nodes = (occupied / gpn - 1e-9).ceil().max(0.0);
+        // The nodes' GPUs no replica takes, and the part of a node share a replica leaves.
         serving_usd +=
-            ((occupied / gpn - 1e-9).ceil().max(0.0) * gpn - occupied).max(0.0) * gpu_hour_usd;
+            ((nodes * gpn - occupied).max(0.0) + (whole_gpus - whole_held)) * gpu_hour_usd;
     }
     let compute_usd =
         reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;

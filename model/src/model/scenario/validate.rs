@@ -473,6 +473,25 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
             ),
         });
     }
+    if crate::model::catalog::is_family_dependent(&platform.gpu_model) {
+        return Err(ScenarioError::Invalid {
+            field: format!("{at}.gpu_sharing.mode"),
+            reason: format!(
+                "platform \"{}\" runs on {}, not an NVIDIA GPU: MIG and time-slicing share NVIDIA GPUs",
+                platform.name, platform.gpu_model
+            ),
+        });
+    }
+    if platform.serving.as_ref().and_then(|s| s.shares_nodes) == Some(false) {
+        return Err(ScenarioError::Invalid {
+            field: format!("{at}.serving.shares_nodes"),
+            reason: format!(
+                "platform \"{}\" shares its GPUs ({}) but says its replicas do not share nodes: replicas sharing a GPU share its node",
+                platform.name,
+                platform.gpu_sharing.mode()
+            ),
+        });
+    }
     if let GpuSharing::Mig { layout } = &platform.gpu_sharing {
         if let Some(e) = mig_layout_error(&platform.gpu_model, layout) {
             return Err(ScenarioError::Invalid {
@@ -538,6 +557,17 @@ fn check_slot(
             })
         }
         GpuSharing::TimeSlicing { .. } => {
+            // Replicas of shares that divide a GPU pack it exactly, and then memory in
+            // proportion to the share keeps any mix of them within the GPU's.
+            if MILLI % milli.max(1) != 0 {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.gpus_per_replica"),
+                    reason: format!(
+                        "service \"{}\" asks for {} of a GPU on platform \"{}\", which time-slices: a share must divide a GPU evenly (1/2, 1/4, 1/5, 1/8, 1/10, 1/20 …; in milli-GPUs a divisor of 1000)",
+                        service.name, service.gpus_per_replica, platform.name
+                    ),
+                });
+            }
             let per_gpu = MILLI / milli.max(1);
             let memory = f64::from(per_gpu) * service.gpu_memory_gb;
             if memory <= platform.gpu_memory_gb {

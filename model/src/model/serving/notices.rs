@@ -2,7 +2,7 @@
 //! fieldsets and `gpucost eval`'s stderr. Services the same notice applies to are named in one
 //! notice (twenty small models make one line, not twenty).
 
-use super::platform::{most_replicas, serving_of};
+use super::platform::{most_replicas, node_share, serving_of, shares_nodes};
 use super::sharing::{slot_of, Slot};
 use crate::model::scenario::Scenario;
 
@@ -109,7 +109,45 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
     let mut notices = grouped(capped, ("runs", "run"));
     notices.extend(grouped(whole, ("holds", "hold")));
     notices.extend(grouped(kept, ("keeps", "keep")));
+    if only.is_none() {
+        notices.extend(
+            scenario
+                .platforms
+                .iter()
+                .filter_map(|p| over_node_limit(scenario, p)),
+        );
+    }
     notices
+}
+
+/// Where replicas pack a platform's nodes, the services together at their most replicas may
+/// need more nodes than its limit: the model bills them rather than hold them to it.
+fn over_node_limit(
+    scenario: &Scenario,
+    platform: &crate::model::scenario::Platform,
+) -> Option<String> {
+    if scenario.services.len() < 2 || !shares_nodes(platform) {
+        return None;
+    }
+    let gpn = platform.gpus_per_node.max(1);
+    let gpus: f64 = scenario
+        .services
+        .iter()
+        .map(|s| {
+            let per_replica = match slot_of(s, platform) {
+                Slot::Whole { gpus } => f64::from(node_share(gpus, gpn)),
+                slot => slot.gpus(),
+            };
+            f64::from(s.max_replicas.min(most_replicas(s, platform))) * per_replica
+        })
+        .sum();
+    let nodes = (gpus / f64::from(gpn) - 1e-9).ceil();
+    (nodes > f64::from(platform.max_nodes)).then(|| {
+        format!(
+            "the services together may need up to {nodes} nodes of {} at their most replicas, more than its {} (max_nodes): each is held to the limit alone, not all together, and the nodes beyond it are billed",
+            platform.name, platform.max_nodes
+        )
+    })
 }
 
 #[cfg(test)]

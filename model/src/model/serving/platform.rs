@@ -55,17 +55,24 @@ pub struct ServiceOutcome {
 
 impl ServiceOutcome {
     /// Sets [`ServiceOutcome::usd_per_million_requests`] given the platform's paid
-    /// GPU-seconds and its costs beyond GPU time over the horizon, USD.
-    pub fn price_requests(&mut self, platform_paid_gpu_s: f64, shared_usd: f64) {
+    /// GPU-seconds and its costs beyond GPU time over the horizon, USD (shared pro rata to
+    /// paid GPU time), and the services' GPU-seconds together with the cost of the GPUs they
+    /// left empty on their shared GPUs and nodes, USD (shared among the services alone, pro
+    /// rata to their own GPU time).
+    pub fn price_requests(
+        &mut self,
+        platform_paid_gpu_s: f64,
+        shared_usd: f64,
+        services_gpu_s: f64,
+        stranded_usd: f64,
+    ) {
         let own_s = self.gpu_seconds.values().sum::<f64>();
-        let share = if platform_paid_gpu_s > 0.0 {
-            own_s / platform_paid_gpu_s
-        } else {
-            0.0
-        };
+        let share = |of: f64| if of > 0.0 { own_s / of } else { 0.0 };
         let served = self.requests - self.requests_dropped - self.requests_queued_at_horizon;
-        self.usd_per_million_requests =
-            (served > 0.0).then(|| (self.gpu_usd + share * shared_usd) / served * 1e6);
+        let usd = self.gpu_usd
+            + share(platform_paid_gpu_s) * shared_usd
+            + share(services_gpu_s) * stranded_usd;
+        self.usd_per_million_requests = (served > 0.0).then(|| usd / served * 1e6);
     }
 }
 
@@ -166,6 +173,10 @@ pub struct Served {
     /// GPU-seconds of the replicas' nodes that no replica held (where replicas pack nodes of
     /// several GPUs): idle time of the platform, not of a service.
     pub idle_node_gpu_s: f64,
+    /// GPU-seconds of time-sliced GPUs' empty shares that busy replicas used beyond their
+    /// own share (less the context switches, which stay GPU-sharing loss): useful compute of
+    /// the platform.
+    pub borrowed_useful_gpu_s: f64,
 }
 
 /// Every service of `scenario` on `platform` in `replication`, its GPU time at
@@ -195,11 +206,16 @@ pub fn serve_on_platform(
     };
     let mut shared = SharedGpus::new(platform, buckets, pack_nodes);
     let mut services = Vec::with_capacity(scenario.services.len());
+    let mut odd_gpu_s = 0.0;
+    let (mut borrowed_s, mut loss) = (0.0, 0.0);
     for (i, service) in scenario.services.iter().enumerate() {
         let (spec, plan, mut stream) = prepare(scenario, platform, replication, i, shares[i]);
         let held = match slots[i] {
             _ if !packed => None,
-            Slot::Whole { gpus } if pack_nodes => Some((&mut shared.whole[..], u64::from(gpus))),
+            Slot::Whole { gpus } if pack_nodes => Some((
+                &mut shared.whole[..],
+                u64::from(node_share(gpus, platform.gpus_per_node)),
+            )),
             Slot::Whole { .. } => None,
             Slot::Mig { profile, .. } => Some((&mut shared.mig[profile][..], 1)),
             Slot::TimeSliced { milli, .. } => Some((&mut shared.milli[..], u64::from(milli))),
@@ -211,6 +227,24 @@ pub fn serve_on_platform(
         } else {
             f64::from(nodes_per_replica(slots[i], platform) * platform.gpus_per_node)
         };
+        // A time-sliced replica busy beyond its own share of the GPU did that work in time
+        // its neighbours left: time that is not lost to sharing but useful.
+        if let Slot::TimeSliced {
+            context_switch_loss,
+            ..
+        } = slots[i]
+        {
+            let work_s = run.served / (service.capacity_rps * platform.relative_throughput);
+            let own_s = run.ready_replica_hours * 3_600.0 * slots[i].gpus();
+            borrowed_s += (work_s / (1.0 - context_switch_loss) - own_s).max(0.0);
+            loss = context_switch_loss;
+        }
+        // A node holds ⌊GPUs per node ÷ its GPUs⌋ of its replicas: the rest of its node
+        // share is idle (three 3-GPU replicas on 4-GPU nodes take three nodes).
+        if let (true, Slot::Whole { gpus }) = (pack_nodes, slots[i]) {
+            let extra = node_share(gpus, platform.gpus_per_node) - gpus;
+            odd_gpu_s += f64::from(extra) * run.replica_hours * 3_600.0;
+        }
         services.push(outcome_of(
             service,
             platform,
@@ -226,11 +260,21 @@ pub fn serve_on_platform(
     } else {
         Unheld::default()
     };
+    // Busy time borrowed from empty shares: useful (less the context switches), not loss.
+    let borrowed_s = borrowed_s.min(unheld.slots_gpu_s);
     Served {
         services,
-        unheld_gpu_s: unheld.slots_gpu_s,
-        idle_node_gpu_s: unheld.node_gpu_s,
+        unheld_gpu_s: unheld.slots_gpu_s - borrowed_s * (1.0 - loss),
+        borrowed_useful_gpu_s: borrowed_s * (1.0 - loss),
+        idle_node_gpu_s: unheld.node_gpu_s + odd_gpu_s,
     }
+}
+
+/// The GPUs of a node a replica of `gpus` GPUs takes where replicas pack nodes of
+/// `gpus_per_node`: a node holds ⌊gpus_per_node ÷ gpus⌋ of them, so each takes that share.
+pub fn node_share(gpus: u32, gpus_per_node: u32) -> u32 {
+    let per_node = (gpus_per_node / gpus.max(1)).max(1);
+    gpus_per_node.max(1) / per_node
 }
 
 /// Each MIG profile's compute slices, in the layout's (name) order.

@@ -59,6 +59,11 @@ impl Traffic {
 
     /// Requests per second in the busiest hour of the week, spikes aside.
     pub fn busiest_rps(&self) -> f64 {
+        self.week_rps().into_iter().fold(0.0, f64::max)
+    }
+
+    /// Requests per second in each of the week's 168 hours from Monday 0:00, spikes aside.
+    pub fn week_rps(&self) -> Vec<f64> {
         let plan = Traffic {
             spikes: None,
             ..self.clone()
@@ -67,8 +72,9 @@ impl Traffic {
             0.0,
             &mut Stream::new(0, 0, crate::model::rng::Purpose::Traffic, 0),
         );
-        let weight = plan.weights.iter().copied().fold(0.0, f64::max);
-        self.mean_rps * weight * plan.weekday.max(plan.weekend)
+        (0..168)
+            .map(|h| plan.rate_at((f64::from(h) + 0.5) * HOUR_S))
+            .collect()
     }
 
     /// This traffic over `horizon_s`, its spikes drawn from `stream`.

@@ -33,13 +33,18 @@ impl Sim<'_> {
         gpu_seconds[Category::GpuSharingLoss] += unheld;
         breakdown[Category::GpuSharingLoss] += unheld * self.prices.on_demand * per_month;
         paid += unheld;
+        // Time-sliced replicas' work in their neighbours' empty shares: useful compute.
+        let borrowed = served.borrowed_useful_gpu_s;
+        gpu_seconds[Category::UsefulCompute] += borrowed;
+        breakdown[Category::UsefulCompute] += borrowed * self.prices.on_demand * per_month;
+        paid += borrowed;
         // The replicas' nodes' GPUs no replica held: the platform's idle time.
         let idle_nodes = served.idle_node_gpu_s;
         gpu_seconds[Category::Idle] += idle_nodes;
         breakdown[Category::Idle] += idle_nodes * self.prices.on_demand * per_month;
         paid += idle_nodes;
         let services = served.services;
-        let mut serving_gpu_s = unheld + idle_nodes;
+        let mut serving_gpu_s = unheld + borrowed + idle_nodes;
         for s in &services {
             for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
                 gpu_seconds[c] += s.gpu_seconds[c];
@@ -55,9 +60,16 @@ impl Sim<'_> {
             .filter(|c| !c.is_gpu_time())
             .map(|c| breakdown[c] * months)
             .sum();
+        // The shared GPUs' slots and the replicas' nodes' GPUs no replica held are the
+        // services' together: shared among them pro rata to their own GPU time.
+        let stranded_usd = (unheld + borrowed + idle_nodes) * self.prices.on_demand;
+        let own_s: f64 = services
+            .iter()
+            .map(|s| s.gpu_seconds.values().sum::<f64>())
+            .sum();
         let mut services = services;
         for s in &mut services {
-            s.price_requests(paid, shared_usd);
+            s.price_requests(paid, shared_usd, own_s, stranded_usd);
         }
         let useful_gpu_s = gpu_seconds[Category::UsefulCompute];
         let waits = JobSummary::of(self.jobs, &self.states, self.horizon_s);
