@@ -559,7 +559,7 @@ fn check_slot(
         GpuSharing::TimeSlicing { .. } => {
             // Replicas of shares that divide a GPU pack it exactly, and then memory in
             // proportion to the share keeps any mix of them within the GPU's.
-            if MILLI % milli.max(1) != 0 {
+            if !MILLI.is_multiple_of(milli.max(1)) {
                 return Err(ScenarioError::Invalid {
                     field: format!("{at}.gpus_per_replica"),
                     reason: format!(
