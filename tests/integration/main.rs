@@ -5,6 +5,7 @@
 mod bench_scenarios;
 mod cli;
 mod closed_forms;
+mod colocation;
 mod determinism;
 mod golden_values;
 mod gpu_sharing;

@@ -336,6 +336,14 @@ pub struct PlatformResult {
     /// The scenario's services on this platform, in its order (absent without services).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceResult>,
+    /// Training jobs stopped to make room for a replica, per replication (only where
+    /// replicas share training's nodes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemptions: Option<Summary>,
+    /// GPU-hours the services asked for on training's nodes and found no GPU for, per
+    /// replication (only where replicas share training's nodes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_gpu_hours_without_node: Option<Summary>,
 }
 
 /// One service on one platform over all replications.
@@ -427,6 +435,8 @@ impl Results {
                         p95: 0.0,
                     })
                 };
+                let colocated = !scenario.services.is_empty()
+                    && crate::model::serving::platform::shares_training_nodes(platform);
                 let mut breakdown = Breakdown::default();
                 for rep in outcomes {
                     breakdown.add(&rep.as_ref()[p].breakdown_usd);
@@ -503,6 +513,9 @@ impl Results {
                             }
                         })
                         .collect(),
+                    preemptions: colocated.then(|| summary(col(&|o| o.preemptions as f64))),
+                    service_gpu_hours_without_node: colocated
+                        .then(|| summary(col(&|o| o.service_gpu_hours_without_node))),
                 }
             })
             .collect();

@@ -709,6 +709,13 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .doc("On: replicas of all services pack the platform's nodes together, and a node is paid whole (Kubernetes, SageMaker inference components). Off: each replica holds instances of its own (a SageMaker single-model endpoint, Cloud Run).")
     .source("SageMaker single-model endpoints and Cloud Run: an instance per replica; Kubernetes schedules pods onto shared nodes")
     .control(Control::Own),
+    Field::<Platform>::other("serving.shares_nodes_with_training", "Replicas share nodes with training jobs", Value::Flag {
+        get: |p| serving(p).shares_nodes_with_training,
+        set: |p, on| serving_mut(p).shares_nodes_with_training = on,
+    })
+    .doc("On: replicas take GPUs on the nodes training jobs run on, in the same simulation (one Kubernetes cluster for both); they come first, as a higher priority class, and a replica that finds no free GPU preempts training jobs. Replicas avoid spot nodes. Off: services run on nodes of their own.")
+    .source("Kubernetes pod priority and preemption (kubernetes.io, Pod Priority and Preemption); keeping inference off spot nodes is common practice (assumption)")
+    .control(Control::Own),
     Field::<Platform>::other("gpu_sharing.mode", "GPU sharing", Value::Choice {
         choices: &[
             ("none", "None (a fraction holds a whole GPU)"),
@@ -909,6 +916,7 @@ mod tests {
         });
         out[0].platforms[0].serving = Some(Serving {
             shares_nodes: Some(true),
+            shares_nodes_with_training: true,
             ..Serving::default()
         });
         // Each way of sharing GPUs.

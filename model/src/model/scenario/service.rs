@@ -152,6 +152,12 @@ pub struct Serving {
     /// ([`Serving::profile_shares_nodes`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shares_nodes: Option<bool>,
+    /// Whether replicas take their GPUs on the nodes training jobs run on, in the same
+    /// simulation (a Kubernetes cluster running both), rather than on nodes of their own.
+    /// Replicas come first (a higher priority class): one that finds no GPU preempts
+    /// training jobs. Off when absent.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub shares_nodes_with_training: bool,
 }
 
 impl Serving {
@@ -174,6 +180,7 @@ impl Serving {
                 metric_period_s: 60.0,
                 scale_to_zero: false,
                 shares_nodes: None,
+                shares_nodes_with_training: false,
             },
             // [ref] Cloud Run scales instances on requests and to zero; [assumption] a
             // decision within 10 s, and an idle instance kept 15 min (third-party reports).
@@ -183,6 +190,7 @@ impl Serving {
                 metric_period_s: 60.0,
                 scale_to_zero: true,
                 shares_nodes: None,
+                shares_nodes_with_training: false,
             },
             _ => Serving::default(),
         }
@@ -205,6 +213,7 @@ impl Default for Serving {
             metric_period_s: 60.0,
             scale_to_zero: false,
             shares_nodes: None,
+            shares_nodes_with_training: false,
         }
     }
 }

@@ -213,6 +213,7 @@ impl Scenario {
                 });
             }
             check_gpu_sharing(platform, &at)?;
+            check_shares_nodes_with_training(platform, &at)?;
             let reserved = platform.reserved_nodes(self.reference_gpus);
             self.check_reservation(platform, reserved, &at)?;
             self.check_classes_fit(platform, reserved)?;
@@ -438,6 +439,44 @@ fn name(text: &str) -> Result<(), &'static str> {
     } else {
         Ok(())
     }
+}
+
+/// Replicas share training's nodes only where replicas share nodes at all, and not on
+/// SageMaker (its training jobs and endpoints never share instances) or Cloud Run.
+fn check_shares_nodes_with_training(platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+    use super::Profile;
+    use crate::model::serving::platform::{serving_of, shares_nodes};
+    if !serving_of(platform).shares_nodes_with_training {
+        return Ok(());
+    }
+    let field = format!("{at}.serving.shares_nodes_with_training");
+    let profile = platform.profile.profile();
+    if matches!(profile, Some(Profile::Sagemaker | Profile::CloudRun)) {
+        return Err(ScenarioError::Invalid {
+            field,
+            reason: format!(
+                "platform \"{}\" ({}) cannot run replicas on its training nodes: {}",
+                platform.name,
+                platform.profile.as_str(),
+                if profile == Some(Profile::Sagemaker) {
+                    "SageMaker training jobs and endpoints never share instances"
+                } else {
+                    "Cloud Run runs no training jobs"
+                }
+            ),
+        });
+    }
+    if !shares_nodes(platform) {
+        return Err(ScenarioError::Invalid {
+            field,
+            reason: format!(
+                "platform \"{}\" says its replicas do not share nodes (serving.shares_nodes), \
+                 so they cannot share training's nodes either",
+                platform.name
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// GPU sharing is set up on Kubernetes (the GPU operator, GKE's node pools), with a MIG

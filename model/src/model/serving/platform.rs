@@ -189,6 +189,49 @@ pub fn serve_on_platform(
     replication: u64,
     usd_per_gpu_s: f64,
 ) -> Served {
+    serve(scenario, platform, replication, usd_per_gpu_s, false).0
+}
+
+/// Whether `platform`'s replicas take their GPUs on the nodes its training jobs run on, in
+/// the same simulation ([`Serving::shares_nodes_with_training`], where replicas share nodes).
+pub fn shares_training_nodes(platform: &Platform) -> bool {
+    platform
+        .serving
+        .as_ref()
+        .is_some_and(|s| s.shares_nodes_with_training)
+        && shares_nodes(platform)
+}
+
+/// The GPUs a platform's services hold, over time, as the training simulation places them
+/// on its nodes: units of one replica's GPUs (or of one shared GPU, for slices and shares).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ServiceDemand {
+    /// The GPUs of a unit, per size class.
+    pub sizes: Vec<u32>,
+    /// (time s, size class, units of that class from then on), in time order; at one time,
+    /// the size classes in order.
+    pub changes: Vec<(i64, u16, u32)>,
+}
+
+/// Like [`serve_on_platform`], for a platform whose replicas share its training nodes
+/// ([`shares_training_nodes`]): the services' outcomes (their nodes' idle GPUs are the
+/// training simulation's to count, not theirs) and the GPUs they hold bucket by bucket.
+pub fn serve_on_training_nodes(
+    scenario: &Scenario,
+    platform: &Platform,
+    replication: u64,
+    usd_per_gpu_s: f64,
+) -> (Served, ServiceDemand) {
+    serve(scenario, platform, replication, usd_per_gpu_s, true)
+}
+
+fn serve(
+    scenario: &Scenario,
+    platform: &Platform,
+    replication: u64,
+    usd_per_gpu_s: f64,
+    on_training_nodes: bool,
+) -> (Served, ServiceDemand) {
     let horizon_s = scenario.horizon_days * DAY_S;
     let shares = time_sliced_shares(&scenario.services, platform);
     let packed = shares_nodes(platform);
@@ -198,13 +241,27 @@ pub fn serve_on_platform(
         .map(|s| slot_of(s, platform))
         .collect();
     let shared_slots = packed && slots.iter().any(|s| !matches!(s, Slot::Whole { .. }));
-    let pack_nodes = packed && platform.gpus_per_node > 1;
-    let buckets = if shared_slots || pack_nodes {
+    // On training's nodes, the training simulation packs the nodes.
+    let pack_nodes = packed && platform.gpus_per_node > 1 && !on_training_nodes;
+    let buckets = if shared_slots || pack_nodes || on_training_nodes {
         super::pool::bucket_count(horizon_s, BUCKET_S)
     } else {
         0
     };
     let mut shared = SharedGpus::new(platform, buckets, pack_nodes);
+    // On training's nodes: replicas of whole GPUs per bucket, by their GPUs.
+    let mut whole_sizes: Vec<u32> = Vec::new();
+    if on_training_nodes {
+        for slot in &slots {
+            if let Slot::Whole { gpus } = *slot {
+                if !whole_sizes.contains(&gpus) {
+                    whole_sizes.push(gpus);
+                }
+            }
+        }
+        whole_sizes.sort_unstable();
+    }
+    let mut by_size = vec![vec![0u64; buckets]; whole_sizes.len()];
     let mut services = Vec::with_capacity(scenario.services.len());
     let mut odd_gpu_s = 0.0;
     let (mut borrowed_s, mut loss) = (0.0, 0.0);
@@ -212,6 +269,10 @@ pub fn serve_on_platform(
         let (spec, plan, mut stream) = prepare(scenario, platform, replication, i, shares[i]);
         let held = match slots[i] {
             _ if !packed => None,
+            Slot::Whole { gpus } if on_training_nodes => {
+                let k = whole_sizes.iter().position(|&g| g == gpus).unwrap_or(0);
+                by_size.get_mut(k).map(|counts| (&mut counts[..], 1))
+            }
             Slot::Whole { gpus } if pack_nodes => Some((
                 &mut shared.whole[..],
                 u64::from(node_share(gpus, platform.gpus_per_node)),
@@ -255,19 +316,57 @@ pub fn serve_on_platform(
             usd_per_gpu_s,
         ));
     }
-    let unheld = if buckets > 0 {
-        shared.unheld(BUCKET_S, horizon_s, &mig_compute(platform))
+    let compute = mig_compute(platform);
+    let unheld = if shared_slots || pack_nodes {
+        shared.unheld(BUCKET_S, horizon_s, &compute)
     } else {
         Unheld::default()
     };
+    let demand = if on_training_nodes {
+        service_demand(&shared, shared_slots, &compute, whole_sizes, &by_size)
+    } else {
+        ServiceDemand::default()
+    };
     // Busy time borrowed from empty shares: useful (less the context switches), not loss.
     let borrowed_s = borrowed_s.min(unheld.slots_gpu_s);
-    Served {
+    let served = Served {
         services,
         unheld_gpu_s: unheld.slots_gpu_s - borrowed_s * (1.0 - loss),
         borrowed_useful_gpu_s: borrowed_s * (1.0 - loss),
         idle_node_gpu_s: unheld.node_gpu_s + odd_gpu_s,
+    };
+    (served, demand)
+}
+
+/// The units the services hold, as changes over time: each size of whole-GPU replicas
+/// (`whole_sizes`, with their replicas per bucket in `by_size`), then the shared GPUs the
+/// slices or shares occupy (one GPU a unit), where there are any.
+fn service_demand(
+    shared: &SharedGpus,
+    shared_slots: bool,
+    compute: &[u32],
+    whole_sizes: Vec<u32>,
+    by_size: &[Vec<u64>],
+) -> ServiceDemand {
+    let mut sizes = whole_sizes;
+    let mut counts: Vec<Vec<u64>> = by_size.to_vec();
+    if shared_slots {
+        sizes.push(1);
+        counts.push(shared.gpus_per_bucket(compute));
     }
+    let buckets = counts.first().map_or(0, Vec::len);
+    let mut changes = Vec::new();
+    let mut now = vec![0u64; sizes.len()];
+    for b in 0..buckets {
+        for (k, per_bucket) in counts.iter().enumerate() {
+            if per_bucket[b] != now[k] {
+                now[k] = per_bucket[b];
+                let units = u32::try_from(per_bucket[b]).unwrap_or(u32::MAX);
+                changes.push(((b as f64 * BUCKET_S) as i64, k as u16, units));
+            }
+        }
+    }
+    ServiceDemand { sizes, changes }
 }
 
 /// The GPUs of a node a replica of `gpus` GPUs takes where replicas pack nodes of

@@ -265,6 +265,12 @@ impl SharedGpus {
         (gpus, held, u64::from(COMPUTE_SLICES))
     }
 
+    /// The shared GPUs the slices or shares occupy, bucket by bucket.
+    pub fn gpus_per_bucket(&self, compute: &[u32]) -> Vec<u64> {
+        let buckets = self.milli.len().max(self.mig.first().map_or(0, Vec::len));
+        (0..buckets).map(|b| self.at(b, compute).0).collect()
+    }
+
     /// GPU-seconds the shared GPUs hold that no slot does, and the nodes' GPUs that no
     /// replica holds (nodes packed perfectly: ⌈GPUs ÷ GPUs per node⌉), over buckets of
     /// `bucket_s` to `horizon_s`; `compute` is each MIG profile's compute slices, in the

@@ -79,6 +79,19 @@ pub struct PlatformOutcome {
     /// shared GPUs and nodes they left empty (0 without services).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub serving_gpu_usd_per_month: f64,
+    /// Training jobs stopped to make room for a replica (where replicas share training's
+    /// nodes).
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub preemptions: u64,
+    /// GPU-hours the services asked for on training's nodes and found no GPU for (their own
+    /// simulation counts those replicas as serving).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub service_gpu_hours_without_node: f64,
+}
+
+/// Whether a count is 0.
+fn is_zero_count(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Whether `x` is 0 (a field written only when it holds something).

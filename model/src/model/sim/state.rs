@@ -37,6 +37,10 @@ pub(super) struct Node {
     /// Spot interruption clock: an Exp(1) draw, scaled by 1/λ when the node becomes ready (0
     /// and unused on nodes that are never interrupted).
     pub(super) interruption_draw: f64,
+    /// GPU slots services' replicas hold here (where replicas share training's nodes).
+    pub(super) service_gpus: u32,
+    /// Since when `service_gpus` has been unchanged (while ready), s.
+    pub(super) service_since_s: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,6 +13,9 @@ use crate::model::pricing::GpuSecondPrices;
 use crate::model::rng::lognormal_sigma;
 use crate::model::rounding;
 use crate::model::scenario::{limits, Platform, Scenario, DAY_S};
+use crate::model::serving::platform::{
+    serve_on_training_nodes, shares_training_nodes, Served, ServiceDemand,
+};
 
 /// Shortcuts of the event loop that the tests turn off or move, to check that they change
 /// nothing simulated; release builds have no such field and always take them.
@@ -83,6 +86,35 @@ pub(super) struct Sim<'a> {
     pub(super) warm_pool_window_s: i64,
     /// σ of the provisioning time's log-normal ([`lognormal_sigma`]).
     pub(super) provisioning_sigma: f64,
+    /// Services whose replicas share the training nodes ([`Colocated`]); `None` elsewhere.
+    pub(super) colocated: Option<Colocated>,
+}
+
+/// The services' replicas on the training nodes: what they ask for over time (worked out
+/// before the run, from the services' own simulation) and where the run placed them.
+pub(super) struct Colocated {
+    /// The services' outcomes, their GPU time as their own simulation counted it.
+    pub(super) served: Served,
+    /// The units of GPUs they hold over time.
+    pub(super) demand: ServiceDemand,
+    /// The next change of `demand` to apply.
+    pub(super) next_change: usize,
+    /// Per size class, the nodes its placed units are on (the last placed is removed first).
+    pub(super) units: Vec<Vec<u32>>,
+    /// Per size class, units asked for that found no GPU yet.
+    pub(super) unplaced: Vec<u32>,
+    /// Unplaced GPUs now, and since when, s.
+    pub(super) unplaced_gpus: u64,
+    pub(super) unplaced_since_s: i64,
+    /// GPU-seconds asked for that found no GPU.
+    pub(super) unplaced_gpu_s: f64,
+    /// The nodes replicas may use (reserved and on-demand, not released), by id.
+    pub(super) steady_nodes: Vec<usize>,
+    /// GPU-seconds the replicas held on ready nodes, and their price, USD.
+    pub(super) held_gpu_s: f64,
+    pub(super) held_usd: f64,
+    /// Training jobs stopped to make room for a replica.
+    pub(super) preemptions: u64,
 }
 
 /// A platform's replication at time 0: nothing requested, every job yet to arrive.
@@ -147,7 +179,27 @@ pub(super) fn new_sim<'a>(
             platform.provisioning_median_s,
             platform.provisioning_p90_s,
         ),
+        colocated: None,
     };
+    if !scenario.services.is_empty() && shares_training_nodes(platform) {
+        let (served, demand) =
+            serve_on_training_nodes(scenario, platform, replication, sim.prices.on_demand);
+        let classes = demand.sizes.len();
+        sim.colocated = Some(Colocated {
+            served,
+            demand,
+            next_change: 0,
+            units: vec![Vec::new(); classes],
+            unplaced: vec![0; classes],
+            unplaced_gpus: 0,
+            unplaced_since_s: 0,
+            unplaced_gpu_s: 0.0,
+            steady_nodes: Vec::new(),
+            held_gpu_s: 0.0,
+            held_usd: 0.0,
+            preemptions: 0,
+        });
+    }
     sim.plans = scenario
         .job_classes
         .iter()

@@ -20,6 +20,7 @@
 //! up turns all its kept compute into failed-attempt cost.
 
 mod build;
+mod colocation;
 mod outcome;
 mod records;
 mod waits;
@@ -169,7 +170,14 @@ impl Sim<'_> {
             images: 0,
             idle_generation: 0,
             interruption_draw,
+            service_gpus: 0,
+            service_since_s: self.now,
         });
+        if kind != NodeKind::Spot {
+            if let Some(c) = self.colocated.as_mut() {
+                c.steady_nodes.push(id);
+            }
+        }
         self.index.insert(false, p.gpus_per_node, id);
         self.free_slots += u64::from(p.gpus_per_node);
         self.alive_nodes += 1;
@@ -224,6 +232,8 @@ impl Sim<'_> {
         }
         n.ready = true;
         n.ready_at_s = self.now;
+        // The services' units here count from now (its provisioning is the node's).
+        n.service_since_s = self.now;
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
             span.ready_s = Some(self.now);
         }
@@ -251,7 +261,12 @@ impl Sim<'_> {
 
     fn maybe_schedule_release(&mut self, node: usize) {
         let n = &mut self.nodes[node];
-        if n.kind == NodeKind::Reserved || n.released || !n.ready || !n.holders.is_empty() {
+        if n.kind == NodeKind::Reserved
+            || n.released
+            || !n.ready
+            || !n.holders.is_empty()
+            || n.service_gpus > 0
+        {
             return;
         }
         n.idle_generation += 1;
@@ -284,6 +299,9 @@ impl Sim<'_> {
             span.end_s = now;
         }
         self.alive_nodes -= 1;
+        if let Some(c) = self.colocated.as_mut() {
+            c.steady_nodes.retain(|&n| n != node);
+        }
     }
 
     // ----- placement -----
@@ -297,6 +315,9 @@ impl Sim<'_> {
     /// refused, every later job at least as large is refused too and is skipped without a
     /// search: the same placements, without rescanning the nodes for each of them.
     fn dispatch(&mut self) {
+        if self.colocated.is_some() {
+            self.place_unplaced_units();
+        }
         if self.waiting.is_empty() {
             return;
         }
@@ -794,33 +815,8 @@ impl Sim<'_> {
             .into_iter()
             .map(|j| j as usize)
         {
-            match self.states[job].phase {
-                Phase::Running => {
-                    if self.attempt_end_s(job) <= self.now {
-                        // The attempt ends this very second: it ends (finished or failed)
-                        // before its node goes.
-                        self.attempt_end(job);
-                        continue;
-                    }
-                    let on_notice = notice_ok(self, job);
-                    self.close_attempt(job, Close::Interrupted { on_notice });
-                    let st = &mut self.states[job];
-                    st.generation += 1;
-                    if st.first_compute_s.is_some_and(|c| c > self.now) {
-                        // Stopped while pulling its image (or restarting) on its way to its
-                        // first compute: that compute has not started, so its queue wait goes
-                        // on; what it pulled so far stays a part of it.
-                        let pulled = (self.now - st.attempt_start_s).clamp(0, st.pull_s);
-                        st.first_compute_s = None;
-                        st.first_pull_s -= st.pull_s - pulled;
-                    }
-                }
-                Phase::Holding => self.charge_capacity_wait(job),
-                _ => {}
-            }
-            self.unhold_all(job);
-            self.states[job].phase = Phase::Waiting;
-            self.enqueue(job);
+            let on_notice = notice_ok(self, job);
+            self.stop_job(job, on_notice);
         }
         self.release_node(node);
     }
@@ -836,6 +832,18 @@ impl Sim<'_> {
         loop {
             let next_event = self.queue.peek_time();
             let next_arrival = self.jobs.get(next_job).map(|j| j.arrival_s);
+            // The services' demand changes after the internal events of a time and before
+            // its arrivals.
+            if let Some(at) = self.next_service_change() {
+                if next_event.is_none_or(|e| at < e) && next_arrival.is_none_or(|a| at <= a) {
+                    if at >= self.horizon_s || !self.begin_event(at) {
+                        break;
+                    }
+                    self.apply_service_changes();
+                    self.dispatch();
+                    continue;
+                }
+            }
             let take_event = match (next_event, next_arrival) {
                 (None, None) => break,
                 (Some(e), Some(a)) => e <= a,
@@ -938,7 +946,7 @@ impl Sim<'_> {
             }
             Event::Interrupt(node) => self.interrupt(node),
             Event::IdleTimeout { node, .. } => {
-                if self.nodes[node].holders.is_empty() {
+                if self.nodes[node].holders.is_empty() && self.nodes[node].service_gpus == 0 {
                     self.release_node(node);
                 }
             }
@@ -960,6 +968,7 @@ impl Sim<'_> {
                 _ => {}
             }
         }
+        self.settle_services_at_horizon();
         let gpn = f64::from(self.platform.gpus_per_node);
         for node in 0..self.nodes.len() {
             if self.nodes[node].released {

@@ -5,10 +5,10 @@
 use super::super::outcome::PlatformOutcome;
 use super::super::summary::JobSummary;
 use super::build::Sim;
-use crate::model::cost_category::Category;
+use crate::model::cost_category::{Category, PerCategory};
 use crate::model::pricing::other_monthly_costs;
 use crate::model::scenario::HOUR_S;
-use crate::model::serving::platform::serve_on_platform;
+use crate::model::serving::platform::{serve_on_platform, Served, ServiceOutcome};
 use crate::model::HOURS_PER_MONTH;
 
 impl Sim<'_> {
@@ -26,30 +26,66 @@ impl Sim<'_> {
         let mut gpu_seconds = self.ledger.gpu_s;
         let mut paid = self.ledger.paid_gpu_s;
         let mut useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
-        // Services: their GPU time in the same categories, at the on-demand price.
-        let served = serve_on_platform(self.scenario, p, self.replication, self.prices.on_demand);
+        // Services: their GPU time in the same categories, at the on-demand price; on the
+        // training nodes, at the price of the nodes they held, and the nodes' idle GPUs are
+        // the simulation's own.
+        let (served, price, held_gap) = match &self.colocated {
+            Some(c) => {
+                let price = if c.held_gpu_s > 0.0 {
+                    c.held_usd / c.held_gpu_s
+                } else {
+                    self.prices.on_demand
+                };
+                (c.served.clone(), price, Some(c.held_gpu_s))
+            }
+            None => (
+                serve_on_platform(self.scenario, p, self.replication, self.prices.on_demand),
+                self.prices.on_demand,
+                None,
+            ),
+        };
+        let mut services = served.services.clone();
+        // On the training nodes, the simulation paid for the services' GPUs already.
+        let own_nodes = held_gap.is_none();
+        if let Some(held) = held_gap {
+            on_training_nodes(
+                &mut services,
+                &served,
+                held,
+                price,
+                (&mut gpu_seconds, &mut breakdown),
+                per_month,
+            );
+        }
         // Shared GPUs' slots no replica held: the platform's GPU-sharing loss.
         let unheld = served.unheld_gpu_s;
         gpu_seconds[Category::GpuSharingLoss] += unheld;
-        breakdown[Category::GpuSharingLoss] += unheld * self.prices.on_demand * per_month;
-        paid += unheld;
+        breakdown[Category::GpuSharingLoss] += unheld * price * per_month;
+        if own_nodes {
+            paid += unheld;
+        }
         // Time-sliced replicas' work in their neighbours' empty shares: useful compute.
         let borrowed = served.borrowed_useful_gpu_s;
         gpu_seconds[Category::UsefulCompute] += borrowed;
-        breakdown[Category::UsefulCompute] += borrowed * self.prices.on_demand * per_month;
-        paid += borrowed;
+        breakdown[Category::UsefulCompute] += borrowed * price * per_month;
+        if own_nodes {
+            paid += borrowed;
+        }
         // The replicas' nodes' GPUs no replica held: the platform's idle time.
         let idle_nodes = served.idle_node_gpu_s;
         gpu_seconds[Category::Idle] += idle_nodes;
-        breakdown[Category::Idle] += idle_nodes * self.prices.on_demand * per_month;
-        paid += idle_nodes;
-        let services = served.services;
+        breakdown[Category::Idle] += idle_nodes * price * per_month;
+        if own_nodes {
+            paid += idle_nodes;
+        }
         let mut serving_gpu_s = unheld + borrowed + idle_nodes;
         for s in &services {
             for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
                 gpu_seconds[c] += s.gpu_seconds[c];
-                breakdown[c] += s.gpu_seconds[c] * self.prices.on_demand * per_month;
-                paid += s.gpu_seconds[c];
+                breakdown[c] += s.gpu_seconds[c] * price * per_month;
+                if own_nodes {
+                    paid += s.gpu_seconds[c];
+                }
                 serving_gpu_s += s.gpu_seconds[c];
             }
             useful_ref_hours += s.useful_reference_gpu_hours;
@@ -62,12 +98,11 @@ impl Sim<'_> {
             .sum();
         // The shared GPUs' slots and the replicas' nodes' GPUs no replica held are the
         // services' together: shared among them pro rata to their own GPU time.
-        let stranded_usd = (unheld + borrowed + idle_nodes) * self.prices.on_demand;
+        let stranded_usd = (unheld + borrowed + idle_nodes) * price;
         let own_s: f64 = services
             .iter()
             .map(|s| s.gpu_seconds.values().sum::<f64>())
             .sum();
-        let mut services = services;
         for s in &mut services {
             s.price_requests(paid, shared_usd, own_s, stranded_usd);
         }
@@ -106,7 +141,57 @@ impl Sim<'_> {
             events: self.events,
             cut_off: self.cut_off,
             services,
-            serving_gpu_usd_per_month: serving_gpu_s * self.prices.on_demand * per_month,
+            serving_gpu_usd_per_month: serving_gpu_s * price * per_month,
+            preemptions: self.colocated.as_ref().map_or(0, |c| c.preemptions),
+            service_gpu_hours_without_node: self
+                .colocated
+                .as_ref()
+                .map_or(0.0, |c| c.unplaced_gpu_s / HOUR_S),
         }
+    }
+}
+
+/// Services on the training nodes: the simulation placed their GPUs and paid for them, and
+/// counted `held_gpu_s` of them on ready nodes (at `price` a GPU-second). Their own
+/// simulation counted their GPU time from each replica's request, including the start-up,
+/// and it is the same time bucket by bucket: what it counted while their node was still
+/// being provisioned (or while no GPU was found) is the node's provisioning, already charged,
+/// so it comes off their provisioning (then off their idle time). Each service's cost is at
+/// `price`.
+fn on_training_nodes(
+    services: &mut [ServiceOutcome],
+    served: &Served,
+    held_gpu_s: f64,
+    price: f64,
+    (gpu_seconds, breakdown): (&mut PerCategory<f64>, &mut PerCategory<f64>),
+    per_month: f64,
+) {
+    let own: f64 = services
+        .iter()
+        .map(|s| s.gpu_seconds.values().sum::<f64>())
+        .sum::<f64>()
+        + served.unheld_gpu_s
+        + served.borrowed_useful_gpu_s;
+    let mut gap = own - held_gpu_s;
+    if gap < 0.0 {
+        // Held longer than their own simulation says (the horizon's last part second):
+        // the platform's idle time.
+        gpu_seconds[Category::Idle] -= gap;
+        breakdown[Category::Idle] -= gap * price * per_month;
+        gap = 0.0;
+    }
+    for category in [Category::ProvisioningAndPulls, Category::Idle] {
+        let total: f64 = services.iter().map(|s| s.gpu_seconds[category]).sum();
+        if total <= 0.0 || gap <= 0.0 {
+            continue;
+        }
+        let take = gap.min(total);
+        for s in services.iter_mut() {
+            s.gpu_seconds[category] -= take * s.gpu_seconds[category] / total;
+        }
+        gap -= take;
+    }
+    for s in services.iter_mut() {
+        s.gpu_usd = s.gpu_seconds.values().sum::<f64>() * price;
     }
 }
