@@ -41,6 +41,8 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
     // The serving rows (at the table's end) show only when the scenario has services.
     let fields = numbers("platform", false);
     let has_services = move || scenario.with(|s| !s.services.is_empty());
+    // Sharing the training nodes means something only with training jobs too.
+    let has_jobs = move || scenario.with(|s| !s.job_classes.is_empty());
     let at = ItemAt::platform(index);
     let row = |path| field(PLATFORM_FIELDS, path).expect("a platform field");
     let id = move |what: &str| format!("platform-{index}-{what}");
@@ -55,6 +57,9 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                 <h4>"Serving"</h4>
                 {flag_field(scenario, id("scale-to-zero"), row("serving.scale_to_zero"), at)}
                 {flag_field(scenario, id("shares-nodes"), row("serving.shares_nodes"), at)}
+                <Show when=has_jobs>
+                    {flag_field(scenario, id("shares-training-nodes"), row("serving.shares_nodes_with_training"), at)}
+                </Show>
                 {numbers("platform-serving", true)}
                 {choice_field(scenario, id("gpu-sharing"), row("gpu_sharing.mode"), at)}
                 <Show when=move || sharing(scenario, index) == "mig">

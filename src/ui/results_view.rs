@@ -90,7 +90,7 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
         (metric, label, Some(mean), text, help)
     };
     let inflation = result.turnaround_inflation.map(|s| s.mean);
-    let rows: [(&'static str, &'static str, Option<f64>, String, &'static str); 5] = [
+    let mut rows: Vec<(&'static str, &'static str, Option<f64>, String, &'static str)> = vec![
         counted(
             "interruptions.mean",
             "Spot interruptions",
@@ -123,6 +123,27 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
             "Jobs still queued or waiting for nodes when the horizon ends (a backlog); mean over replications.",
         ),
     ];
+    // Where replicas share the training nodes: the training jobs they stopped, and the GPUs
+    // they asked for that no node had (their own simulation counts those replicas serving).
+    if let Some(preemptions) = result.preemptions {
+        rows.push(counted(
+            "preemptions.mean",
+            "Preempted by replicas",
+            preemptions.mean,
+            "Training jobs stopped to make room for a service's replica (replicas come first on the shared nodes; the job's compute since its last checkpoint is interruption rework); mean over replications.",
+        ));
+    }
+    if let Some(without) = result
+        .service_gpu_hours_without_node
+        .filter(|s| s.mean > 0.0)
+    {
+        rows.push(counted(
+            "service_gpu_hours_without_node.mean",
+            "Replica GPU-hours with no node",
+            without.mean,
+            "GPU-hours the services' replicas asked for on the training nodes and found no GPU for, even by preempting training (the node limit, or every node full of replicas); the services' latency does not show this wait. Mean over replications.",
+        ));
+    }
     view! {
         <dl class="card-details">
             {rows

@@ -1,7 +1,8 @@
 //! Splitting the workload between two platforms: training on one and serving on the other
-//! (seed 001: "train on SageMaker, serve on EKS"). Services and training never share nodes
-//! in the model, so a platform's training and its serving cost add up apart, and a split's
-//! monthly cost is exact in the model's terms:
+//! (seed 001: "train on SageMaker, serve on EKS"). Unless a platform runs its replicas on
+//! its training nodes (such a platform is one cluster for both, and takes no part in a
+//! split), services and training never share nodes, so a platform's training and its
+//! serving cost add up apart, and a split's monthly cost is exact in the model's terms:
 //!
 //! A's total − A's serving GPU time + B's serving GPU time + B's fixed costs
 //!
@@ -14,6 +15,7 @@ use super::cost_category::Category;
 use super::sim::outcome::PlatformOutcome;
 use super::stats::Summary;
 use crate::model::scenario::Scenario;
+use crate::model::serving::platform::shares_training_nodes;
 use serde::{Deserialize, Serialize};
 
 /// Training on one platform and serving on another.
@@ -48,8 +50,8 @@ pub fn split_usd(a: &PlatformOutcome, b: &PlatformOutcome) -> f64 {
     a.monthly_tco_usd - a.serving_gpu_usd_per_month + b.serving_gpu_usd_per_month + fixed_usd(b)
 }
 
-/// Every ordered pair of platforms (`outcomes[r][p]`), when the scenario has job classes and
-/// services; none otherwise.
+/// Every ordered pair of platforms (`outcomes[r][p]`) whose replicas do not share their
+/// training nodes, when the scenario has job classes and services; none otherwise.
 pub fn split_workloads<R: AsRef<[PlatformOutcome]>>(
     scenario: &Scenario,
     outcomes: &[R],
@@ -60,7 +62,7 @@ pub fn split_workloads<R: AsRef<[PlatformOutcome]>>(
     let mut out = Vec::new();
     for (a, pa) in scenario.platforms.iter().enumerate() {
         for (b, pb) in scenario.platforms.iter().enumerate() {
-            if a == b {
+            if a == b || shares_training_nodes(pa) || shares_training_nodes(pb) {
                 continue;
             }
             let usd: Vec<f64> = outcomes

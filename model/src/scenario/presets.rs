@@ -103,8 +103,8 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "train-sagemaker-serve-eks",
-            version: 1,
-            description: "Fine-tuning jobs and the API that serves the model: all on SageMaker, all on EKS, or trained on SageMaker and served on EKS (seed 001)",
+            version: 2,
+            description: "Fine-tuning jobs and the API that serves the model: all on SageMaker, all on EKS (node groups of their own, or one cluster for both), or trained on SageMaker and served on EKS (seed 001)",
             build: train_sagemaker_serve_eks,
         },
     ]
@@ -163,6 +163,11 @@ const FROZEN: &[(&str, u32, &str)] = &[
         "spot-p4d-retrains",
         1,
         include_str!("../../../data/presets/spot-p4d-retrains@1.json"),
+    ),
+    (
+        "train-sagemaker-serve-eks",
+        1,
+        include_str!("../../../data/presets/train-sagemaker-serve-eks@1.json"),
     ),
 ];
 
@@ -548,10 +553,18 @@ fn many_small_models() -> Scenario {
 /// assistant API that serves the model on four-GPU replicas, both on g5.12xlarge (4 × A10G):
 /// SageMaker (training jobs, and an ml.g5.12xlarge endpoint instance per replica, +25 %)
 /// against EKS with Karpenter; the report's `split` prices the hybrid, training on one and
-/// serving on the other, both platforms' fees and people paid.
+/// serving on the other, both platforms' fees and people paid. Version 2 adds EKS as one
+/// cluster for both: the replicas on the fine-tunes' nodes, first in line (version 1 had the
+/// other three platforms, with the same numbers).
 fn train_sagemaker_serve_eks() -> Scenario {
     let sagemaker = Profile::Sagemaker.platform("SageMaker", "g5.12xlarge", "us-east-1");
     let eks = Profile::Eks.platform("EKS + Karpenter", "g5.12xlarge", "us-east-1");
+    let mut one_cluster =
+        Profile::Eks.platform("EKS, one cluster for both", "g5.12xlarge", "us-east-1");
+    one_cluster.serving = Some(Serving {
+        shares_nodes_with_training: true,
+        ..Serving::of_profile(Some(Profile::Eks))
+    });
     Scenario {
         reference_gpus: 8,
         job_classes: vec![JobClass {
@@ -565,7 +578,7 @@ fn train_sagemaker_serve_eks() -> Scenario {
             gpu_memory_gb: 20.0,
             ..JobClass::default()
         }],
-        platforms: vec![sagemaker, eks],
+        platforms: vec![sagemaker, eks, one_cluster],
         services: vec![Service {
             name: "Assistant API".into(),
             traffic: ServiceTraffic {

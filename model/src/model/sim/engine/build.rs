@@ -88,6 +88,11 @@ pub(super) struct Sim<'a> {
     pub(super) provisioning_sigma: f64,
     /// Services whose replicas share the training nodes ([`Colocated`]); `None` elsewhere.
     pub(super) colocated: Option<Colocated>,
+    /// When the services' demand changes next, s (`i64::MAX`: never; kept here so that the
+    /// event loop of a platform without them pays one comparison).
+    pub(super) next_service_change_s: i64,
+    /// Some of the services' units wait for a GPU.
+    pub(super) units_unplaced: bool,
 }
 
 /// The services' replicas on the training nodes: what they ask for over time (worked out
@@ -180,11 +185,14 @@ pub(super) fn new_sim<'a>(
             platform.provisioning_p90_s,
         ),
         colocated: None,
+        next_service_change_s: i64::MAX,
+        units_unplaced: false,
     };
     if !scenario.services.is_empty() && shares_training_nodes(platform) {
         let (served, demand) =
             serve_on_training_nodes(scenario, platform, replication, sim.prices.on_demand);
         let classes = demand.sizes.len();
+        sim.next_service_change_s = demand.changes.first().map_or(i64::MAX, |c| c.0);
         sim.colocated = Some(Colocated {
             served,
             demand,

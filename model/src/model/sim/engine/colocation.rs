@@ -23,13 +23,6 @@ use super::Sim;
 use crate::model::sim::state::{NodeKind, Phase};
 
 impl Sim<'_> {
-    /// When the services' demand changes next, s.
-    #[inline]
-    pub(super) fn next_service_change(&self) -> Option<i64> {
-        let c = self.colocated.as_ref()?;
-        c.demand.changes.get(c.next_change).map(|change| change.0)
-    }
-
     /// Applies every change of the services' demand due by now: those that shrink first,
     /// so that units leaving make room for units arriving at the same time.
     pub(super) fn apply_service_changes(&mut self) {
@@ -46,6 +39,7 @@ impl Sim<'_> {
             c.next_change += 1;
         }
         let to = c.next_change;
+        self.next_service_change_s = c.demand.changes.get(to).map_or(i64::MAX, |change| change.0);
         for growing in [false, true] {
             for i in from..to {
                 let Some(c) = self.colocated.as_ref() else {
@@ -88,6 +82,7 @@ impl Sim<'_> {
                 c.unplaced_gpus += u64::from(gpus);
             }
         }
+        self.units_unplaced = self.colocated.as_ref().is_some_and(|c| c.unplaced_gpus > 0);
     }
 
     /// Places the units that found no GPU yet, first in line before waiting jobs.
@@ -113,6 +108,7 @@ impl Sim<'_> {
                 c.unplaced_gpus -= u64::from(c.demand.sizes[class]);
             }
         }
+        self.units_unplaced = self.colocated.as_ref().is_some_and(|c| c.unplaced_gpus > 0);
     }
 
     /// Places one unit of size class `class`; false when no GPU can be found or freed.

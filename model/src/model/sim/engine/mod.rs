@@ -315,7 +315,8 @@ impl Sim<'_> {
     /// refused, every later job at least as large is refused too and is skipped without a
     /// search: the same placements, without rescanning the nodes for each of them.
     fn dispatch(&mut self) {
-        if self.colocated.is_some() {
+        // Replicas that found no GPU come first (where they share the training nodes).
+        if self.units_unplaced {
             self.place_unplaced_units();
         }
         if self.waiting.is_empty() {
@@ -834,23 +835,23 @@ impl Sim<'_> {
             let next_arrival = self.jobs.get(next_job).map(|j| j.arrival_s);
             // The services' demand changes after the internal events of a time and before
             // its arrivals.
-            if let Some(at) = self.next_service_change() {
-                if next_event.is_none_or(|e| at < e) && next_arrival.is_none_or(|a| at <= a) {
-                    if at >= self.horizon_s || !self.begin_event(at) {
-                        break;
-                    }
-                    self.apply_service_changes();
-                    self.dispatch();
-                    continue;
-                }
-            }
+            let at = self.next_service_change_s;
+            let service_change = (at != i64::MAX
+                && next_event.is_none_or(|e| at < e)
+                && next_arrival.is_none_or(|a| at <= a))
+            .then_some(at);
             let take_event = match (next_event, next_arrival) {
-                (None, None) => break,
+                (None, None) if service_change.is_none() => break,
                 (Some(e), Some(a)) => e <= a,
                 (Some(_), None) => true,
-                (None, Some(_)) => false,
+                (None, _) => false,
             };
-            if take_event {
+            if let Some(at) = service_change {
+                if at >= self.horizon_s || !self.begin_event(at) {
+                    break;
+                }
+                self.apply_service_changes();
+            } else if take_event {
                 let Some((t, event)) = self.queue.pop() else {
                     break;
                 };
