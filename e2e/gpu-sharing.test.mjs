@@ -4,17 +4,9 @@
 // told why, naming the platform or the GPU.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliEval, metric, openCalculator, runId, waitForRun } from './harness.mjs';
+import { cliEval, metric, openPreset } from './harness.mjs';
 
 const PRESET = 'many-small-models';
-
-async function openPreset(preset) {
-  const app = await openCalculator();
-  const before = await runId(app.page);
-  await app.page.locator('#preset').selectOption(preset);
-  await waitForRun(app.page, before, 300_000);
-  return app;
-}
 
 /** Opens the "All settings" of the platform whose control has id `id`. */
 async function showSetting(page, id) {

@@ -160,6 +160,15 @@ export async function waitForRun(page, after, timeout = 120_000) {
   );
 }
 
+/** Opens the calculator on `preset` and waits for its run (serving presets take longer). */
+export async function openPreset(preset) {
+  const app = await openCalculator();
+  const before = await runId(app.page);
+  await app.page.locator('#preset').selectOption(preset);
+  await waitForRun(app.page, before, 300_000);
+  return app;
+}
+
 /** { platform: number } for one data-metric. */
 export async function metric(page, name) {
   return page.locator(`[data-metric="${name}"]`).evaluateAll((els) =>

@@ -3,17 +3,10 @@
 // them; on a fixed number of replicas, twice the traffic costs half as much per request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliEval, metric, openCalculator, runId, typeNumber, waitForRun } from './harness.mjs';
+import { cliEval, metric, openPreset, runId, typeNumber, waitForRun } from './harness.mjs';
 
 const PRESET = 'agent-traffic-spike';
 
-async function openPreset(preset = PRESET) {
-  const app = await openCalculator();
-  const before = await runId(app.page);
-  await app.page.locator('#preset').selectOption(preset);
-  await waitForRun(app.page, before, 300_000);
-  return app;
-}
 
 for (const preset of [PRESET, 'spiky-low-traffic']) {
   test(`${preset}: the page shows per service the numbers gpucost eval computes`, async () => {
@@ -49,7 +42,7 @@ for (const preset of [PRESET, 'spiky-low-traffic']) {
 }
 
 test('the day chart shows each platform catching up with the spike, SageMaker last', async () => {
-  const app = await openPreset();
+  const app = await openPreset(PRESET);
   try {
     const { page } = app;
     const panels = page.locator('figure.service-day g.day-panel');
@@ -73,7 +66,7 @@ test('the day chart shows each platform catching up with the spike, SageMaker la
 });
 
 test('on fixed replicas, doubling the traffic on its slider halves the cost per million requests', async () => {
-  const app = await openPreset();
+  const app = await openPreset(PRESET);
   try {
     const { page } = app;
     // Four replicas always (most, then fewest), no spikes: the cost no longer follows traffic.
@@ -114,7 +107,7 @@ test('on fixed replicas, doubling the traffic on its slider halves the cost per 
 });
 
 test('a Cloud Run platform added to the spike preset runs the service on its own instances, and a service that may scale to zero is told where it cannot', async () => {
-  const app = await openPreset();
+  const app = await openPreset(PRESET);
   try {
     const { page } = app;
     const run = await runId(page);

@@ -108,7 +108,7 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
             "peak_nodes.mean",
             "Peak nodes",
             result.peak_nodes.mean,
-            "Most nodes up or being provisioned at once; mean over replications.",
+            "Most nodes up or being provisioned at once (the training simulation's: services' replicas count only where they share the training nodes); mean over replications.",
         ),
         counted(
             "jobs_failed.mean",

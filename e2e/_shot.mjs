@@ -1,0 +1,10 @@
+import { openPreset } from './harness.mjs';
+const app = await openPreset('train-sagemaker-serve-eks');
+const { page } = app;
+await page.locator('article.card').first().scrollIntoViewIfNeeded();
+await page.screenshot({ path: '/tmp/cards.png', fullPage: false });
+const details = page.locator('details.all-settings:has(#platform-2-shares-training-nodes)');
+await details.locator('> summary').click();
+await page.locator('#platform-2-shares-training-nodes').scrollIntoViewIfNeeded();
+await page.screenshot({ path: '/tmp/settings.png' });
+await app.close();
