@@ -36,7 +36,7 @@ pub fn add_recorded_cluster(
     let largest = fit
         .classes
         .iter()
-        .map(|c| c.gpus_per_job)
+        .map(|c| c.whole_gpus())
         .max()
         .unwrap_or(1);
     if gpus < largest {

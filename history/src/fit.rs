@@ -46,8 +46,8 @@ pub const WEEKDAY_PROFILE_MIN_DAYS: f64 = 14.0;
 pub struct ClassFit {
     /// The class's name.
     pub name: String,
-    /// GPUs per job.
-    pub gpus_per_job: u32,
+    /// GPUs per job (a fraction below one: a share of one GPU, as a history's `gpu_milli`).
+    pub gpus_per_job: f64,
     /// The team whose jobs these are, with one class per team ([`ImportOptions::team_classes`]);
     /// [`OTHER_TEAMS`] for the teams without a class of their own, [`NO_TEAM`] for jobs
     /// whose history names none.
@@ -61,7 +61,7 @@ pub struct ClassFit {
     pub jobs: usize,
     /// Of those, still running when the history was taken (run time a lower bound).
     pub censored: usize,
-    /// Of those, asking for a share of one GPU (counted as a whole GPU).
+    /// Of those, asking for a share of one GPU.
     pub fractional: usize,
     /// Fitted mean jobs per day.
     pub per_day: f64,
@@ -635,7 +635,7 @@ fn reading_notes(
     let fractional = jobs.iter().filter(|j| j.record.gpu_share.is_some()).count();
     if fractional > 0 {
         notes.push(format!(
-            "{fractional} job(s) asked for a share of one GPU (gpu_milli below 1000): each counts as one whole GPU, since the calculator does not share GPUs between jobs yet."
+            "{fractional} job(s) asked for a share of one GPU (gpu_milli below 1000): their classes ask for those fractions, which share GPUs on platforms that share them (MIG or time-slicing, on Kubernetes) and hold a whole GPU elsewhere."
         ));
     }
     if never_started > 0 {
@@ -689,19 +689,64 @@ fn reading_notes(
     notes
 }
 
-/// One class per GPU count, most frequent first; beyond the class limit, the rarest sizes
-/// join the kept size nearest on a log scale. The kept counts, and the jobs of each.
+/// GPUs a job asks for, in milli-GPUs: its share of one GPU, or its GPUs.
+fn milli_of(j: &Job) -> u32 {
+    match j.record.gpu_share {
+        Some(share) => ((share * 1_000.0).round() as u32).clamp(1, 999),
+        None => j.record.gpus.saturating_mul(1_000),
+    }
+}
+
+/// A GPU count in milli-GPUs as the calculator writes it: 8, or 0.47.
+fn gpus_of(milli: u32) -> f64 {
+    f64::from(milli) / 1_000.0
+}
+
+/// One class per GPU count (a share of one GPU counting as its own), most frequent first;
+/// when there are more than the class limit and some are shares, the shares are first
+/// rounded up to the next tenth of a GPU (a job never gets less than it asked for); beyond
+/// the limit still, the rarest sizes join the kept size nearest on a log scale. The kept
+/// counts, in milli-GPUs, and the jobs of each.
 fn group_by_gpu_count<'a, 'b>(
     jobs: &'b [Job<'a>],
     notes: &mut Vec<String>,
 ) -> (Vec<u32>, Vec<Vec<&'b Job<'a>>>) {
-    let mut sizes: Vec<(u32, usize)> = Vec::new();
-    for j in jobs {
-        match sizes.iter_mut().find(|(g, _)| *g == j.record.gpus) {
-            Some((_, c)) => *c += 1,
-            None => sizes.push((j.record.gpus, 1)),
+    let count = |key: &dyn Fn(&Job) -> u32| {
+        let mut sizes: Vec<(u32, usize)> = Vec::new();
+        for j in jobs {
+            let milli = key(j);
+            match sizes.iter_mut().find(|(g, _)| *g == milli) {
+                Some((_, c)) => *c += 1,
+                None => sizes.push((milli, 1)),
+            }
         }
-    }
+        sizes
+    };
+    let exact = count(&milli_of);
+    let shares = exact.iter().filter(|(m, _)| *m < 1_000).count();
+    let tenths = |j: &Job| -> u32 {
+        let m = milli_of(j);
+        if m < 1_000 {
+            m.div_ceil(100) * 100
+        } else {
+            m
+        }
+    };
+    let coarse = exact.len() > limits::JOB_CLASSES_MAX && shares > 0;
+    let key: &dyn Fn(&Job) -> u32 = if coarse { &tenths } else { &milli_of };
+    let mut sizes = if coarse {
+        let rounded = count(key);
+        notes.push(format!(
+            "{} GPU counts seen, {shares} of them shares of one GPU: over the class limit of \
+             {}, the shares were rounded up to the next tenth of a GPU ({} counts then).",
+            exact.len(),
+            limits::JOB_CLASSES_MAX,
+            rounded.len()
+        ));
+        rounded
+    } else {
+        exact
+    };
     sizes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let kept: Vec<u32> = sizes
         .iter()
@@ -724,7 +769,7 @@ fn group_by_gpu_count<'a, 'b>(
     };
     let mut groups: Vec<Vec<&Job>> = vec![Vec::new(); kept.len()];
     for j in jobs {
-        groups[class_of(j.record.gpus)].push(j);
+        groups[class_of(key(j))].push(j);
     }
     (kept, groups)
 }
@@ -857,19 +902,26 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
     let mut edges = vec![0usize];
     for r in 1..=n {
         let from = *edges.last().unwrap_or(&0);
+        // A job that alone holds a bin's share of the work starts a bin of its own: in a bin
+        // with shorter jobs, the two linear pieces could not come down to their mean.
+        if r - 1 > from && sorted[r - 1] >= total / bins {
+            edges.push(r - 1);
+        }
+        let from = *edges.last().unwrap_or(&0);
         let count = (r - from) as f64;
         let work = prefix[r] - prefix[from];
         if r == n || count >= n as f64 / bins || work >= total / bins {
             edges.push(r);
         }
     }
+    // Between two bins, the lower bin's longest job: a gap between them (a tail's few long
+    // jobs) is not spread into the lower bin, whose pieces could then not come down to its
+    // mean; the upper bin's middle, and at worst the last point, make up what it starts low.
     let edge_value = |r: usize| -> f64 {
         if r == 0 {
             sorted[0]
-        } else if r == n {
-            sorted[n - 1]
         } else {
-            (sorted[r - 1] + sorted[r]) / 2.0
+            sorted[r - 1]
         }
     };
     let round_p = |p: f64| (p * 1e6).round() / 1e6;
@@ -927,7 +979,7 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
 #[allow(clippy::too_many_arguments)]
 fn fit_class(
     bins: usize,
-    gpus: u32,
+    milli: u32,
     team: Option<(&str, usize)>,
     group: &[&Job],
     template: &JobClass,
@@ -986,13 +1038,14 @@ fn fit_class(
         },
         _ => Arrivals::Poisson { per_day },
     };
+    let gpus = gpus_of(milli);
     let name = match team {
         Some((_, merged)) if merged > 0 => format!("{gpus}-GPU jobs, {merged} other teams"),
         Some((team, _)) => format!("{gpus}-GPU jobs, {}", super::shorten(40, team)),
         None => format!("{gpus}-GPU jobs"),
     };
     let observed_mean = hours.iter().sum::<f64>() / hours.len() as f64;
-    let g = f64::from(gpus);
+    let g = gpus;
     let fit = ClassFit {
         name: name.clone(),
         gpus_per_job: gpus,
@@ -1115,8 +1168,9 @@ mod tests {
     #[test]
     fn the_empirical_table_keeps_the_mean_of_a_heavy_tail() {
         // 95 jobs of 0.1 h and 5 of 100 h: mean 5.095 h, median 0.1 h. With 64 bins a bin
-        // closes at 2 jobs (≥ 100/64) or at 7.96 h of work (≥ 509.5/64): 47 bins of two 0.1 h
-        // jobs, one of the last 0.1 h job and the first 100 h one, then a 100 h job each.
+        // closes at 2 jobs (≥ 100/64) or at 7.96 h of work (≥ 509.5/64), and a job of that
+        // much work alone starts a bin of its own: 47 bins of two 0.1 h jobs, one of the last
+        // 0.1 h job, then a 100 h job each (53 bins, 107 points).
         let mut hours = vec![0.1; 95];
         hours.extend([100.0; 5]);
         let d = empirical_duration(&hours, 64);
@@ -1127,16 +1181,17 @@ mod tests {
         else {
             panic!("{d:?}")
         };
-        assert_eq!(quantile_hours.len(), 2 * 52 + 1);
+        assert_eq!(quantile_hours.len(), 2 * 53 + 1);
         assert_eq!(probabilities.len(), quantile_hours.len());
-        // Every bin keeps its mean, so the table keeps 5.095 with nothing to stretch.
         assert!((d.mean_hours() - 5.095).abs() < 1e-9, "{}", d.mean_hours());
-        assert_eq!(*quantile_hours.last().unwrap(), 100.0);
         assert_eq!(d.quantile_hours(0.5), 0.1);
-        // The mixed bin spans 0.94–0.96 from 0.1 to 100; its middle (0.95) is its mean,
-        // (4 · 50.05 − 0.1 − 100)/2 = 50.05.
-        assert!((d.quantile_hours(0.95) - 50.05).abs() < 1e-9);
+        // The first 100 h bin rises from the 0.1 h before it (0.95) to 100 h at its middle
+        // (its mean, 100, is more than two linear pieces from 0.1 can reach: they give
+        // (0.1 + 2 · 100 + 100)/4 = 75.025), and the last point takes up the rest:
+        // 100 + 2 · (100 − 75.025) · 0.01 / 0.005 = 199.9 h.
+        assert_eq!(d.quantile_hours(0.955), 100.0);
         assert_eq!(d.quantile_hours(0.97), 100.0);
+        assert!((*quantile_hours.last().unwrap() - 199.9).abs() < 1e-9);
     }
 
     #[test]
@@ -1189,7 +1244,7 @@ mod tests {
             .unwrap()
             .scenario();
         let mut template = scenario.job_classes[0].clone();
-        template.gpus_per_job = 1;
+        template.gpus_per_job = 1.0;
         let fit = crate::fit_history(&csv, &template, "A100", &Default::default()).unwrap();
         assert_eq!(fit.classes.len(), 16);
         let mut s = scenario.clone();

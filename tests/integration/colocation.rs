@@ -138,7 +138,7 @@ fn a_replica_preempts_a_training_job_that_loses_its_compute_since_its_start() {
         Arrivals::Steady { per_day: 0.5 },
         Duration::Fixed { hours: 40.0 },
     );
-    job.gpus_per_job = 8;
+    job.gpus_per_job = 8.0;
     let mut hours = vec![0.0; 24];
     hours[10] = 1.0;
     let service = Service {
@@ -218,7 +218,7 @@ fn replicas_fill_the_gaps_training_leaves_and_the_costs_add_up() {
     two.gpus_per_replica = 2.0;
     let mut s = on(platform, vec![busy, two], 3.0);
     s.job_classes[0].arrivals = Arrivals::Poisson { per_day: 30.0 };
-    s.job_classes[0].gpus_per_job = 3;
+    s.job_classes[0].gpus_per_job = 3.0;
     s.validate().expect("valid");
     for r in 0..4 {
         let o = &run_replication(&s, r)[0];

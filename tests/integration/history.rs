@@ -31,7 +31,10 @@ fn hand_made_history_fits_as_worked_out() {
     // 8-GPU jobs: 1 h, 2 h on an H100 (= 4 A100-hours), 1.5 h, 3 h → sorted [1, 1.5, 3, 4]:
     // median 2.25, p90 3 + 0.7 × 1 = 3.7 (type-7 quantiles); 1 failed of 4 with an outcome.
     let eight = &fit.classes[0];
-    assert_eq!((eight.gpus_per_job, eight.name.as_str()), (8, "8-GPU jobs"));
+    assert_eq!(
+        (eight.gpus_per_job, eight.name.as_str()),
+        (8.0, "8-GPU jobs")
+    );
     assert_eq!(
         eight.duration,
         Duration::LogNormal {
@@ -60,7 +63,7 @@ fn hand_made_history_fits_as_worked_out() {
     // 1-GPU jobs: 0.5 h, 1 h (cancelled), 0.75 h (MI300X: not in the catalog, taken as is):
     // median 0.75, p90 0.75 + 0.8 × 0.25 = 0.95; no failure among the 2 finished.
     let one = &fit.classes[1];
-    assert_eq!(one.gpus_per_job, 1);
+    assert_eq!(one.gpus_per_job, 1.0);
     assert_eq!(
         one.duration,
         Duration::LogNormal {

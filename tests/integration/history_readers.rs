@@ -62,7 +62,11 @@ fn a_gpu_sacct_dump_reads_as_worked_out() {
     assert_eq!(f.never_started, 3);
     // 13 jobs ran: 11 on 1 GPU, 1001 on 2, 1006 on 8.
     assert_eq!(f.used, 13);
-    let sizes: Vec<(u32, usize)> = f.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    let sizes: Vec<(u32, usize)> = f
+        .fits
+        .iter()
+        .map(|c| (c.gpus_per_job as u32, c.jobs))
+        .collect();
     assert_eq!(sizes, vec![(1, 11), (2, 1), (8, 1)]);
     // The 1-GPU run times in A100-hours: 1002 ran 0.5 h on an H100 (2× an A100) = 1 h;
     // 1003_1 24 h, 1003_2 10 min, 1004 45 min (its SubmitLine ran over two lines), 1005 1 h
@@ -173,7 +177,11 @@ fn an_swf_log_maps_processors_to_gpus() {
     assert_eq!(f.bad_rows.len(), 1);
     assert_eq!(f.bad_rows[0].line, 12);
     // 8 processors → 1 GPU (jobs 1 and 3: 4 processors is part of 8; 7: 1), 16 → 2, 64 → 8.
-    let sizes: Vec<(u32, usize)> = f.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    let sizes: Vec<(u32, usize)> = f
+        .fits
+        .iter()
+        .map(|c| (c.gpus_per_job as u32, c.jobs))
+        .collect();
     assert_eq!(sizes, vec![(1, 3), (2, 1), (8, 1)]);
     // 1-GPU run times 1 h, 2 h, 1 h; job 2 (16 processors) failed.
     assert!((f.fits[0].observed_hours.mean - 4.0 / 3.0).abs() < 1e-12);
@@ -188,7 +196,11 @@ fn an_swf_log_maps_processors_to_gpus() {
             ..Default::default()
         },
     );
-    let sizes: Vec<(u32, usize)> = f16.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    let sizes: Vec<(u32, usize)> = f16
+        .fits
+        .iter()
+        .map(|c| (c.gpus_per_job as u32, c.jobs))
+        .collect();
     assert_eq!(sizes, vec![(1, 4), (4, 1)]);
 }
 
@@ -206,7 +218,11 @@ fn seconds_from_the_trace_start_are_read_as_such() {
     assert_eq!(f.never_started, 1);
     assert_eq!(f.fits.iter().map(|c| c.censored).sum::<usize>(), 1);
     // Durations end − start: r1 1 h, r2 2 h, r6 2 h (1 GPU); r4 88,100 s, r5 1 h (8 GPUs).
-    let sizes: Vec<(u32, usize)> = f.fits.iter().map(|c| (c.gpus_per_job, c.jobs)).collect();
+    let sizes: Vec<(u32, usize)> = f
+        .fits
+        .iter()
+        .map(|c| (c.gpus_per_job as u32, c.jobs))
+        .collect();
     assert_eq!(sizes, vec![(1, 3), (8, 2)]);
     assert!((f.fits[1].observed_hours.mean - (88_100.0 / 3600.0 + 1.0) / 2.0).abs() < 1e-9);
     // No clock time: Poisson arrivals, stated.
@@ -343,7 +359,7 @@ fn legacy_gres_and_elapsed_raw_read_as_worked_out() {
     let names: Vec<(&str, u32, usize)> = f
         .fits
         .iter()
-        .map(|c| (c.name.as_str(), c.gpus_per_job, c.jobs))
+        .map(|c| (c.name.as_str(), c.gpus_per_job as u32, c.jobs))
         .collect();
     assert_eq!(names, [("4-GPU jobs", 4, 4), ("2-GPU jobs", 2, 1)]);
     // 3001 2 h, 3003 0.5 h, 3004 24 h, 3005 1 h (ElapsedRaw, not End − Start).

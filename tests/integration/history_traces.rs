@@ -87,25 +87,41 @@ fn the_openb_pod_list_imports_with_its_columns_as_they_are() {
     let running = f.states.iter().find(|s| s.written == "Running").unwrap();
     assert_eq!(running.outcome, Outcome::StillRunning);
     assert_eq!(f.fits.iter().map(|c| c.censored).sum::<usize>(), 4_149);
-    // Pods that ran with a gpu_milli below 1000 (awk: 2,573) count as whole GPUs, stated.
+    // Pods that ran with a gpu_milli below 1000 (awk: 2,573) ask for those fractions, stated.
     assert_eq!(f.fits.iter().map(|c| c.fractional).sum::<usize>(), 2_573);
     assert!(f
         .notes
         .iter()
         .any(|n| n.contains("2573 job(s) asked for a share")));
-    // The means that drive cost, by awk over (deletion − scheduled) of the pods that ran:
-    // 1-GPU 6,129 pods, 8.48242 h; 8-GPU 44, 19.8422 h; 2-GPU 15, 18.2271 h; 4-GPU 15,
-    // 1.53724 h. The empirical classes keep them (the log-normal had 1.05 h and 509.81 h).
+    // 24 GPU counts (20 of them shares) are more than the 16 classes: the shares are rounded
+    // up to tenths, which leaves 12. The means that drive cost, by a Python script over
+    // (deletion − scheduled) of the pods that ran, the shares rounded up to tenths:
+    // (milli-GPUs, pods, mean hours), most pods first.
+    assert!(f
+        .notes
+        .iter()
+        .any(|n| n.contains("24 GPU counts seen, 20 of them shares")));
     let expected = [
-        (1, 6_129, 8.48242),
-        (8, 44, 19.8422),
-        (2, 15, 18.2271),
-        (4, 15, 1.53724),
+        (1000, 3556, 10.340186),
+        (900, 1017, 1.037168),
+        (500, 604, 20.849490),
+        (400, 346, 1.651027),
+        (700, 218, 0.431812),
+        (300, 159, 2.114177),
+        (600, 133, 0.592128),
+        (200, 89, 5.090406),
+        (8000, 44, 19.842159),
+        (2000, 15, 18.227074),
+        (4000, 15, 1.537241),
+        (100, 7, 5.398294),
     ];
-    assert_eq!(f.fits.len(), 4);
-    for (c, (gpus, jobs, mean_h)) in f.fits.iter().zip(expected) {
-        assert_eq!((c.gpus_per_job, c.jobs), (gpus, jobs));
-        assert!((c.observed_hours.mean - mean_h).abs() < 1e-4, "{}", c.name);
+    assert_eq!(f.fits.len(), 12);
+    for (c, (milli, jobs, mean_h)) in f.fits.iter().zip(expected) {
+        assert_eq!(
+            ((c.gpus_per_job * 1e3).round() as u32, c.jobs),
+            (milli, jobs)
+        );
+        assert!((c.observed_hours.mean - mean_h).abs() < 1e-5, "{}", c.name);
         let drift = (c.simulated_hours.mean - mean_h).abs() / mean_h;
         assert!(
             drift < 1e-3,
@@ -196,7 +212,7 @@ fn the_openb_node_list_is_refused_as_no_history() {
     );
 }
 
-/// On openb (censored rows, fractional GPUs counted whole), the fitted classes keep the work
+/// On openb (censored rows, shares of a GPU), the fitted classes keep the work
 /// of the pods that ran: useful GPU-hours in a 30-day horizon against min(d, H) −
 /// min(d, H)²/2H summed over the file's own run times at the fitted rate, with failures off
 /// (the trace's Failed pods' run times are counted as work done, as in the file).
@@ -211,19 +227,26 @@ fn the_openb_classes_keep_the_traces_gpu_hours() {
     for c in &mut f.classes {
         c.failures.probability = 0.0;
     }
-    // Each pod that ran: GPUs (whole) and run time, by awk's rule (deletion − scheduled).
+    // Each pod that ran: its GPUs (a share rounded up to tenths, as the import does with
+    // this many counts) and run time, by awk's rule (deletion − scheduled).
     let mut by_class: Vec<Vec<f64>> = vec![Vec::new(); f.classes.len()];
     for line in text.lines().skip(1) {
         let c: Vec<&str> = line.split(',').collect();
         let gpus: u32 = c[3].parse().unwrap();
+        let milli: u32 = c[4].parse().unwrap();
         if gpus == 0 || c[7] == "Pending" {
             continue;
         }
+        let milli = if milli < 1000 {
+            milli.div_ceil(100) * 100
+        } else {
+            gpus * 1000
+        };
         let run_h = (c[9].parse::<f64>().unwrap() - c[10].parse::<f64>().unwrap()) / 3600.0;
         let i = f
             .classes
             .iter()
-            .position(|k| k.gpus_per_job == gpus)
+            .position(|k| (k.gpus_per_job * 1e3).round() as u32 == milli)
             .unwrap();
         by_class[i].push(run_h);
     }
@@ -238,7 +261,7 @@ fn the_openb_classes_keep_the_traces_gpu_hours() {
         .zip(&by_class)
         .map(|(c, runs)| {
             let mean_kept = runs.iter().map(|&d| kept(d)).sum::<f64>() / runs.len() as f64;
-            c.per_day * 30.0 * f64::from(c.gpus_per_job) * mean_kept
+            c.per_day * 30.0 * c.gpus_per_job * mean_kept
         })
         .sum();
     let mut platform = bare_platform("ample");
@@ -257,8 +280,13 @@ fn the_openb_classes_keep_the_traces_gpu_hours() {
         "openb: simulated {m:.0} ± {se:.0} GPU-h in 30 days, expected {expected:.0} from the trace"
     );
     assert!(se < 0.01 * m, "standard error {se} of {m}");
+    // Within 4 %: the tables keep each class's mean run time exactly (checked above), not its
+    // mean within the horizon, and the 0.5-GPU class has pods of 900–3,466 hours in a
+    // 720-hour horizon, whose share of the table's top bins sets what a horizon keeps
+    // (measured: +3.1 %). Counting the 2,573 shares as whole GPUs, as before, gives +12 %
+    // (by Python over the file, the same formula).
     assert!(
-        (m - expected).abs() < 0.02 * expected,
+        (m - expected).abs() < 0.04 * expected,
         "simulated {m}, expected {expected}"
     );
 }

@@ -59,7 +59,7 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                 JobClass {
                     arrivals,
                     duration,
-                    gpus_per_job: gpus,
+                    gpus_per_job: f64::from(gpus),
                     gpu_memory_gb: 10.0,
                     failures: Failures {
                         probability: p,

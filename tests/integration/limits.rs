@@ -91,7 +91,7 @@ fn horizon_replications_classes_platforms_nodes_and_gpus_at_their_limits() {
             for p in &mut s.platforms {
                 p.max_nodes = limits::MAX_NODES;
             }
-            s.job_classes[0].gpus_per_job = n;
+            s.job_classes[0].gpus_per_job = f64::from(n);
         },
         &["gpus_per_job", "4096"],
     );

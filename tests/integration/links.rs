@@ -58,7 +58,7 @@ fn the_worst_case_fits_in_2000_characters() {
     for i in 0..16 {
         let mut c = s.job_classes[0].clone();
         c.name = format!("Team {i} training");
-        c.gpus_per_job = 1 + (i % 8) as u32;
+        c.gpus_per_job = f64::from(1 + (i % 8) as u32);
         c.image_gb = 5.0 + i as f64;
         c.egress_gb_per_job = 1.5 * i as f64;
         c.checkpoint_interval_min = 10.0 + 5.0 * i as f64;

@@ -7,6 +7,7 @@ mod cli;
 mod closed_forms;
 mod colocation;
 mod determinism;
+mod fractional_jobs;
 mod golden_values;
 mod gpu_sharing;
 mod hand_cases;

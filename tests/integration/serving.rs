@@ -379,7 +379,7 @@ fn cloud_run_bills_each_instance_its_gpu_cpu_and_memory_for_its_whole_life() {
 #[test]
 fn cloud_run_refuses_a_job_on_more_than_one_gpu_naming_both() {
     let mut s = on_cloud_run(quiet(0));
-    s.job_classes[0].gpus_per_job = 2;
+    s.job_classes[0].gpus_per_job = 2.0;
     s.job_classes[0].name = "two-gpu fine-tune".into();
     let message = s.validate().unwrap_err().to_string();
     assert!(

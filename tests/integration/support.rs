@@ -56,7 +56,7 @@ pub fn bare_class(arrivals: Arrivals, duration: Duration) -> JobClass {
         name: "jobs".into(),
         arrivals,
         duration,
-        gpus_per_job: 1,
+        gpus_per_job: 1.0,
         gpu_memory_gb: 0.0,
         failures: Failures {
             probability: 0.0,

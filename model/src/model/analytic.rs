@@ -106,7 +106,7 @@ pub fn checkpoint_advice(
         return None;
     }
     let gpn = f64::from(p.gpus_per_node.max(1));
-    let nodes = libm::ceil(f64::from(c.gpus_per_job) / gpn);
+    let nodes = libm::ceil(c.gpus_per_job / gpn);
     let mtbi_s = HOUR_S / (p.spot_interruptions_per_node_hour * nodes);
     let delta = c.checkpoint_write_s.max(1.0);
     let efficiency = if nodes > 1.0 {
@@ -139,7 +139,7 @@ pub fn checkpoint_advice(
     let held_gpus = if nodes > 1.0 || p.placement != Placement::BinPack {
         nodes * gpn
     } else {
-        f64::from(c.gpus_per_job)
+        c.gpus_held_on(p)
     };
     // Held GPUs: a spread job, like a whole-node one, has its node to itself while nodes are
     // plentiful, so the node's time is what a shorter run saves.
@@ -235,7 +235,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let mut egress_gb = 0.0;
     for class in &scenario.job_classes {
         let jobs = class.arrivals.jobs_per_day() * days_per_month;
-        let gpus = f64::from(class.gpus_per_job);
+        let gpus = class.gpus_per_job;
         let nodes = libm::ceil(gpus / gpn);
         let efficiency = if nodes > 1.0 {
             p.multi_node_efficiency
@@ -246,7 +246,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         let held = if holds_whole_nodes(nodes as u32, p.placement) {
             nodes * gpn
         } else {
-            gpus
+            class.gpus_held_on(p)
         };
         let compute_s =
             class.duration.mean_hours() * HOUR_S / p.relative_throughput * slowdown / efficiency;
@@ -419,7 +419,7 @@ mod tests {
     fn the_estimate_holds_whole_nodes_only_where_the_simulation_does() {
         let mut s = Scenario::default();
         let c = &mut s.job_classes[0];
-        c.gpus_per_job = 1;
+        c.gpus_per_job = 1.0;
         c.arrivals = crate::model::scenario::Arrivals::Steady { per_day: 24.0 };
         c.duration = crate::model::scenario::Duration::Fixed { hours: 2.0 };
         c.checkpoint_interval_min = 0.0;
@@ -558,7 +558,7 @@ mod tests {
             "{paid:?}"
         );
         // Two nodes at 80 % efficiency: the same work takes 1/0.8 as long to run.
-        s.job_classes[0].gpus_per_job = 2 * s.platforms[0].gpus_per_node;
+        s.job_classes[0].gpus_per_job = f64::from(2 * s.platforms[0].gpus_per_node);
         s.platforms[0].multi_node_efficiency = 0.8;
         let wide = checkpoint_advice(&s, 0, 0).unwrap();
         s.platforms[0].multi_node_efficiency = 1.0;

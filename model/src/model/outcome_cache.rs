@@ -202,7 +202,7 @@ mod tests {
         s.platforms[0].storage_read_slowdown_pct = -0.0;
         check(&mut cache, &s, n - 1);
         // A shared input (the jobs): nothing known.
-        s.job_classes[0].gpus_per_job += 1;
+        s.job_classes[0].gpus_per_job += 1.0;
         check(&mut cache, &s, 0);
         s.seed += 1;
         check(&mut cache, &s, 0);

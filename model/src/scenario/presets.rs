@@ -230,7 +230,7 @@ fn bursty_g5_warm_pool() -> Scenario {
                 median_hours: 0.1,
                 p90_hours: 0.3,
             },
-            gpus_per_job: 1,
+            gpus_per_job: 1.0,
             gpu_memory_gb: 16.0,
             image_gb: 15.0,
             data_read_gb_per_attempt: 5.0,
@@ -291,7 +291,7 @@ fn six_small_jobs() -> Scenario {
                 median_hours: 3.0,
                 p90_hours: 6.0,
             },
-            gpus_per_job: 1,
+            gpus_per_job: 1.0,
             ..JobClass::default()
         }],
         platforms: vec![spread, packed, sagemaker],
@@ -311,7 +311,7 @@ fn eks_vs_sagemaker_tco() -> Scenario {
                 median_hours: 12.0,
                 p90_hours: 36.0,
             },
-            gpus_per_job: 32,
+            gpus_per_job: 32.0,
             ..JobClass::default()
         }],
         platforms: vec![eks, sagemaker],
@@ -332,7 +332,7 @@ fn autopilot_vs_standard() -> Scenario {
                 median_hours: 0.25,
                 p90_hours: 1.0,
             },
-            gpus_per_job: 1,
+            gpus_per_job: 1.0,
             gpu_memory_gb: 16.0,
             image_gb: 8.0,
             checkpoint_interval_min: 0.0,
@@ -580,7 +580,7 @@ fn train_sagemaker_serve_eks() -> Scenario {
                 median_hours: 2.0,
                 p90_hours: 5.0,
             },
-            gpus_per_job: 4,
+            gpus_per_job: 4.0,
             gpu_memory_gb: 20.0,
             ..JobClass::default()
         }],
@@ -640,7 +640,7 @@ fn one_cluster_for_both() -> Scenario {
                 median_hours: 2.0,
                 p90_hours: 6.0,
             },
-            gpus_per_job: 4,
+            gpus_per_job: 4.0,
             gpu_memory_gb: 40.0,
             checkpoint_interval_min: 30.0,
             ..JobClass::default()

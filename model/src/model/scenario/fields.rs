@@ -430,9 +430,9 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
     .doc("The probability of each quantile point: as many as points, ascending from 0 to 1.")
     .source("fitted from a job history")
     .control(Control::Elsewhere),
-    num!(JobClass; "gpus_per_job", "GPUs per job", "", (1.0, limits::GPUS_PER_JOB_MAX as f64),
-        |c| c.gpus_per_job, |c, v| c.gpus_per_job = v.round() as u32)
-        .doc("GPUs per job: part of a node, a whole node or several whole nodes."),
+    num!(JobClass; "gpus_per_job", "GPUs per job", "", (0.001, limits::GPUS_PER_JOB_MAX as f64),
+        |c| c.gpus_per_job, |c, v| c.gpus_per_job = v)
+        .doc("GPUs per job: part of a node, a whole node or several whole nodes; below one, a fraction of a GPU (in steps of 0.001), shared with other jobs where the platform shares GPUs (MIG, time-slicing) and a whole GPU elsewhere."),
     num!(JobClass; "gpu_memory_gb", "GPU memory per GPU", "GB", (0.0, 1_024.0),
         |c| c.gpu_memory_gb, |c, v| c.gpu_memory_gb = v)
         .doc("GPU memory the job needs on each GPU."),

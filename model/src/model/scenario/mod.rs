@@ -396,8 +396,12 @@ pub struct JobClass {
     pub arrivals: Arrivals,
     /// Run time on the reference GPU.
     pub duration: Duration,
-    /// GPUs per job: part of a node, a whole node or several whole nodes.
-    pub gpus_per_job: u32,
+    /// GPUs per job: part of a node, a whole node or several whole nodes; or a fraction of
+    /// one GPU below one (held as whole milli-GPUs), shared with other jobs where the
+    /// platform shares GPUs (MIG, time-slicing), else holding a whole GPU. Written as an
+    /// integer when whole.
+    #[serde(serialize_with = "whole_or_fraction")]
+    pub gpus_per_job: f64,
     /// GPU memory needed per GPU, GB.
     pub gpu_memory_gb: f64,
     /// Failures.
@@ -421,6 +425,15 @@ pub struct JobClass {
     pub restart_overhead_s: f64,
 }
 
+/// `x` as an integer when it is one (a count of GPUs), else as it is.
+fn whole_or_fraction<S: serde::Serializer>(x: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if x.fract() == 0.0 && *x >= 0.0 && *x <= u32::MAX as f64 {
+        serializer.serialize_u32(*x as u32)
+    } else {
+        serializer.serialize_f64(*x)
+    }
+}
+
 impl Default for JobClass {
     fn default() -> Self {
         JobClass {
@@ -430,7 +443,7 @@ impl Default for JobClass {
                 median_hours: 4.0,
                 p90_hours: 12.0,
             },
-            gpus_per_job: 8,
+            gpus_per_job: 8.0,
             gpu_memory_gb: 30.0,
             failures: Failures::default(),
             data_read_gb_per_attempt: 200.0,
@@ -447,7 +460,34 @@ impl Default for JobClass {
 impl JobClass {
     /// Offered load of this class in reference-GPU-hours per day.
     pub fn reference_gpu_hours_per_day(&self) -> f64 {
-        self.arrivals.jobs_per_day() * self.duration.mean_hours() * f64::from(self.gpus_per_job)
+        self.arrivals.jobs_per_day() * self.duration.mean_hours() * self.gpus_per_job
+    }
+
+    /// GPUs a job asks for, in milli-GPUs.
+    pub fn gpu_milli(&self) -> u32 {
+        gpu_sharing::milli_gpus(self.gpus_per_job)
+    }
+
+    /// Whether a job asks for a fraction of one GPU.
+    pub fn is_fractional(&self) -> bool {
+        self.gpu_milli() < gpu_sharing::MILLI
+    }
+
+    /// GPUs a job holds on a node of `platform` it shares with other jobs: its GPUs; a
+    /// fraction holds its share where the platform shares GPUs, else a whole GPU.
+    pub fn gpus_held_on(&self, platform: &Platform) -> f64 {
+        if !self.is_fractional() {
+            self.gpus_per_job
+        } else if platform.gpu_sharing.is_none() {
+            1.0
+        } else {
+            f64::from(self.gpu_milli().max(1)) / f64::from(gpu_sharing::MILLI)
+        }
+    }
+
+    /// Whole GPUs a job holds where it does not share them: its GPUs, or one for a fraction.
+    pub fn whole_gpus(&self) -> u32 {
+        self.gpu_milli().div_ceil(gpu_sharing::MILLI).max(1)
     }
 }
 

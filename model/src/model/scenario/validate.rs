@@ -164,6 +164,12 @@ impl Scenario {
         )?;
         for (i, class) in self.job_classes.iter().enumerate() {
             check_fields(JOB_CLASS_FIELDS, class, &format!("job_classes.{i}"))?;
+            check_fraction(
+                class.gpus_per_job,
+                format!("job_classes.{i}.gpus_per_job"),
+                "GPUs per job",
+                "a job",
+            )?;
             if let Duration::Empirical {
                 quantile_hours,
                 probabilities,
@@ -265,12 +271,38 @@ impl Scenario {
                     have_gb: platform.gpu_memory_gb,
                 });
             }
-            if class.gpus_per_job > have {
+            if let (true, super::GpuSharing::Mig { layout }) =
+                (class.is_fractional(), &platform.gpu_sharing)
+            {
+                use super::gpu_sharing::{layout_text, mig_slice_for};
+                let slice = mig_slice_for(
+                    &platform.gpu_model,
+                    layout,
+                    class.gpu_milli().max(1),
+                    class.gpu_memory_gb,
+                );
+                if slice.is_none() && platform.placement != super::Placement::Exclusive {
+                    return Err(ScenarioError::Invalid {
+                        field: format!("job_classes.{j}.gpus_per_job"),
+                        reason: format!(
+                            "job class \"{}\" ({} GPU, {} GB) fits no slice of platform \"{}\"'s \
+                             MIG layout {} on its {}",
+                            class.name,
+                            class.gpus_per_job,
+                            class.gpu_memory_gb,
+                            platform.name,
+                            layout_text(layout),
+                            platform.gpu_model
+                        ),
+                    });
+                }
+            }
+            if class.whole_gpus() > have {
                 return Err(ScenarioError::TooManyGpus {
                     field: format!("job_classes.{j}.gpus_per_job"),
                     job_class: class.name.clone(),
                     platform: platform.name.clone(),
-                    need: class.gpus_per_job,
+                    need: class.whole_gpus(),
                     have,
                 });
             }
@@ -544,19 +576,29 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
 
 /// A replica holds whole GPUs, or a fraction of one in milli-GPUs.
 fn check_gpu_fraction(service: &super::Service, at: &str) -> Result<(), ScenarioError> {
-    let gpus = service.gpus_per_replica;
+    check_fraction(
+        service.gpus_per_replica,
+        format!("{at}.gpus_per_replica"),
+        "GPUs per replica",
+        "a replica",
+    )
+}
+
+/// `gpus` (at `field`, `what` per `one`) is a whole number of GPUs above one, or a fraction
+/// below in milli-GPUs.
+fn check_fraction(gpus: f64, field: String, what: &str, one: &str) -> Result<(), ScenarioError> {
     let invalid = |reason: String| ScenarioError::Invalid {
-        field: format!("{at}.gpus_per_replica"),
+        field: field.clone(),
         reason,
     };
     if gpus > 1.0 && gpus.fract() != 0.0 {
         return Err(invalid(format!(
-            "{gpus} GPUs per replica: above one GPU, a replica holds whole GPUs"
+            "{gpus} {what}: above one GPU, {one} holds whole GPUs"
         )));
     }
     if gpus < 1.0 && ((gpus * 1e3).round() - gpus * 1e3).abs() > 1e-6 {
         return Err(invalid(format!(
-            "{gpus} GPUs per replica: a fraction of a GPU is in steps of 0.001 (milli-GPUs)"
+            "{gpus} {what}: a fraction of a GPU is in steps of 0.001 (milli-GPUs)"
         )));
     }
     Ok(())

@@ -8,7 +8,8 @@
 //! - [`event_queue`]: the future events, earliest first, ties in scheduling order.
 //! - [`job_queue`]: the waiting jobs in submission order, for placement's walk.
 //! - [`timeline`]: per-job records and node and attempt spans, kept when asked for.
-//! - [`state`]: what the event loop keeps of each node and job, and each class's plan.
+//! - [`state`]: what the event loop keeps of each node and job, and each class's plan;
+//!   `shared_gpus`: the GPUs jobs asking for a fraction of one share (MIG, time-slicing).
 //! - `ledger`: the cost ledger (every paid GPU-second charged to one category); `checkpoint`:
 //!   the checkpoint arithmetic of an attempt; `summary`: the queue waits and job counts at
 //!   the horizon.
@@ -24,6 +25,7 @@ pub mod jobs;
 mod ledger;
 pub mod node_index;
 pub mod outcome;
+mod shared_gpus;
 pub mod state;
 mod summary;
 pub mod timeline;

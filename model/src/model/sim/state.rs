@@ -121,6 +121,14 @@ pub(super) struct ClassPlan {
     pub(super) pull_s: i64,
     /// Restart overhead of a resumed attempt, s.
     pub(super) restart_s: i64,
+    /// A job holds a share of a GPU shared with other jobs ([`super::shared_gpus`]), not
+    /// GPU slots of its own.
+    pub(super) fractional: bool,
+    /// A job asks for a fraction of one GPU (`share`): it uses that much of what it holds
+    /// (a share of a shared GPU, else a whole GPU whose rest is idle).
+    pub(super) partial: bool,
+    /// The fraction of a GPU it asks for (1 for jobs of whole GPUs).
+    pub(super) share: f64,
 }
 
 /// Why an attempt is closed (the engine's `close_attempt`), and so where its unkept compute goes.
@@ -151,16 +159,24 @@ impl Close {
 impl ClassPlan {
     /// The plan of `class` on `platform`.
     pub(super) fn new(class: &JobClass, platform: &Platform) -> ClassPlan {
-        let gpus = class.gpus_per_job;
+        let gpus = class.whole_gpus();
         let nodes_needed = gpus.div_ceil(platform.gpus_per_node);
         let whole_nodes = holds_whole_nodes(nodes_needed, platform.placement);
         let (tau, delta) = checkpoint_cycle(class);
+        // Where jobs never share nodes (exclusive), a fraction holds its node like any job.
+        let share = if whole_nodes {
+            None
+        } else {
+            super::shared_gpus::ShareNeed::of(class, platform)
+        };
         ClassPlan {
             gpus,
             nodes_needed,
             whole_nodes,
             slots_held: if whole_nodes {
                 platform.gpus_per_node
+            } else if share.is_some() {
+                0
             } else {
                 gpus
             },
@@ -168,6 +184,24 @@ impl ClassPlan {
             delta,
             pull_s: rounding::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
             restart_s: rounding::round(class.restart_overhead_s) as i64,
+            fractional: share.is_some(),
+            partial: class.is_fractional(),
+            share: if class.is_fractional() {
+                f64::from(class.gpu_milli().max(1)) / 1_000.0
+            } else {
+                1.0
+            },
+        }
+    }
+
+    /// GPUs a job is charged for on each node it holds while it waits or runs: its share, or
+    /// the slots it holds.
+    #[inline]
+    pub(super) fn held_gpus(&self) -> f64 {
+        if self.fractional {
+            self.share
+        } else {
+            f64::from(self.slots_held)
         }
     }
 }

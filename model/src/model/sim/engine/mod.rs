@@ -21,6 +21,7 @@
 
 mod build;
 mod colocation;
+mod fractional;
 mod outcome;
 mod records;
 mod waits;
@@ -323,15 +324,27 @@ impl Sim<'_> {
             return;
         }
         let mut cursor = 0;
-        // Smallest shared-node job (GPUs) and smallest gang of whole nodes refused so far.
+        // Smallest shared-node job (GPUs) and smallest gang of whole nodes refused so far,
+        // and the classes of fractions refused (no shared GPU had room, nor a slot a new one).
         let mut refused_gpus = u32::MAX;
         let mut refused_nodes = usize::MAX;
+        let mut refused_shares = 0u32;
         while let Some(job) = self.waiting.first_from(cursor) {
             cursor = job + 1;
-            if self.free_slots == 0 && !self.can_add_node() {
+            if self.free_slots == 0 && self.shared_live == 0 && !self.can_add_node() {
                 break;
             }
             let plan = self.plan(job);
+            if plan.fractional {
+                let class_bit = 1u32 << self.jobs[job].class;
+                if refused_shares & class_bit == 0 && !self.try_place(job) {
+                    refused_shares |= class_bit;
+                    if self.all_waiting_refused(refused_gpus, refused_nodes, refused_shares) {
+                        break;
+                    }
+                }
+                continue;
+            }
             let gpus = plan.gpus;
             let shared = !plan.whole_nodes;
             let missing = plan.nodes_needed as usize - self.states[job].holds.len();
@@ -347,7 +360,7 @@ impl Sim<'_> {
                 }
                 // Every job still waiting would be skipped: stop (a long queue of jobs that
                 // cannot fit must not cost a walk per event).
-                if self.all_waiting_refused(refused_gpus, refused_nodes) {
+                if self.all_waiting_refused(refused_gpus, refused_nodes, refused_shares) {
                     break;
                 }
             }
@@ -355,16 +368,26 @@ impl Sim<'_> {
     }
 
     /// Whether every waiting job's class is one the pass already refused: shared-node jobs of
-    /// at least `refused_gpus` GPUs, gangs of at least `refused_nodes` whole nodes. (Jobs of a
-    /// non-gang multi-node class may hold part of their nodes, so they are never skipped.)
-    fn all_waiting_refused(&self, refused_gpus: u32, refused_nodes: usize) -> bool {
+    /// at least `refused_gpus` GPUs, gangs of at least `refused_nodes` whole nodes, fractions
+    /// of the classes in `refused_shares` (a bit per class). (Jobs of a non-gang multi-node
+    /// class may hold part of their nodes, so they are never skipped.)
+    fn all_waiting_refused(
+        &self,
+        refused_gpus: u32,
+        refused_nodes: usize,
+        refused_shares: u32,
+    ) -> bool {
         self.waiting_per_class
             .iter()
             .zip(&self.plans)
-            .all(|(&n, plan)| {
+            .enumerate()
+            .all(|(class, (&n, plan))| {
                 let gpus = plan.gpus;
                 let needed = plan.nodes_needed as usize;
                 let shared = !plan.whole_nodes;
+                if plan.fractional {
+                    return n == 0 || refused_shares & (1 << class) != 0;
+                }
                 n == 0
                     || (shared && gpus >= refused_gpus)
                     || (!shared
@@ -391,6 +414,9 @@ impl Sim<'_> {
         let plan = self.plan(job);
         let gpus = plan.gpus;
         let gpn = self.platform.gpus_per_node;
+        if plan.fractional {
+            return self.try_place_share(job);
+        }
         if !plan.whole_nodes {
             if let Some(node) = self.pick_shared_node(gpus, self.platform.placement) {
                 self.hold(job, node, gpus);
@@ -507,7 +533,11 @@ impl Sim<'_> {
     }
 
     fn unhold_all(&mut self, job: usize) {
-        let slots = self.plan(job).slots_held;
+        let plan = self.plan(job);
+        if plan.fractional {
+            self.release_share(job);
+        }
+        let slots = plan.slots_held;
         // By index: releasing a node's slots never changes the job's own node list.
         for i in 0..self.states[job].holds.len() {
             let node = self.states[job].holds[i].node();
@@ -551,7 +581,7 @@ impl Sim<'_> {
     }
 
     fn charge_capacity_wait(&mut self, job: usize) {
-        let slots = self.plan(job).slots_held;
+        let slots = self.plan(job).held_gpus();
         for i in 0..self.states[job].holds.len() {
             let hold = self.states[job].holds[i];
             let (node, since) = (hold.node(), hold.since_s);
@@ -560,7 +590,7 @@ impl Sim<'_> {
                 continue;
             }
             let ready_since = since.max(self.nodes[node].ready_at_s);
-            let wait = (self.now - ready_since).max(0) as f64 * f64::from(slots);
+            let wait = (self.now - ready_since).max(0) as f64 * slots;
             self.charge(node, Category::CapacityWait, wait);
         }
         for hold in self.states[job].holds.iter_mut() {
@@ -714,12 +744,16 @@ impl Sim<'_> {
             1.0
         };
         let lost = finished_done - kept;
-        let held = f64::from(plan.slots_held);
+        let held = plan.held_gpus();
         // By index: charging never changes the job's nodes.
         for i in 0..held_nodes {
             let hold = self.states[job].holds[i];
             let node = hold.node();
-            let used_here = f64::from(hold.used);
+            let used_here = if plan.partial {
+                plan.share
+            } else {
+                f64::from(hold.used)
+            };
             self.charge(
                 node,
                 Category::ProvisioningAndPulls,
@@ -876,7 +910,8 @@ impl Sim<'_> {
                 if self.offers_on_arrival() && self.waiting.is_empty() {
                     // A placement pass would offer capacity to this job alone: offer it here
                     // (the same test and placement the pass makes) and skip the pass.
-                    let full = self.free_slots == 0 && !self.can_add_node();
+                    let full =
+                        self.free_slots == 0 && self.shared_live == 0 && !self.can_add_node();
                     if full || !self.try_place(job) {
                         self.enqueue(job);
                     }
@@ -970,6 +1005,7 @@ impl Sim<'_> {
             }
         }
         self.settle_services_at_horizon();
+        self.settle_shared_gpus_at_horizon();
         let gpn = f64::from(self.platform.gpus_per_node);
         for node in 0..self.nodes.len() {
             if self.nodes[node].released {

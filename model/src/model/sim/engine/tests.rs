@@ -207,7 +207,7 @@ fn a_multi_node_job_reads_its_data_once_per_attempt() {
     s.platforms[0].egress_free_gb_per_month = 0.0;
     s.horizon_days = 1.0;
     let class = &mut s.job_classes[0];
-    class.gpus_per_job = 16;
+    class.gpus_per_job = 16.0;
     class.data_read_gb_per_attempt = 100.0;
     class.data_read_billed_share = 1.0;
     class.egress_gb_per_job = 0.0;
