@@ -522,7 +522,12 @@ mod cli {
         }
         let scenario = apply_edits(&base, &edits).map_err(set_error)?;
         let mut run = MonteCarlo::new(scenario.clone()).map_err(|e| e.to_string())?;
-        for notice in gpucost::model::serving::notices::serving_notices(&scenario) {
+        for notice in gpucost::model::serving::notices::serving_notices(&scenario)
+            .into_iter()
+            .chain(gpucost::model::scenario::class_notices::all_class_notices(
+                &scenario,
+            ))
+        {
             eprintln!("gpucost: note: {notice}");
         }
         let threads = args.threads.map_or_else(

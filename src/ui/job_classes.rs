@@ -106,6 +106,16 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                     {other_failure_point}
                 </select>
             </div>
+            // What the model changes of the class (a fraction of a GPU where GPUs are not
+            // shared): said, not hidden.
+            {move || {
+                scenario.with(|s| {
+                    crate::model::scenario::class_notices::class_notices(s, index)
+                        .into_iter()
+                        .map(|n| view! { <p class="hint notice">{n}</p> })
+                        .collect_view()
+                })
+            }}
             <details class="all-settings">
                 <summary>"All settings"</summary>
                 {fields}

@@ -51,6 +51,12 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                     <li>"Replicas on the training nodes (a platform's \"Replicas share nodes with training jobs\", Kubernetes only; off unless set): the services' own simulation gives the GPUs their replicas hold minute by minute, and the training simulation places them on its reserved and on-demand nodes, never spot (inference kept off spot capacity, an assumption), on the fullest ready node with room, else a node being provisioned, else a new on-demand node within the node limit, else by preempting the training jobs that took a node last (a higher priority class, as Kubernetes pod priority does; the job's compute since its last checkpoint is interruption rework, and it queues again). The nodes' idle GPUs, warm windows, billing increments and provisioning are then the training simulation's, and the services' GPU time is at the price of the nodes they held. One way only: a replica's start-up still counts a node's median provisioning even where it lands on a node already up, and a replica that finds no GPU at all (the card counts those GPU-hours) is still serving in its own simulation. The instant estimate prices services on GPUs of their own."</li>
                 </ul>
             </Show>
+            <Show when=move || scenario.with(|s| s.job_classes.iter().any(|c| c.is_fractional()))>
+                <h3>"Jobs on a fraction of a GPU"</h3>
+                <ul>
+                    <li>"A job class may ask for a fraction of one GPU (in milli-GPUs, as Kubernetes device plugins and the openb trace count them). On a platform that shares GPUs (MIG or time-slicing, Kubernetes only) such jobs pack shared GPUs in the simulation: with time-slicing by their shares and their memory together (time-slicing does not isolate memory), with MIG each on the smallest slice of the layout that fits it; a job runs its duration as given (a history's run times were measured shared) and is charged its share; what no job uses of a shared GPU is GPU-sharing loss, and a shared GPU its last job leaves is free again. Elsewhere a job holds a whole GPU, uses its share of it, and the rest is idle."</li>
+                </ul>
+            </Show>
             <h3>"Limits"</h3>
             <p>
                 {format!(

@@ -43,6 +43,11 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
     let has_services = move || scenario.with(|s| !s.services.is_empty());
     // Sharing the training nodes means something only with training jobs too.
     let has_jobs = move || scenario.with(|s| !s.job_classes.is_empty());
+    // GPU sharing shows with services (their replicas may ask for fractions) or with a job
+    // class asking for a fraction of a GPU.
+    let shares_fractions = move || {
+        scenario.with(|s| !s.services.is_empty() || s.job_classes.iter().any(|c| c.is_fractional()))
+    };
     let at = ItemAt::platform(index);
     let row = |path| field(PLATFORM_FIELDS, path).expect("a platform field");
     let id = move |what: &str| format!("platform-{index}-{what}");
@@ -61,6 +66,11 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                     {flag_field(scenario, id("shares-training-nodes"), row("serving.shares_nodes_with_training"), at)}
                 </Show>
                 {numbers("platform-serving", true)}
+            </Show>
+            // GPU sharing, where something asks for a fraction of a GPU: a service's replica
+            // or a job class's job.
+            <Show when=shares_fractions>
+                <h4>"GPU sharing"</h4>
                 {choice_field(scenario, id("gpu-sharing"), row("gpu_sharing.mode"), at)}
                 <Show when=move || sharing(scenario, index) == "mig">
                     {choice_field(scenario, id("mig-layout"), row("gpu_sharing.layout"), at)}

@@ -2,7 +2,7 @@
 //! hand-worked cases a wrong model fails. Replicas fill GPUs training leaves idle, come
 //! first (preempting training), and stay off spot nodes.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{adds_up, bare_class, bare_platform, scenario};
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::{
@@ -69,24 +69,6 @@ fn on(platform: Platform, services: Vec<Service>, days: f64) -> Scenario {
 fn run(s: &Scenario) -> PlatformOutcome {
     s.validate().expect("valid");
     run_replication(s, 0)[0].clone()
-}
-
-/// The GPU categories add up to the paid GPU time, and the money to the TCO.
-fn adds_up(o: &PlatformOutcome) {
-    let gpu: f64 = Category::ALL
-        .into_iter()
-        .filter(|c| c.is_gpu_time())
-        .map(|c| o.gpu_seconds[c])
-        .sum();
-    assert!(
-        (gpu - o.paid_gpu_seconds).abs() <= 1e-6 * o.paid_gpu_seconds.max(1.0),
-        "{gpu} vs {}",
-        o.paid_gpu_seconds
-    );
-    assert!((o.breakdown_usd.total() - o.monthly_tco_usd).abs() < 1e-6);
-    for c in Category::ALL {
-        assert!(o.gpu_seconds[c] >= -1e-6, "{c:?} {}", o.gpu_seconds[c]);
-    }
 }
 
 #[test]
@@ -171,8 +153,26 @@ fn a_replica_preempts_a_training_job_that_loses_its_compute_since_its_start() {
         "{rework} vs {}",
         8.0 * first
     );
-    // The job never finishes in the day: it started again after the replica left.
-    assert_eq!(o.jobs_completed, 0);
+    // The replica leaves when the demand is 0 again; the job starts over then and computes
+    // to the day's end: 8 × (24 h − that time). While the replica held its GPU, the other 7
+    // were idle, and it paid $6 an hour (reserved).
+    let leave = demand
+        .changes
+        .iter()
+        .find(|c| c.2 == 0 && c.0 as f64 > first)
+        .expect("the replica leaves")
+        .0 as f64;
+    let service = &o.services[0];
+    let training =
+        o.gpu_seconds[Category::UsefulCompute] - service.gpu_seconds[Category::UsefulCompute];
+    assert!(
+        (training - 8.0 * (24.0 * HOUR - leave)).abs() < 1e-6,
+        "{training}"
+    );
+    let idle = o.gpu_seconds[Category::Idle] - service.gpu_seconds[Category::Idle];
+    assert!((idle - 7.0 * (leave - first)).abs() < 1e-6, "{idle}");
+    let usd = 6.0 * (leave - first) / HOUR;
+    assert!((service.gpu_usd - usd).abs() < 1e-6, "{}", service.gpu_usd);
     // Without the service, it runs undisturbed.
     s.services.clear();
     let undisturbed = run(&s);
@@ -258,4 +258,55 @@ fn sharing_training_nodes_is_refused_where_replicas_cannot() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("serving.shares_nodes_with_training"), "{err}");
+}
+
+#[test]
+fn replicas_that_find_no_gpu_are_counted_and_cost_nothing() {
+    // One reserved 8-GPU node and no node to add: 16 one-GPU replicas find 8 GPUs. The
+    // node costs what it costs alone ($6 × 8 × 24 = $1,152 for the day); the 8 placed hold
+    // it all day; the 8 others' 192 GPU-hours are counted as found no node, and paid by no
+    // one.
+    let mut platform = cluster(1, Overflow::None, true);
+    platform.max_nodes = 2;
+    let alone = run(&on(platform.clone(), vec![], 1.0));
+    let mut busy = fixed(16);
+    busy.traffic.mean_rps = 100.0;
+    let o = run(&on(platform, vec![busy], 1.0));
+    adds_up(&o);
+    assert!((o.monthly_tco_usd - alone.monthly_tco_usd).abs() < 1e-6);
+    assert!((o.paid_gpu_seconds / HOUR - 192.0).abs() < 1e-9);
+    assert!(
+        (o.services[0].gpu_usd - 1_152.0).abs() < 1e-6,
+        "{}",
+        o.services[0].gpu_usd
+    );
+    assert!((o.service_gpu_hours_without_node - 192.0).abs() < 1e-9);
+    assert!(o.utilization <= 1.0, "{}", o.utilization);
+}
+
+#[test]
+fn a_replica_whose_node_is_still_being_provisioned_is_paid_from_when_it_is_ready() {
+    // No reserved node; a new one takes exactly 3 hours. The replica is asked for at the
+    // start (its own simulation has it serving from then, 95 % busy): the node is billed the
+    // whole day (8 × 24 GPU-hours), its first 3 hours as provisioning (24 GPU-hours), and the
+    // replica's GPU from then: 21 GPU-hours at $10, $210.
+    let mut platform = cluster(0, Overflow::OnDemand, true);
+    platform.provisioning_median_s = 3.0 * HOUR;
+    platform.provisioning_p90_s = 3.0 * HOUR;
+    let mut busy = fixed(1);
+    busy.traffic.mean_rps = 19.0;
+    busy.capacity_rps = 20.0;
+    let o = run(&on(platform, vec![busy], 1.0));
+    adds_up(&o);
+    assert!((o.paid_gpu_seconds / HOUR - 192.0).abs() < 1e-9);
+    let own: f64 = o.services[0].gpu_seconds.values().sum::<f64>() / HOUR;
+    assert!((own - 21.0).abs() < 1e-9, "{own}");
+    assert!(
+        (o.services[0].gpu_usd - 210.0).abs() < 1e-6,
+        "{}",
+        o.services[0].gpu_usd
+    );
+    let provisioning = o.gpu_seconds[Category::ProvisioningAndPulls] / HOUR
+        - o.services[0].gpu_seconds[Category::ProvisioningAndPulls] / HOUR;
+    assert!((provisioning - 24.0).abs() < 1e-9, "{provisioning}");
 }

@@ -2,7 +2,7 @@
 //! GPUs (time-slicing by milli-GPUs and memory, MIG by slices), elsewhere each holds a whole
 //! GPU. Hand-worked cases a wrong model fails.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{adds_up, bare_class, bare_platform, scenario};
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::gpu_sharing::standard_layout;
@@ -40,20 +40,6 @@ fn run(s: &Scenario) -> PlatformOutcome {
 
 fn hours(o: &PlatformOutcome, c: Category) -> f64 {
     o.gpu_seconds[c] / HOUR
-}
-
-/// The GPU categories add up to the paid GPU time.
-fn adds_up(o: &PlatformOutcome) {
-    let gpu: f64 = Category::ALL
-        .into_iter()
-        .filter(|c| c.is_gpu_time())
-        .map(|c| o.gpu_seconds[c])
-        .sum();
-    assert!(
-        (gpu - o.paid_gpu_seconds).abs() < 1e-6,
-        "{gpu} vs {}",
-        o.paid_gpu_seconds
-    );
 }
 
 fn time_slicing() -> GpuSharing {

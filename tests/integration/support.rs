@@ -1,6 +1,7 @@
 //! Scenario builders for tests: platforms and job classes with every overhead switched off,
 //! so each test turns on exactly the mechanism it checks.
 
+use gpucost::model::cost_category::Category;
 use gpucost::model::scenario::{
     Arrivals, Billing, Duration, Failures, JobClass, Overflow, Placement, Platform, Purchase,
     Scenario,
@@ -87,5 +88,24 @@ pub fn scenario(
         job_classes: classes,
         platforms,
         ..Scenario::default()
+    }
+}
+
+/// The GPU categories of `o` add up to its paid GPU time, none is negative, and the money
+/// adds up to its TCO.
+pub fn adds_up(o: &gpucost::model::sim::outcome::PlatformOutcome) {
+    let gpu: f64 = Category::ALL
+        .into_iter()
+        .filter(|c| c.is_gpu_time())
+        .map(|c| o.gpu_seconds[c])
+        .sum();
+    assert!(
+        (gpu - o.paid_gpu_seconds).abs() <= 1e-6 * o.paid_gpu_seconds.max(1.0),
+        "{gpu} vs {}",
+        o.paid_gpu_seconds
+    );
+    assert!((o.breakdown_usd.total() - o.monthly_tco_usd).abs() < 1e-6);
+    for c in Category::ALL {
+        assert!(o.gpu_seconds[c] >= -1e-6, "{c:?} {}", o.gpu_seconds[c]);
     }
 }

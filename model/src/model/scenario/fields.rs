@@ -725,7 +725,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         get: |p| p.gpu_sharing.mode(),
         set: set_sharing_mode,
     })
-    .doc("How replicas asking for a fraction of a GPU share one, on Kubernetes: MIG gives each an isolated slice of a static layout; time-slicing gives each turns on the whole GPU, with no memory isolation. On SageMaker, time-slicing is a multi-model endpoint (its models resident together; loading them on demand is not modelled). Sharing GPUs packs replicas onto shared nodes.")
+    .doc("How replicas and jobs asking for a fraction of a GPU share one, on Kubernetes: MIG gives each an isolated slice of a static layout; time-slicing gives each turns on the whole GPU, with no memory isolation (jobs pack a GPU by their shares and their memory). On SageMaker, time-slicing is a multi-model endpoint (its models resident together; loading them on demand is not modelled). Sharing GPUs packs replicas onto shared nodes.")
     .source("NVIDIA GPU operator (MIG manager, device-plugin time-slicing); GKE sets both per node pool"),
     Field::<Platform>::other("gpu_sharing.layout", "MIG layout (every GPU)", Value::Choice {
         choices: gpu_sharing::LAYOUT_CHOICES,

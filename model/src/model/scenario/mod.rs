@@ -4,6 +4,7 @@
 //! field has a default so a partial JSON document is a valid starting point. Prices are copied
 //! into each platform, so a saved scenario keeps its numbers when the catalog is re-dated.
 
+pub mod class_notices;
 pub mod fields;
 mod profile;
 mod replay;

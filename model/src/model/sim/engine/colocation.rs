@@ -159,9 +159,10 @@ impl Sim<'_> {
         })
     }
 
-    /// Frees `gpus` on a reserved or on-demand node by stopping training jobs: on the node
-    /// (ready ones first) that has the most free already, the jobs that took it last. The
-    /// node, or `None` when no node could hold the unit even without its jobs.
+    /// Frees `gpus` on a reserved or on-demand node by stopping training jobs, those that
+    /// took the node last first: on the node (ready ones first) that needs the fewest stopped,
+    /// then the one with the most free already. The node, or `None` when no node could hold
+    /// the unit even without its jobs.
     fn preempt_for(&mut self, gpus: u32) -> Option<usize> {
         let gpn = self.platform.gpus_per_node;
         let c = self.colocated.as_ref()?;
@@ -173,18 +174,45 @@ impl Sim<'_> {
                     let n = &self.nodes[i];
                     n.ready == ready && gpn - n.service_gpus >= gpus
                 })
-                .min_by_key(|&i| (std::cmp::Reverse(self.nodes[i].free), i))
+                .min_by_key(|&i| {
+                    (
+                        self.evictions_for(i, gpus),
+                        std::cmp::Reverse(self.nodes[i].free),
+                        i,
+                    )
+                })
         })?;
         while self.nodes[node].free < gpus {
             let Some(&job) = self.nodes[node].holders.last() else {
                 break;
             };
-            self.stop_job(job as usize, false);
-            if let Some(c) = self.colocated.as_mut() {
-                c.preemptions += 1;
+            if self.stop_job(job as usize, false) {
+                if let Some(c) = self.colocated.as_mut() {
+                    c.preemptions += 1;
+                }
             }
         }
         (self.nodes[node].free >= gpus).then_some(node)
+    }
+
+    /// How many of `node`'s jobs, the last first, must stop to free `gpus` (a job sharing a
+    /// GPU frees a whole one only with its neighbours: counted as freeing none).
+    fn evictions_for(&self, node: usize, gpus: u32) -> usize {
+        let n = &self.nodes[node];
+        let mut free = n.free;
+        let mut stopped = 0;
+        for &job in n.holders.iter().rev() {
+            if free >= gpus {
+                break;
+            }
+            free += self.plan(job as usize).slots_held;
+            stopped += 1;
+        }
+        if free >= gpus {
+            stopped
+        } else {
+            n.holders.len() + 1
+        }
     }
 
     /// Counts the GPU time the services held on `node` up to now (only while it is ready:
@@ -217,14 +245,14 @@ impl Sim<'_> {
 
     /// Stops `job` wherever it is (running or holding nodes) and queues it again: its
     /// running attempt closes as interrupted (`on_notice`: a checkpoint was written in the
-    /// notice). An attempt ending this very second ends first.
-    pub(super) fn stop_job(&mut self, job: usize, on_notice: bool) {
+    /// notice). An attempt ending this very second ends first (then false: nothing stopped).
+    pub(super) fn stop_job(&mut self, job: usize, on_notice: bool) -> bool {
         use crate::model::sim::state::Close;
         match self.states[job].phase {
             Phase::Running => {
                 if self.attempt_end_s(job) <= self.now {
                     self.attempt_end(job);
-                    return;
+                    return false;
                 }
                 self.close_attempt(job, Close::Interrupted { on_notice });
                 let st = &mut self.states[job];
@@ -244,6 +272,7 @@ impl Sim<'_> {
         self.unhold_all(job);
         self.states[job].phase = Phase::Waiting;
         self.enqueue(job);
+        true
     }
 }
 

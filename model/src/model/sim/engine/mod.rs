@@ -851,7 +851,7 @@ impl Sim<'_> {
             .map(|j| j as usize)
         {
             let on_notice = notice_ok(self, job);
-            self.stop_job(job, on_notice);
+            let _ = self.stop_job(job, on_notice);
         }
         self.release_node(node);
     }

@@ -44,13 +44,14 @@ impl Sim<'_> {
                 None,
             ),
         };
-        let mut services = served.services.clone();
+        let mut served = served;
+        let mut services = std::mem::take(&mut served.services);
         // On the training nodes, the simulation paid for the services' GPUs already.
         let own_nodes = held_gap.is_none();
         if let Some(held) = held_gap {
             on_training_nodes(
                 &mut services,
-                &served,
+                &mut served,
                 held,
                 price,
                 (&mut gpu_seconds, &mut breakdown),
@@ -155,24 +156,28 @@ impl Sim<'_> {
 /// counted `held_gpu_s` of them on ready nodes (at `price` a GPU-second). Their own
 /// simulation counted their GPU time from each replica's request, including the start-up,
 /// and it is the same time bucket by bucket: what it counted while their node was still
-/// being provisioned (or while no GPU was found) is the node's provisioning, already charged,
-/// so it comes off their provisioning (then off their idle time). Each service's cost is at
-/// `price`.
+/// being provisioned is the node's provisioning, already charged, so it comes off their
+/// provisioning, then off their idle time. What is left (replicas that found no GPU, or
+/// whose node took longer than their start-up allowed) was never paid: every part of their
+/// time, and the work it did, shrinks in proportion, the shared GPUs' empty parts with it.
+/// Each service's cost is at `price`.
 fn on_training_nodes(
     services: &mut [ServiceOutcome],
-    served: &Served,
+    served: &mut Served,
     held_gpu_s: f64,
     price: f64,
     (gpu_seconds, breakdown): (&mut PerCategory<f64>, &mut PerCategory<f64>),
     per_month: f64,
 ) {
-    let own: f64 = services
-        .iter()
-        .map(|s| s.gpu_seconds.values().sum::<f64>())
-        .sum::<f64>()
-        + served.unheld_gpu_s
-        + served.borrowed_useful_gpu_s;
-    let mut gap = own - held_gpu_s;
+    let own = |services: &[ServiceOutcome], served: &Served| {
+        services
+            .iter()
+            .map(|s| s.gpu_seconds.values().sum::<f64>())
+            .sum::<f64>()
+            + served.unheld_gpu_s
+            + served.borrowed_useful_gpu_s
+    };
+    let mut gap = own(services, served) - held_gpu_s;
     if gap < 0.0 {
         // Held longer than their own simulation says (the horizon's last part second):
         // the platform's idle time.
@@ -190,6 +195,18 @@ fn on_training_nodes(
             s.gpu_seconds[category] -= take * s.gpu_seconds[category] / total;
         }
         gap -= take;
+    }
+    let left = own(services, served);
+    if gap > 0.0 && left > 0.0 {
+        let keep = ((left - gap) / left).max(0.0);
+        for s in services.iter_mut() {
+            for c in Category::ALL {
+                s.gpu_seconds[c] *= keep;
+            }
+            s.useful_reference_gpu_hours *= keep;
+        }
+        served.unheld_gpu_s *= keep;
+        served.borrowed_useful_gpu_s *= keep;
     }
     for s in services.iter_mut() {
         s.gpu_usd = s.gpu_seconds.values().sum::<f64>() * price;
