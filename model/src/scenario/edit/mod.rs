@@ -120,7 +120,14 @@ pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, Ed
 
 /// Fields a scenario document leaves out when they hold their default (`None`): an edit may
 /// add them where the object that holds them is.
-const OPTIONAL_FIELDS: &[&str] = &["at_share", "weekday_weights"];
+const OPTIONAL_FIELDS: &[&str] = &[
+    "at_share",
+    "weekday_weights",
+    "gpu_sharing",
+    "serving",
+    "shares_nodes",
+    "shares_nodes_with_training",
+];
 
 /// Adds `path`'s last part to the object its prefix names when it is one of the
 /// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there); `None` otherwise.
