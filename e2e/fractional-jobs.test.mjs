@@ -31,8 +31,9 @@ test('half-GPU jobs: a whole GPU each where GPUs are not shared, packed two to a
     await gpus.fill('0.5');
     await gpus.press('Enter');
     await waitForRun(page, run, 300_000);
-    const notice = fieldset.locator('p.notice');
-    assert.match(await notice.textContent(), /asks for 0\.5 of a GPU: a job holds a whole GPU on AWS Batch on-demand, EKS spot, SageMaker/);
+    const notices = async () => (await fieldset.locator('p.notice').allTextContents()).join(' | ');
+    assert.match(await notices(), /asks for 0\.5 of a GPU: a job holds a whole GPU on AWS Batch on-demand, EKS spot \(/);
+    assert.match(await notices(), /a job holds a whole node on SageMaker \(/);
     assertSame(await metric(page, 'monthly_tco_usd.p50'), cliTco(HALF));
     const whole = await metric(page, 'monthly_tco_usd.p50');
 
@@ -42,7 +43,7 @@ test('half-GPU jobs: a whole GPU each where GPUs are not shared, packed two to a
     run = await runId(page);
     await page.locator('#platform-1-gpu-sharing').selectOption('time_slicing');
     await waitForRun(page, run, 300_000);
-    assert.match(await notice.textContent(), /a job holds a whole GPU on AWS Batch on-demand, SageMaker \(/);
+    assert.match(await notices(), /a job holds a whole GPU on AWS Batch on-demand \(/);
     const sliced = await metric(page, 'monthly_tco_usd.p50');
     assertSame(sliced, cliTco(HALF, SLICED));
     // Packing two jobs to a GPU never costs EKS more; the others do not move.

@@ -635,7 +635,7 @@ fn reading_notes(
     let fractional = jobs.iter().filter(|j| j.record.gpu_share.is_some()).count();
     if fractional > 0 {
         notes.push(format!(
-            "{fractional} job(s) asked for a share of one GPU (gpu_milli below 1000): their classes ask for those fractions, which share GPUs on platforms that share them (MIG or time-slicing, on Kubernetes) and hold a whole GPU elsewhere."
+            "{fractional} job(s) asked for a share of one GPU (gpu_milli below 1000): their classes ask for those fractions, which share GPUs on platforms that share them (MIG or time-slicing, on Kubernetes) and hold a whole GPU elsewhere; such a class asks for its share of the template's GPU memory per GPU."
         ));
     }
     if never_started > 0 {
@@ -692,7 +692,8 @@ fn reading_notes(
 /// GPUs a job asks for, in milli-GPUs: its share of one GPU, or its GPUs.
 fn milli_of(j: &Job) -> u32 {
     match j.record.gpu_share {
-        Some(share) => ((share * 1_000.0).round() as u32).clamp(1, 999),
+        // Up to the next milli-GPU: a job never gets less than it asked for.
+        Some(share) => ((share * 1_000.0 - 1e-9).ceil() as u32).clamp(1, 999),
         None => j.record.gpus.saturating_mul(1_000),
     }
 }
@@ -762,10 +763,18 @@ fn group_by_gpu_count<'a, 'b>(
             kept.len()
         ));
     }
+    // A share of a GPU joins the smallest kept size at or above it (never less than it
+    // asked for); a GPU count, the nearest on a log scale.
     let class_of = |gpus: u32| -> usize {
-        kept.iter()
-            .position(|&g| g == gpus)
-            .unwrap_or_else(|| nearest_on_log_scale(&kept, gpus))
+        kept.iter().position(|&g| g == gpus).unwrap_or_else(|| {
+            let above = (0..kept.len())
+                .filter(|&i| kept[i] >= gpus)
+                .min_by_key(|&i| kept[i]);
+            match above {
+                Some(i) if gpus < 1_000 => i,
+                _ => nearest_on_log_scale(&kept, gpus),
+            }
+        })
     };
     let mut groups: Vec<Vec<&Job>> = vec![Vec::new(); kept.len()];
     for j in jobs {
@@ -878,13 +887,38 @@ fn split_by_team<'a, 'b>(
 }
 
 /// The empirical duration through sorted run times: bins of consecutive jobs, each closed
-/// when it holds 1/`bins` of the jobs or of their total run time; a point at each bin's
-/// edges (the midpoint between the jobs either side; the shortest and longest job at the
-/// ends) and one at its middle probability, set so the bin's linear pieces have the bin's
-/// mean (kept between its edges). Points to four significant digits, probabilities to six
-/// places; what rounding and keeping middles between their edges moved, the middles take
-/// back from the top down, so the table's mean is the observed mean.
+/// when it holds 1/`bins` of the jobs or of their total run time, or before a job too long
+/// for the bin's linear pieces to keep its mean; each bin runs from its shortest job to its
+/// longest (a gap to the bin before is a step: two points at one probability), with a point
+/// at its middle probability set so the bin's two linear pieces have the bin's mean (kept
+/// between its ends). Points to four significant digits, probabilities to six places; what
+/// rounding and keeping middles between their ends moved, the middles take back from the
+/// top down, then the last point, so the table's mean is the observed mean. A table of more
+/// points than a scenario holds is made again with half the bins.
 pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
+    let fits = |table: &Duration| match table {
+        Duration::Empirical { quantile_hours, .. } => {
+            quantile_hours.len() <= limits::QUANTILE_POINTS_MAX
+        }
+        _ => true,
+    };
+    let mut b = bins.max(1);
+    loop {
+        let table = empirical_table(sorted, b, true);
+        if fits(&table) {
+            return table;
+        }
+        if b == 1 {
+            // Too many skewed bins even so: bins by count and work alone.
+            return empirical_table(sorted, bins.max(1), false);
+        }
+        b /= 2;
+    }
+}
+
+/// [`empirical_duration`]'s table with `bins`; with `split_skewed`, a bin closes before a
+/// job its pieces could not come down to the mean with.
+fn empirical_table(sorted: &[f64], bins: usize, split_skewed: bool) -> Duration {
     let n = sorted.len();
     if n == 0 {
         return Duration::Fixed { hours: 0.0 };
@@ -902,10 +936,14 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
     let mut edges = vec![0usize];
     for r in 1..=n {
         let from = *edges.last().unwrap_or(&0);
-        // A job that alone holds a bin's share of the work starts a bin of its own: in a bin
-        // with shorter jobs, the two linear pieces could not come down to their mean.
-        if r - 1 > from && sorted[r - 1] >= total / bins {
-            edges.push(r - 1);
+        // A job so much longer than the bin's others that the bin's two linear pieces, from
+        // its shortest job to it, could not come down to the bin's mean ((3·lo + hi)/4 is
+        // the least they give) starts a bin of its own.
+        if split_skewed && r - 1 > from {
+            let mean = (prefix[r] - prefix[from]) / (r - from) as f64;
+            if (3.0 * sorted[from] + sorted[r - 1]) / 4.0 > mean * (1.0 + 1e-9) {
+                edges.push(r - 1);
+            }
         }
         let from = *edges.last().unwrap_or(&0);
         let count = (r - from) as f64;
@@ -914,29 +952,28 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
             edges.push(r);
         }
     }
-    // Between two bins, the lower bin's longest job: a gap between them (a tail's few long
-    // jobs) is not spread into the lower bin, whose pieces could then not come down to its
-    // mean; the upper bin's middle, and at worst the last point, make up what it starts low.
-    let edge_value = |r: usize| -> f64 {
-        if r == 0 {
-            sorted[0]
-        } else {
-            sorted[r - 1]
-        }
-    };
     let round_p = |p: f64| (p * 1e6).round() / 1e6;
     let mut points = vec![round_significant(sorted[0], 4)];
     let mut probabilities = vec![0.0];
+    // Each bin's (first, middle, last) point.
+    let mut at: Vec<(usize, usize, usize)> = Vec::new();
     for pair in edges.windows(2) {
         let (a, b) = (pair[0], pair[1]);
+        let (lo, hi) = (sorted[a], sorted[b - 1]);
+        let lo_point = round_significant(lo, 4);
+        if lo_point > points[points.len() - 1] {
+            points.push(lo_point);
+            probabilities.push(round_p(a as f64 / n as f64));
+        }
+        let first = points.len() - 1;
         let mean = (prefix[b] - prefix[a]) / (b - a) as f64;
-        let (lo, hi) = (edge_value(a), edge_value(b));
         // (lo + 2·middle + hi)/4 is the mean of the two linear pieces of equal probability.
         let middle = ((4.0 * mean - lo - hi) / 2.0).clamp(lo, hi);
         points.push(round_significant(middle, 4));
         probabilities.push(round_p((a + b) as f64 / 2.0 / n as f64));
         points.push(round_significant(hi, 4));
         probabilities.push(round_p(b as f64 / n as f64));
+        at.push((first, first + 1, first + 2));
     }
     // Rounding may make a point fall below the one before: keep them ascending.
     for i in 1..points.len() {
@@ -945,25 +982,24 @@ pub fn empirical_duration(sorted: &[f64], bins: usize) -> Duration {
     let end = probabilities.len() - 1;
     probabilities[end] = 1.0;
     // What clamping and rounding moved, the bins' middles take back from the top down (each
-    // within its bin's edges, so the points stay ascending), then the last point if the
+    // within its bin's ends, so the points stay ascending), then the last point if the
     // table is still short.
     let observed = total / n as f64;
     let mut residual = observed - crate::model_mean(&points, &probabilities);
-    let bins = (points.len() - 1) / 2;
-    for k in (0..bins).rev() {
+    for &(first, mid, last) in at.iter().rev() {
         if residual.abs() <= observed * 1e-12 {
             break;
         }
-        let (lo, hi) = (points[2 * k], points[2 * k + 2]);
-        let width = probabilities[2 * k + 2] - probabilities[2 * k];
+        let (lo, hi) = (points[first], points[last]);
+        let width = probabilities[last] - probabilities[first];
         if width <= 0.0 {
             continue;
         }
         // The middle point carries half its bin's probability.
-        let wanted = points[2 * k + 1] + 2.0 * residual / width;
+        let wanted = points[mid] + 2.0 * residual / width;
         let middle = wanted.clamp(lo, hi);
-        residual -= (middle - points[2 * k + 1]) * width / 2.0;
-        points[2 * k + 1] = middle;
+        residual -= (middle - points[mid]) * width / 2.0;
+        points[mid] = middle;
     }
     let last = points.len() - 1;
     let width = probabilities[last] - probabilities[last - 1];
@@ -1073,7 +1109,12 @@ fn fit_class(
             p90: duration.quantile_hours(0.9),
             p99: duration.quantile_hours(0.99),
         },
-        observed_gpu_hours_per_day: g * hours.iter().sum::<f64>() / window_days,
+        // Each job at the GPUs it asked for (a class may round shares up, or hold merged sizes).
+        observed_gpu_hours_per_day: group
+            .iter()
+            .map(|j| f64::from(milli_of(j)) / 1_000.0 * j.reference_hours)
+            .sum::<f64>()
+            / window_days,
         simulated_gpu_hours_per_day: g * per_day * duration.mean_hours(),
         ks_distance: ks_distance(&hours, &duration),
         own_profile: own.is_some(),
@@ -1085,6 +1126,12 @@ fn fit_class(
         arrivals,
         duration,
         gpus_per_job: gpus,
+        // A share of a GPU asks for that share of the template's memory per GPU.
+        gpu_memory_gb: if gpus < 1.0 {
+            round_significant(template.gpu_memory_gb * gpus, 3)
+        } else {
+            template.gpu_memory_gb
+        },
         failures,
         ..template.clone()
     };
@@ -1168,9 +1215,9 @@ mod tests {
     #[test]
     fn the_empirical_table_keeps_the_mean_of_a_heavy_tail() {
         // 95 jobs of 0.1 h and 5 of 100 h: mean 5.095 h, median 0.1 h. With 64 bins a bin
-        // closes at 2 jobs (≥ 100/64) or at 7.96 h of work (≥ 509.5/64), and a job of that
-        // much work alone starts a bin of its own: 47 bins of two 0.1 h jobs, one of the last
-        // 0.1 h job, then a 100 h job each (53 bins, 107 points).
+        // closes at 2 jobs (≥ 100/64) or at 7.96 h of work (≥ 509.5/64): 47 bins of two 0.1 h
+        // jobs, one of the last 0.1 h job and the first 100 h one (its pieces reach its mean,
+        // 50.05: (3 · 0.1 + 100)/4 is below it), then a 100 h job each.
         let mut hours = vec![0.1; 95];
         hours.extend([100.0; 5]);
         let d = empirical_duration(&hours, 64);
@@ -1181,17 +1228,35 @@ mod tests {
         else {
             panic!("{d:?}")
         };
-        assert_eq!(quantile_hours.len(), 2 * 53 + 1);
+        assert_eq!(quantile_hours.len(), 2 * 52 + 1);
         assert_eq!(probabilities.len(), quantile_hours.len());
+        // Every bin keeps its mean, so the table keeps 5.095 with nothing to stretch.
         assert!((d.mean_hours() - 5.095).abs() < 1e-9, "{}", d.mean_hours());
+        assert_eq!(*quantile_hours.last().unwrap(), 100.0);
         assert_eq!(d.quantile_hours(0.5), 0.1);
-        // The first 100 h bin rises from the 0.1 h before it (0.95) to 100 h at its middle
-        // (its mean, 100, is more than two linear pieces from 0.1 can reach: they give
-        // (0.1 + 2 · 100 + 100)/4 = 75.025), and the last point takes up the rest:
-        // 100 + 2 · (100 − 75.025) · 0.01 / 0.005 = 199.9 h.
-        assert_eq!(d.quantile_hours(0.955), 100.0);
+        // The mixed bin spans 0.94–0.96 from 0.1 to 100; its middle (0.95) is its mean,
+        // (4 · 50.05 − 0.1 − 100)/2 = 50.05.
+        assert!((d.quantile_hours(0.95) - 50.05).abs() < 1e-9);
         assert_eq!(d.quantile_hours(0.97), 100.0);
-        assert!((*quantile_hours.last().unwrap() - 199.9).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_gap_between_bins_is_a_step_and_a_skewed_bin_is_split() {
+        // 30 jobs of 1 h, then one of 50 h and one of 1,000 h, 4 bins: by count a bin would
+        // close at 8 jobs, by work at 270 h. The 50 h job cannot join the last six 1 h jobs
+        // (the pieces from 1 to 50 give at least 13.25, their mean with it is 8): it starts a
+        // bin, reached by a step from 1 h at 30/32, and the 1,000 h job joins it (the
+        // pieces from 50 give at least 287.5, below their mean, 525, the bin's middle at
+        // 31/32). The table keeps the mean, 1,080 / 32 = 33.75 h.
+        let mut hours = vec![1.0; 30];
+        hours.extend([50.0, 1_000.0]);
+        let d = empirical_duration(&hours, 4);
+        assert!((d.mean_hours() - 33.75).abs() < 1e-9, "{}", d.mean_hours());
+        assert_eq!(d.quantile_hours(0.93), 1.0);
+        assert_eq!(d.quantile_hours(1.0), 1_000.0);
+        assert!((d.quantile_hours(31.0 / 32.0) - 525.0).abs() < 1e-9);
+        let between = d.quantile_hours(30.5 / 32.0);
+        assert!((between - 287.5).abs() < 1e-9, "{between}");
     }
 
     #[test]

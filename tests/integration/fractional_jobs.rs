@@ -132,6 +132,9 @@ fn a_fraction_is_refused_where_it_is_not_a_step_of_a_milli_gpu_or_fits_no_slice(
     );
     let s = jobs_on(time_slicing(), 0.0005, 1_800.0, 3_600.0);
     assert!(s.validate().is_err());
+    let s = jobs_on(time_slicing(), 0.0015, 1_800.0, 3_600.0);
+    let err = s.validate().unwrap_err().to_string();
+    assert!(err.contains("in steps of 0.001"), "{err}");
     let mut s = jobs_on(
         GpuSharing::Mig {
             layout: standard_layout("A100", "7x1g").unwrap(),
@@ -160,4 +163,72 @@ fn a_scenario_written_with_whole_gpus_reads_and_writes_them_whole() {
     assert!(serde_json::to_string(&half)
         .unwrap()
         .contains("\"gpus_per_job\":0.5,"));
+}
+
+#[test]
+fn a_job_is_never_charged_more_than_its_slice() {
+    // 0.143 of a GPU rounds above a 1g slice's 1/7 (0.142857…): seven such jobs fill the
+    // seven slices, and are charged 1/7 each, so the GPU's time is never exceeded.
+    let mig = GpuSharing::Mig {
+        layout: standard_layout("A100", "7x1g").unwrap(),
+    };
+    let o = run(&jobs_on(mig, 0.143, 450.0, 3_150.0));
+    adds_up(&o);
+    assert!((o.paid_gpu_seconds / HOUR - 24.0).abs() < 1e-9);
+    let useful = 595_350.0 / 7.0 / HOUR;
+    assert!((hours(&o, Category::UsefulCompute) - useful).abs() < 1e-9);
+}
+
+#[test]
+fn a_smaller_fraction_is_placed_while_a_larger_one_waits() {
+    // One 1-GPU node, time-sliced, no more. A 0.6-GPU job runs all day from the start; a
+    // second, at 12:00, cannot fit and waits. A 0.3-GPU job arrives at 0:00 and at 16:00,
+    // each running an hour: the second fits beside the first (0.9), although a larger job
+    // waits before it. Useful: 0.6 × 24 + 0.3 × 1 + 0.3 × 1 = 15 GPU-hours.
+    let mut s = jobs_on(time_slicing(), 0.6, 43_200.0, 86_400.0);
+    s.platforms[0].max_nodes = 1;
+    let mut small = s.job_classes[0].clone();
+    small.name = "small".into();
+    small.gpus_per_job = 0.3;
+    small.arrivals = Arrivals::Steady { per_day: 1.5 };
+    small.duration = Duration::Fixed { hours: 1.0 };
+    s.job_classes.push(small);
+    let o = run(&s);
+    adds_up(&o);
+    assert!(
+        (hours(&o, Category::UsefulCompute) - 15.0).abs() < 1e-9,
+        "{}",
+        hours(&o, Category::UsefulCompute)
+    );
+    assert!((o.paid_gpu_seconds / HOUR - 24.0).abs() < 1e-9);
+}
+
+#[test]
+fn whole_and_fractional_jobs_share_interrupted_spot_nodes_and_the_books_balance() {
+    // 8-GPU spot nodes interrupted often, a warm window and provisioning: 2-GPU jobs and
+    // quarter-GPU jobs together, time-sliced; every replication's categories add up.
+    let mut s = jobs_on(time_slicing(), 0.25, 900.0, 5_400.0);
+    let p = &mut s.platforms[0];
+    p.gpus_per_node = 8;
+    p.purchase.overflow = gpucost::model::scenario::Overflow::Spot;
+    p.spot_interruptions_per_node_hour = 0.5;
+    p.warm_pool_window_s = 600.0;
+    p.provisioning_median_s = 120.0;
+    p.provisioning_p90_s = 300.0;
+    s.job_classes[0].arrivals = Arrivals::Poisson { per_day: 96.0 };
+    s.job_classes[0].checkpoint_interval_min = 20.0;
+    s.job_classes[0].checkpoint_write_s = 30.0;
+    let mut whole = s.job_classes[0].clone();
+    whole.name = "whole".into();
+    whole.gpus_per_job = 2.0;
+    whole.arrivals = Arrivals::Poisson { per_day: 24.0 };
+    s.job_classes.push(whole);
+    s.horizon_days = 3.0;
+    s.validate().expect("valid");
+    for r in 0..6 {
+        let o = &run_replication(&s, r)[0];
+        adds_up(o);
+        assert!(o.interruptions > 0);
+        assert!(o.gpu_seconds[Category::GpuSharingLoss] > 0.0);
+    }
 }

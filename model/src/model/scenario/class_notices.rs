@@ -11,22 +11,39 @@ pub fn class_notices(scenario: &Scenario, index: usize) -> Vec<String> {
     };
     let mut out = Vec::new();
     if class.is_fractional() {
-        let whole: Vec<&str> = scenario
-            .platforms
-            .iter()
-            .filter(|p| p.gpu_sharing.is_none() || p.placement == super::Placement::Exclusive)
-            .map(|p| p.name.as_str())
-            .collect();
-        if !whole.is_empty() {
-            out.push(format!(
-                "\"{}\" asks for {} of a GPU: a job holds a whole GPU on {} (GPUs not shared, or jobs never share nodes), the rest of it idle",
-                class.name,
-                class.gpus_per_job,
-                whole.join(", ")
-            ));
+        let names = |keep: &dyn Fn(&super::Platform) -> bool| platform_names(scenario, keep);
+        let exclusive = |p: &super::Platform| p.placement == super::Placement::Exclusive;
+        let whole_gpu = names(&|p| !p.jobs_share_gpus() && !exclusive(p));
+        let whole_node = names(&exclusive);
+        let on = [
+            (
+                whole_gpu,
+                "a whole GPU",
+                "it does not share GPUs between jobs",
+            ),
+            (whole_node, "a whole node", "jobs never share nodes"),
+        ];
+        for (platforms, holds, why) in on {
+            if !platforms.is_empty() {
+                out.push(format!(
+                    "\"{}\" asks for {} of a GPU: a job holds {holds} on {platforms} ({why}), the rest of it idle",
+                    class.name, class.gpus_per_job
+                ));
+            }
         }
     }
     out
+}
+
+/// The names of `scenario`'s platforms `keep` accepts, joined with commas.
+pub fn platform_names(scenario: &Scenario, keep: &dyn Fn(&super::Platform) -> bool) -> String {
+    let names: Vec<&str> = scenario
+        .platforms
+        .iter()
+        .filter(|p| keep(p))
+        .map(|p| p.name.as_str())
+        .collect();
+    names.join(", ")
 }
 
 /// The notices of every job class.
@@ -43,18 +60,38 @@ mod tests {
 
     #[test]
     fn a_fraction_is_said_to_hold_a_whole_gpu_where_gpus_are_not_shared() {
-        let mut s = Scenario::default();
+        // AWS Batch on-demand (jobs share nodes), EKS spot (shares nodes) and SageMaker
+        // (a job an instance).
+        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
+            .unwrap()
+            .scenario();
         assert!(all_class_notices(&s).is_empty());
         s.job_classes[0].gpus_per_job = 0.5;
         let shown = class_notices(&s, 0);
-        assert_eq!(shown.len(), 1, "{shown:?}");
-        assert!(shown[0].contains("0.5 of a GPU"), "{shown:?}");
-        for p in &mut s.platforms {
-            p.gpu_sharing = GpuSharing::TimeSlicing {
-                context_switch_loss: 0.05,
-            };
-            p.placement = crate::model::scenario::Placement::BinPack;
-        }
-        assert!(class_notices(&s, 0).is_empty());
+        assert_eq!(shown.len(), 2, "{shown:?}");
+        assert!(
+            shown[0].contains(
+                "0.5 of a GPU: a job holds a whole GPU on AWS Batch on-demand, EKS spot ("
+            ),
+            "{shown:?}"
+        );
+        assert!(
+            shown[1].contains("a whole node on SageMaker ("),
+            "{shown:?}"
+        );
+        // EKS time-slices: it is no longer named.
+        s.platforms[1].gpu_sharing = GpuSharing::TimeSlicing {
+            context_switch_loss: 0.05,
+        };
+        let shown = class_notices(&s, 0);
+        assert!(!shown.iter().any(|n| n.contains("EKS spot")), "{shown:?}");
+        // Time-slicing on SageMaker is a multi-model endpoint: its training jobs still hold
+        // whole instances.
+        s.platforms[2].gpu_sharing = GpuSharing::TimeSlicing {
+            context_switch_loss: 0.05,
+        };
+        assert!(class_notices(&s, 0)
+            .iter()
+            .any(|n| n.contains("a whole node on SageMaker")));
     }
 }

@@ -479,7 +479,7 @@ impl JobClass {
     pub fn gpus_held_on(&self, platform: &Platform) -> f64 {
         if !self.is_fractional() {
             self.gpus_per_job
-        } else if platform.gpu_sharing.is_none() {
+        } else if !platform.jobs_share_gpus() {
             1.0
         } else {
             f64::from(self.gpu_milli().max(1)) / f64::from(gpu_sharing::MILLI)
@@ -723,6 +723,18 @@ impl Scenario {
 }
 
 impl Platform {
+    /// Whether jobs asking for a fraction of a GPU share GPUs here: where GPUs are shared
+    /// (MIG or time-slicing) on Kubernetes (a SageMaker multi-model endpoint time-slices its
+    /// models, but SageMaker training jobs never share a GPU) and jobs share nodes.
+    pub fn jobs_share_gpus(&self) -> bool {
+        !self.gpu_sharing.is_none()
+            && matches!(
+                self.profile.profile(),
+                None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
+            )
+            && self.placement != Placement::Exclusive
+    }
+
     /// Reserved nodes for this platform: reserved share × reference GPUs, rounded up to whole
     /// nodes (MODEL.md).
     pub fn reserved_nodes(&self, reference_gpus: u32) -> u32 {

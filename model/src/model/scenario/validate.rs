@@ -281,7 +281,7 @@ impl Scenario {
                     class.gpu_milli().max(1),
                     class.gpu_memory_gb,
                 );
-                if slice.is_none() && platform.placement != super::Placement::Exclusive {
+                if slice.is_none() && platform.jobs_share_gpus() {
                     return Err(ScenarioError::Invalid {
                         field: format!("job_classes.{j}.gpus_per_job"),
                         reason: format!(

@@ -4,6 +4,7 @@
 
 use super::platform::{most_replicas, node_share, serving_of, shares_nodes};
 use super::sharing::{slot_of, Slot};
+use crate::model::scenario::class_notices::platform_names;
 use crate::model::scenario::Scenario;
 
 /// Services named together: one by its name, a few listed, many as the first three and a
@@ -74,13 +75,7 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
             }
         }
         let on = |keep: &dyn Fn(&crate::model::scenario::Platform) -> bool| {
-            let names: Vec<&str> = scenario
-                .platforms
-                .iter()
-                .filter(|p| keep(p))
-                .map(|p| p.name.as_str())
-                .collect();
-            names.join(", ")
+            platform_names(scenario, keep)
         };
         if service.is_fractional() {
             let platforms = on(&|p| matches!(slot_of(service, p), Slot::Whole { .. }));

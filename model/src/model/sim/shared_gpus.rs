@@ -12,7 +12,7 @@
 //! job's share) is GPU-sharing loss. When its last job leaves, the GPU
 //! goes back to its node's free slots.
 
-use crate::model::scenario::gpu_sharing::{mig_slice_for, MILLI};
+use crate::model::scenario::gpu_sharing::{mig_slice_for, COMPUTE_SLICES, MILLI};
 use crate::model::scenario::{GpuSharing, JobClass, Platform};
 
 /// Kinds of parts a shared GPU has: time-slicing's milli-GPUs and memory, or MIG profiles
@@ -36,7 +36,7 @@ impl ShareNeed {
     /// GPUs (it asks for one or more, or the platform does not share GPUs, or, with MIG, no
     /// slice fits it: validation refuses that).
     pub(super) fn of(class: &JobClass, platform: &Platform) -> Option<ShareNeed> {
-        if !class.is_fractional() {
+        if !class.is_fractional() || !platform.jobs_share_gpus() {
             return None;
         }
         let milli = class.gpu_milli().max(1);
@@ -49,9 +49,12 @@ impl ShareNeed {
             GpuSharing::Mig { layout } => {
                 let slice = mig_slice_for(&platform.gpu_model, layout, milli, class.gpu_memory_gb)?;
                 let profile = layout.keys().position(|k| k == slice.name)?;
+                // What it asks for, but never more than its slice (a 1g slice is 1/7 of the
+                // GPU, which a share of 0.143 rounds above).
+                let slice_share = f64::from(slice.compute) / f64::from(COMPUTE_SLICES);
                 Some(ShareNeed {
                     parts: [(profile as u8, 1), (profile as u8, 0)],
-                    share: f64::from(milli) / f64::from(MILLI),
+                    share: (f64::from(milli) / f64::from(MILLI)).min(slice_share),
                 })
             }
         }
@@ -138,6 +141,7 @@ mod tests {
 
     fn platform(sharing: GpuSharing) -> Platform {
         Platform {
+            profile: "eks".to_string().into(),
             gpu_model: "A100".into(),
             gpu_memory_gb: 40.0,
             gpu_sharing: sharing,

@@ -186,10 +186,10 @@ impl ClassPlan {
             restart_s: rounding::round(class.restart_overhead_s) as i64,
             fractional: share.is_some(),
             partial: class.is_fractional(),
-            share: if class.is_fractional() {
-                f64::from(class.gpu_milli().max(1)) / 1_000.0
-            } else {
-                1.0
+            share: match share {
+                Some(need) => need.share,
+                None if class.is_fractional() => f64::from(class.gpu_milli().max(1)) / 1_000.0,
+                None => 1.0,
             },
         }
     }

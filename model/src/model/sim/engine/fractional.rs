@@ -17,9 +17,15 @@ impl Sim<'_> {
         let Some(need) = self.share_needs[self.jobs[job].class] else {
             return false;
         };
-        let gpu = match self.shared_gpu_with_room(|g| g.fits(&need)) {
-            Some(gpu) => gpu,
-            None => match self.pick_shared_node(1, self.platform.placement) {
+        // A shared GPU with room on a ready node; else a free GPU on a ready node; else a
+        // shared GPU on a node being provisioned; else a GPU as a 1-GPU job would find one.
+        let room = self.shared_gpu_with_room(|g| g.fits(&need));
+        let on_ready = room.filter(|&g| self.nodes[self.shared_gpus[g].node as usize].ready);
+        let gpu = match (on_ready, self.index.fullest_fit(true, 1), room) {
+            (Some(gpu), _, _) => gpu,
+            (None, Some(node), _) => self.open_shared_gpu(node),
+            (None, None, Some(gpu)) => gpu,
+            (None, None, None) => match self.pick_shared_node(1, self.platform.placement) {
                 Some(node) => self.open_shared_gpu(node),
                 None => return false,
             },
@@ -35,8 +41,8 @@ impl Sim<'_> {
         true
     }
 
-    /// The live shared GPU `fits` accepts with the least left of its first part (the
-    /// tightest), on a ready node if any, else on one being provisioned.
+    /// The live shared GPU `fits` accepts with the least of it unused (the tightest), on a
+    /// ready node if any, else on one being provisioned.
     fn shared_gpu_with_room(&self, fits: impl Fn(&SharedGpu) -> bool) -> Option<usize> {
         self.shared_gpus
             .iter()
@@ -44,7 +50,8 @@ impl Sim<'_> {
             .filter(|(_, g)| g.jobs > 0 && fits(g))
             .min_by_key(|(i, g)| {
                 let ready = self.nodes[g.node as usize].ready;
-                (!ready, g.free[0], *i)
+                let unused = ((1.0 - g.held).max(0.0) * 1e6) as u64;
+                (!ready, unused, *i)
             })
             .map(|(i, _)| i)
     }

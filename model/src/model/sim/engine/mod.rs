@@ -336,7 +336,8 @@ impl Sim<'_> {
             }
             let plan = self.plan(job);
             if plan.fractional {
-                let class_bit = 1u32 << self.jobs[job].class;
+                // (No bit past 32 classes: such a class is never skipped.)
+                let class_bit = 1u32.checked_shl(self.jobs[job].class as u32).unwrap_or(0);
                 if refused_shares & class_bit == 0 && !self.try_place(job) {
                     refused_shares |= class_bit;
                     if self.all_waiting_refused(refused_gpus, refused_nodes, refused_shares) {
@@ -386,7 +387,8 @@ impl Sim<'_> {
                 let needed = plan.nodes_needed as usize;
                 let shared = !plan.whole_nodes;
                 if plan.fractional {
-                    return n == 0 || refused_shares & (1 << class) != 0;
+                    let bit = 1u32.checked_shl(class as u32).unwrap_or(0);
+                    return n == 0 || refused_shares & bit != 0;
                 }
                 n == 0
                     || (shared && gpus >= refused_gpus)
