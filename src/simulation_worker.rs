@@ -18,7 +18,7 @@ use crate::model::sensitivity::{BreakEvenSet, TornadoRun};
 use crate::model::sim::PlatformOutcome;
 use crate::model::step::{run_slice, Step, Stepped};
 use crate::run_coordinator::tuning::{
-    BREAK_EVEN_REPS, COARSE_REPLICATIONS, SENSITIVITY_SLICE_MS, TORNADO_PCT, TORNADO_REPS,
+    coarse_replications, BREAK_EVEN_REPS, SENSITIVITY_SLICE_MS, TORNADO_PCT, TORNADO_REPS,
     WORKER_SLICE_MS,
 };
 use crate::worker_protocol::{WorkerInput, WorkerOutput};
@@ -110,9 +110,10 @@ impl SimulationWorker {
                     Ok(run) => {
                         self.cache.switch_to(run.scenario());
                         let shards = shards.max(1);
-                        // Replications below COARSE_REPLICATIONS that are this shard's.
-                        let coarse_left =
-                            COARSE_REPLICATIONS.saturating_sub(shard).div_ceil(shards);
+                        // The coarse pass's replications that are this shard's.
+                        let coarse_left = coarse_replications(run.scenario())
+                            .saturating_sub(shard)
+                            .div_ceil(shards);
                         self.current = Some(ShareOfRun {
                             run_id,
                             shard: run,

@@ -8,8 +8,8 @@
 //! - the run number, one per input;
 //! - the collector ([`ReplicationCollector`]): the workers' out-of-order replications put back
 //!   in replication order under the event budget;
-//! - the coarse pass and the flush policy: the first [`COARSE_REPLICATIONS`] go on screen at
-//!   once, later answers at most once a frame;
+//! - the coarse pass and the flush policy: the first [`coarse_replications`] (32, fewer for a
+//!   month of serving) go on screen at once, later answers at most once a frame;
 //! - the stall and restart policy: a worker stuck in an older run's replication is replaced,
 //!   a crashed one restarted and asked again ([`RESTARTS_PER_RUN`] times per run), one that
 //!   fails to start, or stays silent for [`WORKER_WATCHDOG_MS`], means the main thread runs;
@@ -203,6 +203,8 @@ struct Run {
     scenario: ValidScenario,
     text: ScenarioText,
     collector: ReplicationCollector,
+    /// Replications of its coarse pass ([`coarse_replications`]).
+    coarse: u32,
     /// The coarse pass is on screen.
     coarse_shown: bool,
     /// A frame is asked for, to show what came in since the last one.
@@ -401,6 +403,7 @@ impl RunCoordinator {
         self.current = Some(Run {
             number,
             collector: ReplicationCollector::new(self.budget, scenario.replications),
+            coarse: coarse_replications(&scenario),
             scenario: scenario.clone(),
             text: text.clone(),
             coarse_shown: false,
@@ -486,7 +489,7 @@ impl RunCoordinator {
             return;
         };
         let number = current.number;
-        if !current.coarse_shown && done >= COARSE_REPLICATIONS.min(reps) {
+        if !current.coarse_shown && done >= current.coarse.min(reps) {
             current.coarse_shown = true;
             self.mark("coarse", number);
         }
@@ -508,7 +511,7 @@ impl RunCoordinator {
         }
         let (n, reps) = (run.collector.received(), run.collector.expected());
         let cut = run.collector.cut_off().cloned();
-        if n < COARSE_REPLICATIONS.min(reps) && cut.is_none() {
+        if n < run.coarse.min(reps) && cut.is_none() {
             return;
         }
         let first_coarse = !run.coarse_shown;
@@ -653,7 +656,7 @@ impl RunCoordinator {
             stopped |= run.collector.add(&run.scenario, r, o);
         }
         let (n, reps) = (run.collector.received(), run.collector.expected());
-        let coarse_now = !run.coarse_shown && n >= COARSE_REPLICATIONS.min(reps);
+        let coarse_now = !run.coarse_shown && n >= run.coarse.min(reps);
         let frame = !stopped && !coarse_now && !run.frame_requested;
         if frame {
             run.frame_requested = true;

@@ -296,6 +296,36 @@ fn the_coarse_pass_goes_on_screen_before_the_full_run() {
 }
 
 #[test]
+fn a_month_of_serving_puts_a_smaller_coarse_pass_on_screen_first() {
+    // One service on the two platforms for 30 days: 86,400 minutes a replication, so the
+    // coarse pass is ⌊1,500,000 ÷ 86,400⌋ = 17 replications, not 32 (and the workers'
+    // shares of it, 9 and 8, are what they answer first).
+    let mut s = scenario(20);
+    s.horizon_days = 30.0;
+    s.job_classes.clear();
+    s.services.push(crate::model::scenario::Service::default());
+    s.services[0].traffic.mean_rps = 1.0;
+    assert_eq!(coarse_replications(&s), 17);
+    let mut page = Page::ready(2);
+    page.input(&s);
+    page.answer_coarse_shares();
+    assert_eq!(page.view().done, 17);
+    assert_eq!(page.marks("coarse"), vec![1]);
+    assert!(page.view().running);
+}
+
+#[test]
+fn the_coarse_pass_is_smaller_only_for_a_month_of_serving() {
+    use crate::scenario::presets::preset;
+    let coarse = |name: &str| coarse_replications(&preset(name).unwrap().scenario());
+    // Training presets keep 32; three platforms × 30 days of one service, ⌊1.5 M ÷
+    // 129,600⌋ = 11; twenty services on four platforms for a week, at least 8.
+    assert_eq!(coarse("batch-vs-eks-spot"), COARSE_REPLICATIONS);
+    assert_eq!(coarse("agent-traffic-spike"), 11);
+    assert_eq!(coarse("many-small-models"), COARSE_REPLICATIONS_MIN);
+}
+
+#[test]
 fn later_answers_wait_for_a_frame_and_share_it() {
     let s = scenario(80);
     let mut page = Page::ready(2);

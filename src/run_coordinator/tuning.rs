@@ -8,6 +8,34 @@ use crate::model::scenario::Scenario;
 /// share of them is done, so a first picture is on screen quickly.
 pub const COARSE_REPLICATIONS: u32 = 32;
 
+/// Fewest replications of a coarse pass made smaller for services ([`coarse_replications`]).
+pub const COARSE_REPLICATIONS_MIN: u32 = 8;
+
+/// Traffic buckets (one minute of one service on one platform) a coarse pass simulates at
+/// most, over all its replications: about 0.1 s of work natively (66 ns a bucket, bench/
+/// RESULTS.md), so the first picture of a month of serving comes as soon as a training
+/// scenario's.
+pub const COARSE_BUCKETS: f64 = 1.5e6;
+
+/// The coarse pass of `scenario`: [`COARSE_REPLICATIONS`], or fewer (at least
+/// [`COARSE_REPLICATIONS_MIN`]) where its services' minutes would make it slow; never more
+/// than the run's replications.
+pub fn coarse_replications(scenario: &Scenario) -> u32 {
+    let buckets = (scenario.horizon_days * 1_440.0).ceil().max(1.0)
+        * scenario.services.len() as f64
+        * scenario.platforms.len() as f64;
+    let fit = if buckets > 0.0 {
+        (COARSE_BUCKETS / buckets).floor()
+    } else {
+        f64::from(COARSE_REPLICATIONS)
+    };
+    let coarse = fit.clamp(
+        f64::from(COARSE_REPLICATIONS_MIN),
+        f64::from(COARSE_REPLICATIONS),
+    ) as u32;
+    coarse.min(scenario.replications.max(1))
+}
+
 /// Replications per tornado variant: coarse, so the tornado follows the inputs quickly.
 pub const TORNADO_REPS: u32 = 12;
 /// Each tornado input is moved by ± this many percent.
