@@ -20,7 +20,7 @@
 
 use super::build::Colocated;
 use super::Sim;
-use crate::model::sim::state::{NodeKind, Phase};
+use crate::model::sim::state::NodeKind;
 
 impl Sim<'_> {
     /// Applies every change of the services' demand due by now: those that shrink first,
@@ -241,38 +241,6 @@ impl Sim<'_> {
         for node in nodes {
             self.settle_service_time(node);
         }
-    }
-
-    /// Stops `job` wherever it is (running or holding nodes) and queues it again: its
-    /// running attempt closes as interrupted (`on_notice`: a checkpoint was written in the
-    /// notice). An attempt ending this very second ends first (then false: nothing stopped).
-    pub(super) fn stop_job(&mut self, job: usize, on_notice: bool) -> bool {
-        use crate::model::sim::state::Close;
-        match self.states[job].phase {
-            Phase::Running => {
-                if self.attempt_end_s(job) <= self.now {
-                    self.attempt_end(job);
-                    return false;
-                }
-                self.close_attempt(job, Close::Interrupted { on_notice });
-                let st = &mut self.states[job];
-                st.generation += 1;
-                if st.first_compute_s.is_some_and(|c| c > self.now) {
-                    // Stopped while pulling its image (or restarting) on its way to its
-                    // first compute: that compute has not started, so its queue wait goes
-                    // on; what it pulled so far stays a part of it.
-                    let pulled = (self.now - st.attempt_start_s).clamp(0, st.pull_s);
-                    st.first_compute_s = None;
-                    st.first_pull_s -= st.pull_s - pulled;
-                }
-            }
-            Phase::Holding => self.charge_capacity_wait(job),
-            _ => {}
-        }
-        self.unhold_all(job);
-        self.states[job].phase = Phase::Waiting;
-        self.enqueue(job);
-        true
     }
 }
 

@@ -203,6 +203,13 @@ impl Sim<'_> {
         }
     }
 
+    /// Whether no job could be placed: no free GPU slot, no shared GPU with parts of it
+    /// free, and no node to add.
+    #[inline]
+    fn is_full(&self) -> bool {
+        self.free_slots == 0 && self.shared_live == 0 && !self.can_add_node()
+    }
+
     fn can_add_node(&self) -> bool {
         self.overflow_kind().is_some() && self.alive_nodes < self.platform.max_nodes
     }
@@ -331,7 +338,7 @@ impl Sim<'_> {
         let mut refused_shares = 0u32;
         while let Some(job) = self.waiting.first_from(cursor) {
             cursor = job + 1;
-            if self.free_slots == 0 && self.shared_live == 0 && !self.can_add_node() {
+            if self.is_full() {
                 break;
             }
             let plan = self.plan(job);
@@ -858,6 +865,37 @@ impl Sim<'_> {
         self.release_node(node);
     }
 
+    /// Stops `job` wherever it is (running or holding nodes) and queues it again: its
+    /// running attempt closes as interrupted (`on_notice`: a checkpoint was written in the
+    /// notice). An attempt ending this very second ends first (then false: nothing stopped).
+    fn stop_job(&mut self, job: usize, on_notice: bool) -> bool {
+        match self.states[job].phase {
+            Phase::Running => {
+                if self.attempt_end_s(job) <= self.now {
+                    self.attempt_end(job);
+                    return false;
+                }
+                self.close_attempt(job, Close::Interrupted { on_notice });
+                let st = &mut self.states[job];
+                st.generation += 1;
+                if st.first_compute_s.is_some_and(|c| c > self.now) {
+                    // Stopped while pulling its image (or restarting) on its way to its
+                    // first compute: that compute has not started, so its queue wait goes
+                    // on; what it pulled so far stays a part of it.
+                    let pulled = (self.now - st.attempt_start_s).clamp(0, st.pull_s);
+                    st.first_compute_s = None;
+                    st.first_pull_s -= st.pull_s - pulled;
+                }
+            }
+            Phase::Holding => self.charge_capacity_wait(job),
+            _ => {}
+        }
+        self.unhold_all(job);
+        self.states[job].phase = Phase::Waiting;
+        self.enqueue(job);
+        true
+    }
+
     // ----- loop -----
 
     fn run(&mut self) {
@@ -912,9 +950,7 @@ impl Sim<'_> {
                 if self.offers_on_arrival() && self.waiting.is_empty() {
                     // A placement pass would offer capacity to this job alone: offer it here
                     // (the same test and placement the pass makes) and skip the pass.
-                    let full =
-                        self.free_slots == 0 && self.shared_live == 0 && !self.can_add_node();
-                    if full || !self.try_place(job) {
+                    if self.is_full() || !self.try_place(job) {
                         self.enqueue(job);
                     }
                     continue;
