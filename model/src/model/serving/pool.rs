@@ -33,8 +33,9 @@ use super::mixture::{p95_s_of, Mixture, Part};
 use super::queueing::{Latency, P95_TAIL};
 use super::traffic::{Poisson, TrafficPlan};
 use crate::model::rng::Stream;
-use crate::model::rounding::round;
+use crate::model::rounding::{ceil_non_negative, floor_non_negative, round_non_negative};
 use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::ops::Range;
 
 /// Steps of utilisation (λ ÷ cμ) on which a steady bucket's M/M/c latency is computed: the
@@ -151,6 +152,10 @@ pub fn run_pool(
     let mut mixture = Mixture::default();
     let mut draws = Poisson::new(0.0);
     let (mut rate, mut rate_until) = (0.0, f64::NEG_INFINITY);
+    // The bucket after which the autoscaler next decides (counted, not divided, each bucket).
+    let mut decision_bucket = per_period;
+    // The replicas a scaled-to-zero pool will start (reused from bucket to bucket).
+    let mut cold: Vec<f64> = Vec::new();
     let mut out = PoolOutcome::default();
     for b in 0..buckets {
         let start = b as f64 * bucket_s;
@@ -171,16 +176,15 @@ pub fn run_pool(
         // next decision, at the end of this period, and the start-up of the replicas it then
         // asks for: it will have seen this period's requests (those still to come at the
         // current rate) and, none served, as many waiting.
-        let next_decision = ((b / per_period + 1) * per_period) as f64 * bucket_s;
-        let cold: Vec<f64> = if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
+        cold.clear();
+        if ready == 0 && pending.is_empty() && spec.max_replicas > 0 {
+            let next_decision = decision_bucket as f64 * bucket_s;
             let to_come = rate * (next_decision - end).max(0.0);
             let seen = period_arrivals + arrivals + to_come;
             let load = (seen + backlog + arrivals + to_come) / period;
             let n = desired_replicas(spec, load).max(1);
-            vec![next_decision + spec.startup_s; n as usize]
-        } else {
-            Vec::new()
-        };
+            cold.resize(n as usize, next_decision + spec.startup_s);
+        }
         let starting: &[f64] = if cold.is_empty() { &pending } else { &cold };
         // The wait of a request at the back of the queue at the bucket's start.
         let wait_at_start = wait_for(backlog, start, ready, starting, spec.capacity_rps);
@@ -195,7 +199,9 @@ pub fn run_pool(
             joined += 1;
         }
         let billed = ready + pending.len() as u32;
-        pending.drain(..joined);
+        if joined > 0 {
+            pending.drain(..joined);
+        }
         ready += joined as u32;
         // 3. Service. With no replica ready at the start, the requests before the first one
         // joins wait: those the queue cannot hold are dropped at once.
@@ -218,10 +224,12 @@ pub fn run_pool(
         out.served += served;
         out.arrived += arrivals;
         // 4. Latency: the arrivals' distributions, each with its requests, and their p95.
-        let servers = libm::floor(ready_share * f64::from(spec.concurrency)) as u32;
+        let servers = floor_non_negative(ready_share * f64::from(spec.concurrency)) as u32;
         let lambda = arrivals / len;
         let stable = warm && servers > 0 && lambda < f64::from(servers) * mu;
         let mut parts = [None, None];
+        // This bucket's steady part: its p95 (seconds), index in the mixture and requests.
+        let mut steady = None;
         let p95_ms = if arrivals == 0.0 {
             0.0
         } else if backlog == 0.0 && stable {
@@ -247,18 +255,23 @@ pub fn run_pool(
                 parts[0] = Some(part);
             }
             if drained < 1.0 {
-                let step = round(lambda / (f64::from(servers) * mu) * RHO_STEPS)
+                let step = round_non_negative(lambda / (f64::from(servers) * mu) * RHO_STEPS)
                     .min(RHO_STEPS - 1.0) as u32;
                 let weight = arrivals * (1.0 - drained);
-                let part = mixture.add_steady((servers, step), weight, || {
+                let (p95_s, index) = mixture.add_steady((servers, step), weight, || {
                     let (latency, p95_ms) = steady_latency(servers, step, mu);
                     (latency, p95_ms / 1_000.0)
                 });
-                parts[1] = Some(Part { weight, ..part });
+                steady = Some((p95_s, index, weight));
             }
-            match parts {
-                [None, Some(p)] => p.p95_s * 1_000.0,
-                _ => p95_s_of(&parts.iter().flatten().copied().collect::<Vec<_>>(), 0.0) * 1e3,
+            match (parts[0], steady) {
+                (None, Some((p95_s, ..))) => p95_s * 1_000.0,
+                (_, steady) => {
+                    if let Some((_, index, weight)) = steady {
+                        parts[1] = Some(mixture.steady_part(index, weight));
+                    }
+                    p95_s_of(&parts.iter().flatten().copied().collect::<Vec<_>>(), 0.0) * 1e3
+                }
             }
         } else {
             // A backlog at the end (or a load above what M/M/c holds): a request waits for
@@ -294,6 +307,9 @@ pub fn run_pool(
         }
         out.ready_replica_hours += ready_share * len / 3600.0;
         if record.contains(&b) {
+            if let (None, Some((_, index, weight))) = (parts[1], steady) {
+                parts[1] = Some(mixture.steady_part(index, weight));
+            }
             out.buckets.push(Bucket {
                 p95_ms,
                 parts,
@@ -305,7 +321,8 @@ pub fn run_pool(
         }
         // 5. The autoscaler, at the end of each period.
         period_arrivals += arrivals;
-        if (b + 1) % per_period == 0 {
+        if b + 1 == decision_bucket {
+            decision_bucket += per_period;
             let load = (period_arrivals + backlog) / period;
             period_arrivals = 0.0;
             ready -= autoscaler.decide(spec, end, load, ready, &mut pending);
@@ -316,11 +333,13 @@ pub fn run_pool(
     out
 }
 
-/// The autoscaler's memory: its recommendations over the cooldown window.
+/// The autoscaler's memory: its recommendations over the cooldown window, those that may
+/// still be the window's highest (each one higher than all after it; a recommendation with a
+/// later one at least as high never is, since the later one leaves the window after it).
 #[derive(Debug, Clone, Default)]
 pub struct Autoscaler {
-    /// (time, recommendation), oldest first.
-    recent: Vec<(f64, u32)>,
+    /// (time, recommendation), oldest (and highest) first.
+    recent: VecDeque<(f64, u32)>,
 }
 
 impl Autoscaler {
@@ -337,9 +356,14 @@ impl Autoscaler {
         pending: &mut Vec<f64>,
     ) -> u32 {
         let want = desired_replicas(spec, load);
-        self.recent
-            .retain(|&(t, _)| t > now - spec.scale_down_cooldown_s);
-        self.recent.push((now, want));
+        let window_start = now - spec.scale_down_cooldown_s;
+        while self.recent.front().is_some_and(|&(t, _)| t <= window_start) {
+            self.recent.pop_front();
+        }
+        while self.recent.back().is_some_and(|&(_, r)| r <= want) {
+            self.recent.pop_back();
+        }
+        self.recent.push_back((now, want));
         let current = ready + pending.len() as u32;
         if want > current {
             for _ in current..want {
@@ -347,7 +371,7 @@ impl Autoscaler {
             }
             return 0;
         }
-        let keep = self.recent.iter().map(|r| r.1).max().unwrap_or(want);
+        let keep = self.recent.front().map_or(want, |r| r.1);
         let mut extra = current.saturating_sub(keep);
         while extra > 0 && !pending.is_empty() {
             pending.pop();
@@ -394,7 +418,7 @@ pub fn desired_replicas(spec: &PoolSpec, load: f64) -> u32 {
     let want = if load <= 0.0 {
         0
     } else {
-        (load / per_replica).ceil().min(f64::from(u32::MAX)) as u32
+        ceil_non_negative(load / per_replica).min(f64::from(u32::MAX)) as u32
     };
     want.clamp(spec.min_replicas, spec.max_replicas.max(spec.min_replicas))
 }
@@ -412,6 +436,9 @@ pub fn p95_ms_of(buckets: &[Bucket]) -> f64 {
 /// (with no replica serving, at least until the first one starts); infinite when no replica
 /// is or will be there.
 fn wait_for(ahead: f64, now: f64, ready: u32, pending: &[f64], per_replica_rps: f64) -> f64 {
+    if ahead <= 0.0 && ready > 0 && per_replica_rps > 0.0 {
+        return 0.0;
+    }
     // Replicas past their start time but not yet counted as ready serve from now.
     let started = pending.iter().filter(|&&p| p <= now).count() as f64;
     let mut rate = (f64::from(ready) + started) * per_replica_rps;
@@ -513,6 +540,65 @@ mod tests {
                 assert!(
                     (grid - exact).abs() < 0.005 * exact,
                     "c = {servers}, ρ = {rho}: {grid} vs {exact}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_cooldown_keeps_the_highest_recommendation_of_its_window() {
+        // Against the definition: every recommendation of the last cooldown kept, their
+        // highest taken; random loads, cooldowns of 0 to 10 periods, replicas starting
+        // after 0 to 3 periods.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..200 {
+            let s = PoolSpec {
+                scale_down_cooldown_s: 60.0 * next(11) as f64,
+                startup_s: 60.0 * next(4) as f64,
+                min_replicas: next(3) as u32,
+                ..spec()
+            };
+            let mut autoscaler = Autoscaler::default();
+            let (mut ready, mut pending) = (0u32, Vec::new());
+            let (mut reference, mut ready_ref, mut pending_ref): (Vec<(f64, u32)>, u32, Vec<f64>) =
+                (Vec::new(), 0, Vec::new());
+            for period in 1..300 {
+                let now = 60.0 * f64::from(period);
+                let load = next(400) as f64 * if next(10) == 0 { 10.0 } else { 1.0 };
+                for (r, p) in [
+                    (&mut ready, &mut pending),
+                    (&mut ready_ref, &mut pending_ref),
+                ] {
+                    let joined = p.iter().take_while(|&&at| at <= now).count();
+                    p.drain(..joined);
+                    *r += joined as u32;
+                }
+                ready -= autoscaler.decide(&s, now, load, ready, &mut pending);
+                // The definition, written out.
+                let want = desired_replicas(&s, load);
+                reference.retain(|&(t, _)| t > now - s.scale_down_cooldown_s);
+                reference.push((now, want));
+                let current = ready_ref + pending_ref.len() as u32;
+                if want > current {
+                    pending_ref.extend((current..want).map(|_| now + s.startup_s));
+                } else {
+                    let keep = reference.iter().map(|r| r.1).max().unwrap_or(want);
+                    let mut extra = current.saturating_sub(keep);
+                    while extra > 0 && pending_ref.pop().is_some() {
+                        extra -= 1;
+                    }
+                    ready_ref -= extra.min(ready_ref);
+                }
+                assert_eq!(
+                    (ready, &pending),
+                    (ready_ref, &pending_ref),
+                    "period {period}"
                 );
             }
         }

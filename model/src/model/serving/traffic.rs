@@ -7,6 +7,7 @@
 //! (5·weekday + 2·weekend)/7 = 1. Spikes multiply the rate on top of that.
 
 use crate::model::rng::Stream;
+use crate::model::rounding::floor_non_negative;
 use crate::model::scenario::{DAY_S, HOUR_S};
 
 /// Spikes of traffic: `per_month` of them on average (a Poisson count over the horizon, in
@@ -191,11 +192,11 @@ pub fn poisson(stream: &mut Stream, mean: f64) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Poisson {
     mean: f64,
-    /// e^(−mean), below 10; else PTRS's b, a, 1/α and v_r, and ln mean.
+    /// e^(−mean), below 10; else PTRS's b, a, ln(1/α) and v_r, and ln mean.
     limit: f64,
     b: f64,
     a: f64,
-    inv_alpha: f64,
+    log_inv_alpha: f64,
     vr: f64,
     log_mean: f64,
 }
@@ -214,7 +215,7 @@ impl Poisson {
             limit: libm::exp(-mean),
             b,
             a: -0.059 + 0.024_83 * b,
-            inv_alpha: 1.1239 + 1.1328 / (b - 3.4),
+            log_inv_alpha: libm::log(1.1239 + 1.1328 / (b - 3.4)),
             vr: 0.9277 - 3.6224 / (b - 2.0),
             log_mean: if mean >= 10.0 { libm::log(mean) } else { 0.0 },
         }
@@ -245,14 +246,16 @@ impl Poisson {
             let u = stream.uniform() - 0.5;
             let v = stream.open_uniform();
             let us = 0.5 - u.abs();
-            let k = libm::floor((2.0 * a / us + b) * u + mean + 0.43);
+            let x = (2.0 * a / us + b) * u + mean + 0.43;
             if us >= 0.07 && v <= self.vr {
-                return k as u64;
+                // ⌊x⌋ (x is positive in this region from a mean of 10 up).
+                return floor_non_negative(x) as u64;
             }
-            if k < 0.0 || (us < 0.013 && v > us) {
+            if x < 0.0 || (us < 0.013 && v > us) {
                 continue;
             }
-            if libm::log(v) + libm::log(self.inv_alpha) - libm::log(a / (us * us) + b)
+            let k = floor_non_negative(x);
+            if libm::log(v) + self.log_inv_alpha - libm::log(a / (us * us) + b)
                 <= -mean + k * self.log_mean - libm::lgamma(k + 1.0)
             {
                 return k as u64;
