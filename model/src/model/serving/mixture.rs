@@ -28,7 +28,7 @@ pub struct Part {
 }
 
 /// Requests' latencies accumulated over buckets.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Mixture {
     /// The parts in the order they first came (steady parts' weights are in their cells).
     parts: Vec<Part>,
@@ -37,22 +37,9 @@ pub struct Mixture {
     /// The band of each server count.
     band_of: FxHashMap<u32, usize>,
     /// The server count and band of the last steady part added.
-    last: (u32, usize),
+    last: Option<(u32, usize)>,
     backlog: FxHashMap<(i64, i64), usize>,
     lost: f64,
-}
-
-impl Default for Mixture {
-    fn default() -> Mixture {
-        Mixture {
-            parts: Vec::new(),
-            bands: Vec::new(),
-            band_of: FxHashMap::default(),
-            last: (u32::MAX, 0),
-            backlog: FxHashMap::default(),
-            lost: 0.0,
-        }
-    }
 }
 
 /// The steady parts of one server count: the cells of utilisation steps `low`, `low` + 1, ….
@@ -135,17 +122,23 @@ impl Mixture {
         make: impl FnOnce() -> (Latency, f64),
     ) -> (f64, usize) {
         let (servers, step) = key;
-        if self.last.0 != servers {
-            let next = self.bands.len();
-            let band = *self.band_of.entry(servers).or_insert(next);
-            if band == next {
-                self.bands.push(Band::default());
+        let band = match self.last {
+            Some((last, band)) if last == servers => band,
+            _ => {
+                let next = self.bands.len();
+                let band = *self.band_of.entry(servers).or_insert(next);
+                if band == next {
+                    self.bands.push(Band::default());
+                }
+                self.last = Some((servers, band));
+                band
             }
-            self.last = (servers, band);
-        }
-        let cell = self.bands[self.last.1].cell(step);
+        };
+        let cell = self.bands[band].cell(step);
         if cell.part == EMPTY.part {
             let (latency, p95_s) = make();
+            // At most two parts a bucket, and far fewer buckets than 2^32.
+            debug_assert!(self.parts.len() < EMPTY.part as usize);
             cell.part = self.parts.len() as u32;
             cell.p95_s = p95_s;
             self.parts.push(Part {
@@ -334,12 +327,16 @@ impl Terms {
     }
 }
 
-/// An upper bound on ln |x| from its binary exponent (|x| < 2^(e + 1)); −∞ for zero.
+/// An upper bound on ln |x| from its binary exponent (|x| < 2^(e + 1)); −∞ for zero, +∞
+/// for an infinite or NaN x (its term is never skipped: it makes the sum what it makes it).
 fn ln_upper(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
     let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
+    if biased == 0x7ff {
+        return f64::INFINITY;
+    }
     // A subnormal (biased 0) is below 2^−1022.
     f64::from(biased.max(1) - 1023 + 1) * std::f64::consts::LN_2
 }
@@ -483,6 +480,48 @@ mod tests {
             let t = 1e-6 * 1.05f64.powi(k);
             assert_eq!(terms.above(t).to_bits(), plain(t).to_bits(), "t = {t}");
         }
+        // Terms at the edge of the rule: a sum of exactly 1 (just below it, the gap between
+        // doubles is half as wide), or of 1 − 2^−53 and 1.5, and a term of either sign
+        // around 2^−54 of it, in steps of a 25th of an e-fold, its coefficient a power of two
+        // or just below one (whose bound on ln |c| is loosest); and coefficients that are
+        // infinite or NaN, which the plain sum turns into an infinite or NaN sum.
+        for first in [1.0, 1.0 - f64::EPSILON / 2.0, 1.5, -1.0] {
+            let below_two = 2.0 - f64::EPSILON;
+            for c in [
+                1.0,
+                -1.0,
+                below_two,
+                -below_two,
+                f64::INFINITY,
+                -f64::INFINITY,
+                f64::NAN,
+            ] {
+                // Finite coefficients near the edge; non-finite ones where e^(−rate)
+                // underflows to 0 (inf × 0 is NaN, which a skip would hide).
+                let from = if c.is_finite() {
+                    30.0 * std::f64::consts::LN_2
+                } else {
+                    700.0
+                };
+                for k in 0..2_000 {
+                    let rate = from + f64::from(k) / 25.0;
+                    let edge = Terms {
+                        exps: [(0.0, first), (rate, c)]
+                            .into_iter()
+                            .map(|(r, c)| (r, c, ln_upper(c)))
+                            .collect(),
+                        others: Vec::new(),
+                        lost: 0.0,
+                    };
+                    let plain = first * libm::exp(-0.0) + c * libm::exp(-rate);
+                    let got = edge.exps_at(1.0).0;
+                    assert!(
+                        got.to_bits() == plain.to_bits() || (got.is_nan() && plain.is_nan()),
+                        "{first} + {c} e^−{rate}: {got:e} vs {plain:e}"
+                    );
+                }
+            }
+        }
         // Around a p95 of a few hundred milliseconds, few of the 3,000 terms need an `exp`.
         let (_, computed) = terms.exps_at(0.4);
         assert!(computed < 500, "{computed} of {}", terms.exps.len());
@@ -491,8 +530,8 @@ mod tests {
     #[test]
     fn steady_parts_are_kept_by_key_in_the_order_they_came() {
         // Keys wandering up and down (steps below a band's lowest widen it) over a few
-        // server counts: each key's part holds its requests, and the p95 is that of the
-        // parts in the order their keys first came, as a plain list gives it.
+        // server counts, among backlogs' parts: each key's part holds its requests, and the
+        // p95 is that of the parts in the order they first came, as a plain list gives it.
         let mut m = Mixture::default();
         let mut plain: Vec<((u32, u32), Part)> = Vec::new();
         let mut x: u64 = 0x1234_5678_9ABC_DEF1;
@@ -507,8 +546,31 @@ mod tests {
                 Latency::queue(servers, f64::from(step) / 4_096.0 * f64::from(servers), 1.0)
                     .expect("stable");
             let p95_s = latency.quantile(P95_TAIL);
-            let (got, _) = m.add_steady((servers, step), weight, || (latency, p95_s));
+            let (got, index) = m.add_steady((servers, step), weight, || (latency, p95_s));
             assert_eq!(got, p95_s);
+            assert_eq!(
+                m.steady_part(index, 2.0),
+                Part {
+                    latency,
+                    p95_s,
+                    weight: 2.0
+                }
+            );
+            if i % 97 == 0 {
+                // Now and then a backlog's part, which keeps its place among them.
+                let backlog = Latency::Backlog {
+                    low: 0.0,
+                    high: f64::from(i),
+                    mu: 1.0,
+                };
+                let part = Part {
+                    latency: backlog,
+                    p95_s: backlog.quantile(P95_TAIL),
+                    weight: 3.0,
+                };
+                m.add(part);
+                plain.push(((u32::MAX, i), part));
+            }
             match plain.iter_mut().find(|(k, _)| *k == (servers, step)) {
                 Some((_, p)) => p.weight += weight,
                 None => plain.push((
