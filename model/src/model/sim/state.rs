@@ -129,6 +129,8 @@ pub(super) struct ClassPlan {
     pub(super) partial: bool,
     /// The fraction of a GPU it asks for (1 for jobs of whole GPUs).
     pub(super) share: f64,
+    /// What a job takes of a shared GPU, when `fractional`.
+    pub(super) need: Option<super::shared_gpus::ShareNeed>,
 }
 
 /// Why an attempt is closed (the engine's `close_attempt`), and so where its unkept compute goes.
@@ -191,6 +193,7 @@ impl ClassPlan {
                 None if class.is_fractional() => f64::from(class.gpu_milli().max(1)) / 1_000.0,
                 None => 1.0,
             },
+            need: share,
         }
     }
 

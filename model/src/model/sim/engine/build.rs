@@ -6,7 +6,7 @@ use super::super::job_queue::JobQueue;
 use super::super::jobs::Job;
 use super::super::ledger::Ledger;
 use super::super::node_index::NodeIndex;
-use super::super::shared_gpus::{capacity_of, ShareNeed, SharedGpu, PARTS};
+use super::super::shared_gpus::{capacity_of, SharedGpu, PARTS};
 use super::super::state::{ClassPlan, JobState, Node};
 use super::super::timeline::{JobRecord, Timeline};
 use super::COMPACT_MIN;
@@ -94,9 +94,6 @@ pub(super) struct Sim<'a> {
     pub(super) next_service_change_s: i64,
     /// Some of the services' units wait for a GPU.
     pub(super) units_unplaced: bool,
-    /// Per job class, what a job takes of a shared GPU (jobs asking for a fraction of one on
-    /// a platform that shares GPUs); `None` for classes of whole GPUs.
-    pub(super) share_needs: Vec<Option<ShareNeed>>,
     /// The parts of one whole GPU, shared.
     pub(super) share_capacity: [u32; PARTS],
     /// Shared GPUs, live ones and ones back in their node (`jobs` 0, listed in `free_shared`).
@@ -200,7 +197,6 @@ pub(super) fn new_sim<'a>(
         colocated: None,
         next_service_change_s: i64::MAX,
         units_unplaced: false,
-        share_needs: Vec::new(),
         share_capacity: capacity_of(platform),
         shared_gpus: Vec::new(),
         free_shared: Vec::new(),
@@ -233,16 +229,6 @@ pub(super) fn new_sim<'a>(
         .map(|class| ClassPlan::new(class, platform))
         .collect();
     if sim.plans.iter().any(|plan| plan.fractional) {
-        sim.share_needs = scenario
-            .job_classes
-            .iter()
-            .zip(&sim.plans)
-            .map(|(class, plan)| {
-                plan.fractional
-                    .then(|| ShareNeed::of(class, platform))
-                    .flatten()
-            })
-            .collect();
         sim.job_gpu = vec![u32::MAX; jobs.len()];
     }
     for job in jobs {

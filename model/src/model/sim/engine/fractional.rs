@@ -14,7 +14,7 @@ use crate::model::sim::shared_gpus::SharedGpu;
 impl Sim<'_> {
     /// Places `job`, of a fractional class, on a shared GPU; whether it left the queue.
     pub(super) fn try_place_share(&mut self, job: usize) -> bool {
-        let Some(need) = self.share_needs[self.jobs[job].class] else {
+        let Some(need) = self.plans[self.jobs[job].class].need else {
             return false;
         };
         // A shared GPU with room on a ready node; else a free GPU on a ready node; else a
@@ -88,7 +88,7 @@ impl Sim<'_> {
             return;
         }
         let gpu = gpu as usize;
-        let Some(need) = self.share_needs[self.jobs[job].class] else {
+        let Some(need) = self.plans[self.jobs[job].class].need else {
             return;
         };
         self.settle_sharing_loss(gpu);
