@@ -374,3 +374,19 @@ pub fn flag_field<T: 'static>(
     }
     .into_any()
 }
+
+/// What the model changes of an item (a job class's or a service's notices, from `notices`
+/// over the scenario), each as a hint: said, not hidden. Follows the scenario.
+pub fn notices(
+    scenario: RwSignal<Scenario>,
+    notices: impl Fn(&Scenario) -> Vec<String> + Send + Sync + 'static,
+) -> impl IntoView {
+    move || {
+        scenario.with(|s| {
+            notices(s)
+                .into_iter()
+                .map(|n| view! { <p class="hint notice">{n}</p> })
+                .collect_view()
+        })
+    }
+}

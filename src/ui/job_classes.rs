@@ -107,15 +107,11 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
                 </select>
             </div>
             // What the model changes of the class (a fraction of a GPU where GPUs are not
-            // shared): said, not hidden.
-            {move || {
-                scenario.with(|s| {
-                    crate::model::scenario::class_notices::class_notices(s, index)
-                        .into_iter()
-                        .map(|n| view! { <p class="hint notice">{n}</p> })
-                        .collect_view()
-                })
-            }}
+            // shared).
+            {super::controls::notices(
+                scenario,
+                move |s| crate::model::scenario::class_notices::class_notices(s, index),
+            )}
             <details class="all-settings">
                 <summary>"All settings"</summary>
                 {fields}

@@ -58,17 +58,13 @@ pub fn ServiceFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoV
         <fieldset class="service">
             <legend>{name}</legend>
             {main}
-            {move || {
-                // What the model changes of this service (fewest replicas 0 where a platform
-                // cannot scale to zero, a fraction of a GPU where GPUs are not shared, a node
-                // limit): said, not hidden.
-                scenario.with(|s| {
-                    crate::model::serving::notices::service_notices(s, index)
-                        .into_iter()
-                        .map(|n| view! { <p class="hint notice">{n}</p> })
-                        .collect_view()
-                })
-            }}
+            // What the model changes of this service (fewest replicas 0 where a platform
+            // cannot scale to zero, a fraction of a GPU where GPUs are not shared, a node
+            // limit).
+            {super::controls::notices(
+                scenario,
+                move |s| crate::model::serving::notices::service_notices(s, index),
+            )}
             <details class="all-settings">
                 <summary>"All settings"</summary>
                 {more}
