@@ -12,8 +12,8 @@ pub const COARSE_REPLICATIONS: u32 = 32;
 pub const COARSE_REPLICATIONS_MIN: u32 = 8;
 
 /// Traffic buckets (one minute of one service on one platform) a coarse pass simulates at
-/// most, over all its replications: about 0.1 s of work natively (66 ns a bucket, bench/
-/// RESULTS.md), so the first picture of a month of serving comes as soon as a training
+/// most, over all its replications: about 0.1 s of work natively (about 60 ns a bucket,
+/// bench/RESULTS.md), so the first picture of a month of serving comes as soon as a training
 /// scenario's.
 pub const COARSE_BUCKETS: f64 = 1.5e6;
 

@@ -65,8 +65,8 @@ fn round_out_of_line(x: f64) -> f64 {
     round(x)
 }
 
-/// ⌈x⌉ for x ≥ 0, the same bits as `libm::ceil` (as [`floor_non_negative`]; the integer part
-/// is subtracted exactly below 2^52). Other values go to libm.
+/// ⌈x⌉ for x > 0, the same bits as `libm::ceil` (as [`floor_non_negative`]; below 2^52 the
+/// integer part is exact). Other values go to libm.
 #[inline(always)]
 pub fn ceil_non_negative(x: f64) -> f64 {
     if x > 0.0 && x < INTEGRAL {
@@ -81,7 +81,7 @@ pub fn ceil_non_negative(x: f64) -> f64 {
     }
 }
 
-/// x rounded to the nearest integer, ties away from zero, for x ≥ 0: the same bits as
+/// x rounded to the nearest integer, ties away from zero, for x > 0: the same bits as
 /// `libm::round`. Adding 2^52 rounds x to an integer (ties to even) in one addition, and a tie
 /// rounded down is moved up: unlike a comparison of x with its integer part, the branch is
 /// almost never taken, so it costs nothing when the fractions are random. Other values go to
@@ -110,9 +110,9 @@ mod tests {
     use super::*;
 
     /// Bit for bit what libm gives (for `round` and the non-negative forms of round, floor
-    /// and ceil, which pass other values on to libm): ties, the values either side of them, signed zeros, the
-    /// edges of the range where every double is an integer, infinities, NaN (any
-    /// NaN: its sign and payload mean nothing) and a random walk.
+    /// and ceil, which pass other values on to libm): ties, the values either side of them,
+    /// signed zeros, the edges of the range where every double is an integer, infinities,
+    /// NaN (any NaN: its sign and payload mean nothing) and a random walk.
     #[test]
     fn same_bits_as_libm() {
         let mut values = vec![

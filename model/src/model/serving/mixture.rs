@@ -306,9 +306,7 @@ impl Terms {
                 .sum::<f64>()
             + self.lost
     }
-}
 
-impl Terms {
     /// Σ coefficient × e^(−rate × t) as `iter().map(…).sum()` gives it (from −0, as std's
     /// float sum), skipping the terms too small to change it; and the `exp`s computed.
     fn exps_at(&self, t: f64) -> (f64, usize) {
@@ -327,13 +325,19 @@ impl Terms {
     }
 }
 
+/// The exponent field of `x` as stored (1023 for 1; 0 for zeros and subnormals, 0x7ff for
+/// infinities and NaN).
+fn biased_exponent(x: f64) -> i32 {
+    ((x.to_bits() >> 52) & 0x7ff) as i32
+}
+
 /// An upper bound on ln |x| from its binary exponent (|x| < 2^(e + 1)); −∞ for zero, +∞
 /// for an infinite or NaN x (its term is never skipped: it makes the sum what it makes it).
 fn ln_upper(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
+    let biased = biased_exponent(x);
     if biased == 0x7ff {
         return f64::INFINITY;
     }
@@ -347,7 +351,7 @@ fn ln_upper(x: f64) -> f64 {
 /// of `rate × t`, `exp` and the product. Infinite (skip nothing) for a zero, subnormal or
 /// non-finite sum.
 fn ln_negligible_below(sum: f64) -> f64 {
-    let biased = ((sum.to_bits() >> 52) & 0x7ff) as i32;
+    let biased = biased_exponent(sum);
     if biased == 0 || biased == 0x7ff {
         return f64::INFINITY;
     }
@@ -359,6 +363,7 @@ fn ln_negligible_below(sum: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::rng::{Purpose, Stream};
 
     fn exp_part(mu: f64, weight: f64) -> Part {
         let latency = Latency::queue(1, 0.0, mu).expect("stable");
@@ -439,13 +444,8 @@ mod tests {
         // signs), times from microseconds to minutes: the sum with terms skipped is the
         // plain loop's, to the bit.
         let mut parts = Vec::new();
-        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut stream = Stream::new(5, 0, Purpose::Traffic, 0);
+        let mut next = || stream.uniform();
         for i in 0..3_000u32 {
             let servers = if i % 50 == 0 {
                 1 + i % 7
@@ -534,11 +534,9 @@ mod tests {
         // p95 is that of the parts in the order they first came, as a plain list gives it.
         let mut m = Mixture::default();
         let mut plain: Vec<((u32, u32), Part)> = Vec::new();
-        let mut x: u64 = 0x1234_5678_9ABC_DEF1;
+        let mut stream = Stream::new(6, 0, Purpose::Traffic, 0);
         for i in 0..5_000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = stream.next_u64();
             let servers = [3, 40, 7][(i / 700) as usize % 3];
             let step = (1_000 + (x % 400) as u32).saturating_sub(i / 5);
             let weight = 1.0 + (x >> 40) as f64 / 1e6;

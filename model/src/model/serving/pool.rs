@@ -228,8 +228,8 @@ pub fn run_pool(
         let lambda = arrivals / len;
         let stable = warm && servers > 0 && lambda < f64::from(servers) * mu;
         let mut parts = [None, None];
-        // This bucket's steady part: its p95 (seconds), index in the mixture and requests.
-        let mut steady = None;
+        // The p95 (seconds) of this bucket's steady part, if it has one.
+        let mut steady_p95_s = None;
         let p95_ms = if arrivals == 0.0 {
             0.0
         } else if backlog == 0.0 && stable {
@@ -262,16 +262,15 @@ pub fn run_pool(
                     let (latency, p95_ms) = steady_latency(servers, step, mu);
                     (latency, p95_ms / 1_000.0)
                 });
-                steady = Some((p95_s, index, weight));
-            }
-            match (parts[0], steady) {
-                (None, Some((p95_s, ..))) => p95_s * 1_000.0,
-                (_, steady) => {
-                    if let Some((_, index, weight)) = steady {
-                        parts[1] = Some(mixture.steady_part(index, weight));
-                    }
-                    p95_s_of(&parts.iter().flatten().copied().collect::<Vec<_>>(), 0.0) * 1e3
+                steady_p95_s = Some(p95_s);
+                // The part itself only where it is needed: beside a backlog's, or recorded.
+                if parts[0].is_some() || record.contains(&b) {
+                    parts[1] = Some(mixture.steady_part(index, weight));
                 }
+            }
+            match (parts[0], steady_p95_s) {
+                (None, Some(p95_s)) => p95_s * 1_000.0,
+                _ => p95_s_of(&parts.iter().flatten().copied().collect::<Vec<_>>(), 0.0) * 1e3,
             }
         } else {
             // A backlog at the end (or a load above what M/M/c holds): a request waits for
@@ -307,9 +306,6 @@ pub fn run_pool(
         }
         out.ready_replica_hours += ready_share * len / 3600.0;
         if record.contains(&b) {
-            if let (None, Some((_, index, weight))) = (parts[1], steady) {
-                parts[1] = Some(mixture.steady_part(index, weight));
-            }
             out.buckets.push(Bucket {
                 p95_ms,
                 parts,
@@ -436,15 +432,14 @@ pub fn p95_ms_of(buckets: &[Bucket]) -> f64 {
 /// (with no replica serving, at least until the first one starts); infinite when no replica
 /// is or will be there.
 fn wait_for(ahead: f64, now: f64, ready: u32, pending: &[f64], per_replica_rps: f64) -> f64 {
-    if ahead <= 0.0 && ready > 0 && per_replica_rps > 0.0 {
+    // Replicas past their start time but not yet counted as ready serve from now. With
+    // nothing ahead and any replica serving, no wait (the pending ones searched only when
+    // none is ready).
+    if ahead <= 0.0 && per_replica_rps > 0.0 && (ready > 0 || pending.iter().any(|&p| p <= now)) {
         return 0.0;
     }
-    // Replicas past their start time but not yet counted as ready serve from now.
     let started = pending.iter().filter(|&&p| p <= now).count() as f64;
     let mut rate = (f64::from(ready) + started) * per_replica_rps;
-    if ahead <= 0.0 && rate > 0.0 {
-        return 0.0;
-    }
     // With none serving, even the first in line waits for a replica to start.
     let mut at = now;
     let mut left = ahead;
@@ -550,13 +545,8 @@ mod tests {
         // Against the definition: every recommendation of the last cooldown kept, their
         // highest taken; random loads, cooldowns of 0 to 10 periods, replicas starting
         // after 0 to 3 periods.
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut stream = Stream::new(11, 0, Purpose::Traffic, 0);
+        let mut next = |n: u64| stream.next_u64() % n;
         for _ in 0..200 {
             let s = PoolSpec {
                 scale_down_cooldown_s: 60.0 * next(11) as f64,

@@ -121,15 +121,12 @@ pub(super) struct ClassPlan {
     pub(super) pull_s: i64,
     /// Restart overhead of a resumed attempt, s.
     pub(super) restart_s: i64,
-    /// A job holds a share of a GPU shared with other jobs ([`super::shared_gpus`]), not
-    /// GPU slots of its own.
-    pub(super) fractional: bool,
     /// A job asks for a fraction of one GPU (`share`): it uses that much of what it holds
     /// (a share of a shared GPU, else a whole GPU whose rest is idle).
     pub(super) partial: bool,
     /// The fraction of a GPU it asks for (1 for jobs of whole GPUs).
     pub(super) share: f64,
-    /// What a job takes of a shared GPU, when `fractional`.
+    /// What a job takes of a shared GPU, when it holds a share of one (`fractional`).
     pub(super) need: Option<super::shared_gpus::ShareNeed>,
 }
 
@@ -186,7 +183,6 @@ impl ClassPlan {
             delta,
             pull_s: rounding::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
             restart_s: rounding::round(class.restart_overhead_s) as i64,
-            fractional: share.is_some(),
             partial: class.is_fractional(),
             share: match share {
                 Some(need) => need.share,
@@ -197,11 +193,18 @@ impl ClassPlan {
         }
     }
 
+    /// Whether a job holds a share of a GPU shared with other jobs ([`super::shared_gpus`]),
+    /// not GPU slots of its own.
+    #[inline]
+    pub(super) fn fractional(&self) -> bool {
+        self.need.is_some()
+    }
+
     /// GPUs a job is charged for on each node it holds while it waits or runs: its share, or
     /// the slots it holds.
     #[inline]
     pub(super) fn held_gpus(&self) -> f64 {
-        if self.fractional {
+        if self.fractional() {
             self.share
         } else {
             f64::from(self.slots_held)

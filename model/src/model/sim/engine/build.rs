@@ -228,7 +228,7 @@ pub(super) fn new_sim<'a>(
         .iter()
         .map(|class| ClassPlan::new(class, platform))
         .collect();
-    if sim.plans.iter().any(|plan| plan.fractional) {
+    if sim.plans.iter().any(|plan| plan.fractional()) {
         sim.job_gpu = vec![u32::MAX; jobs.len()];
     }
     for job in jobs {

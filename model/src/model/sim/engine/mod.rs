@@ -342,7 +342,7 @@ impl Sim<'_> {
                 break;
             }
             let plan = self.plan(job);
-            if plan.fractional {
+            if plan.fractional() {
                 // (No bit past 32 classes: such a class is never skipped.)
                 let class_bit = 1u32.checked_shl(self.jobs[job].class as u32).unwrap_or(0);
                 if refused_shares & class_bit == 0 && !self.try_place(job) {
@@ -393,7 +393,7 @@ impl Sim<'_> {
                 let gpus = plan.gpus;
                 let needed = plan.nodes_needed as usize;
                 let shared = !plan.whole_nodes;
-                if plan.fractional {
+                if plan.fractional() {
                     let bit = 1u32.checked_shl(class as u32).unwrap_or(0);
                     return n == 0 || refused_shares & bit != 0;
                 }
@@ -423,7 +423,7 @@ impl Sim<'_> {
         let plan = self.plan(job);
         let gpus = plan.gpus;
         let gpn = self.platform.gpus_per_node;
-        if plan.fractional {
+        if plan.fractional() {
             return self.try_place_share(job);
         }
         if !plan.whole_nodes {
@@ -543,7 +543,7 @@ impl Sim<'_> {
 
     fn unhold_all(&mut self, job: usize) {
         let plan = self.plan(job);
-        if plan.fractional {
+        if plan.fractional() {
             self.release_share(job);
         }
         let slots = plan.slots_held;
