@@ -27,6 +27,7 @@ pub mod sim;
 pub mod split;
 pub mod stats;
 pub mod step;
+pub mod ziggurat;
 
 /// Version of the engine that computed a result; every result carries it.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");

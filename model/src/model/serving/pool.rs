@@ -143,6 +143,8 @@ pub fn run_pool(
     let per_period = ((spec.metric_period_s / bucket_s).round() as usize).max(1);
     let period = per_period as f64 * bucket_s;
     let mu = spec.capacity_rps / f64::from(spec.concurrency.max(1));
+    // Replicas the autoscaler asks for per request seen in a period (and waiting at its end).
+    let replicas_per_request = 1.0 / (period * spec.target_utilization * spec.capacity_rps);
     let mut ready: u32 = spec.initial_replicas;
     // Ready times of replicas requested and not yet serving, earliest first.
     let mut pending: Vec<f64> = Vec::new();
@@ -171,7 +173,7 @@ pub fn run_pool(
         if draws.mean() != rate * len {
             draws = Poisson::new(rate * len);
         }
-        let arrivals = draws.draw(stream) as f64;
+        let arrivals = draws.draw(stream);
         // With nothing ready or starting (scaled to zero), requests wait for the autoscaler's
         // next decision, at the end of this period, and the start-up of the replicas it then
         // asks for: it will have seen this period's requests (those still to come at the
@@ -226,7 +228,11 @@ pub fn run_pool(
         // 4. Latency: the arrivals' distributions, each with its requests, and their p95.
         let servers = floor_non_negative(ready_share * f64::from(spec.concurrency)) as u32;
         let lambda = arrivals / len;
-        let stable = warm && servers > 0 && lambda < f64::from(servers) * mu;
+        // The bucket's requests the servers could serve, and the utilisation steps a request
+        // adds (known before the arrivals are drawn: no division waits for the draw).
+        let servable = f64::from(servers) * mu * len;
+        let steps_per_request = RHO_STEPS / servable;
+        let stable = warm && servers > 0 && arrivals < servable;
         let mut parts = [None, None];
         // The p95 (seconds) of this bucket's steady part, if it has one.
         let mut steady_p95_s = None;
@@ -255,8 +261,8 @@ pub fn run_pool(
                 parts[0] = Some(part);
             }
             if drained < 1.0 {
-                let step = round_non_negative(lambda / (f64::from(servers) * mu) * RHO_STEPS)
-                    .min(RHO_STEPS - 1.0) as u32;
+                let step =
+                    round_non_negative(arrivals * steps_per_request).min(RHO_STEPS - 1.0) as u32;
                 let weight = arrivals * (1.0 - drained);
                 let (p95_s, index) = mixture.add_steady((servers, step), weight, || {
                     let (latency, p95_ms) = steady_latency(servers, step, mu);
@@ -319,9 +325,9 @@ pub fn run_pool(
         period_arrivals += arrivals;
         if b + 1 == decision_bucket {
             decision_bucket += per_period;
-            let load = (period_arrivals + backlog) / period;
+            let want = clamp_replicas(spec, (period_arrivals + backlog) * replicas_per_request);
             period_arrivals = 0.0;
-            ready -= autoscaler.decide(spec, end, load, ready, &mut pending);
+            ready -= autoscaler.decide(spec, end, want, ready, &mut pending);
         }
     }
     out.queued_at_horizon = backlog;
@@ -339,19 +345,19 @@ pub struct Autoscaler {
 }
 
 impl Autoscaler {
-    /// The decision at `now` for `load` requests per second, with `ready` replicas serving
-    /// and `pending` (their ready times, earliest first) starting: new replicas are pushed
-    /// onto `pending`, ready at `now` + start-up; returns how many ready replicas to remove
-    /// (pending ones, the latest first, are removed from `pending` before any ready one).
+    /// The decision at `now` when the load asks for `want` replicas ([`desired_replicas`]),
+    /// with `ready` replicas serving and `pending` (their ready times, earliest first)
+    /// starting: new replicas are pushed onto `pending`, ready at `now` + start-up; returns
+    /// how many ready replicas to remove (pending ones, the latest first, are removed from
+    /// `pending` before any ready one).
     pub fn decide(
         &mut self,
         spec: &PoolSpec,
         now: f64,
-        load: f64,
+        want: u32,
         ready: u32,
         pending: &mut Vec<f64>,
     ) -> u32 {
-        let want = desired_replicas(spec, load);
         let window_start = now - spec.scale_down_cooldown_s;
         while self.recent.front().is_some_and(|&(t, _)| t <= window_start) {
             self.recent.pop_front();
@@ -410,11 +416,15 @@ fn steady_latency(servers: u32, step: u32, mu: f64) -> (Latency, f64) {
 
 /// Replicas the autoscaler asks for at `load` requests per second.
 pub fn desired_replicas(spec: &PoolSpec, load: f64) -> u32 {
-    let per_replica = spec.target_utilization * spec.capacity_rps;
-    let want = if load <= 0.0 {
-        0
+    clamp_replicas(spec, load / (spec.target_utilization * spec.capacity_rps))
+}
+
+/// `replicas` rounded up, within the pool's fewest and most.
+fn clamp_replicas(spec: &PoolSpec, replicas: f64) -> u32 {
+    let want = if replicas > 0.0 {
+        ceil_non_negative(replicas).min(f64::from(u32::MAX)) as u32
     } else {
-        ceil_non_negative(load / per_replica).min(f64::from(u32::MAX)) as u32
+        0
     };
     want.clamp(spec.min_replicas, spec.max_replicas.max(spec.min_replicas))
 }
@@ -569,9 +579,9 @@ mod tests {
                     p.drain(..joined);
                     *r += joined as u32;
                 }
-                ready -= autoscaler.decide(&s, now, load, ready, &mut pending);
-                // The definition, written out.
                 let want = desired_replicas(&s, load);
+                ready -= autoscaler.decide(&s, now, want, ready, &mut pending);
+                // The definition, written out.
                 reference.retain(|&(t, _)| t > now - s.scale_down_cooldown_s);
                 reference.push((now, want));
                 let current = ready_ref + pending_ref.len() as u32;

@@ -10,8 +10,6 @@
 //!
 //! Its 95th percentile is found by bisection on that survival function (monotone in t).
 
-use crate::model::analytic::erlang_c_probability_of_wait;
-
 /// The probability a latency percentile leaves above it: 0.05 for the 95th.
 pub const P95_TAIL: f64 = 0.05;
 
@@ -19,6 +17,25 @@ pub const P95_TAIL: f64 = 0.05;
 /// `lambda` (per second); 1 when the queue is unstable (λ ≥ cμ).
 pub fn sojourn_survival(servers: u32, lambda: f64, mu: f64, t: f64) -> f64 {
     Latency::queue(servers, lambda, mu).map_or(1.0, |l| l.survival(t))
+}
+
+/// Erlang C's probability that a request waits, with `servers` servers and an offered load
+/// of `load` = λ/μ erlangs (below `servers`), from the Erlang B recursion in its reciprocal
+/// form, 1/B(k) = 1 + (k/a)·1/B(k − 1): a multiplication and an addition per server where the
+/// usual form divides (a pool of a thousand replicas has thousands of servers). Then
+/// C = c / ((c − a)/B + a). It agrees with [`crate::model::analytic`]'s to about 1e-13
+/// (tested); where 1/B overflows (a light load on many servers), C is 0.
+fn probability_of_wait(servers: u32, load: f64) -> f64 {
+    let c = f64::from(servers);
+    if load >= c {
+        return 1.0;
+    }
+    let per_load = 1.0 / load;
+    let mut inverse_b = 1.0;
+    for k in 1..=servers {
+        inverse_b = 1.0 + f64::from(k) * per_load * inverse_b;
+    }
+    c / ((c - load) * inverse_b + load)
 }
 
 /// P(T > t) for a queue in which a request waits with probability `wait`, its wait then
@@ -78,7 +95,7 @@ impl Latency {
             return None;
         }
         let wait = if lambda > 0.0 {
-            erlang_c_probability_of_wait(servers, lambda / mu)
+            probability_of_wait(servers, lambda / mu)
         } else {
             0.0
         };
@@ -159,6 +176,28 @@ pub fn quantile_of(survival: impl Fn(f64) -> f64, tail: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_reciprocal_recursion_gives_erlang_c() {
+        // By hand: M/M/1 waits with probability ρ; two servers at one erlang with 1/3
+        // (B(2, 1) = 1/5, C = 2·(1/5) / (2 − 1·(4/5))).
+        assert!((probability_of_wait(1, 0.37) - 0.37).abs() < 1e-15);
+        assert!((probability_of_wait(2, 1.0) - 1.0 / 3.0).abs() < 1e-15);
+        // Against the usual recursion, from one server to thousands, light to heavy loads.
+        use crate::model::analytic::erlang_c_probability_of_wait;
+        for servers in [1, 2, 3, 8, 64, 288, 1_000, 2_880, 20_000] {
+            for rho in [1e-6, 0.01, 0.3, 0.7, 0.9, 0.99, 0.999_9] {
+                let a = rho * f64::from(servers);
+                let ours = probability_of_wait(servers, a);
+                let usual = erlang_c_probability_of_wait(servers, a);
+                assert!(
+                    (ours - usual).abs() <= 1e-12 * usual.max(1e-300),
+                    "c = {servers}, ρ = {rho}: {ours} vs {usual}"
+                );
+            }
+        }
+        assert_eq!(probability_of_wait(4, 4.0), 1.0);
+    }
 
     #[test]
     fn one_server_is_m_m_1_whose_sojourn_is_exponential() {

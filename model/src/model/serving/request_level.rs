@@ -6,7 +6,7 @@
 //! periods from the arrivals it saw and the queue. A removed replica takes no new request
 //! and finishes the ones it holds. Only for small scales (it holds every latency).
 
-use super::pool::{Autoscaler, PoolSpec};
+use super::pool::{desired_replicas, Autoscaler, PoolSpec};
 use super::traffic::TrafficPlan;
 use crate::model::rng::Stream;
 use std::cmp::Ordering;
@@ -129,7 +129,8 @@ pub fn run_requests(
             let load = (period_arrivals as f64 + servers.queue.len() as f64) / spec.metric_period_s;
             period_arrivals = 0;
             let before = pending.len();
-            let removed = autoscaler.decide(spec, now, load, ready, &mut pending);
+            let removed =
+                autoscaler.decide(spec, now, desired_replicas(spec, load), ready, &mut pending);
             ready -= removed;
             for &at in &pending[before.min(pending.len())..] {
                 servers.events.push(Event {
