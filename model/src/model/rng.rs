@@ -65,7 +65,7 @@ impl Stream {
         Stream(seeded(key))
     }
 
-    /// A raw 64-bit draw (used to derive child streams).
+    /// A raw 64-bit draw (to derive child streams, and the ziggurat's layer and position).
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }

@@ -4,7 +4,7 @@
 //! to Generate Normal Random Samples", 2005, whose 128 layers and constants are used).
 //!
 //! For samplers drawn tens of thousands of times a run (a service's Poisson count of requests
-//! every minute): about 99 % of draws take one 64-bit number, a table lookup and a comparison,
+//! every minute): about 97 % of draws take one 64-bit number, a table lookup and a comparison,
 //! where the Box–Muller transform of [`crate::model::rng::Stream::standard_normal`] takes a
 //! `log`, a square root and a `cos`. The training simulation keeps Box–Muller, so its numbers
 //! do not move.
@@ -81,7 +81,7 @@ fn split(bits: u64) -> (usize, f64) {
     (layer, 2.0 * ((bits >> 11) as f64 * UNIT) - 1.0)
 }
 
-/// A draw whose first try fell outside its layer's inner rectangle (about 1 % of them): the
+/// A draw whose first try fell outside its layer's inner rectangle (about 3 % of them): the
 /// wedge's test, or the tail, then new tries.
 #[cold]
 #[inline(never)]

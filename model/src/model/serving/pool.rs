@@ -143,8 +143,6 @@ pub fn run_pool(
     let per_period = ((spec.metric_period_s / bucket_s).round() as usize).max(1);
     let period = per_period as f64 * bucket_s;
     let mu = spec.capacity_rps / f64::from(spec.concurrency.max(1));
-    // Replicas the autoscaler asks for per request seen in a period (and waiting at its end).
-    let replicas_per_request = 1.0 / (period * spec.target_utilization * spec.capacity_rps);
     let mut ready: u32 = spec.initial_replicas;
     // Ready times of replicas requested and not yet serving, earliest first.
     let mut pending: Vec<f64> = Vec::new();
@@ -183,8 +181,7 @@ pub fn run_pool(
             let next_decision = decision_bucket as f64 * bucket_s;
             let to_come = rate * (next_decision - end).max(0.0);
             let seen = period_arrivals + arrivals + to_come;
-            let load = (seen + backlog + arrivals + to_come) / period;
-            let n = desired_replicas(spec, load).max(1);
+            let n = replicas_for_requests(spec, seen + backlog + arrivals + to_come, period).max(1);
             cold.resize(n as usize, next_decision + spec.startup_s);
         }
         let starting: &[f64] = if cold.is_empty() { &pending } else { &cold };
@@ -325,7 +322,7 @@ pub fn run_pool(
         period_arrivals += arrivals;
         if b + 1 == decision_bucket {
             decision_bucket += per_period;
-            let want = clamp_replicas(spec, (period_arrivals + backlog) * replicas_per_request);
+            let want = replicas_for_requests(spec, period_arrivals + backlog, period);
             period_arrivals = 0.0;
             ready -= autoscaler.decide(spec, end, want, ready, &mut pending);
         }
@@ -345,7 +342,7 @@ pub struct Autoscaler {
 }
 
 impl Autoscaler {
-    /// The decision at `now` when the load asks for `want` replicas ([`desired_replicas`]),
+    /// The decision at `now` when the load asks for `want` replicas ([`replicas_for_requests`]),
     /// with `ready` replicas serving and `pending` (their ready times, earliest first)
     /// starting: new replicas are pushed onto `pending`, ready at `now` + start-up; returns
     /// how many ready replicas to remove (pending ones, the latest first, are removed from
@@ -417,6 +414,15 @@ fn steady_latency(servers: u32, step: u32, mu: f64) -> (Latency, f64) {
 /// Replicas the autoscaler asks for at `load` requests per second.
 pub fn desired_replicas(spec: &PoolSpec, load: f64) -> u32 {
     clamp_replicas(spec, load / (spec.target_utilization * spec.capacity_rps))
+}
+
+/// Replicas the autoscaler asks for when it saw `requests` over a period of `period_s`
+/// seconds (those waiting at its end included): ⌈requests ÷ (period × target × a replica's
+/// capacity)⌉ within the fewest and most, by one multiplication. The pool, its cold start and
+/// the request-level simulation decide by it alike.
+pub fn replicas_for_requests(spec: &PoolSpec, requests: f64, period_s: f64) -> u32 {
+    let per_request = 1.0 / (period_s * spec.target_utilization * spec.capacity_rps);
+    clamp_replicas(spec, requests * per_request)
 }
 
 /// `replicas` rounded up, within the pool's fewest and most.

@@ -6,7 +6,7 @@
 //! periods from the arrivals it saw and the queue. A removed replica takes no new request
 //! and finishes the ones it holds. Only for small scales (it holds every latency).
 
-use super::pool::{desired_replicas, Autoscaler, PoolSpec};
+use super::pool::{replicas_for_requests, Autoscaler, PoolSpec};
 use super::traffic::TrafficPlan;
 use crate::model::rng::Stream;
 use std::cmp::Ordering;
@@ -126,11 +126,11 @@ pub fn run_requests(
         out.replica_hours += billed * (now - last) / 3600.0;
         last = now;
         if now == next_tick {
-            let load = (period_arrivals as f64 + servers.queue.len() as f64) / spec.metric_period_s;
+            let seen = period_arrivals as f64 + servers.queue.len() as f64;
+            let want = replicas_for_requests(spec, seen, spec.metric_period_s);
             period_arrivals = 0;
             let before = pending.len();
-            let removed =
-                autoscaler.decide(spec, now, desired_replicas(spec, load), ready, &mut pending);
+            let removed = autoscaler.decide(spec, now, want, ready, &mut pending);
             ready -= removed;
             for &at in &pending[before.min(pending.len())..] {
                 servers.events.push(Event {
