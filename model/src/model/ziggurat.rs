@@ -82,14 +82,11 @@ fn split(bits: u64) -> (usize, f64) {
 }
 
 /// A draw whose first try fell outside its layer's inner rectangle (about 3 % of them): the
-/// wedge's test, or the tail, then new tries.
+/// tail, or the wedge's test, then new tries.
 #[cold]
 #[inline(never)]
 fn outside(stream: &mut Stream, t: &Tables, mut layer: usize, mut u: f64) -> f64 {
     loop {
-        if u.abs() < t.inner[layer] {
-            return u * t.x[layer];
-        }
         if layer == 0 {
             return tail(stream, u < 0.0);
         }
@@ -100,6 +97,9 @@ fn outside(stream: &mut Stream, t: &Tables, mut layer: usize, mut u: f64) -> f64
             return x;
         }
         (layer, u) = split(stream.next_u64());
+        if u.abs() < t.inner[layer] {
+            return u * t.x[layer];
+        }
     }
 }
 

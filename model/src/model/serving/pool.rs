@@ -224,7 +224,6 @@ pub fn run_pool(
         out.arrived += arrivals;
         // 4. Latency: the arrivals' distributions, each with its requests, and their p95.
         let servers = floor_non_negative(ready_share * f64::from(spec.concurrency)) as u32;
-        let lambda = arrivals / len;
         // The bucket's requests the servers could serve, and the utilisation steps a request
         // adds (known before the arrivals are drawn: no division waits for the draw).
         let servable = f64::from(servers) * mu * len;
@@ -239,7 +238,7 @@ pub fn run_pool(
             // The backlog (if any) drains at the capacity beyond the arrivals; the requests
             // after it see M/M/c at the bucket's utilisation.
             let drained = if before > 0.0 {
-                (before / (serving_rps - lambda)).min(len) / len
+                (before / (serving_rps - arrivals / len)).min(len) / len
             } else {
                 0.0
             };
