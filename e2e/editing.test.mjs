@@ -34,7 +34,7 @@ test('overriding a default changes that platform only; reset restores it', async
     let run = await runId(page);
     // EKS's control-plane fee: $0.10/cluster-hour → $0.60 (extended support): +$365/month.
     await page.locator('fieldset.platform').nth(1).locator('details.all-settings summary').click();
-    await typeNumber(page, 'platform-1-setting-6', 0.6);
+    await typeNumber(page, 'platform-1-setting-0', 0.6);
     await waitForRun(page, run);
     const after = await metric(page, 'breakdown_usd.fees');
     assert.ok(Math.abs(after['EKS spot'] - 0.6 * 730) < 1e-9, `${after['EKS spot']}`);

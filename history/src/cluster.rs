@@ -63,7 +63,7 @@ pub fn add_recorded_cluster(
     }
     let mut platform =
         Profile::ReservedCluster.platform_on(RECORDED_CLUSTER, node, &scenario.reference_gpu);
-    platform.max_nodes = nodes;
+    platform.first_pool_mut().max_nodes = nodes;
     platform.multi_node_efficiency = 1.0;
     platform.storage_read_slowdown_pct = 0.0;
     let model = model.to_string();

@@ -1315,7 +1315,7 @@ mod tests {
         let mut s = scenario.clone();
         s.job_classes = fit.classes;
         for p in &mut s.platforms {
-            p.max_nodes = 10_000;
+            p.first_pool_mut().max_nodes = 10_000;
         }
         let link = gpucost_model::scenario::link::encode_link(&s, "batch-vs-eks-spot");
         assert!(

@@ -14,7 +14,7 @@ fn scenario(replications: u32) -> Scenario {
         name: "On spot".to_string(),
         ..Default::default()
     };
-    spot.purchase.overflow = Overflow::Spot;
+    spot.first_pool_mut().purchase.overflow = Overflow::Spot;
     let mut s = Scenario {
         horizon_days: 3.0,
         replications,

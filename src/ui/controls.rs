@@ -226,6 +226,22 @@ pub fn numeric_fields<T: 'static>(
     item: fn(&Scenario, usize) -> Option<&T>,
     item_mut: fn(&mut Scenario, usize) -> Option<&mut T>,
 ) -> impl IntoView {
+    let at = ItemAt {
+        index,
+        get: item,
+        get_mut: item_mut,
+    };
+    item_numeric_fields(scenario, at, format!("{id_prefix}-{index}"), settings)
+}
+
+/// Number fields for `settings` of the item `at` names. Element ids are
+/// `{id_prefix}-setting-{k}`.
+pub fn item_numeric_fields<T: 'static>(
+    scenario: RwSignal<Scenario>,
+    at: ItemAt<T>,
+    id_prefix: String,
+    settings: Vec<NumericSetting<T>>,
+) -> impl IntoView {
     settings
         .into_iter()
         .enumerate()
@@ -238,19 +254,11 @@ pub fn numeric_fields<T: 'static>(
                 read,
                 write,
             } = setting;
-            let value = Signal::derive(move || {
-                scenario.with(|s| item(s, index).and_then(read).unwrap_or(0.0))
-            });
-            let on_change = Callback::new(move |v: f64| {
-                scenario.update(|s| {
-                    if let Some(t) = item_mut(s, index) {
-                        write(t, v);
-                    }
-                })
-            });
+            let value = Signal::derive(move || at.read(scenario, read).flatten().unwrap_or(0.0));
+            let on_change = Callback::new(move |v: f64| at.edit(scenario, |t| write(t, v)));
             view! {
                 <NumberField
-                    id=format!("{id_prefix}-{index}-setting-{k}")
+                    id=format!("{id_prefix}-setting-{k}")
                     label=label
                     unit=unit
                     min=min
@@ -288,6 +296,29 @@ impl ItemAt<crate::model::scenario::Platform> {
             index,
             get: |s, i| s.platforms.get(i),
             get_mut: |s, i| s.platforms.get_mut(i),
+        }
+    }
+}
+
+impl ItemAt<crate::model::scenario::NodePool> {
+    /// Pool `pool` of platform `platform` (one index for both: `platform` × the most pools a
+    /// platform has, + `pool`).
+    pub fn pool(platform: usize, pool: usize) -> Self {
+        use crate::model::scenario::node_pool::MAX_NODE_POOLS;
+        ItemAt {
+            index: platform * MAX_NODE_POOLS + pool,
+            get: |s, i| {
+                s.platforms
+                    .get(i / MAX_NODE_POOLS)?
+                    .node_pools
+                    .get(i % MAX_NODE_POOLS)
+            },
+            get_mut: |s, i| {
+                s.platforms
+                    .get_mut(i / MAX_NODE_POOLS)?
+                    .node_pools
+                    .get_mut(i % MAX_NODE_POOLS)
+            },
         }
     }
 }

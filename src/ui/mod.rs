@@ -17,6 +17,7 @@ mod history_worker_client;
 mod job_classes;
 mod link_sync;
 mod method_panel;
+mod node_pools;
 mod node_timeline;
 mod platform_settings;
 mod replay_banner;

@@ -4,8 +4,8 @@
 //! warm-pool window, …) set it on all of them; the platform fieldsets edit one platform.
 
 use super::controls::{parse_in_range, SliderField};
+use super::node_pools::{instance_options, offered_instances, NodePools};
 use crate::format::trim_number;
-use crate::model::catalog;
 use crate::model::knobs::KNOBS;
 use crate::model::platforms::Profile;
 use crate::model::scenario::fields;
@@ -165,15 +165,18 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
     // The instance list depends on the profile alone (its cloud; Cloud Run's own instances):
     // its options are not rebuilt on other edits.
     let offered = Memo::new(move |_| profile());
-    let instances = move || {
-        let profile = offered.get();
-        catalog::catalog()
-            .iter()
-            .filter(|row| {
-                profile.is_some_and(|p| p.offers(row)) && row.on_demand_usd_per_node_hour.is_some()
-            })
-            .collect::<Vec<_>>()
+    // With several pools, the instance type and capacity above are the first pool's.
+    let first_pool = move || {
+        scenario.with(|s| {
+            s.platforms
+                .get(index)
+                .filter(|p| p.node_pools.len() > 1)
+                .map(|p| format!(", pool \"{}\"", p.first_pool().name))
+                .unwrap_or_default()
+        })
     };
+    let instance_label = move || format!("Instance type{}", first_pool());
+    let capacity_label = move || format!("Capacity beyond reserved{}", first_pool());
     // Shown only where the row matches the platform's price (a row of the same type
     // elsewhere is not what the platform holds).
     let selected_instance = move || {
@@ -200,11 +203,11 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
         };
         scenario.update(|s| {
             if let Some(p) = s.platforms.get_mut(index) {
-                p.purchase.overflow = overflow;
+                p.first_pool_mut().purchase.overflow = overflow;
             }
         })
     };
-    let overflow_value = move || match platform().map(|p| p.purchase.overflow) {
+    let overflow_value = move || match platform().map(|p| p.first_pool().purchase.overflow) {
         Some(Overflow::Spot) => "spot",
         Some(Overflow::None) => "none",
         _ => "on_demand",
@@ -220,7 +223,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
             <legend>{name}</legend>
             <p class="profile">{move || profile().map(|p| p.label()).unwrap_or("custom profile")}</p>
             <div class="control">
-                <label for=id("instance")>"Instance type"</label>
+                <label for=id("instance")>{instance_label}</label>
                 <select
                     id=id("instance")
                     prop:value=selected_instance
@@ -230,31 +233,11 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                         }
                     }
                 >
-                    {move || {
-                        instances()
-                            .into_iter()
-                            .map(|row| {
-                                let index = catalog::catalog()
-                                    .iter()
-                                    .position(|r| std::ptr::eq(r, row))
-                                    .unwrap_or(0);
-                                let label = format!(
-                                    "{} — {} × {} {} GB, {} (${}/h)",
-                                    row.name,
-                                    row.gpus_per_node,
-                                    row.gpu_model,
-                                    trim_number(row.gpu_memory_gb),
-                                    row.region,
-                                    trim_number(row.on_demand_usd_per_node_hour.unwrap_or(0.0))
-                                );
-                                view! { <option value=index.to_string()>{label}</option> }
-                            })
-                            .collect_view()
-                    }}
+                    {move || instance_options(offered_instances(offered.get()))}
                 </select>
             </div>
             <div class="control">
-                <label for=id("purchase")>"Capacity beyond reserved"</label>
+                <label for=id("purchase")>{capacity_label}</label>
                 <select
                     id=id("purchase")
                     prop:value=overflow_value
@@ -294,8 +277,8 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                 {move || platform().map(|p| format!(
                     "On-demand ${}/node-h, spot ${}/node-h; fee ${}/cluster-h; provisioning median {} s; \
                      billing per {} s, minimum {} s; {}",
-                    trim_number(p.on_demand_usd_per_node_hour),
-                    trim_number(p.spot_usd_per_node_hour),
+                    trim_number(p.first_pool().on_demand_usd_per_node_hour),
+                    trim_number(p.first_pool().spot_usd_per_node_hour),
                     trim_number(p.fee_usd_per_cluster_hour),
                     trim_number(p.provisioning_median_s),
                     p.billing.granularity_s,
@@ -308,16 +291,17 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                 ))}
             </p>
             {move || platform()
-                .filter(|p| crate::model::catalog::is_family_dependent(&p.gpu_model))
+                .filter(|p| crate::model::catalog::is_family_dependent(&p.first_pool().gpu_model))
                 .map(|p| view! {
                     <p class="platform-facts notice">
                         {format!(
                             "{}: its throughput, {} × the reference GPU, is an assumption for transformer inference (its chip's dense FP16/BF16 peak against an A100's); it depends on the model family and the compiler far more than a GPU's does. Set yours under All settings → Relative throughput.",
-                            p.gpu_model,
-                            trim_number(p.relative_throughput)
+                            p.first_pool().gpu_model,
+                            trim_number(p.first_pool().relative_throughput)
                         )}
                     </p>
                 })}
+            <NodePools scenario=scenario index=index />
             <super::platform_settings::PlatformSettings scenario=scenario index=index />
             <div class="buttons">
                 <button type="button" on:click=reset>"Reset to defaults"</button>

@@ -40,8 +40,8 @@ fn mmc_core(mut s: Scenario) -> Scenario {
     for p in &mut s.platforms {
         p.provisioning_median_s = 0.0;
         p.provisioning_p90_s = 0.0;
-        p.spot_interruptions_per_node_hour = 0.0;
-        p.warm_pool_window_s = 3600.0;
+        p.first_pool_mut().spot_interruptions_per_node_hour = 0.0;
+        p.first_pool_mut().warm_pool_window_s = 3600.0;
     }
     s
 }
@@ -49,8 +49,8 @@ fn mmc_core(mut s: Scenario) -> Scenario {
 /// Every platform overflows to spot, every spot node interrupted at 0.05 per node-hour.
 fn spot_everywhere(mut s: Scenario) -> Scenario {
     for p in &mut s.platforms {
-        p.purchase.overflow = Overflow::Spot;
-        p.spot_interruptions_per_node_hour = 0.05;
+        p.first_pool_mut().purchase.overflow = Overflow::Spot;
+        p.first_pool_mut().spot_interruptions_per_node_hour = 0.05;
     }
     s
 }
@@ -58,8 +58,8 @@ fn spot_everywhere(mut s: Scenario) -> Scenario {
 /// No warm pool and no image cache: every job waits for a new node and pulls its image.
 fn cold_nodes(mut s: Scenario) -> Scenario {
     for p in &mut s.platforms {
-        p.warm_pool_window_s = 0.0;
-        p.image_cache = false;
+        p.first_pool_mut().warm_pool_window_s = 0.0;
+        p.first_pool_mut().image_cache = false;
     }
     s
 }

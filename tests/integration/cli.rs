@@ -88,7 +88,7 @@ fn same_seed_gives_the_same_bytes_and_set_edits_apply() {
     assert_eq!(a.stdout, b.stdout);
     let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
     assert_eq!(
-        v["scenario"]["platforms"][1]["spot_interruptions_per_node_hour"],
+        v["scenario"]["platforms"][1]["node_pools"][0]["spot_interruptions_per_node_hour"],
         0.05
     );
     assert_eq!(v["scenario"]["seed"], 9);

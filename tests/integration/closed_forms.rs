@@ -12,9 +12,9 @@ fn check_erlang_c(servers: u32, load: f64) {
     let warmup_s = 5 * 86_400;
     let per_day = load * f64::from(servers) * 24.0;
     let mut platform = bare_platform("static");
-    platform.purchase.reserved_share = 1.0;
-    platform.purchase.overflow = Overflow::None;
-    platform.max_nodes = servers;
+    platform.first_pool_mut().purchase.reserved_share = 1.0;
+    platform.first_pool_mut().purchase.overflow = Overflow::None;
+    platform.first_pool_mut().max_nodes = servers;
     let mut s = scenario(
         120.0,
         12,
@@ -70,8 +70,8 @@ fn queue_wait_matches_erlang_c_eight_servers_load_0_9() {
 /// replacement: mean wall time against Daly (2006).
 fn check_daly(solve_h: f64, interval_min: f64, write_s: f64, restart_s: f64, mtbi_h: f64) {
     let mut platform = bare_platform("spot");
-    platform.purchase.overflow = Overflow::Spot;
-    platform.spot_interruptions_per_node_hour = 1.0 / mtbi_h;
+    platform.first_pool_mut().purchase.overflow = Overflow::Spot;
+    platform.first_pool_mut().spot_interruptions_per_node_hour = 1.0 / mtbi_h;
     platform.spot_notice_s = 0.0;
     platform.placement = Placement::Exclusive;
     let mut class = bare_class(

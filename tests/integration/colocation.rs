@@ -2,7 +2,7 @@
 //! hand-worked cases a wrong model fails. Replicas fill GPUs training leaves idle, come
 //! first (preempting training), and stay off spot nodes.
 
-use crate::support::{adds_up, bare_class, bare_platform, scenario};
+use crate::support::{adds_up, bare_class, bare_platform, scenario, with_pool};
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::{
@@ -18,22 +18,24 @@ const HOUR: f64 = 3_600.0;
 /// `reserved` of them reserved and overflow `overflow`, replicas on the training nodes when
 /// `colocate`.
 fn cluster(reserved: u32, overflow: Overflow, colocate: bool) -> Platform {
-    Platform {
+    let platform = Platform {
         profile: "eks".to_string().into(),
-        gpus_per_node: 8,
-        on_demand_usd_per_node_hour: 80.0,
-        spot_usd_per_node_hour: 24.0,
-        purchase: Purchase {
-            reserved_share: f64::from(reserved),
-            reserved_discount_pct: 40.0,
-            overflow,
-        },
         serving: Some(Serving {
             shares_nodes_with_training: colocate,
             ..Serving::default()
         }),
         ..bare_platform("eks")
-    }
+    };
+    with_pool(platform, |pool| {
+        pool.gpus_per_node = 8;
+        pool.on_demand_usd_per_node_hour = 80.0;
+        pool.spot_usd_per_node_hour = 24.0;
+        pool.purchase = Purchase {
+            reserved_share: f64::from(reserved),
+            reserved_discount_pct: 40.0,
+            overflow,
+        };
+    })
 }
 
 /// A service of `replicas` fixed replicas of one GPU and no traffic.
@@ -185,7 +187,7 @@ fn replicas_stay_off_spot_nodes() {
     // An all-spot cluster, interrupted often: the replica gets an on-demand node of its own
     // ($10 a GPU-hour), and no interruption ever reaches it.
     let mut platform = cluster(0, Overflow::Spot, true);
-    platform.spot_interruptions_per_node_hour = 2.0;
+    platform.first_pool_mut().spot_interruptions_per_node_hour = 2.0;
     let mut s = on(platform, vec![fixed(1)], 1.0);
     s.job_classes[0].arrivals = Arrivals::Poisson { per_day: 48.0 };
     let o = run(&s);
@@ -204,7 +206,7 @@ fn replicas_fill_the_gaps_training_leaves_and_the_costs_add_up() {
     // On-demand nodes that come and go with the jobs, a warm window, and two services that
     // follow their traffic: the books balance in every replication.
     let mut platform = cluster(0, Overflow::OnDemand, true);
-    platform.warm_pool_window_s = 600.0;
+    platform.first_pool_mut().warm_pool_window_s = 600.0;
     platform.provisioning_median_s = 90.0;
     platform.provisioning_p90_s = 180.0;
     platform.billing.granularity_s = 60;
@@ -226,7 +228,7 @@ fn replicas_fill_the_gaps_training_leaves_and_the_costs_add_up() {
         assert_eq!(o.service_gpu_hours_without_node, 0.0);
     }
     // Time-sliced halves of a GPU: the shared GPUs they take are placed like replicas.
-    s.platforms[0].gpu_sharing = GpuSharing::TimeSlicing {
+    s.platforms[0].first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
         context_switch_loss: 0.05,
     };
     s.services[0].gpus_per_replica = 0.5;
@@ -267,7 +269,7 @@ fn replicas_that_find_no_gpu_are_counted_and_cost_nothing() {
     // it all day; the 8 others' 192 GPU-hours are counted as found no node, and paid by no
     // one.
     let mut platform = cluster(1, Overflow::None, true);
-    platform.max_nodes = 2;
+    platform.first_pool_mut().max_nodes = 2;
     let alone = run(&on(platform.clone(), vec![], 1.0));
     let mut busy = fixed(16);
     busy.traffic.mean_rps = 100.0;

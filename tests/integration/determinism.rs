@@ -7,8 +7,8 @@ use gpucost::model::scenario::{Arrivals, Duration, Overflow, Scenario};
 
 fn busy_scenario() -> Scenario {
     let mut spot = bare_platform("spot");
-    spot.purchase.overflow = Overflow::Spot;
-    spot.spot_interruptions_per_node_hour = 0.05;
+    spot.first_pool_mut().purchase.overflow = Overflow::Spot;
+    spot.first_pool_mut().spot_interruptions_per_node_hour = 0.05;
     spot.provisioning_median_s = 120.0;
     spot.provisioning_p90_s = 400.0;
     let mut on_demand = bare_platform("on-demand");

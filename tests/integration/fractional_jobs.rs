@@ -2,7 +2,7 @@
 //! GPUs (time-slicing by milli-GPUs and memory, MIG by slices), elsewhere each holds a whole
 //! GPU. Hand-worked cases a wrong model fails.
 
-use crate::support::{adds_up, bare_class, bare_platform, scenario};
+use crate::support::{adds_up, bare_class, bare_platform, scenario, with_pool};
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::gpu_sharing::standard_layout;
@@ -26,10 +26,12 @@ fn jobs_on(sharing: GpuSharing, gpus: f64, every_s: f64, run_s: f64) -> Scenario
     class.gpu_memory_gb = 4.0;
     let platform = Platform {
         profile: "eks".to_string().into(),
-        gpu_memory_gb: 40.0,
-        gpu_sharing: sharing,
         ..bare_platform("eks")
     };
+    let platform = with_pool(platform, |pool| {
+        pool.gpu_memory_gb = 40.0;
+        pool.gpu_sharing = sharing;
+    });
     scenario(1.0, 1, vec![class], vec![platform])
 }
 
@@ -186,7 +188,7 @@ fn a_smaller_fraction_is_placed_while_a_larger_one_waits() {
     // each running an hour: the second fits beside the first (0.9), although a larger job
     // waits before it. Useful: 0.6 × 24 + 0.3 × 1 + 0.3 × 1 = 15 GPU-hours.
     let mut s = jobs_on(time_slicing(), 0.6, 43_200.0, 86_400.0);
-    s.platforms[0].max_nodes = 1;
+    s.platforms[0].first_pool_mut().max_nodes = 1;
     let mut small = s.job_classes[0].clone();
     small.name = "small".into();
     small.gpus_per_job = 0.3;
@@ -209,10 +211,10 @@ fn whole_and_fractional_jobs_share_interrupted_spot_nodes_and_the_books_balance(
     // quarter-GPU jobs together, time-sliced; every replication's categories add up.
     let mut s = jobs_on(time_slicing(), 0.25, 900.0, 5_400.0);
     let p = &mut s.platforms[0];
-    p.gpus_per_node = 8;
-    p.purchase.overflow = gpucost::model::scenario::Overflow::Spot;
-    p.spot_interruptions_per_node_hour = 0.5;
-    p.warm_pool_window_s = 600.0;
+    p.first_pool_mut().gpus_per_node = 8;
+    p.first_pool_mut().purchase.overflow = gpucost::model::scenario::Overflow::Spot;
+    p.first_pool_mut().spot_interruptions_per_node_hour = 0.5;
+    p.first_pool_mut().warm_pool_window_s = 600.0;
     p.provisioning_median_s = 120.0;
     p.provisioning_p90_s = 300.0;
     s.job_classes[0].arrivals = Arrivals::Poisson { per_day: 96.0 };

@@ -1,7 +1,7 @@
 //! GPU sharing for services (MIG slices, time-slicing): hand-worked cases a wrong model
 //! fails, and the refusals that name what does not fit.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{bare_class, bare_platform, scenario, with_pool};
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::run_replication;
 use gpucost::model::scenario::gpu_sharing::standard_layout;
@@ -18,10 +18,12 @@ fn shared(sharing: GpuSharing, services: Vec<Service>, days: f64) -> Scenario {
     );
     let platform = Platform {
         profile: "eks".to_string().into(),
-        gpu_memory_gb: 40.0,
-        gpu_sharing: sharing,
         ..bare_platform("eks")
     };
+    let platform = with_pool(platform, |pool| {
+        pool.gpu_memory_gb = 40.0;
+        pool.gpu_sharing = sharing;
+    });
     let mut s = scenario(days, 2, vec![class], vec![platform]);
     s.services = services;
     s
@@ -165,11 +167,11 @@ fn time_slicing_refuses_memory_overcommit_naming_both_numbers() {
 fn mig_is_refused_on_gpus_without_it_naming_the_gpu() {
     for gpu in ["L4", "A10G", "T4", "L40S"] {
         let mut s = shared(seven_small_slices(), vec![small("m", 0.1, 1, 0.0)], 1.0);
-        s.platforms[0].gpu_model = gpu.into();
-        s.platforms[0].gpu_memory_gb = 24.0;
+        s.platforms[0].first_pool_mut().gpu_model = gpu.into();
+        s.platforms[0].first_pool_mut().gpu_memory_gb = 24.0;
         let err = s.validate().unwrap_err().to_string();
         assert!(
-            err.contains("platforms.0.gpu_sharing.layout")
+            err.contains("platforms.0.node_pools.0.gpu_sharing.layout")
                 && err.contains(&format!("{gpu} GPUs have no MIG")),
             "{err}"
         );
@@ -197,7 +199,7 @@ fn sharing_is_refused_off_kubernetes() {
         "{err}"
     );
     s.platforms[0].profile = "aws_batch".to_string().into();
-    s.platforms[0].gpu_sharing = GpuSharing::TimeSlicing {
+    s.platforms[0].first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
         context_switch_loss: 0.05,
     };
     let err = s.validate().unwrap_err().to_string();
@@ -221,7 +223,7 @@ fn a_sagemaker_multi_model_endpoint_packs_its_models_on_one_gpu() {
     );
     s.platforms[0].profile = "sagemaker".to_string().into();
     assert!((paid_gpu_hours(&s) - 24.0).abs() < 1e-9);
-    s.platforms[0].gpu_sharing = GpuSharing::None;
+    s.platforms[0].first_pool_mut().gpu_sharing = GpuSharing::None;
     assert!((paid_gpu_hours(&s) - 10.0 * 24.0).abs() < 1e-9);
 }
 
@@ -328,7 +330,7 @@ fn replicas_pack_shared_nodes_and_hold_their_own_instances_elsewhere() {
     let hours = 24.0;
     let on_nodes = |replicas: u32, shares: bool| {
         let mut s = shared(GpuSharing::None, vec![small("m", 1.0, replicas, 0.0)], 1.0);
-        s.platforms[0].gpus_per_node = 8;
+        s.platforms[0].first_pool_mut().gpus_per_node = 8;
         s.platforms[0].serving = Some(gpucost::model::scenario::Serving {
             shares_nodes: Some(shares),
             ..Default::default()
@@ -359,7 +361,7 @@ fn replicas_pack_shared_nodes_and_hold_their_own_instances_elsewhere() {
     // the ⌈12 ÷ 4⌉ = 3 a pool of GPUs would give.
     let on_4 = |replicas: u32| {
         let mut s = shared(GpuSharing::None, vec![small("m", 3.0, replicas, 0.0)], 1.0);
-        s.platforms[0].gpus_per_node = 4;
+        s.platforms[0].first_pool_mut().gpus_per_node = 4;
         s.validate().expect("valid");
         run_replication(&s, 0)[0].paid_gpu_seconds / 3_600.0
     };
@@ -378,8 +380,8 @@ fn time_slicing_takes_shares_that_divide_a_gpu_on_nvidia_gpus_sharing_nodes() {
     assert!(err.contains("must divide a GPU evenly"), "{err}");
     // An Inferentia2 chip is not an NVIDIA GPU.
     let mut s = shared(sliced.clone(), vec![small("m", 0.5, 1, 0.0)], 1.0);
-    s.platforms[0].gpu_model = "Inferentia2".into();
-    s.platforms[0].gpu_memory_gb = 32.0;
+    s.platforms[0].first_pool_mut().gpu_model = "Inferentia2".into();
+    s.platforms[0].first_pool_mut().gpu_memory_gb = 32.0;
     let err = s.validate().unwrap_err().to_string();
     assert!(
         err.contains("runs on Inferentia2, not an NVIDIA GPU"),

@@ -122,7 +122,7 @@ fn egress_bills_beyond_the_free_tier() {
 fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
     // 6 GB at 1 GB/s = 6 s pull. Two 1-hour jobs 12 h apart on one warm node: one pull.
     let mut platform = bare_platform("warm");
-    platform.warm_pool_window_s = 86_400.0;
+    platform.first_pool_mut().warm_pool_window_s = 86_400.0;
     let mut class = bare_class(
         Arrivals::Steady { per_day: 2.0 },
         Duration::Fixed { hours: 1.0 },
@@ -136,14 +136,14 @@ fn a_second_job_on_a_warm_cached_node_pulls_nothing() {
     close(o.queue_wait_image_pull_mean_s, 3.0);
     close(o.queue_wait_for_nodes_mean_s, 0.0);
     // Without the cache both jobs pull; with a zero warm window each gets a new node.
-    platform.image_cache = false;
+    platform.first_pool_mut().image_cache = false;
     let s = scenario(1.0, 1, vec![class.clone()], vec![platform.clone()]);
     close(
         gpu_s(&run_replication(&s, 0)[0], Category::ProvisioningAndPulls),
         12.0,
     );
-    platform.image_cache = true;
-    platform.warm_pool_window_s = 0.0;
+    platform.first_pool_mut().image_cache = true;
+    platform.first_pool_mut().warm_pool_window_s = 0.0;
     let s = scenario(1.0, 1, vec![class], vec![platform]);
     close(
         gpu_s(&run_replication(&s, 0)[0], Category::ProvisioningAndPulls),
@@ -156,7 +156,7 @@ fn queue_wait_splits_into_waiting_for_nodes_and_pulling() {
     // Provisioning fixed at 120 s (median = p90), a 6 s pull, a warm node for the second job:
     // waits 126 s and 0 s, of which nodes 60 s and pulls 3 s on average.
     let mut platform = bare_platform("warm");
-    platform.warm_pool_window_s = 86_400.0;
+    platform.first_pool_mut().warm_pool_window_s = 86_400.0;
     platform.provisioning_median_s = 120.0;
     platform.provisioning_p90_s = 120.0;
     let mut class = bare_class(
@@ -176,7 +176,7 @@ fn queue_wait_splits_into_waiting_for_nodes_and_pulling() {
 /// Seed 001: six 1-GPU jobs submitted together on 8-GPU nodes.
 fn six_one_gpu_jobs(placement: Placement) -> PlatformOutcome {
     let mut platform = bare_platform("k8s");
-    platform.gpus_per_node = 8;
+    platform.first_pool_mut().gpus_per_node = 8;
     platform.placement = placement;
     // Six classes of one steady job a day: all six arrive at time 0.
     let class = bare_class(
@@ -212,7 +212,7 @@ fn the_timeline_records_every_node_and_attempt_without_changing_results() {
         generate_jobs, simulate_platform, simulate_platform_timeline, AttemptEnd,
     };
     let mut platform = bare_platform("k8s");
-    platform.gpus_per_node = 8;
+    platform.first_pool_mut().gpus_per_node = 8;
     let class = bare_class(
         Arrivals::Steady { per_day: 1.0 },
         Duration::Fixed { hours: 2.0 },
@@ -241,7 +241,7 @@ fn jobs_still_queued_at_the_horizon_count_their_wait_up_to_it() {
     // 18, 12 and 6 h. Waits 0, 360, 720, 1080 min: mean 540; the 95th percentile between
     // the two largest, 720 + 0.85 × 360 = 1026. No job finished: no turnaround inflation.
     let mut platform = bare_platform("one node");
-    platform.max_nodes = 1;
+    platform.first_pool_mut().max_nodes = 1;
     let class = bare_class(
         Arrivals::Steady { per_day: 4.0 },
         Duration::Fixed { hours: 100.0 },
@@ -267,10 +267,10 @@ fn queue_wait_parts_split_provisioning_capacity_and_the_wait_for_a_slot() {
     // (3,960 s) on the same node, then pulls its image: 4,020 s. Means: wait 2,190 s =
     // 1,980 for a slot + 150 provisioning + 0 capacity + 60 pulling.
     let mut platform = bare_platform("one node");
-    platform.max_nodes = 1;
+    platform.first_pool_mut().max_nodes = 1;
     platform.provisioning_median_s = 300.0;
     platform.provisioning_p90_s = 300.0;
-    platform.warm_pool_window_s = 600.0;
+    platform.first_pool_mut().warm_pool_window_s = 600.0;
     let class = || {
         let mut c = bare_class(
             Arrivals::Steady { per_day: 1.0 },

@@ -40,7 +40,7 @@ fn the_empirical_classes_keep_the_files_useful_gpu_hours() {
     let expected = per_day * 30.0 * hours.iter().map(|&d| kept(d)).sum::<f64>() / n;
 
     let mut platform = bare_platform("ample");
-    platform.max_nodes = 10_000;
+    platform.first_pool_mut().max_nodes = 10_000;
     let replications = 300;
     let s = scenario(30.0, replications, fit.classes.clone(), vec![platform]);
     s.validate().expect("valid");

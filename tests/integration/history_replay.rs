@@ -13,7 +13,7 @@ const SACCT: &str = include_str!("../data/sacct-gpu.txt");
 
 fn no_delay() -> Scenario {
     let mut platform = bare_platform("no delay");
-    platform.max_nodes = 10_000;
+    platform.first_pool_mut().max_nodes = 10_000;
     let template = bare_class(
         Arrivals::Poisson { per_day: 1.0 },
         Duration::Fixed { hours: 1.0 },
@@ -131,10 +131,14 @@ fn the_recorded_cluster_replays_the_recorded_schedule() {
         .find(|p| p.name == RECORDED_CLUSTER)
         .expect("added");
     assert_eq!(
-        (cluster.max_nodes, cluster.gpus_per_node, s.reference_gpus),
+        (
+            cluster.first_pool().max_nodes,
+            cluster.first_pool().gpus_per_node,
+            s.reference_gpus
+        ),
         (1, 8, 8)
     );
-    assert_eq!(cluster.reserved_nodes(s.reference_gpus), 1);
+    assert_eq!(cluster.first_pool().reserved_nodes(s.reference_gpus), 1);
     // The template has no image to pull: the cluster adds nothing, so each replication waits
     // exactly as recorded.
     let mut run = MonteCarlo::new(s.clone()).expect("valid");

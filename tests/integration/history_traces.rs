@@ -289,8 +289,8 @@ fn the_openb_classes_keep_the_traces_gpu_hours() {
         })
         .sum();
     let mut platform = bare_platform("ample");
-    platform.gpus_per_node = 8;
-    platform.max_nodes = 10_000;
+    platform.first_pool_mut().gpus_per_node = 8;
+    platform.first_pool_mut().max_nodes = 10_000;
     let replications = 1_600;
     let s = scenario(30.0, replications, f.classes.clone(), vec![platform]);
     s.validate().expect("valid");

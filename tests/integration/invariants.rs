@@ -121,17 +121,17 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                                 ("a2-highgpu-8g", "us-central1")
                             };
                         let mut p = profile.platform(&format!("platform {i}"), instance, region);
-                        if p.purchase.overflow != Overflow::None {
-                            p.purchase.overflow = overflow;
-                            p.purchase.reserved_share = reserved;
+                        if p.first_pool().purchase.overflow != Overflow::None {
+                            p.first_pool_mut().purchase.overflow = overflow;
+                            p.first_pool_mut().purchase.reserved_share = reserved;
                         }
                         p.placement = placement;
                         p.gang_scheduling = gang;
-                        p.spot_interruptions_per_node_hour = rate;
+                        p.first_pool_mut().spot_interruptions_per_node_hour = rate;
                         p.billing.granularity_s = gran;
                         p.billing.minimum_s = min;
-                        p.warm_pool_window_s = warm;
-                        p.max_nodes = 16;
+                        p.first_pool_mut().warm_pool_window_s = warm;
+                        p.first_pool_mut().max_nodes = 16;
                         p
                     },
                 )
@@ -180,14 +180,14 @@ proptest! {
 fn dearer(s: &Scenario, f: &[f64; 8]) -> Scenario {
     let mut d = s.clone();
     for p in &mut d.platforms {
-        p.on_demand_usd_per_node_hour *= f[0];
-        p.spot_usd_per_node_hour *= f[1];
+        p.first_pool_mut().on_demand_usd_per_node_hour *= f[0];
+        p.first_pool_mut().spot_usd_per_node_hour *= f[1];
         p.fee_usd_per_cluster_hour *= f[2];
         p.tooling_usd_per_month *= f[3];
         p.storage_usd_per_gb_month *= f[4];
         p.egress_usd_per_gb *= f[5];
-        p.service_premium_pct += 10.0 * (f[6] - 1.0);
-        p.purchase.reserved_discount_pct /= f[7];
+        p.first_pool_mut().service_premium_pct += 10.0 * (f[6] - 1.0);
+        p.first_pool_mut().purchase.reserved_discount_pct /= f[7];
     }
     d.people.fte_cost_usd_per_year *= f[6];
     d.discounts.aws_pct /= f[7];
@@ -349,12 +349,12 @@ proptest! {
     ) {
         let mut s = s;
         for p in &mut s.platforms {
-            p.warm_pool_window_s = 0.0;
+            p.first_pool_mut().warm_pool_window_s = 0.0;
         }
         prop_assume!(s.validate().is_ok());
         let mut stormier = s.clone();
         for p in &mut stormier.platforms {
-            p.spot_interruptions_per_node_hour += extra;
+            p.first_pool_mut().spot_interruptions_per_node_hour += extra;
         }
         prop_assume!(stormier.validate().is_ok());
         not_lower(&tco_mean_se(&s, 30), &tco_mean_se(&stormier, 30), "more interruptions")?;
@@ -371,7 +371,9 @@ fn an_interruption_as_an_attempt_ends_neither_panics_nor_reruns_the_job() {
         .unwrap()
         .scenario();
     s.job_classes[0].failures.probability = 0.1;
-    s.platforms[1].spot_interruptions_per_node_hour = 0.5;
+    s.platforms[1]
+        .first_pool_mut()
+        .spot_interruptions_per_node_hour = 0.5;
     for o in run_replication(&s, 173) {
         assert!(!o.cut_off);
         assert_eq!(

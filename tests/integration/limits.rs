@@ -80,7 +80,7 @@ fn horizon_replications_classes_platforms_nodes_and_gpus_at_their_limits() {
     at_the_limit(
         limits::MAX_NODES,
         limits::MAX_NODES + 1,
-        |s, n| s.platforms[0].max_nodes = n,
+        |s, n| s.platforms[0].first_pool_mut().max_nodes = n,
         &["max_nodes", "10000"],
     );
     at_the_limit(
@@ -89,7 +89,7 @@ fn horizon_replications_classes_platforms_nodes_and_gpus_at_their_limits() {
         |s, n| {
             // Room for the largest job on every platform.
             for p in &mut s.platforms {
-                p.max_nodes = limits::MAX_NODES;
+                p.first_pool_mut().max_nodes = limits::MAX_NODES;
             }
             s.job_classes[0].gpus_per_job = f64::from(n);
         },

@@ -214,7 +214,7 @@ proptest! {
         let mut s = p.scenario().with_offered_utilization(util).unwrap();
         s.seed = seed;
         s.platforms[0].ops_fte = fte;
-        s.platforms.last_mut().unwrap().spot_interruptions_per_node_hour = rate;
+        s.platforms.last_mut().unwrap().first_pool_mut().spot_interruptions_per_node_hour = rate;
         s.job_classes[0].image_gb = image;
         if let Some(hourly_weights) = hourly {
             // As fitted from a job history.

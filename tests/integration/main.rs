@@ -21,6 +21,7 @@ mod history_traces;
 mod invariants;
 mod limits;
 mod links;
+mod node_pools;
 mod presets;
 mod report;
 mod sensitivity;

@@ -74,9 +74,10 @@ fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
             // may add a service premium, not change the list price).
             let rows: Vec<_> = catalog()
                 .iter()
-                .filter(|r| r.name == platform.instance_type)
+                .filter(|r| r.name == platform.first_pool().instance_type)
                 .filter(|r| {
-                    r.on_demand_usd_per_node_hour == Some(platform.on_demand_usd_per_node_hour)
+                    r.on_demand_usd_per_node_hour
+                        == Some(platform.first_pool().on_demand_usd_per_node_hour)
                 })
                 .collect();
             assert!(
@@ -85,8 +86,8 @@ fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
                 p.name,
                 p.version,
                 platform.name,
-                platform.instance_type,
-                platform.on_demand_usd_per_node_hour
+                platform.first_pool().instance_type,
+                platform.first_pool().on_demand_usd_per_node_hour
             );
         }
     }
@@ -97,9 +98,9 @@ fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
     let p5 = six
         .platforms
         .iter()
-        .find(|x| x.instance_type == "p5.48xlarge")
+        .find(|x| x.first_pool().instance_type == "p5.48xlarge")
         .unwrap();
-    assert_eq!(p5.on_demand_usd_per_node_hour, 55.04);
+    assert_eq!(p5.first_pool().on_demand_usd_per_node_hour, 55.04);
 }
 
 #[test]
@@ -107,7 +108,9 @@ fn an_old_link_to_version_1_still_gives_its_own_prices_and_numbers() {
     let old = decode_link("v=1&p=batch-vs-eks-spot@1");
     assert!(old.notices.is_empty(), "{:?}", old.notices);
     assert_eq!(
-        old.scenario.platforms[0].on_demand_usd_per_node_hour,
+        old.scenario.platforms[0]
+            .first_pool()
+            .on_demand_usd_per_node_hour,
         32.7726
     );
     let frozen = std::fs::read_to_string(

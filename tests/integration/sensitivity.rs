@@ -13,8 +13,8 @@ fn spot_break_even_rate_matches_dalys_formula() {
     // $9/h spot, no other overheads. Spot stops paying where its Daly wall time is 10/9 of the
     // on-demand wall time Ts·(1 + δ/τ).
     let mut platform = bare_platform("p");
-    platform.purchase.overflow = Overflow::Spot;
-    platform.spot_usd_per_node_hour = 9.0;
+    platform.first_pool_mut().purchase.overflow = Overflow::Spot;
+    platform.first_pool_mut().spot_usd_per_node_hour = 9.0;
     let mut class = bare_class(
         Arrivals::Poisson { per_day: 24.0 },
         Duration::Fixed { hours: 4.0 },
@@ -53,8 +53,8 @@ fn reserved_beats_on_demand_above_the_discounted_share() {
     // that fit the reservation, it pays once utilization exceeds 1 − discount (here 37 % off:
     // 63 %), a little later because Poisson arrivals sometimes overflow the reservation.
     let mut platform = bare_platform("p");
-    platform.purchase.reserved_discount_pct = 37.0;
-    platform.max_nodes = 64;
+    platform.first_pool_mut().purchase.reserved_discount_pct = 37.0;
+    platform.first_pool_mut().max_nodes = 64;
     let class = bare_class(
         Arrivals::Poisson { per_day: 48.0 },
         Duration::Exponential { mean_hours: 1.0 },

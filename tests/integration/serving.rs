@@ -1,7 +1,7 @@
 //! Services in a scenario: hand-worked cases a wrong model fails. The bucket model itself is
 //! validated against a request-level simulation in `model/src/model/serving/validation.rs`.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{bare_class, bare_platform, scenario, with_pool};
 use gpucost::model::monte_carlo::{run_replication, MonteCarlo};
 use gpucost::model::scenario::{
     Arrivals, Duration, Platform, Scenario, Service, ServiceTraffic, Serving,
@@ -15,10 +15,10 @@ fn serving_only(service: Service, serving: Serving) -> Scenario {
         Duration::Fixed { hours: 1.0 },
     );
     let platform = Platform {
-        gpus_per_node: 2,
         serving: Some(serving),
         ..bare_platform("endpoint")
     };
+    let platform = with_pool(platform, |pool| pool.gpus_per_node = 2);
     let mut s = scenario(30.0, 4, vec![class], vec![platform]);
     s.services.push(service);
     s
@@ -359,10 +359,13 @@ fn cloud_run_bills_each_instance_its_gpu_cpu_and_memory_for_its_whole_life() {
     s.validate().expect("valid");
     let p = &s.platforms[0];
     assert_eq!(
-        (p.instance_type.as_str(), p.gpus_per_node),
+        (
+            p.first_pool().instance_type.as_str(),
+            p.first_pool().gpus_per_node
+        ),
         ("cloud-run-l4", 1)
     );
-    assert!((p.on_demand_usd_per_node_hour - 1.0465).abs() < 1e-12);
+    assert!((p.first_pool().on_demand_usd_per_node_hour - 1.0465).abs() < 1e-12);
     let o = &run_replication(&s, 0)[0];
     assert!((o.services[0].replica_hours - 1_440.0).abs() < 1e-9);
     assert!(

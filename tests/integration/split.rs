@@ -2,7 +2,7 @@
 //! training and costs beyond GPU time plus the second's serving and fixed costs, checked
 //! against a case worked by hand.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{bare_class, bare_platform, scenario, with_pool};
 use gpucost::model::monte_carlo::MonteCarlo;
 use gpucost::model::scenario::{Arrivals, Duration, Platform, Service, ServiceTraffic};
 
@@ -11,10 +11,10 @@ fn a_split_pays_one_platforms_training_and_the_others_serving_and_people() {
     // Two 1-GPU platforms, $10 and $20 a node-hour; B has a tenth of an engineer.
     let a = bare_platform("A");
     let b = Platform {
-        on_demand_usd_per_node_hour: 20.0,
         ops_fte: 0.1,
         ..bare_platform("B")
     };
+    let b = with_pool(b, |pool| pool.on_demand_usd_per_node_hour = 20.0);
     let class = bare_class(
         Arrivals::Steady { per_day: 4.0 },
         Duration::Fixed { hours: 2.0 },

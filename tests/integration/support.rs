@@ -3,43 +3,29 @@
 
 use gpucost::model::cost_category::Category;
 use gpucost::model::scenario::{
-    Arrivals, Billing, Duration, Failures, JobClass, Overflow, Placement, Platform, Purchase,
-    Scenario,
+    Arrivals, Billing, Duration, Failures, JobClass, NodePool, Overflow, Placement, Platform,
+    Purchase, Scenario,
 };
 
-/// A platform of 1-GPU nodes at $10 per node-hour with no overheads, fees or people.
+/// A platform of one pool of 1-GPU nodes at $10 per node-hour with no overheads, fees or
+/// people.
 pub fn bare_platform(name: &str) -> Platform {
     Platform {
         name: name.to_string(),
-        gpus_per_node: 1,
-        gpu_model: "A100".into(),
-        gpu_memory_gb: 80.0,
-        relative_throughput: 1.0,
-        on_demand_usd_per_node_hour: 10.0,
-        spot_usd_per_node_hour: 3.0,
-        service_premium_pct: 0.0,
+        node_pools: vec![bare_pool("default")],
         fee_usd_per_cluster_hour: 0.0,
         tooling_usd_per_month: 0.0,
-        purchase: Purchase {
-            reserved_share: 0.0,
-            reserved_discount_pct: 0.0,
-            overflow: Overflow::OnDemand,
-        },
-        spot_interruptions_per_node_hour: 0.0,
         spot_notice_s: 0.0,
         provisioning_median_s: 0.0,
         provisioning_p90_s: 0.0,
         capacity_wait_mean_s: 0.0,
         image_pull_gb_per_s: 1.0,
-        image_cache: true,
-        warm_pool_window_s: 0.0,
         billing: Billing {
             granularity_s: 1,
             minimum_s: 0,
         },
         placement: Placement::BinPack,
         gang_scheduling: true,
-        max_nodes: 1_000,
         storage_read_slowdown_pct: 0.0,
         multi_node_efficiency: 1.0,
         egress_usd_per_gb: 0.0,
@@ -49,6 +35,38 @@ pub fn bare_platform(name: &str) -> Platform {
         ops_fte: 0.0,
         ..Platform::default()
     }
+}
+
+/// A pool named `name` of 1-GPU A100 (80 GB) nodes at $10 per node-hour on demand ($3
+/// spot), no reservation, no interruptions, images cached, no warm window, 1,000 nodes.
+pub fn bare_pool(name: &str) -> NodePool {
+    NodePool {
+        name: name.to_string(),
+        instance_type: "bare".into(),
+        gpus_per_node: 1,
+        gpu_model: "A100".into(),
+        gpu_memory_gb: 80.0,
+        relative_throughput: 1.0,
+        on_demand_usd_per_node_hour: 10.0,
+        spot_usd_per_node_hour: 3.0,
+        service_premium_pct: 0.0,
+        purchase: Purchase {
+            reserved_share: 0.0,
+            reserved_discount_pct: 0.0,
+            overflow: Overflow::OnDemand,
+        },
+        spot_interruptions_per_node_hour: 0.0,
+        image_cache: true,
+        warm_pool_window_s: 0.0,
+        max_nodes: 1_000,
+        gpu_sharing: Default::default(),
+    }
+}
+
+/// `platform` with its first pool changed by `edit`.
+pub fn with_pool(mut platform: Platform, edit: impl FnOnce(&mut NodePool)) -> Platform {
+    edit(platform.first_pool_mut());
+    platform
 }
 
 /// 1-GPU jobs with no image, data, checkpoints or failures.

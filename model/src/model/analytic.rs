@@ -8,7 +8,10 @@
 //!   values only, no queueing, shown instantly while the simulation runs.
 
 use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
-use crate::model::scenario::{FailureKind, Failures, Overflow, Placement, Scenario, DAY_S, HOUR_S};
+use crate::model::scenario::{
+    FailureKind, Failures, JobClass, Overflow, Placement, Platform, Scenario, Service, DAY_S,
+    HOUR_S,
+};
 use crate::model::serving::platform::{node_share, nodes_per_replica};
 use crate::model::serving::pool::desired_replicas;
 use crate::model::serving::sharing::{self, slot_of, time_sliced_shares, Slot};
@@ -102,19 +105,20 @@ pub fn checkpoint_advice(
 ) -> Option<CheckpointAdvice> {
     let p = scenario.platforms.get(platform)?;
     let c = scenario.job_classes.get(class)?;
-    if p.purchase.overflow != Overflow::Spot || p.spot_interruptions_per_node_hour <= 0.0 {
+    let pool = &p.node_pools[p.pool_of_class(scenario, class)];
+    if pool.purchase.overflow != Overflow::Spot || pool.spot_interruptions_per_node_hour <= 0.0 {
         return None;
     }
-    let gpn = f64::from(p.gpus_per_node.max(1));
+    let gpn = f64::from(pool.gpus_per_node.max(1));
     let nodes = libm::ceil(c.gpus_per_job / gpn);
-    let mtbi_s = HOUR_S / (p.spot_interruptions_per_node_hour * nodes);
+    let mtbi_s = HOUR_S / (pool.spot_interruptions_per_node_hour * nodes);
     let delta = c.checkpoint_write_s.max(1.0);
     let efficiency = if nodes > 1.0 {
         p.multi_node_efficiency
     } else {
         1.0
     };
-    let solve_s = c.duration.mean_hours() * HOUR_S / p.relative_throughput
+    let solve_s = c.duration.mean_hours() * HOUR_S / pool.relative_throughput
         * (1.0 + p.storage_read_slowdown_pct / 100.0)
         / efficiency;
     let chosen_s = if c.checkpoint_interval_min > 0.0 {
@@ -139,11 +143,11 @@ pub fn checkpoint_advice(
     let held_gpus = if nodes > 1.0 || p.placement != Placement::BinPack {
         nodes * gpn
     } else {
-        c.gpus_held_on(p)
+        c.gpus_held_on(p, pool)
     };
     // Held GPUs: a spread job, like a whole-node one, has its node to itself while nodes are
     // plentiful, so the node's time is what a shorter run saves.
-    let spot_per_gpu_h = GpuSecondPrices::of(scenario, p).spot * HOUR_S;
+    let spot_per_gpu_h = GpuSecondPrices::of(scenario, p, pool).spot * HOUR_S;
     Some(CheckpointAdvice {
         chosen_min: c.checkpoint_interval_min,
         young_min: young_interval_s(delta, mtbi_s) / 60.0,
@@ -225,15 +229,54 @@ fn failure_factors(f: &Failures) -> FailureFactors {
 /// measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let p = &scenario.platforms[index];
-    let gpn = f64::from(p.gpus_per_node.max(1));
-    let prices = GpuSecondPrices::of(scenario, p);
+    let services_at = p.services_pool(scenario);
+    let (mut compute_usd, mut useful_ref_h, mut egress_gb) = (0.0, 0.0, 0.0);
+    for pool in 0..p.pools().len() {
+        let view = if p.pools().len() == 1 {
+            std::borrow::Cow::Borrowed(p)
+        } else {
+            std::borrow::Cow::Owned(p.pool_view(pool))
+        };
+        let classes: Vec<&JobClass> = (0..scenario.job_classes.len())
+            .filter(|&c| p.pool_of_class(scenario, c) == pool)
+            .map(|c| &scenario.job_classes[c])
+            .collect();
+        let part = estimate_pool(scenario, &view, &classes, pool == services_at);
+        compute_usd += part.0;
+        useful_ref_h += part.1;
+        egress_gb += part.2;
+    }
+    let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();
+    let total = compute_usd + other_usd;
+    Estimate {
+        monthly_tco_usd: total,
+        compute_usd,
+        other_usd,
+        useful_reference_gpu_hours: useful_ref_h,
+        usd_per_useful_gpu_hour: (useful_ref_h > 0.0).then(|| total / useful_ref_h),
+    }
+}
+
+/// The estimate's GPU time on one pool, `p` being the platform as that pool alone
+/// ([`crate::model::scenario::Platform::pool_view`]): of `classes`, and of the services when
+/// `with_services`. (compute USD per month, useful reference-GPU-hours, egress GB).
+fn estimate_pool(
+    scenario: &Scenario,
+    p: &Platform,
+    classes: &[&JobClass],
+    with_services: bool,
+) -> (f64, f64, f64) {
+    let pool = p.first_pool();
+    let gpn = f64::from(pool.gpus_per_node.max(1));
+    let prices = GpuSecondPrices::of(scenario, p, pool);
     let days_per_month = HOURS_PER_MONTH / 24.0;
     let slowdown = 1.0 + p.storage_read_slowdown_pct / 100.0;
-    let spot = p.purchase.overflow == Overflow::Spot && p.spot_interruptions_per_node_hour > 0.0;
+    let spot =
+        pool.purchase.overflow == Overflow::Spot && pool.spot_interruptions_per_node_hour > 0.0;
     let mut paid_gpu_h = 0.0;
     let mut useful_ref_h = 0.0;
     let mut egress_gb = 0.0;
-    for class in &scenario.job_classes {
+    for class in classes {
         let jobs = class.arrivals.jobs_per_day() * days_per_month;
         let gpus = class.gpus_per_job;
         let nodes = libm::ceil(gpus / gpn);
@@ -246,10 +289,10 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         let held = if holds_whole_nodes(nodes as u32, p.placement) {
             nodes * gpn
         } else {
-            class.gpus_held_on(p)
+            class.gpus_held_on(p, pool)
         };
         let compute_s =
-            class.duration.mean_hours() * HOUR_S / p.relative_throughput * slowdown / efficiency;
+            class.duration.mean_hours() * HOUR_S / pool.relative_throughput * slowdown / efficiency;
         let tau = class.checkpoint_interval_min * 60.0;
         let delta = if tau > 0.0 {
             class.checkpoint_write_s
@@ -258,7 +301,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         };
         let wall_s = if spot {
             // Daly with the nodes of the job interrupted independently: rate × nodes.
-            let mtbi = HOUR_S / (p.spot_interruptions_per_node_hour * nodes);
+            let mtbi = HOUR_S / (pool.spot_interruptions_per_node_hour * nodes);
             let interval = if tau > 0.0 {
                 tau.min(compute_s)
             } else {
@@ -271,8 +314,8 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
             compute_s
         };
         let gap_s = DAY_S / class.arrivals.jobs_per_day().max(1e-9);
-        let warm = p.warm_pool_window_s >= gap_s;
-        let pull_s = if warm && p.image_cache {
+        let warm = pool.warm_pool_window_s >= gap_s;
+        let pull_s = if warm && pool.image_cache {
             0.0
         } else {
             class.image_gb / p.image_pull_gb_per_s
@@ -291,20 +334,20 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
             * (class.egress_gb_per_job * f.finished
                 + class.data_read_gb_per_attempt * class.data_read_billed_share * f.attempts);
     }
-    let reserved_nodes = p.reserved_nodes(scenario.reference_gpus);
+    let reserved_nodes = pool.reserved_nodes(scenario.reference_gpus);
     let reserved_gpu_h = f64::from(reserved_nodes) * gpn * HOURS_PER_MONTH;
     let reserved_price = prices.reserved * HOUR_S;
     let overflow_price = HOUR_S
-        * match p.purchase.overflow {
+        * match pool.purchase.overflow {
             Overflow::Spot => prices.spot,
             Overflow::OnDemand | Overflow::None => prices.on_demand,
         };
     // The most GPU-hours the platform can run: its reservation without overflow, else up to
     // its node limit (reserved nodes are always there). Demand beyond it is never run, so
     // neither paid for nor useful: the work done, and the egress with it, shrink in proportion.
-    let capacity_nodes = match p.purchase.overflow {
+    let capacity_nodes = match pool.purchase.overflow {
         Overflow::None => reserved_nodes,
-        Overflow::OnDemand | Overflow::Spot => reserved_nodes.max(p.max_nodes),
+        Overflow::OnDemand | Overflow::Spot => reserved_nodes.max(pool.max_nodes),
     };
     let capacity_gpu_h = f64::from(capacity_nodes) * gpn * HOURS_PER_MONTH;
     if paid_gpu_h > capacity_gpu_h {
@@ -318,14 +361,19 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     // GPUs or slots at the on-demand price, busy for the share of the time the traffic needs;
     // shared GPUs' slots no replica holds are paid too.
     let mut serving_usd = 0.0;
-    let shares = time_sliced_shares(&scenario.services, p);
+    let services: &[Service] = if with_services {
+        &scenario.services
+    } else {
+        &[]
+    };
+    let shares = time_sliced_shares(services, p);
     let packed = crate::model::serving::platform::shares_nodes(p);
     // Whole GPUs the replicas take on nodes (their node share) and hold.
     let (mut whole_gpus, mut whole_held) = (0.0, 0.0);
     let mut mig_replicas: Vec<f64> = Vec::new();
     let (mut sliced_milli, mut held_milli) = (0.0, 0.0);
     let gpu_hour_usd = HOURS_PER_MONTH * prices.on_demand * HOUR_S;
-    for (i, service) in scenario.services.iter().enumerate() {
+    for (i, service) in services.iter().enumerate() {
         let spec = crate::model::serving::platform::pool_spec(service, p, shares[i]);
         let mean_rps = sharing::mean_rps(service);
         // The replicas the autoscaler keeps hour by hour through the week (none in hours
@@ -347,7 +395,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         let paid_gpus = if packed {
             slot.gpus()
         } else {
-            f64::from(nodes_per_replica(slot, p) * p.gpus_per_node)
+            f64::from(nodes_per_replica(slot, p) * pool.gpus_per_node)
         };
         serving_usd += replicas * paid_gpus * gpu_hour_usd;
         // Beyond what the most replicas serve, requests queue or drop: no useful time.
@@ -357,14 +405,14 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
                 served_rps / spec.capacity_rps.max(1e-9)
                     * f64::from(gpus)
                     * HOURS_PER_MONTH
-                    * p.relative_throughput
+                    * pool.relative_throughput
             }
             _ => served_rps / service.capacity_rps.max(1e-9) * HOURS_PER_MONTH,
         };
         match slot {
             _ if !packed => {}
             Slot::Whole { gpus } => {
-                whole_gpus += replicas * f64::from(node_share(gpus, p.gpus_per_node));
+                whole_gpus += replicas * f64::from(node_share(gpus, pool.gpus_per_node));
                 whole_held += replicas * f64::from(gpus);
             }
             Slot::Mig {
@@ -388,9 +436,9 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         .fold((sliced_milli / 1e3 - 1e-9).ceil().max(0.0), f64::max);
     serving_usd += (occupied_gpus - held_milli / 1e3).max(0.0) * gpu_hour_usd;
     // Replicas sharing nodes of several GPUs pay the nodes they fill, whole.
-    if packed && p.gpus_per_node > 1 {
+    if packed && pool.gpus_per_node > 1 {
         let occupied = occupied_gpus + whole_gpus;
-        let gpn = f64::from(p.gpus_per_node);
+        let gpn = f64::from(pool.gpus_per_node);
         let nodes = (occupied / gpn - 1e-9).ceil().max(0.0);
         // The nodes' GPUs no replica takes, and the part of a node share a replica leaves.
         serving_usd +=
@@ -398,15 +446,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     }
     let compute_usd =
         reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;
-    let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();
-    let total = compute_usd + other_usd;
-    Estimate {
-        monthly_tco_usd: total,
-        compute_usd,
-        other_usd,
-        useful_reference_gpu_hours: useful_ref_h,
-        usd_per_useful_gpu_hour: (useful_ref_h > 0.0).then(|| total / useful_ref_h),
-    }
+    (compute_usd, useful_ref_h, egress_gb)
 }
 
 #[cfg(test)]
@@ -426,7 +466,7 @@ mod tests {
         c.egress_gb_per_job = 0.0;
         let p = &mut s.platforms[0];
         p.storage_read_slowdown_pct = 0.0;
-        p.warm_pool_window_s = 86_400.0;
+        p.first_pool_mut().warm_pool_window_s = 86_400.0;
         let compute = |placement: Placement| {
             let mut v = s.clone();
             v.platforms[0].placement = placement;
@@ -434,7 +474,8 @@ mod tests {
         };
         // 24 jobs a day × 30.4 days × 2 h × 1 GPU at the on-demand price per GPU-hour.
         let p = &s.platforms[0];
-        let per_gpu_h = p.on_demand_usd_per_node_hour / f64::from(p.gpus_per_node);
+        let per_gpu_h =
+            p.first_pool().on_demand_usd_per_node_hour / f64::from(p.first_pool().gpus_per_node);
         let want = 24.0 * (730.0 / 24.0) * 2.0 * per_gpu_h;
         for placement in [Placement::BinPack, Placement::Spread] {
             let got = compute(placement);
@@ -476,12 +517,12 @@ mod tests {
     fn estimate_of_an_always_busy_reserved_cluster_is_its_reservation() {
         // A reserved cluster whose jobs fit inside it costs its reservation plus the rest.
         let mut s = crate::model::fixtures::reserved_base_and_spot();
-        s.platforms[0].purchase.reserved_share = 10.0;
-        s.platforms[0].max_nodes = 64;
+        s.platforms[0].first_pool_mut().purchase.reserved_share = 10.0;
+        s.platforms[0].first_pool_mut().max_nodes = 64;
         let e = estimate_platform(&s, 0);
         let p = &s.platforms[0];
-        let nodes = f64::from(p.reserved_nodes(s.reference_gpus));
-        let reservation = nodes * p.on_demand_usd_per_node_hour * 0.63 * 730.0;
+        let nodes = f64::from(p.first_pool().reserved_nodes(s.reference_gpus));
+        let reservation = nodes * p.first_pool().on_demand_usd_per_node_hour * 0.63 * 730.0;
         assert!((e.compute_usd - reservation).abs() < 1e-6 * reservation);
     }
 
@@ -490,21 +531,21 @@ mod tests {
     #[test]
     fn estimate_leaves_out_the_demand_beyond_capacity() {
         let mut s = crate::model::fixtures::reserved_base_and_spot();
-        s.platforms[0].purchase.reserved_share = 0.25;
-        s.platforms[0].purchase.overflow = Overflow::None;
+        s.platforms[0].first_pool_mut().purchase.reserved_share = 0.25;
+        s.platforms[0].first_pool_mut().purchase.overflow = Overflow::None;
         let unlimited = {
             let mut u = s.clone();
-            u.platforms[0].purchase.overflow = Overflow::OnDemand;
-            u.platforms[0].max_nodes = 10_000;
+            u.platforms[0].first_pool_mut().purchase.overflow = Overflow::OnDemand;
+            u.platforms[0].first_pool_mut().max_nodes = 10_000;
             estimate_platform(&u, 0)
         };
         let e = estimate_platform(&s, 0);
         let p = &s.platforms[0];
-        let nodes = f64::from(p.reserved_nodes(s.reference_gpus));
-        let gpn = f64::from(p.gpus_per_node);
+        let nodes = f64::from(p.first_pool().reserved_nodes(s.reference_gpus));
+        let gpn = f64::from(p.first_pool().gpus_per_node);
         let reservation = nodes
-            * p.on_demand_usd_per_node_hour
-            * (1.0 - p.purchase.reserved_discount_pct / 100.0)
+            * p.first_pool().on_demand_usd_per_node_hour
+            * (1.0 - p.first_pool().purchase.reserved_discount_pct / 100.0)
             * 730.0;
         // The scenario's demand is more than a quarter of the reference cluster.
         assert!(unlimited.compute_usd > reservation * 1.5, "{unlimited:?}");
@@ -514,8 +555,9 @@ mod tests {
         );
         // The work done is the capacity's share of the demand's paid GPU-hours.
         let paid_unlimited = {
-            let on_demand = p.on_demand_usd_per_node_hour / gpn;
-            let reserved_rate = on_demand * (1.0 - p.purchase.reserved_discount_pct / 100.0);
+            let on_demand = p.first_pool().on_demand_usd_per_node_hour / gpn;
+            let reserved_rate =
+                on_demand * (1.0 - p.first_pool().purchase.reserved_discount_pct / 100.0);
             nodes * gpn * 730.0
                 + (unlimited.compute_usd - nodes * gpn * 730.0 * reserved_rate) / on_demand
         };
@@ -550,7 +592,7 @@ mod tests {
         s.job_classes[0].checkpoint_interval_min = 240.0;
         let list = checkpoint_advice(&s, 0, 0).unwrap();
         s.discounts.aws_pct = 20.0;
-        s.platforms[0].service_premium_pct = 10.0;
+        s.platforms[0].first_pool_mut().service_premium_pct = 10.0;
         let paid = checkpoint_advice(&s, 0, 0).unwrap();
         let want = list.saving_usd_per_job * 0.8 * 1.1;
         assert!(
@@ -558,7 +600,7 @@ mod tests {
             "{paid:?}"
         );
         // Two nodes at 80 % efficiency: the same work takes 1/0.8 as long to run.
-        s.job_classes[0].gpus_per_job = f64::from(2 * s.platforms[0].gpus_per_node);
+        s.job_classes[0].gpus_per_job = f64::from(2 * s.platforms[0].first_pool().gpus_per_node);
         s.platforms[0].multi_node_efficiency = 0.8;
         let wide = checkpoint_advice(&s, 0, 0).unwrap();
         s.platforms[0].multi_node_efficiency = 1.0;
@@ -612,7 +654,7 @@ mod tests {
         for p in &mut s.platforms {
             p.provisioning_median_s = 0.0;
             p.provisioning_p90_s = 0.0;
-            p.max_nodes = 10_000;
+            p.first_pool_mut().max_nodes = 10_000;
         }
         let sound = estimate_platform(&s, 0);
         s.job_classes[0].failures.probability = 0.4;
@@ -620,9 +662,9 @@ mod tests {
         let broken = estimate_platform(&s, 0);
         let reserved = {
             let p = &s.platforms[0];
-            f64::from(p.reserved_nodes(s.reference_gpus))
-                * p.on_demand_usd_per_node_hour
-                * (1.0 - p.purchase.reserved_discount_pct / 100.0)
+            f64::from(p.first_pool().reserved_nodes(s.reference_gpus))
+                * p.first_pool().on_demand_usd_per_node_hour
+                * (1.0 - p.first_pool().purchase.reserved_discount_pct / 100.0)
                 * 730.0
         };
         assert_eq!(

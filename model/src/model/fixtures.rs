@@ -11,7 +11,7 @@ use super::scenario::{Arrivals, Duration, FailureKind, Failures, JobClass, Overf
 pub fn three_platforms() -> Scenario {
     let batch = Profile::AwsBatch.platform("AWS Batch on-demand", "p4d.24xlarge", "us-east-1");
     let mut eks = Profile::Eks.platform("EKS spot", "p4d.24xlarge", "us-east-1");
-    eks.purchase.overflow = Overflow::Spot;
+    eks.first_pool_mut().purchase.overflow = Overflow::Spot;
     let sagemaker = Profile::Sagemaker.platform("SageMaker", "p4d.24xlarge", "us-east-1");
     Scenario {
         reference_gpus: 32,
@@ -27,13 +27,13 @@ pub fn three_platforms() -> Scenario {
 /// interruptions per node-hour, for 96 reference GPUs.
 pub fn nightly_spot_retrains() -> Scenario {
     let mut spot = Profile::AwsBatch.platform("Batch spot", "p4d.24xlarge", "us-east-1");
-    spot.purchase.overflow = Overflow::Spot;
-    spot.spot_interruptions_per_node_hour = 0.02;
+    spot.first_pool_mut().purchase.overflow = Overflow::Spot;
+    spot.first_pool_mut().spot_interruptions_per_node_hour = 0.02;
     let on_demand = Profile::AwsBatch.platform("Batch on-demand", "p4d.24xlarge", "us-east-1");
     let mut gke =
         Profile::GkeStandard.platform("GKE Standard spot", "a2-highgpu-8g", "us-central1");
-    gke.purchase.overflow = Overflow::Spot;
-    gke.spot_interruptions_per_node_hour = 0.02;
+    gke.first_pool_mut().purchase.overflow = Overflow::Spot;
+    gke.first_pool_mut().spot_interruptions_per_node_hour = 0.02;
     Scenario {
         reference_gpus: 96,
         job_classes: vec![JobClass {
@@ -83,10 +83,10 @@ pub fn broken_dependencies() -> Scenario {
 /// the reference reserved with spot beyond it, all spot, and all on demand.
 pub fn reserved_base_and_spot() -> Scenario {
     let mut mixed = Profile::AwsBatch.platform("Reserved base + spot", "p4d.24xlarge", "us-east-1");
-    mixed.purchase.reserved_share = 0.5;
-    mixed.purchase.overflow = Overflow::Spot;
+    mixed.first_pool_mut().purchase.reserved_share = 0.5;
+    mixed.first_pool_mut().purchase.overflow = Overflow::Spot;
     let mut spot = Profile::AwsBatch.platform("All spot", "p4d.24xlarge", "us-east-1");
-    spot.purchase.overflow = Overflow::Spot;
+    spot.first_pool_mut().purchase.overflow = Overflow::Spot;
     let on_demand = Profile::AwsBatch.platform("All on-demand", "p4d.24xlarge", "us-east-1");
     Scenario {
         reference_gpus: 32,

@@ -6,7 +6,7 @@
 //! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
 //! value by (1 ± X %) on every item instead.
 
-use super::scenario::{Overflow, Platform, Scenario, Serving};
+use super::scenario::{NodePool, Overflow, Platform, Scenario, Serving};
 use super::serving::platform::{serving_mut, serving_of};
 use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
@@ -135,19 +135,39 @@ fn first_platform(s: &Scenario, f: fn(&Platform) -> f64) -> f64 {
     s.platforms.first().map(f).unwrap_or(0.0)
 }
 
-/// The first platform on spot, the one whose interruption rate the slider shows.
-pub fn first_spot(s: &Scenario) -> Option<&Platform> {
+/// The first pool of the first platform's value.
+fn first_pool(s: &Scenario, f: fn(&NodePool) -> f64) -> f64 {
     s.platforms
-        .iter()
-        .find(|p| p.purchase.overflow == Overflow::Spot)
+        .first()
+        .map(|p| f(p.first_pool()))
+        .unwrap_or(0.0)
 }
 
-/// The spot interruption rate the slider shows: the first spot platform's, else the first
-/// platform's.
+/// Applies `f` to every pool of every platform.
+fn each_pool(s: &mut Scenario, mut f: impl FnMut(&mut NodePool)) {
+    for p in &mut s.platforms {
+        p.node_pools.iter_mut().for_each(&mut f);
+    }
+}
+
+/// The first platform with a pool on spot, and that pool: the one whose interruption rate
+/// the slider shows.
+pub fn first_spot(s: &Scenario) -> Option<(&Platform, &NodePool)> {
+    s.platforms.iter().find_map(|p| {
+        p.pools()
+            .iter()
+            .find(|pool| pool.purchase.overflow == Overflow::Spot)
+            .map(|pool| (p, pool))
+    })
+}
+
+/// The spot interruption rate the slider shows: the first spot pool's, else the first
+/// platform's first pool's.
 pub fn shown_spot_rate(s: &Scenario) -> f64 {
     first_spot(s)
-        .or(s.platforms.first())
-        .map(|p| p.spot_interruptions_per_node_hour)
+        .map(|(_, pool)| pool)
+        .or(s.platforms.first().map(Platform::first_pool))
+        .map(|pool| pool.spot_interruptions_per_node_hour)
         .unwrap_or(0.0)
 }
 
@@ -206,8 +226,8 @@ fn checkpoint_optimum_readout(s: &Scenario) -> String {
         return String::new();
     };
     match first_spot(s) {
-        Some(p) if p.spot_interruptions_per_node_hour > 0.0 => {
-            let mtbi_s = 3600.0 / p.spot_interruptions_per_node_hour;
+        Some((p, pool)) if pool.spot_interruptions_per_node_hour > 0.0 => {
+            let mtbi_s = 3600.0 / pool.spot_interruptions_per_node_hour;
             let young = young_interval_s(class.checkpoint_write_s, mtbi_s) / 60.0;
             format!(
                 "Young/Daly optimum ≈ {} min for {} s writes on {}",
@@ -227,12 +247,12 @@ pub static KNOBS: &[Knob] = &[
         label: "Spot interruption rate",
         chart_label: "Spot interruption rate",
         unit: "per node-hour",
-        help: "Interruptions per spot node-hour (λ), set on every platform; only spot nodes are interrupted.",
+        help: "Interruptions per spot node-hour (λ), set on every platform's pools; only spot nodes are interrupted.",
         slider: Some(Slider { id: "spot-rate", min: 0.0, max: 0.2, step: 0.001 }),
         readout: Some(interruption_readout),
         get: shown_spot_rate,
-        set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour = v),
-        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_interruptions_per_node_hour *= f)),
+        set: |s, v| each_pool(s, |p| p.spot_interruptions_per_node_hour = v),
+        scale: Some(|s, f| each_pool(s, |p| p.spot_interruptions_per_node_hour *= f)),
         when: has_jobs,
     },
     Knob {
@@ -261,12 +281,12 @@ pub static KNOBS: &[Knob] = &[
         label: "On-demand price",
         chart_label: "On-demand price",
         unit: "$/node-h",
-        help: "On-demand list price of every platform.",
+        help: "On-demand list price of every platform's pools.",
         slider: None,
         readout: None,
-        get: |s| first_platform(s, |p| p.on_demand_usd_per_node_hour),
-        set: |s, v| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour = v),
-        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.on_demand_usd_per_node_hour *= f)),
+        get: |s| first_pool(s, |p| p.on_demand_usd_per_node_hour),
+        set: |s, v| each_pool(s, |p| p.on_demand_usd_per_node_hour = v),
+        scale: Some(|s, f| each_pool(s, |p| p.on_demand_usd_per_node_hour *= f)),
         when: always,
     },
     Knob {
@@ -274,12 +294,12 @@ pub static KNOBS: &[Knob] = &[
         label: "Spot price",
         chart_label: "Spot price",
         unit: "$/node-h",
-        help: "Spot price of every platform.",
+        help: "Spot price of every platform's pools.",
         slider: None,
         readout: None,
-        get: |s| first_platform(s, |p| p.spot_usd_per_node_hour),
-        set: |s, v| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour = v),
-        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.spot_usd_per_node_hour *= f)),
+        get: |s| first_pool(s, |p| p.spot_usd_per_node_hour),
+        set: |s, v| each_pool(s, |p| p.spot_usd_per_node_hour = v),
+        scale: Some(|s, f| each_pool(s, |p| p.spot_usd_per_node_hour *= f)),
         when: has_jobs,
     },
     Knob {
@@ -349,12 +369,12 @@ pub static KNOBS: &[Knob] = &[
         label: "Warm-pool window",
         chart_label: "Warm-pool window",
         unit: "min",
-        help: "How long an empty node waits for work before it is released, set on every platform.",
+        help: "How long an empty node waits for work before it is released, set on every platform's pools.",
         slider: Some(Slider { id: "warm-pool", min: 0.0, max: 240.0, step: 1.0 }),
         readout: None,
-        get: |s| first_platform(s, |p| p.warm_pool_window_s / 60.0),
-        set: |s, v| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s = v * 60.0),
-        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.warm_pool_window_s *= f)),
+        get: |s| first_pool(s, |p| p.warm_pool_window_s / 60.0),
+        set: |s, v| each_pool(s, |p| p.warm_pool_window_s = v * 60.0),
+        scale: Some(|s, f| each_pool(s, |p| p.warm_pool_window_s *= f)),
         when: has_jobs,
     },
     Knob {
@@ -388,21 +408,23 @@ pub static KNOBS: &[Knob] = &[
         label: "Reserved share",
         chart_label: "Reserved share",
         unit: "%",
-        help: "Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled platform.",
+        help: "Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled pool.",
         slider: Some(Slider { id: "reserved-share", min: 0.0, max: 100.0, step: 1.0 }),
         readout: None,
         get: |s| {
             s.platforms
                 .iter()
+                .flat_map(|p| p.pools())
                 .find(|p| p.purchase.overflow != Overflow::None)
                 .map(|p| (p.purchase.reserved_share * 100.0).round())
                 .unwrap_or(0.0)
         },
         set: |s, v| {
-            s.platforms
-                .iter_mut()
-                .filter(|p| p.purchase.overflow != Overflow::None)
-                .for_each(|p| p.purchase.reserved_share = v / 100.0)
+            each_pool(s, |p| {
+                if p.purchase.overflow != Overflow::None {
+                    p.purchase.reserved_share = v / 100.0;
+                }
+            })
         },
         scale: None,
         when: has_jobs,
@@ -530,7 +552,9 @@ mod tests {
     #[test]
     fn slider_readouts_by_hand() {
         let mut s = Scenario::default();
-        s.platforms[0].spot_interruptions_per_node_hour = 0.005;
+        s.platforms[0]
+            .first_pool_mut()
+            .spot_interruptions_per_node_hour = 0.005;
         // λ = 0.005/h: MTBI 200 h; 1 − e^(−730 × 0.005) = 1 − e^(−3.65) = 97.4 %.
         assert_eq!(
             interruption_readout(&s),

@@ -50,20 +50,25 @@ fn json_text<T: serde::Serialize>(value: &T) -> Option<String> {
     serde_json::to_value(value).ok().map(|v| v.to_string())
 }
 
-/// A platform's settings as the simulation reads them, as JSON text. A platform that buys no
-/// spot capacity never has a spot node, so its spot price, interruption rate and notice are
-/// never read: they are left out, and the spot-interruption slider (set on every platform)
+/// A platform's settings as the simulation reads them, as JSON text. A platform none of whose
+/// pools buys spot capacity never has a spot node, so its spot prices, interruption rates and
+/// notice are never read: they are left out, and the spot-interruption slider (set on every platform)
 /// simulates again only the platforms that run on spot.
 fn platform_key(platform: &Platform) -> Option<String> {
-    if platform.purchase.overflow == Overflow::Spot {
+    if platform
+        .pools()
+        .iter()
+        .any(|pool| pool.purchase.overflow == Overflow::Spot)
+    {
         json_text(platform)
     } else {
-        json_text(&Platform {
-            spot_usd_per_node_hour: 0.0,
-            spot_interruptions_per_node_hour: 0.0,
-            spot_notice_s: 0.0,
-            ..platform.clone()
-        })
+        let mut unread = platform.clone();
+        unread.spot_notice_s = 0.0;
+        for pool in &mut unread.node_pools {
+            pool.spot_usd_per_node_hour = 0.0;
+            pool.spot_interruptions_per_node_hour = 0.0;
+        }
+        json_text(&unread)
     }
 }
 
@@ -170,21 +175,23 @@ mod tests {
         s.replications += 7;
         check(&mut cache, &s, n);
         // One platform edited: only it simulated again.
-        s.platforms[1].spot_interruptions_per_node_hour = 0.25;
+        s.platforms[1]
+            .first_pool_mut()
+            .spot_interruptions_per_node_hour = 0.25;
         check(&mut cache, &s, n - 1);
         // The spot settings of every platform: only those buying spot capacity simulated
         // again (the others never have a spot node).
         let on_spot = |s: &Scenario| {
             s.platforms
                 .iter()
-                .filter(|p| p.purchase.overflow == Overflow::Spot)
+                .filter(|p| p.first_pool().purchase.overflow == Overflow::Spot)
                 .count()
         };
         assert!(on_spot(&s) >= 1 && on_spot(&s) < n);
         for p in &mut s.platforms {
-            p.spot_interruptions_per_node_hour += 0.01;
+            p.first_pool_mut().spot_interruptions_per_node_hour += 0.01;
             p.spot_notice_s += 30.0;
-            p.spot_usd_per_node_hour *= 1.1;
+            p.first_pool_mut().spot_usd_per_node_hour *= 1.1;
         }
         check(&mut cache, &s, n - on_spot(&s));
         // Platforms reordered, one removed: the others known wherever they are.
@@ -227,8 +234,10 @@ mod tests {
             let spot = s
                 .platforms
                 .iter_mut()
-                .find(|p| p.purchase.overflow == Overflow::Spot);
-            spot.unwrap().spot_interruptions_per_node_hour = rate;
+                .find(|p| p.first_pool().purchase.overflow == Overflow::Spot);
+            spot.unwrap()
+                .first_pool_mut()
+                .spot_interruptions_per_node_hour = rate;
             for budget in [
                 EventBudget::default(),
                 EventBudget {

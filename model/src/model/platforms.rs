@@ -6,10 +6,11 @@
 //! override it.
 
 use super::catalog::{self, InstanceType};
-use super::scenario::fields::PLATFORM_FIELDS;
+use super::scenario::fields::{NODE_POOL_FIELDS, PLATFORM_FIELDS};
+use super::scenario::node_pool::DEFAULT_POOL_NAME;
 pub use super::scenario::Profile;
 use super::scenario::{
-    Billing, Cloud, GpuSharing, Overflow, Placement, Platform, ProfileName, Purchase,
+    Billing, Cloud, GpuSharing, NodePool, Overflow, Placement, Platform, ProfileName, Purchase,
 };
 use serde::Serialize;
 
@@ -73,10 +74,8 @@ impl Profile {
         let on_demand = instance.on_demand_usd_per_node_hour.unwrap_or(0.0);
         let cloud = self.cloud();
         let aws = cloud == Cloud::Aws;
-        let mut p = Platform {
-            name: name.to_string(),
-            profile: ProfileName::Known(self),
-            cloud,
+        let mut pool = NodePool {
+            name: DEFAULT_POOL_NAME.to_string(),
             instance_type: instance.name.clone(),
             gpus_per_node: instance.gpus_per_node,
             gpu_model: instance.gpu_model.clone(),
@@ -87,11 +86,26 @@ impl Profile {
             // No spot quote: spot priced as on-demand, so choosing spot never looks free.
             spot_usd_per_node_hour: instance.spot_usd_per_node_hour.unwrap_or(on_demand),
             service_premium_pct: 0.0,
-            fee_usd_per_cluster_hour: 0.0,
-            tooling_usd_per_month: 0.0,
             purchase: Purchase::default(),
             // [assumption] MTBI 200 h: GPU pools sit in the Spot Advisor's ">20 %" band
             spot_interruptions_per_node_hour: 0.005,
+            // [seed 004] keep images on the node (disable image cleanup)
+            image_cache: true,
+            // [seed 004] a warm scale-down window; 10 min [assumption]
+            warm_pool_window_s: 600.0,
+            // [assumption] an account quota of 64 nodes
+            max_nodes: 64,
+            // Whole GPUs only unless a scenario shares them.
+            gpu_sharing: GpuSharing::None,
+        };
+        let mut p = Platform {
+            name: name.to_string(),
+            profile: ProfileName::Known(self),
+            cloud,
+            node_pools: Vec::new(),
+            class_pools: Default::default(),
+            fee_usd_per_cluster_hour: 0.0,
+            tooling_usd_per_month: 0.0,
             // [ref] AWS 2-minute notice; Compute Engine 30 s from soft to hard off
             spot_notice_s: if aws { 120.0 } else { 30.0 },
             // [assumption] GPU boot and driver init; [ref] "5–15 min to a running batch job"
@@ -101,10 +115,6 @@ impl Profile {
             capacity_wait_mean_s: 0.0,
             // [ref] AWS ML blog: 15–20 GB images pull in 4–6 min ≈ 0.06 GB/s
             image_pull_gb_per_s: 0.06,
-            // [seed 004] keep images on the node (disable image cleanup)
-            image_cache: true,
-            // [seed 004] a warm scale-down window; 10 min [assumption]
-            warm_pool_window_s: 600.0,
             // [ref] EC2 and Compute Engine: per second, 60 s minimum
             billing: Billing {
                 granularity_s: 1,
@@ -113,8 +123,6 @@ impl Profile {
             // [ref] Karpenter, Slurm and Batch pack nodes; [seed 001] gang scheduling (Volcano)
             placement: Placement::BinPack,
             gang_scheduling: true,
-            // [assumption] an account quota of 64 nodes
-            max_nodes: 64,
             // [seed 002] direct object-store reads +12 %
             storage_read_slowdown_pct: 12.0,
             // [assumption] 90 %; [seed 001] reports 78–92 % at 64 GPUs
@@ -130,20 +138,18 @@ impl Profile {
             ops_fte: 0.25,
             // Serving: the defaults of `Serving` unless a scenario sets them.
             serving: None,
-            // Whole GPUs only unless a scenario shares them.
-            gpu_sharing: GpuSharing::None,
         };
         match self {
             Profile::AwsBatch => {}
             Profile::Sagemaker => {
                 // [ref] the ml.* price over the EC2 price of the same instance
-                p.service_premium_pct = sagemaker_premium_pct(&instance.name);
+                pool.service_premium_pct = sagemaker_premium_pct(&instance.name);
                 // [ref] SageMaker gives each training job whole instances of its own
                 p.placement = Placement::Exclusive;
                 p.provisioning_median_s = 360.0;
                 p.provisioning_p90_s = 720.0;
-                p.image_cache = false;
-                p.warm_pool_window_s = 0.0;
+                pool.image_cache = false;
+                pool.warm_pool_window_s = 0.0;
                 p.billing.minimum_s = 0;
                 p.ops_fte = 0.1;
             }
@@ -152,17 +158,17 @@ impl Profile {
                 p.fee_usd_per_cluster_hour = 0.10;
                 p.provisioning_median_s = 240.0;
                 p.provisioning_p90_s = 480.0;
-                p.warm_pool_window_s = 300.0;
+                pool.warm_pool_window_s = 300.0;
                 p.ops_fte = 0.5;
             }
             Profile::GkeAutopilot => {
                 // [ref] GKE management fee $0.10/cluster-hour; GPU pods on node price plus a
                 // small premium (10 % [assumption]); spread and 0.1 FTE [assumption]
                 p.fee_usd_per_cluster_hour = 0.10;
-                p.service_premium_pct = 10.0;
+                pool.service_premium_pct = 10.0;
                 p.placement = Placement::Spread;
                 p.gang_scheduling = false;
-                p.warm_pool_window_s = 300.0;
+                pool.warm_pool_window_s = 300.0;
                 p.ops_fte = 0.1;
             }
             Profile::GkeStandard => {
@@ -183,14 +189,14 @@ impl Profile {
             }
             Profile::ReservedCluster => {
                 // [ref] GCP 1-year resource CUD for A2/G2: 37 % off
-                p.purchase = Purchase {
+                pool.purchase = Purchase {
                     reserved_share: 1.0,
                     reserved_discount_pct: 37.0,
                     overflow: Overflow::None,
                 };
                 p.provisioning_median_s = 0.0;
                 p.provisioning_p90_s = 0.0;
-                p.warm_pool_window_s = 0.0;
+                pool.warm_pool_window_s = 0.0;
                 p.ops_fte = 0.5;
             }
             Profile::CloudRun => {
@@ -201,36 +207,52 @@ impl Profile {
                 p.provisioning_median_s = 5.0;
                 p.provisioning_p90_s = 10.0;
                 p.image_pull_gb_per_s = 0.2;
-                p.image_cache = false;
-                p.warm_pool_window_s = 900.0;
+                pool.image_cache = false;
+                pool.warm_pool_window_s = 900.0;
                 p.billing.minimum_s = 0;
                 p.placement = Placement::Exclusive;
                 p.gang_scheduling = false;
-                p.max_nodes = 10;
+                pool.max_nodes = 10;
                 p.ops_fte = 0.05;
             }
         }
+        p.node_pools.push(pool);
         p
     }
 
+    /// A pool of this profile's defaults on `instance`, named `name` (what adding a pool to
+    /// a platform of this profile gives).
+    pub fn pool_on(self, name: &str, instance: &InstanceType, reference_gpu: &str) -> NodePool {
+        let mut pool = self
+            .platform_on("", instance, reference_gpu)
+            .node_pools
+            .swap_remove(0);
+        pool.name = name.to_string();
+        pool
+    }
+
     /// Where each default of this profile comes from: the field table's source of each
-    /// platform field ([`PLATFORM_FIELDS`]), where this profile sets it otherwise its own, in
-    /// the table's order.
+    /// platform field ([`PLATFORM_FIELDS`]) and node pool field ([`NODE_POOL_FIELDS`]: its
+    /// path in a pool, which is also its path on a platform of one pool), where this profile
+    /// sets it otherwise its own, in the tables' order.
     pub fn sources(self) -> Vec<Sourced> {
         let specific = self.own_sources();
-        PLATFORM_FIELDS
-            .iter()
-            .filter_map(|f| {
-                let source = specific
-                    .iter()
-                    .find(|s| s.field == f.path)
-                    .map(|s| s.source)
-                    .or_else(|| f.source.on(self.cloud()))?;
-                Some(Sourced {
-                    field: f.path,
-                    source,
-                })
+        let rows = |path: &'static str, source: &super::scenario::fields::Source| {
+            let source = specific
+                .iter()
+                .find(|s| s.field == path)
+                .map(|s| s.source)
+                .or_else(|| source.on(self.cloud()))?;
+            Some(Sourced {
+                field: path,
+                source,
             })
+        };
+        let platform = PLATFORM_FIELDS.iter().map(|f| (f.path, f.source));
+        let pool = NODE_POOL_FIELDS.iter().map(|f| (f.path, f.source));
+        platform
+            .chain(pool)
+            .filter_map(|(path, source)| rows(path, &source))
             .collect()
     }
 
@@ -397,8 +419,9 @@ mod tests {
         for profile in Profile::ALL {
             for s in profile.own_sources() {
                 assert!(
-                    PLATFORM_FIELDS.iter().any(|f| f.path == s.field),
-                    "{profile:?}: {} is no platform field",
+                    PLATFORM_FIELDS.iter().any(|f| f.path == s.field)
+                        || NODE_POOL_FIELDS.iter().any(|f| f.path == s.field),
+                    "{profile:?}: {} is no platform or pool field",
                     s.field
                 );
             }

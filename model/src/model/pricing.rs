@@ -6,7 +6,7 @@
 //! the platform's service premium); reserved capacity is on-demand less the reserved discount.
 
 use super::cost_category::{Breakdown, Category};
-use super::scenario::{Platform, Scenario, HOUR_S};
+use super::scenario::{NodePool, Platform, Scenario, HOUR_S};
 use super::HOURS_PER_MONTH;
 
 /// What one GPU-second costs on each kind of node of a platform, USD.
@@ -21,16 +21,16 @@ pub struct GpuSecondPrices {
 }
 
 impl GpuSecondPrices {
-    /// The prices of `platform` in `scenario`.
-    pub fn of(scenario: &Scenario, platform: &Platform) -> GpuSecondPrices {
-        let list_factor = scenario.list_price_factor(platform);
-        let gpn = f64::from(platform.gpus_per_node.max(1));
+    /// The prices of `pool` of `platform` in `scenario`.
+    pub fn of(scenario: &Scenario, platform: &Platform, pool: &NodePool) -> GpuSecondPrices {
+        let list_factor = scenario.list_price_factor(platform, pool);
+        let gpn = f64::from(pool.gpus_per_node.max(1));
         let per_gpu_s = |usd_per_node_hour: f64| usd_per_node_hour * list_factor / HOUR_S / gpn;
-        let on_demand = per_gpu_s(platform.on_demand_usd_per_node_hour);
+        let on_demand = per_gpu_s(pool.on_demand_usd_per_node_hour);
         GpuSecondPrices {
             on_demand,
-            spot: per_gpu_s(platform.spot_usd_per_node_hour),
-            reserved: on_demand * (1.0 - platform.purchase.reserved_discount_pct / 100.0),
+            spot: per_gpu_s(pool.spot_usd_per_node_hour),
+            reserved: on_demand * (1.0 - pool.purchase.reserved_discount_pct / 100.0),
         }
     }
 }
@@ -64,12 +64,13 @@ mod tests {
         let mut s = Scenario::default();
         s.discounts.aws_pct = 10.0;
         s.people.fte_cost_usd_per_year = 120_000.0;
+        let pool = s.platforms[0].first_pool_mut();
+        pool.gpus_per_node = 8;
+        pool.on_demand_usd_per_node_hour = 36.0;
+        pool.spot_usd_per_node_hour = 7.2;
+        pool.service_premium_pct = 25.0;
+        pool.purchase.reserved_discount_pct = 40.0;
         let p = &mut s.platforms[0];
-        p.gpus_per_node = 8;
-        p.on_demand_usd_per_node_hour = 36.0;
-        p.spot_usd_per_node_hour = 7.2;
-        p.service_premium_pct = 25.0;
-        p.purchase.reserved_discount_pct = 40.0;
         p.fee_usd_per_cluster_hour = 0.1;
         p.tooling_usd_per_month = 50.0;
         p.ops_fte = 0.5;
@@ -79,7 +80,7 @@ mod tests {
         p.egress_usd_per_gb = 0.09;
         let p = s.platforms[0].clone();
         // $36/node-h × 0.9 × 1.25 = $40.5/node-h = $5.0625/GPU-h.
-        let prices = GpuSecondPrices::of(&s, &p);
+        let prices = GpuSecondPrices::of(&s, &p, p.first_pool());
         assert!((prices.on_demand * 3600.0 - 5.0625).abs() < 1e-12);
         assert!((prices.spot * 3600.0 - 1.0125).abs() < 1e-12);
         assert!((prices.reserved * 3600.0 - 3.0375).abs() < 1e-12);

@@ -177,10 +177,11 @@ impl BreakEvenSet {
     /// overflow), `reps` replications per point.
     pub fn new(scenario: &Scenario, reps: u32) -> BreakEvenSet {
         let first = |overflow: Overflow| {
-            scenario
-                .platforms
-                .iter()
-                .position(|p| p.purchase.overflow == overflow)
+            scenario.platforms.iter().position(|p| {
+                p.pools()
+                    .iter()
+                    .any(|pool| pool.purchase.overflow == overflow)
+            })
         };
         let searches = [
             (BreakEvenKind::SpotRate, first(Overflow::Spot)),
@@ -325,20 +326,28 @@ impl BreakEvenSearch {
         match kind {
             BreakEvenKind::SpotRate => {
                 let mut spot = base.clone();
-                spot.platforms[0].purchase.overflow = Overflow::Spot;
-                spot.platforms[0].spot_interruptions_per_node_hour = x;
+                for pool in &mut spot.platforms[0].node_pools {
+                    pool.purchase.overflow = Overflow::Spot;
+                    pool.spot_interruptions_per_node_hour = x;
+                }
                 let mut on_demand = base.clone();
-                on_demand.platforms[0].purchase.overflow = Overflow::OnDemand;
+                for pool in &mut on_demand.platforms[0].node_pools {
+                    pool.purchase.overflow = Overflow::OnDemand;
+                }
                 (spot, on_demand)
             }
             BreakEvenKind::ReservedUtilization => {
                 let mut at = base
                     .with_offered_utilization(x)
                     .unwrap_or_else(|| base.clone());
-                at.platforms[0].purchase.overflow = Overflow::OnDemand;
+                for pool in &mut at.platforms[0].node_pools {
+                    pool.purchase.overflow = Overflow::OnDemand;
+                    pool.purchase.reserved_share = 0.0;
+                }
                 let mut reserved = at.clone();
-                reserved.platforms[0].purchase.reserved_share = 1.0;
-                at.platforms[0].purchase.reserved_share = 0.0;
+                for pool in &mut reserved.platforms[0].node_pools {
+                    pool.purchase.reserved_share = 1.0;
+                }
                 (reserved, at)
             }
         }

@@ -134,7 +134,7 @@ mod tests {
             paths,
             vec![
                 "horizon_days",
-                "platforms.1.spot_interruptions_per_node_hour"
+                "platforms.1.node_pools.0.spot_interruptions_per_node_hour"
             ]
         );
         assert_eq!(diffs[1].b, "0.05");

@@ -12,6 +12,7 @@ use super::compare::leaf_differences;
 use super::edit::field_mut;
 use super::presets::{preset, preset_scenario_at, DEFAULT};
 use super::shorten;
+use crate::model::scenario::node_pool::canonical_path;
 use crate::model::scenario::{Replay, Scenario};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -34,7 +35,7 @@ pub const MAX_PAYLOAD_BYTES: usize = 262_144;
 /// use gpucost_model::scenario::presets::preset;
 ///
 /// let mut scenario = preset("six-small-jobs").unwrap().scenario();
-/// scenario.platforms[0].spot_interruptions_per_node_hour = 0.02;
+/// scenario.platforms[0].node_pools[0].spot_interruptions_per_node_hour = 0.02;
 /// let link = encode_link(&scenario, "six-small-jobs");
 /// let read = decode_link(&link);
 /// assert_eq!((read.scenario, read.preset.as_str()), (scenario, "six-small-jobs"));
@@ -72,13 +73,18 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
         .map(|(path, _, value)| (path, value))
         .collect();
     for (i, p) in scenario.platforms.iter().enumerate() {
-        for (field, value) in [
-            ("on_demand_usd_per_node_hour", p.on_demand_usd_per_node_hour),
-            ("spot_usd_per_node_hour", p.spot_usd_per_node_hour),
-        ] {
-            changes
-                .entry(format!("platforms.{i}.{field}"))
-                .or_insert_with(|| Value::from(value));
+        for (j, pool) in p.node_pools.iter().enumerate() {
+            for (field, value) in [
+                (
+                    "on_demand_usd_per_node_hour",
+                    pool.on_demand_usd_per_node_hour,
+                ),
+                ("spot_usd_per_node_hour", pool.spot_usd_per_node_hour),
+            ] {
+                changes
+                    .entry(format!("platforms.{i}.node_pools.{j}.{field}"))
+                    .or_insert_with(|| Value::from(value));
+            }
         }
     }
     let payload = serde_json::json!({ "c": changes }).to_string();
@@ -303,7 +309,8 @@ fn apply_changes(scenario: &mut Scenario, changes: Map<String, Value>, notices: 
         let Ok(mut doc) = serde_json::to_value(&*scenario) else {
             return;
         };
-        let applied = match set_at(&mut doc, &path, value) {
+        // A path of the old, single-pool shape names pool 0's field.
+        let applied = match set_at(&mut doc, &canonical_path(&path), value) {
             Ok(()) => match Scenario::from_json_value(doc) {
                 Ok(next) => match next.validate() {
                     Ok(()) => {

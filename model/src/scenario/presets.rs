@@ -197,7 +197,7 @@ fn training_class() -> JobClass {
 fn batch_vs_eks_spot() -> Scenario {
     let batch = Profile::AwsBatch.platform("AWS Batch on-demand", "p4d.24xlarge", "us-east-1");
     let mut eks = Profile::Eks.platform("EKS spot", "p4d.24xlarge", "us-east-1");
-    eks.purchase.overflow = Overflow::Spot;
+    eks.first_pool_mut().purchase.overflow = Overflow::Spot;
     let sagemaker = Profile::Sagemaker.platform("SageMaker", "p4d.24xlarge", "us-east-1");
     Scenario {
         reference_gpus: 32,
@@ -209,15 +209,15 @@ fn batch_vs_eks_spot() -> Scenario {
 
 fn bursty_g5_warm_pool() -> Scenario {
     let mut cold = Profile::AwsBatch.platform("Batch, cold nodes", "g5.xlarge", "us-east-1");
-    cold.warm_pool_window_s = 0.0;
-    cold.image_cache = false;
+    cold.first_pool_mut().warm_pool_window_s = 0.0;
+    cold.first_pool_mut().image_cache = false;
     let mut warm = Profile::AwsBatch.platform(
         "Batch, warm pool + cache on 4-GPU nodes",
         "g5.12xlarge",
         "us-east-1",
     );
-    warm.warm_pool_window_s = 1_800.0;
-    warm.image_cache = true;
+    warm.first_pool_mut().warm_pool_window_s = 1_800.0;
+    warm.first_pool_mut().image_cache = true;
     Scenario {
         reference_gpus: 4,
         job_classes: vec![JobClass {
@@ -245,13 +245,13 @@ fn bursty_g5_warm_pool() -> Scenario {
 
 fn spot_p4d_retrains() -> Scenario {
     let mut spot = Profile::AwsBatch.platform("Batch spot", "p4d.24xlarge", "us-east-1");
-    spot.purchase.overflow = Overflow::Spot;
-    spot.spot_interruptions_per_node_hour = 0.02;
+    spot.first_pool_mut().purchase.overflow = Overflow::Spot;
+    spot.first_pool_mut().spot_interruptions_per_node_hour = 0.02;
     let on_demand = Profile::AwsBatch.platform("Batch on-demand", "p4d.24xlarge", "us-east-1");
     let mut gke =
         Profile::GkeStandard.platform("GKE Standard spot", "a2-highgpu-8g", "us-central1");
-    gke.purchase.overflow = Overflow::Spot;
-    gke.spot_interruptions_per_node_hour = 0.02;
+    gke.first_pool_mut().purchase.overflow = Overflow::Spot;
+    gke.first_pool_mut().spot_interruptions_per_node_hour = 0.02;
     Scenario {
         reference_gpus: 96,
         job_classes: vec![JobClass {
@@ -364,10 +364,10 @@ fn dependency_failures() -> Scenario {
 
 fn reserved_base_spot_overflow() -> Scenario {
     let mut mixed = Profile::AwsBatch.platform("Reserved base + spot", "p4d.24xlarge", "us-east-1");
-    mixed.purchase.reserved_share = 0.5;
-    mixed.purchase.overflow = Overflow::Spot;
+    mixed.first_pool_mut().purchase.reserved_share = 0.5;
+    mixed.first_pool_mut().purchase.overflow = Overflow::Spot;
     let mut spot = Profile::AwsBatch.platform("All spot", "p4d.24xlarge", "us-east-1");
-    spot.purchase.overflow = Overflow::Spot;
+    spot.first_pool_mut().purchase.overflow = Overflow::Spot;
     let on_demand = Profile::AwsBatch.platform("All on-demand", "p4d.24xlarge", "us-east-1");
     Scenario {
         reference_gpus: 32,
@@ -511,7 +511,7 @@ fn many_small_models() -> Scenario {
     });
     let mut time_sliced =
         Profile::Eks.platform("EKS, time-slicing on one L40S", "g6e.xlarge", "us-east-1");
-    time_sliced.gpu_sharing = GpuSharing::TimeSlicing {
+    time_sliced.first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
         context_switch_loss: gpu_sharing::CONTEXT_SWITCH_LOSS,
     };
     let mut mig = Profile::Eks.platform(
@@ -519,7 +519,7 @@ fn many_small_models() -> Scenario {
         "p4d.24xlarge",
         "us-east-1",
     );
-    mig.gpu_sharing = GpuSharing::Mig {
+    mig.first_pool_mut().gpu_sharing = GpuSharing::Mig {
         layout: gpu_sharing::standard_layout("A100", "7x1g").expect("A100 has MIG"),
     };
     let hours = office_hours();
@@ -622,9 +622,9 @@ fn train_sagemaker_serve_eks() -> Scenario {
 fn one_cluster_for_both() -> Scenario {
     let platform = |name: &str, together: bool| {
         let mut p = Profile::Eks.platform(name, "p4d.24xlarge", "us-east-1");
-        p.purchase.reserved_share = 1.0;
-        p.purchase.overflow = Overflow::OnDemand;
-        p.max_nodes = 3;
+        p.first_pool_mut().purchase.reserved_share = 1.0;
+        p.first_pool_mut().purchase.overflow = Overflow::OnDemand;
+        p.first_pool_mut().max_nodes = 3;
         p.serving = Some(Serving {
             shares_nodes_with_training: together,
             ..Serving::of_profile(Some(Profile::Eks))
@@ -693,7 +693,11 @@ mod tests {
     #[test]
     fn default_preset_compares_spot_and_on_demand() {
         let s = preset(DEFAULT).unwrap().scenario();
-        let kinds: Vec<Overflow> = s.platforms.iter().map(|p| p.purchase.overflow).collect();
+        let kinds: Vec<Overflow> = s
+            .platforms
+            .iter()
+            .map(|p| p.first_pool().purchase.overflow)
+            .collect();
         assert!(kinds.contains(&Overflow::Spot) && kinds.contains(&Overflow::OnDemand));
     }
 }

@@ -13,7 +13,10 @@ pub fn class_notices(scenario: &Scenario, index: usize) -> Vec<String> {
     if class.is_fractional() {
         let names = |keep: &dyn Fn(&super::Platform) -> bool| platform_names(scenario, keep);
         let exclusive = |p: &super::Platform| p.placement == super::Placement::Exclusive;
-        let whole_gpu = names(&|p| !p.jobs_share_gpus() && !exclusive(p));
+        let whole_gpu = names(&|p| {
+            let pool = &p.node_pools[p.pool_of_class(scenario, index)];
+            !p.jobs_share_gpus_on(pool) && !exclusive(p)
+        });
         let whole_node = names(&exclusive);
         let on = [
             (
@@ -80,14 +83,14 @@ mod tests {
             "{shown:?}"
         );
         // EKS time-slices: it is no longer named.
-        s.platforms[1].gpu_sharing = GpuSharing::TimeSlicing {
+        s.platforms[1].first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
             context_switch_loss: 0.05,
         };
         let shown = class_notices(&s, 0);
         assert!(!shown.iter().any(|n| n.contains("EKS spot")), "{shown:?}");
         // Time-slicing on SageMaker is a multi-model endpoint: its training jobs still hold
         // whole instances.
-        s.platforms[2].gpu_sharing = GpuSharing::TimeSlicing {
+        s.platforms[2].first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
             context_switch_loss: 0.05,
         };
         assert!(class_notices(&s, 0)

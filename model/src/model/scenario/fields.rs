@@ -11,8 +11,8 @@
 //! [`Scenario::validate`]: super::Scenario::validate
 
 use super::{
-    gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, Overflow, Placement,
-    Platform, Scenario, Service, ServiceSpikes, Serving,
+    gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
+    Placement, Platform, Scenario, Service, ServiceSpikes, Serving,
 };
 use crate::model::scenario::limits;
 
@@ -225,6 +225,37 @@ impl<T> Field<T> {
 /// The row of `path` in `table`.
 pub fn field<T>(table: &'static [Field<T>], path: &str) -> Option<&'static Field<T>> {
     table.iter().find(|f| f.path == path)
+}
+
+/// A row of a path inside a platform (as `--set` and links write it after `platforms.<i>.`).
+#[derive(Clone, Copy)]
+pub enum PlatformRow {
+    /// A field of the platform itself.
+    Platform(&'static Field<Platform>),
+    /// A field of one of its pools.
+    Pool {
+        /// The pool's index.
+        pool: usize,
+        /// The row.
+        row: &'static Field<NodePool>,
+    },
+}
+
+/// The row `path` (relative to a platform) names: a platform field, or a pool field at
+/// `node_pools.<j>.<field>`, or at `<field>`, the path of a platform of the old single-pool
+/// shape, an alias for pool 0's.
+pub fn platform_row(path: &str) -> Option<PlatformRow> {
+    if let Some(row) = field(PLATFORM_FIELDS, path) {
+        return Some(PlatformRow::Platform(row));
+    }
+    let (pool, rest) = match path.strip_prefix("node_pools.") {
+        Some(tail) => {
+            let (index, rest) = tail.split_once('.')?;
+            (index.parse().ok()?, rest)
+        }
+        None => (0, path),
+    };
+    field(NODE_POOL_FIELDS, rest).map(|row| PlatformRow::Pool { pool, row })
 }
 
 /// Shorthand for a number field with a plain getter.
@@ -509,62 +540,12 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         },
     })
     .doc("Cloud (selects the negotiated discount).").control(Control::Elsewhere),
-    Field::<Platform>::other("instance_type", "Instance type", Value::Id { get: |p| &p.instance_type })
-        .doc("Instance type, from the catalog."),
-    Field::<Platform>::other("gpu_model", "GPU model", Value::Id { get: |p| &p.gpu_model })
-        .doc("GPU model of the instance type.").control(Control::Elsewhere),
-    num!(Platform; "gpus_per_node", "GPUs per node", "", (1.0, 64.0),
-        |p| p.gpus_per_node, |p, v| p.gpus_per_node = v as u32)
-        .doc("GPUs per node."),
-    num!(Platform; "gpu_memory_gb", "GPU memory", "GB", (1.0, 1024.0),
-        |p| p.gpu_memory_gb, |p, v| p.gpu_memory_gb = v)
-        .doc("GPU memory per GPU."),
-    num!(Platform; "relative_throughput", "Relative throughput (reference GPU = 1)", "×", (0.01, 100.0),
-        |p| p.relative_throughput, |p, v| p.relative_throughput = v)
-        .doc("Throughput of one GPU relative to the reference GPU.")
-        .source("assumption: public training benchmarks, rough ratios"),
-    num!(Platform; "on_demand_usd_per_node_hour", "On-demand price", "$/node-h", (0.0, 10_000.0),
-        |p| p.on_demand_usd_per_node_hour, |p, v| p.on_demand_usd_per_node_hour = v)
-        .doc("On-demand list price.").source("price catalog (see catalog as-of date)"),
-    num!(Platform; "spot_usd_per_node_hour", "Spot price", "$/node-h", (0.0, 10_000.0),
-        |p| p.spot_usd_per_node_hour, |p, v| p.spot_usd_per_node_hour = v)
-        .doc("Spot price.").source("price catalog; AWS: median across availability zones"),
-    num!(Platform; "service_premium_pct", "Service premium", "%", (0.0, 500.0),
-        |p| p.service_premium_pct, |p, v| p.service_premium_pct = v)
-        .doc("Managed-service premium on compute (SageMaker ml.* instances)."),
     num!(Platform; "fee_usd_per_cluster_hour", "Control-plane fee", "$/cluster-h", (0.0, 1_000.0),
         |p| p.fee_usd_per_cluster_hour, |p, v| p.fee_usd_per_cluster_hour = v)
         .doc("Control-plane or management fee."),
     num!(Platform; "tooling_usd_per_month", "Tooling and add-ons", "$/month", (0.0, 1e7),
         |p| p.tooling_usd_per_month, |p, v| p.tooling_usd_per_month = v)
         .doc("Tooling and add-ons."),
-    num!(Platform; "purchase.reserved_share", "Reserved share of reference GPUs", "×", (0.0, 10.0),
-        |p| p.purchase.reserved_share, |p, v| p.purchase.reserved_share = v)
-        .doc("Reserved GPUs ÷ reference GPUs, rounded up to whole nodes; billed for the whole horizon."),
-    num!(Platform; "purchase.reserved_discount_pct", "Reserved discount", "%", (0.0, 95.0),
-        |p| p.purchase.reserved_discount_pct, |p, v| p.purchase.reserved_discount_pct = v)
-        .doc("% off on-demand for reserved capacity (1-year commitment).")
-        .source("GCP 1-year resource CUD for A2/G2: 37 %"),
-    Field::<Platform>::other("purchase.overflow", "Capacity beyond reserved", Value::Choice {
-        choices: &[("on_demand", "On-demand"), ("spot", "Spot"), ("none", "None (static cluster)")],
-        get: |p| match p.purchase.overflow {
-            Overflow::OnDemand => "on_demand",
-            Overflow::Spot => "spot",
-            Overflow::None => "none",
-        },
-        set: |p, v| match v {
-            "on_demand" => p.purchase.overflow = Overflow::OnDemand,
-            "spot" => p.purchase.overflow = Overflow::Spot,
-            "none" => p.purchase.overflow = Overflow::None,
-            _ => {}
-        },
-    })
-    .doc("What runs beyond the reserved base."),
-    num!(Platform; "spot_interruptions_per_node_hour", "Spot interruptions", "per node-h", (0.0, 10.0),
-        |p| p.spot_interruptions_per_node_hour, |p, v| p.spot_interruptions_per_node_hour = v)
-        .doc("Spot interruptions per spot node-hour (λ).")
-        .source("assumption: 0.005/node-hour (MTBI 200 h, >20 %/month: GPU pools sit in the \
-                 Spot Advisor's highest band)"),
     num!(Platform; "spot_notice_s", "Spot notice", "s", (0.0, 3_600.0),
         |p| p.spot_notice_s, |p, v| p.spot_notice_s = v)
         .doc("Spot interruption notice (AWS 120 s, GCP 30 s).")
@@ -599,15 +580,6 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         |p| p.image_pull_gb_per_s, |p, v| p.image_pull_gb_per_s = v)
         .doc("Image pull throughput.")
         .source("AWS ML blog (2026): 15–20 GB images take 4–6 min to pull ≈ 0.06 GB/s"),
-    Field::<Platform>::other("image_cache", "Nodes cache pulled images", Value::Flag {
-        get: |p| p.image_cache,
-        set: |p, on| p.image_cache = on,
-    })
-    .doc("Nodes keep pulled images, so the next job of the class on that node pulls nothing.")
-    .source("seed 004: keep images on the node (disable image cleanup)"),
-    num!(Platform; "warm_pool_window_s", "Warm-pool window", "s", (0.0, 7.0 * 86_400.0),
-        |p| p.warm_pool_window_s, |p, v| p.warm_pool_window_s = v)
-        .doc("How long an empty node stays up waiting for work before it is released."),
     num!(Platform; "billing.granularity_s", "Billing granularity", "s", (1.0, 86_400.0),
         |p| p.billing.granularity_s, |p, v| p.billing.granularity_s = v as u32)
         .doc("Node time is rounded up to a multiple of this.")
@@ -642,10 +614,6 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     })
     .doc("Multi-node jobs start only when all their nodes are ready.")
     .source("seed 001: gang scheduling (Volcano)"),
-    num!(Platform; "max_nodes", "Max nodes", "", (1.0, limits::MAX_NODES as f64),
-        |p| p.max_nodes, |p, v| p.max_nodes = v as u32)
-        .doc("Most nodes at once (reserved included).")
-        .source("assumption: account quota of 64 nodes"),
     num!(Platform; "storage_read_slowdown_pct", "Storage-read slowdown", "%", (0.0, 500.0),
         |p| p.storage_read_slowdown_pct, |p, v| p.storage_read_slowdown_pct = v)
         .doc("Slowdown of compute from reading training data from storage.")
@@ -716,7 +684,78 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .doc("On: replicas take GPUs on the nodes training jobs run on, in the same simulation (one Kubernetes cluster for both); they come first, as a higher priority class, and a replica that finds no free GPU preempts training jobs. Replicas avoid spot nodes. Off: services run on nodes of their own.")
     .source("Kubernetes pod priority and preemption (kubernetes.io, Pod Priority and Preemption); keeping inference off spot nodes is common practice (assumption)")
     .control(Control::Own),
-    Field::<Platform>::other("gpu_sharing.mode", "GPU sharing", Value::Choice {
+];
+
+/// Fields of a node pool (paths relative to `platforms.<i>.node_pools.<j>`). A platform of
+/// the old, single-pool shape carried them itself: those paths are aliases for pool 0's
+/// ([`super::node_pool::canonical_path`]).
+pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
+    Field::<NodePool>::other("name", "Pool name", Value::Name { get: |p| &p.name })
+        .doc("Name, unique on its platform: what the platform's class_pools maps a job class or service to."),
+    Field::<NodePool>::other("instance_type", "Instance type", Value::Id { get: |p| &p.instance_type })
+        .doc("Instance type, from the catalog."),
+    Field::<NodePool>::other("gpu_model", "GPU model", Value::Id { get: |p| &p.gpu_model })
+        .doc("GPU model of the instance type.").control(Control::Elsewhere),
+    num!(NodePool; "gpus_per_node", "GPUs per node", "", (1.0, 64.0),
+        |p| p.gpus_per_node, |p, v| p.gpus_per_node = v as u32)
+        .doc("GPUs per node."),
+    num!(NodePool; "gpu_memory_gb", "GPU memory", "GB", (1.0, 1024.0),
+        |p| p.gpu_memory_gb, |p, v| p.gpu_memory_gb = v)
+        .doc("GPU memory per GPU."),
+    num!(NodePool; "relative_throughput", "Relative throughput (reference GPU = 1)", "×", (0.01, 100.0),
+        |p| p.relative_throughput, |p, v| p.relative_throughput = v)
+        .doc("Throughput of one GPU relative to the reference GPU.")
+        .source("assumption: public training benchmarks, rough ratios"),
+    num!(NodePool; "on_demand_usd_per_node_hour", "On-demand price", "$/node-h", (0.0, 10_000.0),
+        |p| p.on_demand_usd_per_node_hour, |p, v| p.on_demand_usd_per_node_hour = v)
+        .doc("On-demand list price.").source("price catalog (see catalog as-of date)"),
+    num!(NodePool; "spot_usd_per_node_hour", "Spot price", "$/node-h", (0.0, 10_000.0),
+        |p| p.spot_usd_per_node_hour, |p, v| p.spot_usd_per_node_hour = v)
+        .doc("Spot price.").source("price catalog; AWS: median across availability zones"),
+    num!(NodePool; "service_premium_pct", "Service premium", "%", (0.0, 500.0),
+        |p| p.service_premium_pct, |p, v| p.service_premium_pct = v)
+        .doc("Managed-service premium on compute (SageMaker ml.* instances)."),
+    num!(NodePool; "purchase.reserved_share", "Reserved share of reference GPUs", "×", (0.0, 10.0),
+        |p| p.purchase.reserved_share, |p, v| p.purchase.reserved_share = v)
+        .doc("Reserved GPUs ÷ reference GPUs, rounded up to whole nodes; billed for the whole horizon."),
+    num!(NodePool; "purchase.reserved_discount_pct", "Reserved discount", "%", (0.0, 95.0),
+        |p| p.purchase.reserved_discount_pct, |p, v| p.purchase.reserved_discount_pct = v)
+        .doc("% off on-demand for reserved capacity (1-year commitment).")
+        .source("GCP 1-year resource CUD for A2/G2: 37 %"),
+    Field::<NodePool>::other("purchase.overflow", "Capacity beyond reserved", Value::Choice {
+        choices: &[("on_demand", "On-demand"), ("spot", "Spot"), ("none", "None (static cluster)")],
+        get: |p| match p.purchase.overflow {
+            Overflow::OnDemand => "on_demand",
+            Overflow::Spot => "spot",
+            Overflow::None => "none",
+        },
+        set: |p, v| match v {
+            "on_demand" => p.purchase.overflow = Overflow::OnDemand,
+            "spot" => p.purchase.overflow = Overflow::Spot,
+            "none" => p.purchase.overflow = Overflow::None,
+            _ => {}
+        },
+    })
+    .doc("What runs beyond the reserved base."),
+    num!(NodePool; "spot_interruptions_per_node_hour", "Spot interruptions", "per node-h", (0.0, 10.0),
+        |p| p.spot_interruptions_per_node_hour, |p, v| p.spot_interruptions_per_node_hour = v)
+        .doc("Spot interruptions per spot node-hour (λ).")
+        .source("assumption: 0.005/node-hour (MTBI 200 h, >20 %/month: GPU pools sit in the \
+                 Spot Advisor's highest band)"),
+    Field::<NodePool>::other("image_cache", "Nodes cache pulled images", Value::Flag {
+        get: |p| p.image_cache,
+        set: |p, on| p.image_cache = on,
+    })
+    .doc("Nodes keep pulled images, so the next job of the class on that node pulls nothing.")
+    .source("seed 004: keep images on the node (disable image cleanup)"),
+    num!(NodePool; "warm_pool_window_s", "Warm-pool window", "s", (0.0, 7.0 * 86_400.0),
+        |p| p.warm_pool_window_s, |p, v| p.warm_pool_window_s = v)
+        .doc("How long an empty node stays up waiting for work before it is released."),
+    num!(NodePool; "max_nodes", "Max nodes", "", (1.0, limits::MAX_NODES as f64),
+        |p| p.max_nodes, |p, v| p.max_nodes = v as u32)
+        .doc("Most nodes at once (reserved included).")
+        .source("assumption: account quota of 64 nodes"),
+    Field::<NodePool>::other("gpu_sharing.mode", "GPU sharing", Value::Choice {
         choices: &[
             ("none", "None (a fraction holds a whole GPU)"),
             ("mig", "MIG slices"),
@@ -727,7 +766,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     })
     .doc("How replicas and jobs asking for a fraction of a GPU share one, on Kubernetes: MIG gives each an isolated slice of a static layout; time-slicing gives each turns on the whole GPU, with no memory isolation (jobs pack a GPU by their shares and their memory). On SageMaker, time-slicing is a multi-model endpoint (its models resident together; loading them on demand is not modelled). Sharing GPUs packs replicas onto shared nodes.")
     .source("NVIDIA GPU operator (MIG manager, device-plugin time-slicing); GKE sets both per node pool"),
-    Field::<Platform>::other("gpu_sharing.layout", "MIG layout (every GPU)", Value::Choice {
+    Field::<NodePool>::other("gpu_sharing.layout", "MIG layout (every GPU)", Value::Choice {
         choices: gpu_sharing::LAYOUT_CHOICES,
         get: |p| match &p.gpu_sharing {
             GpuSharing::Mig { layout } => {
@@ -745,7 +784,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .source(gpu_sharing::MIG_SOURCE),
     Field {
         control: Control::Own,
-        ..Field::<Platform>::number("gpu_sharing.context_switch_loss", "Time-slicing context-switch loss", "0–1", (0.0, 0.5),
+        ..Field::<NodePool>::number("gpu_sharing.context_switch_loss", "Time-slicing context-switch loss", "0–1", (0.0, 0.5),
             |p| match p.gpu_sharing {
                 GpuSharing::TimeSlicing { context_switch_loss } => Some(context_switch_loss),
                 _ => None,
@@ -760,10 +799,10 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .source("assumption: 5 % (NVIDIA documents no figure)"),
 ];
 
-/// Sets a platform's GPU sharing to `mode`: MIG with 7 small slices of its GPU (none on a
-/// GPU without MIG: validation then names the GPU), time-slicing with the assumed
-/// context-switch loss.
-fn set_sharing_mode(p: &mut Platform, mode: &str) {
+/// Sets a pool's GPU sharing to `mode`: MIG with 7 small slices of its GPU (none on a GPU
+/// without MIG: validation then names the GPU), time-slicing with the assumed context-switch
+/// loss.
+fn set_sharing_mode(p: &mut NodePool, mode: &str) {
     if mode == p.gpu_sharing.mode() {
         return;
     }
@@ -920,11 +959,11 @@ mod tests {
             ..Serving::default()
         });
         // Each way of sharing GPUs.
-        let gpu = out[1].platforms[0].gpu_model.clone();
-        out[1].platforms[0].gpu_sharing = GpuSharing::Mig {
+        let gpu = out[1].platforms[0].first_pool().gpu_model.clone();
+        out[1].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::Mig {
             layout: gpu_sharing::standard_layout(&gpu, "7x1g").expect("a GPU with MIG"),
         };
-        out[2].platforms[0].gpu_sharing = GpuSharing::TimeSlicing {
+        out[2].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
             context_switch_loss: 0.05,
         };
         out
@@ -1001,13 +1040,20 @@ mod tests {
                 check_table(JOB_CLASS_FIELDS, class, doc, &mut seen);
             }
             for (platform, doc) in s.platforms.iter().zip(platforms.as_array().unwrap()) {
-                check_table(PLATFORM_FIELDS, platform, doc, &mut seen);
+                let mut doc = doc.clone();
+                let map = doc.as_object_mut().unwrap();
+                let pools = map.remove("node_pools").unwrap();
+                for (pool, doc) in platform.node_pools.iter().zip(pools.as_array().unwrap()) {
+                    check_table(NODE_POOL_FIELDS, pool, doc, &mut seen);
+                }
+                check_table(PLATFORM_FIELDS, platform, &doc, &mut seen);
             }
         }
         // And no row names a field the documents do not have.
         let paths = SCENARIO_FIELDS.iter().map(|f| f.path);
         let paths = paths.chain(JOB_CLASS_FIELDS.iter().map(|f| f.path));
         let paths = paths.chain(SERVICE_FIELDS.iter().map(|f| f.path));
+        let paths = paths.chain(NODE_POOL_FIELDS.iter().map(|f| f.path));
         for path in paths.chain(PLATFORM_FIELDS.iter().map(|f| f.path)) {
             assert!(seen.contains(&path), "{path} is in no scenario document");
         }
@@ -1030,6 +1076,17 @@ mod tests {
             }
             for row in PLATFORM_FIELDS {
                 let mut p = s.platforms[0].clone();
+                if let Value::Number { get, set } = row.value {
+                    let Some(_) = get(&p) else { continue };
+                    let v = (row.min + row.max / 3.0).round().max(row.min).min(row.max);
+                    set(&mut p, v);
+                    let doc = serde_json::to_value(&p).unwrap();
+                    let at = row.path.split('.').fold(&doc, |d, k| &d[k]);
+                    assert_eq!(at.as_f64(), Some(v), "{} writes elsewhere", row.path);
+                }
+            }
+            for row in NODE_POOL_FIELDS {
+                let mut p = s.platforms[0].first_pool().clone();
                 if let Value::Number { get, set } = row.value {
                     let Some(_) = get(&p) else { continue };
                     let v = (row.min + row.max / 3.0).round().max(row.min).min(row.max);

@@ -15,6 +15,7 @@ pub use validate::ValidScenario;
 
 use super::error::ScenarioError;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Seconds per hour.
 pub const HOUR_S: f64 = 3600.0;
@@ -23,8 +24,10 @@ pub const DAY_S: f64 = 86_400.0;
 
 pub mod gpu_sharing;
 pub mod limits;
+pub mod node_pool;
 mod service;
 pub use gpu_sharing::GpuSharing;
+pub use node_pool::{NodePool, PoolNeed};
 pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
 
 /// The whole input of a run.
@@ -474,12 +477,12 @@ impl JobClass {
         self.gpu_milli() < gpu_sharing::MILLI
     }
 
-    /// GPUs a job holds on a node of `platform` it shares with other jobs: its GPUs; a
-    /// fraction holds its share where the platform shares GPUs, else a whole GPU.
-    pub fn gpus_held_on(&self, platform: &Platform) -> f64 {
+    /// GPUs a job holds on a node of `pool` of `platform` it shares with other jobs: its
+    /// GPUs; a fraction holds its share where the pool shares GPUs, else a whole GPU.
+    pub fn gpus_held_on(&self, platform: &Platform, pool: &NodePool) -> f64 {
         if !self.is_fractional() {
             self.gpus_per_job
-        } else if !platform.jobs_share_gpus() {
+        } else if !platform.jobs_share_gpus_on(pool) {
             1.0
         } else {
             f64::from(self.gpu_milli().max(1)) / f64::from(gpu_sharing::MILLI)
@@ -576,7 +579,8 @@ impl Default for Billing {
     }
 }
 
-/// One option compared: an orchestrator profile on an instance type, every field overridable.
+/// One option compared: an orchestrator profile on one or more node pools, every field
+/// overridable.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
@@ -588,30 +592,17 @@ pub struct Platform {
     pub profile: ProfileName,
     /// Cloud (selects the negotiated discount).
     pub cloud: Cloud,
-    /// Instance type name, from the catalog.
-    pub instance_type: String,
-    /// GPUs per node.
-    pub gpus_per_node: u32,
-    /// GPU model.
-    pub gpu_model: String,
-    /// GPU memory per GPU, GB.
-    pub gpu_memory_gb: f64,
-    /// Throughput of one GPU relative to the reference GPU (1.0 = same speed).
-    pub relative_throughput: f64,
-    /// On-demand list price, USD per node-hour.
-    pub on_demand_usd_per_node_hour: f64,
-    /// Spot price, USD per node-hour.
-    pub spot_usd_per_node_hour: f64,
-    /// Managed-service premium on compute, % (SageMaker ml.* instances).
-    pub service_premium_pct: f64,
+    /// Its node pools, 1 to 4, with unique names: instance type, prices, purchase mix and
+    /// node limit of each ([`NodePool`]).
+    pub node_pools: Vec<NodePool>,
+    /// Job class or service name → the name of the pool it runs on. A class not listed runs
+    /// on the cheapest pool that fits it ([`Platform::cheapest_pool`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub class_pools: BTreeMap<String, String>,
     /// Control-plane or management fee, USD per cluster-hour.
     pub fee_usd_per_cluster_hour: f64,
     /// Tooling and add-ons, USD per month.
     pub tooling_usd_per_month: f64,
-    /// Purchase mix.
-    pub purchase: Purchase,
-    /// Spot interruptions per spot node-hour (λ).
-    pub spot_interruptions_per_node_hour: f64,
     /// Spot interruption notice, seconds (AWS 120, GCP 30).
     pub spot_notice_s: f64,
     /// Median node provisioning time (request to ready), seconds.
@@ -622,18 +613,12 @@ pub struct Platform {
     pub capacity_wait_mean_s: f64,
     /// Image pull throughput, GB per second.
     pub image_pull_gb_per_s: f64,
-    /// Nodes keep pulled images, so the next job of the class on that node pulls nothing.
-    pub image_cache: bool,
-    /// How long an empty node stays up waiting for work before it is released, seconds.
-    pub warm_pool_window_s: f64,
     /// Billing rounding.
     pub billing: Billing,
     /// Job placement.
     pub placement: Placement,
     /// Multi-node jobs start only when all their nodes are ready.
     pub gang_scheduling: bool,
-    /// Most nodes at once (reserved included).
-    pub max_nodes: u32,
     /// Slowdown of compute from reading training data from storage, % (seed 002: direct
     /// object-store reads +12 %, a parallel file system +1 %).
     pub storage_read_slowdown_pct: f64,
@@ -652,21 +637,17 @@ pub struct Platform {
     /// How the platform serves services (absent: the defaults of [`Serving`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub serving: Option<Serving>,
-    /// How its GPUs are shared among replicas asking for a fraction of one (absent: whole
-    /// GPUs only).
-    #[serde(skip_serializing_if = "GpuSharing::is_none")]
-    pub gpu_sharing: GpuSharing,
 }
 
 impl Scenario {
-    /// What `platform` pays for a list price: its cloud's negotiated discount, then its
-    /// service premium (the simulation and the instant estimate price the same way).
-    pub fn list_price_factor(&self, platform: &Platform) -> f64 {
+    /// What `pool` of `platform` pays for a list price: its cloud's negotiated discount, then
+    /// the pool's service premium (the simulation and the instant estimate price the same way).
+    pub fn list_price_factor(&self, platform: &Platform, pool: &NodePool) -> f64 {
         let discount = match platform.cloud {
             Cloud::Aws => self.discounts.aws_pct,
             Cloud::Gcp => self.discounts.gcp_pct,
         };
-        (1.0 - discount / 100.0) * (1.0 + platform.service_premium_pct / 100.0)
+        (1.0 - discount / 100.0) * (1.0 + pool.service_premium_pct / 100.0)
     }
 
     /// Offered load as a share of `reference_gpus` (MODEL.md: utilization, the input).
@@ -707,15 +688,19 @@ impl Scenario {
 
     /// Reads a scenario from JSON text; a wrong type or unknown field is reported with the path
     /// of the field (e.g. `platforms[0].ops_fte`). Does not validate ranges.
+    /// A document of the old, single-pool shape reads into one pool per platform
+    /// ([`node_pool::read_single_pool_fields`]).
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut de).map_err(|e| ScenarioError::Parse {
-            message: path_message(&e),
-        })
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError::Parse {
+                message: e.to_string(),
+            })?;
+        Scenario::from_json_value(value)
     }
 
     /// Reads a scenario from a JSON value, like [`Scenario::from_json`].
-    pub fn from_json_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
+    pub fn from_json_value(mut value: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        node_pool::read_single_pool_fields(&mut value);
         serde_path_to_error::deserialize(value).map_err(|e| ScenarioError::Parse {
             message: path_message(&e),
         })
@@ -723,28 +708,17 @@ impl Scenario {
 }
 
 impl Platform {
-    /// Whether jobs asking for a fraction of a GPU share GPUs here: where GPUs are shared
-    /// (MIG or time-slicing) on Kubernetes (a SageMaker multi-model endpoint time-slices its
-    /// models, but SageMaker training jobs never share a GPU) and jobs share nodes.
-    pub fn jobs_share_gpus(&self) -> bool {
-        !self.gpu_sharing.is_none()
+    /// Whether jobs asking for a fraction of a GPU share GPUs on `pool`: where its GPUs are
+    /// shared (MIG or time-slicing) on Kubernetes (a SageMaker multi-model endpoint
+    /// time-slices its models, but SageMaker training jobs never share a GPU) and jobs share
+    /// nodes.
+    pub fn jobs_share_gpus_on(&self, pool: &NodePool) -> bool {
+        !pool.gpu_sharing.is_none()
             && matches!(
                 self.profile.profile(),
                 None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
             )
             && self.placement != Placement::Exclusive
-    }
-
-    /// Reserved nodes for this platform: reserved share × reference GPUs, rounded up to whole
-    /// nodes (MODEL.md).
-    pub fn reserved_nodes(&self, reference_gpus: u32) -> u32 {
-        let gpus = self.purchase.reserved_share * f64::from(reference_gpus);
-        let nodes = libm::ceil(gpus / f64::from(self.gpus_per_node.max(1)) - 1e-9);
-        if nodes <= 0.0 {
-            0
-        } else {
-            nodes as u32
-        }
     }
 }
 

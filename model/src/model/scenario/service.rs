@@ -44,6 +44,14 @@ pub struct Service {
 }
 
 impl Service {
+    /// What a replica needs of a node pool to run on it.
+    pub fn pool_need(&self) -> super::PoolNeed {
+        super::PoolNeed {
+            gpus: self.gpus_per_replica,
+            gpu_memory_gb: self.gpu_memory_gb,
+        }
+    }
+
     /// GPUs one replica asks for, in milli-GPUs.
     pub fn gpu_milli(&self) -> u32 {
         super::gpu_sharing::milli_gpus(self.gpus_per_replica)

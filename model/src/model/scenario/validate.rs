@@ -4,9 +4,11 @@
 //! the size of the work. The first problem found is returned, with its field path.
 
 use super::fields::{
-    Field, Series, Value, JOB_CLASS_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, SERVICE_FIELDS,
+    Field, Series, Value, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS,
+    SERVICE_FIELDS,
 };
-use super::{limits, Duration, Overflow, Platform, Replay, Scenario};
+use super::node_pool::MAX_NODE_POOLS;
+use super::{limits, Duration, NodePool, Overflow, Platform, PoolNeed, Replay, Scenario};
 use crate::model::error::ScenarioError;
 
 /// A scenario that has passed [`Scenario::validate`]. Runs hold one, so a scenario is
@@ -121,8 +123,10 @@ impl Scenario {
             }
             check_gpu_fraction(service, &at)?;
             for platform in &self.platforms {
-                check_slot(service, platform, &at)?;
-                if service.gpus_per_replica > f64::from(platform.gpus_per_node) {
+                let at_pool = platform.pool_index_for(self, &service.name, service.pool_need());
+                let pool = &platform.node_pools[at_pool];
+                check_slot(service, platform, pool, &at)?;
+                if service.gpus_per_replica > f64::from(pool.gpus_per_node) {
                     return Err(ScenarioError::Invalid {
                         field: format!("{at}.gpus_per_replica"),
                         reason: format!(
@@ -130,12 +134,12 @@ impl Scenario {
                              {} GPUs per node",
                             service.name,
                             service.gpus_per_replica,
-                            platform.name,
-                            platform.gpus_per_node
+                            on_pool(platform, at_pool),
+                            pool.gpus_per_node
                         ),
                     });
                 }
-                if service.gpu_memory_gb > platform.gpu_memory_gb {
+                if service.gpu_memory_gb > pool.gpu_memory_gb {
                     return Err(ScenarioError::Invalid {
                         field: format!("{at}.gpu_memory_gb"),
                         reason: format!(
@@ -143,8 +147,24 @@ impl Scenario {
                              GPUs",
                             service.name,
                             service.gpu_memory_gb,
+                            on_pool(platform, at_pool),
+                            pool.gpu_memory_gb
+                        ),
+                    });
+                }
+                let first = platform.services_pool(self);
+                if at_pool != first {
+                    return Err(ScenarioError::Invalid {
+                        field: format!("{at}.name"),
+                        reason: format!(
+                            "service \"{}\" runs on pool \"{}\" of platform \"{}\" but service \
+                             \"{}\" on pool \"{}\": a platform's services run on one of its \
+                             pools (map them to the same pool in its class_pools)",
+                            service.name,
+                            pool.name,
                             platform.name,
-                            platform.gpu_memory_gb
+                            self.services[0].name,
+                            platform.node_pools[first].name
                         ),
                     });
                 }
@@ -201,6 +221,13 @@ impl Scenario {
         )?;
         for (i, platform) in self.platforms.iter().enumerate() {
             let at = format!("platforms.{i}");
+            // First: everything below reads a pool.
+            count(
+                &format!("{at}.node_pools"),
+                platform.node_pools.len(),
+                1,
+                MAX_NODE_POOLS,
+            )?;
             check_fields(PLATFORM_FIELDS, platform, &at)?;
             if self.platforms[..i].iter().any(|p| p.name == platform.name) {
                 return Err(ScenarioError::DuplicateName {
@@ -218,94 +245,186 @@ impl Scenario {
                     ),
                 });
             }
-            check_gpu_sharing(platform, &at)?;
-            check_shares_nodes_with_training(platform, &at)?;
-            let reserved = platform.reserved_nodes(self.reference_gpus);
-            self.check_reservation(platform, reserved, &at)?;
-            self.check_classes_fit(platform, reserved)?;
+            check_shares_nodes_with_training(&platform.services_view(self), &at)?;
+            self.check_pools(platform, &at)?;
         }
         Ok(())
     }
 
-    /// The `reserved` nodes fit within the platform's node limit.
+    /// 1 to [`MAX_NODE_POOLS`] pools with valid fields and unique names, each reservation
+    /// within its pool's node limit; `class_pools` naming job classes or services and pools
+    /// that exist; and every job class fitting the pool it runs on.
+    fn check_pools(&self, platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+        for (j, pool) in platform.node_pools.iter().enumerate() {
+            let at_pool = format!("{at}.node_pools.{j}");
+            check_fields(NODE_POOL_FIELDS, pool, &at_pool)?;
+            if platform.node_pools[..j].iter().any(|p| p.name == pool.name) {
+                return Err(ScenarioError::DuplicateName {
+                    field: format!("{at_pool}.name"),
+                    name: pool.name.clone(),
+                });
+            }
+            check_gpu_sharing(platform, pool, &at_pool)?;
+            let reserved = pool.reserved_nodes(self.reference_gpus);
+            self.check_reservation(pool, reserved, &at_pool)?;
+        }
+        for (name, pool) in &platform.class_pools {
+            let known = self.job_classes.iter().any(|c| &c.name == name)
+                || self.services.iter().any(|s| &s.name == name);
+            let field = format!("{at}.class_pools.{name}");
+            if !known {
+                return Err(ScenarioError::Invalid {
+                    field,
+                    reason: format!(
+                        "no job class or service is named \"{name}\" (class_pools maps a job \
+                         class's or a service's name to a pool)"
+                    ),
+                });
+            }
+            if platform.pool_named(pool).is_none() {
+                let names: Vec<&str> = platform
+                    .node_pools
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect();
+                return Err(ScenarioError::Invalid {
+                    field,
+                    reason: format!(
+                        "platform \"{}\" has no pool named \"{pool}\" (its pools: {})",
+                        platform.name,
+                        names.join(", ")
+                    ),
+                });
+            }
+        }
+        self.check_classes_fit(platform)
+    }
+
+    /// The `reserved` nodes fit within the pool's node limit.
     fn check_reservation(
         &self,
-        platform: &Platform,
+        pool: &NodePool,
         reserved: u32,
         at: &str,
     ) -> Result<(), ScenarioError> {
-        if reserved > platform.max_nodes {
+        if reserved > pool.max_nodes {
             return Err(ScenarioError::OutOfRange {
                 field: format!("{at}.purchase.reserved_share"),
                 min: 0.0,
-                max: f64::from(platform.max_nodes * platform.gpus_per_node)
+                max: f64::from(pool.max_nodes * pool.gpus_per_node)
                     / f64::from(self.reference_gpus),
-                got: platform.purchase.reserved_share,
+                got: pool.purchase.reserved_share,
             });
         }
         Ok(())
     }
 
-    /// Every job class fits the platform's GPU memory and the GPUs it can ever have (its
-    /// `reserved` nodes when it has no overflow).
-    fn check_classes_fit(&self, platform: &Platform, reserved: u32) -> Result<(), ScenarioError> {
-        let capacity_nodes = if platform.purchase.overflow == Overflow::None {
+    /// Every job class fits the pool it runs on: its GPU memory, its MIG slice where it asks
+    /// for a fraction, and the GPUs the pool can ever have (its reserved nodes when it has no
+    /// overflow). On a platform of several pools, a class no pool fits is named with them all.
+    fn check_classes_fit(&self, platform: &Platform) -> Result<(), ScenarioError> {
+        for (j, class) in self.job_classes.iter().enumerate() {
+            let mapped = platform.class_pools.contains_key(&class.name);
+            if platform.node_pools.len() > 1
+                && !mapped
+                && platform
+                    .cheapest_pool(self, PoolNeed::of_class(class))
+                    .is_none()
+            {
+                let pools: Vec<String> = platform
+                    .node_pools
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "\"{}\" {} × {} GB, at most {} nodes",
+                            p.name, p.gpus_per_node, p.gpu_memory_gb, p.max_nodes
+                        )
+                    })
+                    .collect();
+                return Err(ScenarioError::Invalid {
+                    field: format!("job_classes.{j}.gpu_memory_gb"),
+                    reason: format!(
+                        "job class \"{}\" ({} GPUs of {} GB) fits no pool of platform \"{}\": {}",
+                        class.name,
+                        class.gpus_per_job,
+                        class.gpu_memory_gb,
+                        platform.name,
+                        pools.join("; ")
+                    ),
+                });
+            }
+            let at_pool = platform.pool_of_class(self, j);
+            self.check_class_fits(platform, at_pool, j)?;
+        }
+        Ok(())
+    }
+
+    /// Job class `j` fits pool `at_pool` of `platform`.
+    fn check_class_fits(
+        &self,
+        platform: &Platform,
+        at_pool: usize,
+        j: usize,
+    ) -> Result<(), ScenarioError> {
+        let class = &self.job_classes[j];
+        let pool = &platform.node_pools[at_pool];
+        let named = on_pool(platform, at_pool);
+        let reserved = pool.reserved_nodes(self.reference_gpus);
+        let capacity_nodes = if pool.purchase.overflow == Overflow::None {
             reserved
         } else {
-            platform.max_nodes
+            pool.max_nodes
         };
         // Cloud Run runs a job on one instance: no job spans instances.
         let have = if platform.profile.profile() == Some(crate::model::platforms::Profile::CloudRun)
         {
-            capacity_nodes.min(1).saturating_mul(platform.gpus_per_node)
+            capacity_nodes.min(1).saturating_mul(pool.gpus_per_node)
         } else {
-            capacity_nodes.saturating_mul(platform.gpus_per_node)
+            capacity_nodes.saturating_mul(pool.gpus_per_node)
         };
-        for (j, class) in self.job_classes.iter().enumerate() {
-            if class.gpu_memory_gb > platform.gpu_memory_gb {
-                return Err(ScenarioError::DoesNotFit {
-                    field: format!("job_classes.{j}.gpu_memory_gb"),
-                    job_class: class.name.clone(),
-                    platform: platform.name.clone(),
-                    need_gb: class.gpu_memory_gb,
-                    have_gb: platform.gpu_memory_gb,
-                });
-            }
-            if let (true, super::GpuSharing::Mig { layout }) =
-                (class.is_fractional(), &platform.gpu_sharing)
-            {
-                use super::gpu_sharing::{layout_text, mig_slice_for};
-                let slice = mig_slice_for(
-                    &platform.gpu_model,
-                    layout,
-                    class.gpu_milli().max(1),
-                    class.gpu_memory_gb,
-                );
-                if slice.is_none() && platform.jobs_share_gpus() {
-                    return Err(ScenarioError::Invalid {
-                        field: format!("job_classes.{j}.gpus_per_job"),
-                        reason: format!(
-                            "job class \"{}\" ({} GPU, {} GB) fits no slice of platform \"{}\"'s \
-                             MIG layout {} on its {}",
-                            class.name,
-                            class.gpus_per_job,
-                            class.gpu_memory_gb,
-                            platform.name,
-                            layout_text(layout),
-                            platform.gpu_model
-                        ),
-                    });
-                }
-            }
-            if class.whole_gpus() > have {
-                return Err(ScenarioError::TooManyGpus {
+        if class.gpu_memory_gb > pool.gpu_memory_gb {
+            return Err(ScenarioError::DoesNotFit {
+                field: format!("job_classes.{j}.gpu_memory_gb"),
+                job_class: class.name.clone(),
+                platform: named,
+                need_gb: class.gpu_memory_gb,
+                have_gb: pool.gpu_memory_gb,
+            });
+        }
+        if let (true, super::GpuSharing::Mig { layout }) =
+            (class.is_fractional(), &pool.gpu_sharing)
+        {
+            use super::gpu_sharing::{layout_text, mig_slice_for};
+            let slice = mig_slice_for(
+                &pool.gpu_model,
+                layout,
+                class.gpu_milli().max(1),
+                class.gpu_memory_gb,
+            );
+            if slice.is_none() && platform.jobs_share_gpus_on(pool) {
+                return Err(ScenarioError::Invalid {
                     field: format!("job_classes.{j}.gpus_per_job"),
-                    job_class: class.name.clone(),
-                    platform: platform.name.clone(),
-                    need: class.whole_gpus(),
-                    have,
+                    reason: format!(
+                        "job class \"{}\" ({} GPU, {} GB) fits no slice of platform \"{}\"'s \
+                         MIG layout {} on its {}",
+                        class.name,
+                        class.gpus_per_job,
+                        class.gpu_memory_gb,
+                        named,
+                        layout_text(layout),
+                        pool.gpu_model
+                    ),
                 });
             }
+        }
+        if class.whole_gpus() > have {
+            return Err(ScenarioError::TooManyGpus {
+                field: format!("job_classes.{j}.gpus_per_job"),
+                job_class: class.name.clone(),
+                platform: named,
+                need: class.whole_gpus(),
+                have,
+            });
         }
         Ok(())
     }
@@ -321,6 +440,19 @@ impl Scenario {
             });
         }
         Ok(())
+    }
+}
+
+/// A platform's name as a message names it: with its pool's where it has several
+/// (`EKS" pool "small`, inside the message's quotes).
+fn on_pool(platform: &Platform, pool: usize) -> String {
+    if platform.node_pools.len() > 1 {
+        format!(
+            "{}\" pool \"{}",
+            platform.name, platform.node_pools[pool].name
+        )
+    } else {
+        platform.name.clone()
     }
 }
 
@@ -513,10 +645,10 @@ fn check_shares_nodes_with_training(platform: &Platform, at: &str) -> Result<(),
 
 /// GPU sharing is set up on Kubernetes (the GPU operator, GKE's node pools), with a MIG
 /// layout the platform's GPU has.
-fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+fn check_gpu_sharing(platform: &Platform, pool: &NodePool, at: &str) -> Result<(), ScenarioError> {
     use super::gpu_sharing::mig_layout_error;
     use super::{GpuSharing, Profile};
-    if platform.gpu_sharing.is_none() {
+    if pool.gpu_sharing.is_none() {
         return Ok(());
     }
     let profile = platform.profile.profile();
@@ -526,7 +658,7 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
     );
     // A SageMaker multi-model endpoint time-slices its GPUs among the models it holds.
     let multi_model = profile == Some(Profile::Sagemaker)
-        && matches!(platform.gpu_sharing, GpuSharing::TimeSlicing { .. });
+        && matches!(pool.gpu_sharing, GpuSharing::TimeSlicing { .. });
     if !kubernetes && !multi_model {
         return Err(ScenarioError::Invalid {
             field: format!("{at}.gpu_sharing.mode"),
@@ -536,7 +668,7 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
                  endpoint time-slices its GPUs",
                 platform.name,
                 platform.profile.as_str(),
-                if platform.gpu_sharing.mode() == "mig" {
+                if pool.gpu_sharing.mode() == "mig" {
                     "by MIG"
                 } else {
                     "by time-slicing"
@@ -544,12 +676,12 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
             ),
         });
     }
-    if crate::model::catalog::is_family_dependent(&platform.gpu_model) {
+    if crate::model::catalog::is_family_dependent(&pool.gpu_model) {
         return Err(ScenarioError::Invalid {
             field: format!("{at}.gpu_sharing.mode"),
             reason: format!(
                 "platform \"{}\" runs on {}, not an NVIDIA GPU: MIG and time-slicing share NVIDIA GPUs",
-                platform.name, platform.gpu_model
+                platform.name, pool.gpu_model
             ),
         });
     }
@@ -559,12 +691,12 @@ fn check_gpu_sharing(platform: &Platform, at: &str) -> Result<(), ScenarioError>
             reason: format!(
                 "platform \"{}\" shares its GPUs ({}) but says its replicas do not share nodes: replicas sharing a GPU share its node",
                 platform.name,
-                platform.gpu_sharing.mode()
+                pool.gpu_sharing.mode()
             ),
         });
     }
-    if let GpuSharing::Mig { layout } = &platform.gpu_sharing {
-        if let Some(e) = mig_layout_error(&platform.gpu_model, layout) {
+    if let GpuSharing::Mig { layout } = &pool.gpu_sharing {
+        if let Some(e) = mig_layout_error(&pool.gpu_model, layout) {
             return Err(ScenarioError::Invalid {
                 field: format!("{at}.gpu_sharing.layout"),
                 reason: format!("platform \"{}\": {e}", platform.name),
@@ -609,6 +741,7 @@ fn check_fraction(gpus: f64, field: String, what: &str, one: &str) -> Result<(),
 fn check_slot(
     service: &super::Service,
     platform: &Platform,
+    pool: &NodePool,
     at: &str,
 ) -> Result<(), ScenarioError> {
     use super::gpu_sharing::{layout_text, mig_slice_for, MILLI};
@@ -617,10 +750,10 @@ fn check_slot(
         return Ok(());
     }
     let milli = service.gpu_milli();
-    match &platform.gpu_sharing {
+    match &pool.gpu_sharing {
         GpuSharing::None => Ok(()),
         GpuSharing::Mig { layout } => {
-            if mig_slice_for(&platform.gpu_model, layout, milli, service.gpu_memory_gb).is_some() {
+            if mig_slice_for(&pool.gpu_model, layout, milli, service.gpu_memory_gb).is_some() {
                 return Ok(());
             }
             Err(ScenarioError::Invalid {
@@ -633,7 +766,7 @@ fn check_slot(
                     service.gpu_memory_gb,
                     platform.name,
                     layout_text(layout),
-                    platform.gpu_model
+                    pool.gpu_model
                 ),
             })
         }
@@ -651,7 +784,7 @@ fn check_slot(
             }
             let per_gpu = MILLI / milli.max(1);
             let memory = f64::from(per_gpu) * service.gpu_memory_gb;
-            if memory <= platform.gpu_memory_gb {
+            if memory <= pool.gpu_memory_gb {
                 return Ok(());
             }
             Err(ScenarioError::Invalid {
@@ -663,10 +796,10 @@ fn check_slot(
                     platform.name,
                     service.name,
                     service.gpus_per_replica,
-                    platform.gpu_model,
+                    pool.gpu_model,
                     service.gpu_memory_gb,
                     crate::format::trim_number(memory),
-                    platform.gpu_memory_gb
+                    pool.gpu_memory_gb
                 ),
             })
         }

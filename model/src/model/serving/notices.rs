@@ -63,13 +63,14 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
     for (_, service) in chosen {
         let name = service.name.as_str();
         for p in &scenario.platforms {
+            let p = &*p.services_view(scenario);
             let most = most_replicas(service, p);
             if service.max_replicas > most || service.min_replicas > most {
                 capped.push((
                     name,
                     format!(
                         "at most {most} replicas on {}: its node limit is {} nodes of {} GPUs (max_nodes)",
-                        p.name, p.max_nodes, p.gpus_per_node
+                        p.name, p.first_pool().max_nodes, p.first_pool().gpus_per_node
                     ),
                 ));
             }
@@ -78,7 +79,12 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
             platform_names(scenario, keep)
         };
         if service.is_fractional() {
-            let platforms = on(&|p| matches!(slot_of(service, p), Slot::Whole { .. }));
+            let platforms = on(&|p| {
+                matches!(
+                    slot_of(service, &p.services_view(scenario)),
+                    Slot::Whole { .. }
+                )
+            });
             if !platforms.is_empty() {
                 whole.push((
                     name,
@@ -109,7 +115,7 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
             scenario
                 .platforms
                 .iter()
-                .filter_map(|p| over_node_limit(scenario, p)),
+                .filter_map(|p| over_node_limit(scenario, &p.services_view(scenario))),
         );
     }
     notices
@@ -124,7 +130,7 @@ fn over_node_limit(
     if scenario.services.len() < 2 || !shares_nodes(platform) {
         return None;
     }
-    let gpn = platform.gpus_per_node.max(1);
+    let gpn = platform.first_pool().gpus_per_node.max(1);
     let gpus: f64 = scenario
         .services
         .iter()
@@ -137,10 +143,10 @@ fn over_node_limit(
         })
         .sum();
     let nodes = (gpus / f64::from(gpn) - 1e-9).ceil();
-    (nodes > f64::from(platform.max_nodes)).then(|| {
+    (nodes > f64::from(platform.first_pool().max_nodes)).then(|| {
         format!(
             "the services together may need up to {nodes} nodes of {} at their most replicas, more than its {} (max_nodes): each is held to the limit alone, not all together, and the nodes beyond it are billed",
-            platform.name, platform.max_nodes
+            platform.name, platform.first_pool().max_nodes
         )
     })
 }

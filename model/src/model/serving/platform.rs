@@ -86,10 +86,13 @@ pub fn serving_of(platform: &Platform) -> Serving {
 
 /// Most replicas of `service` the nodes `platform` may have can hold.
 pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
-    let gpus = platform.max_nodes.saturating_mul(platform.gpus_per_node);
+    let gpus = platform
+        .first_pool()
+        .max_nodes
+        .saturating_mul(platform.first_pool().gpus_per_node);
     let slot = slot_of(service, platform);
     if !shares_nodes(platform) {
-        return platform.max_nodes / nodes_per_replica(slot, platform);
+        return platform.first_pool().max_nodes / nodes_per_replica(slot, platform);
     }
     match slot {
         Slot::Whole { gpus: per_replica } => gpus / per_replica.max(1),
@@ -100,7 +103,7 @@ pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
 /// Whether `platform`'s replicas share nodes: always where they share GPUs (a SageMaker
 /// multi-model endpoint too), else its serving setting, else its profile's.
 pub fn shares_nodes(platform: &Platform) -> bool {
-    !platform.gpu_sharing.is_none()
+    !platform.first_pool().gpu_sharing.is_none()
         || platform
             .serving
             .as_ref()
@@ -112,7 +115,9 @@ pub fn shares_nodes(platform: &Platform) -> bool {
 /// (a slice or a share of a GPU still takes a node of its own).
 pub fn nodes_per_replica(slot: Slot, platform: &Platform) -> u32 {
     match slot {
-        Slot::Whole { gpus } => gpus.div_ceil(platform.gpus_per_node.max(1)).max(1),
+        Slot::Whole { gpus } => gpus
+            .div_ceil(platform.first_pool().gpus_per_node.max(1))
+            .max(1),
         _ => 1,
     }
 }
@@ -144,7 +149,7 @@ pub fn pool_spec(service: &Service, platform: &Platform, share: f64) -> PoolSpec
     .min(most);
     PoolSpec {
         capacity_rps: service.capacity_rps
-            * platform.relative_throughput
+            * platform.first_pool().relative_throughput
             * slot_of(service, platform).throughput(share),
         concurrency: service.concurrency.max(1),
         latency_slo_ms: service.latency_slo_ms,
@@ -180,7 +185,9 @@ pub struct Served {
 }
 
 /// Every service of `scenario` on `platform` in `replication`, its GPU time at
-/// `usd_per_gpu_s` (the platform's on-demand price per GPU-second). Where replicas share
+/// `usd_per_gpu_s` (the on-demand price per GPU-second of the pool they run on). `platform`
+/// is the platform as its services see it ([`Platform::services_view`]): here, as in the rest
+/// of this module, its first pool is theirs. Where replicas share
 /// nodes, they pack the platform's nodes together (a node paid whole); elsewhere each holds
 /// nodes of its own.
 pub fn serve_on_platform(
@@ -242,7 +249,7 @@ fn serve(
         .collect();
     let shared_slots = packed && slots.iter().any(|s| !matches!(s, Slot::Whole { .. }));
     // On training's nodes, the training simulation packs the nodes.
-    let pack_nodes = packed && platform.gpus_per_node > 1 && !on_training_nodes;
+    let pack_nodes = packed && platform.first_pool().gpus_per_node > 1 && !on_training_nodes;
     let buckets = if shared_slots || pack_nodes || on_training_nodes {
         super::pool::bucket_count(horizon_s, BUCKET_S)
     } else {
@@ -275,7 +282,7 @@ fn serve(
             }
             Slot::Whole { gpus } if pack_nodes => Some((
                 &mut shared.whole[..],
-                u64::from(node_share(gpus, platform.gpus_per_node)),
+                u64::from(node_share(gpus, platform.first_pool().gpus_per_node)),
             )),
             Slot::Whole { .. } => None,
             Slot::Mig { profile, .. } => Some((&mut shared.mig[profile][..], 1)),
@@ -286,7 +293,7 @@ fn serve(
         let paid_gpus = if packed {
             slots[i].gpus()
         } else {
-            f64::from(nodes_per_replica(slots[i], platform) * platform.gpus_per_node)
+            f64::from(nodes_per_replica(slots[i], platform) * platform.first_pool().gpus_per_node)
         };
         // A time-sliced replica busy beyond its own share of the GPU did that work in time
         // its neighbours left: time that is not lost to sharing but useful.
@@ -295,7 +302,8 @@ fn serve(
             ..
         } = slots[i]
         {
-            let work_s = run.served / (service.capacity_rps * platform.relative_throughput);
+            let work_s =
+                run.served / (service.capacity_rps * platform.first_pool().relative_throughput);
             let own_s = run.ready_replica_hours * 3_600.0 * slots[i].gpus();
             borrowed_s += (work_s / (1.0 - context_switch_loss) - own_s).max(0.0);
             loss = context_switch_loss;
@@ -303,7 +311,7 @@ fn serve(
         // A node holds ⌊GPUs per node ÷ its GPUs⌋ of its replicas: the rest of its node
         // share is idle (three 3-GPU replicas on 4-GPU nodes take three nodes).
         if let (true, Slot::Whole { gpus }) = (pack_nodes, slots[i]) {
-            let extra = node_share(gpus, platform.gpus_per_node) - gpus;
+            let extra = node_share(gpus, platform.first_pool().gpus_per_node) - gpus;
             odd_gpu_s += f64::from(extra) * run.replica_hours * 3_600.0;
         }
         services.push(outcome_of(
@@ -378,9 +386,9 @@ pub fn node_share(gpus: u32, gpus_per_node: u32) -> u32 {
 
 /// Each MIG profile's compute slices, in the layout's (name) order.
 fn mig_compute(platform: &Platform) -> Vec<u32> {
-    match &platform.gpu_sharing {
+    match &platform.first_pool().gpu_sharing {
         GpuSharing::Mig { layout } => {
-            let profiles = mig_profiles(&platform.gpu_model).unwrap_or(&[]);
+            let profiles = mig_profiles(&platform.first_pool().gpu_model).unwrap_or(&[]);
             layout
                 .keys()
                 .map(|name| {
@@ -445,7 +453,8 @@ pub fn service_day(
     service: usize,
     replication: u64,
 ) -> ServiceDay {
-    let platform = &scenario.platforms[platform];
+    let view = scenario.platforms[platform].services_view(scenario);
+    let platform = &*view;
     let share = time_sliced_shares(&scenario.services, platform)[service];
     let (spec, plan, mut stream) = prepare(scenario, platform, replication, service, share);
     let horizon_s = scenario.horizon_days * DAY_S;
@@ -507,7 +516,8 @@ fn outcome_of(
             context_switch_loss,
             ..
         } => {
-            let work_s = run.served / (service.capacity_rps * platform.relative_throughput);
+            let work_s =
+                run.served / (service.capacity_rps * platform.first_pool().relative_throughput);
             let busy_s = (work_s / (1.0 - context_switch_loss)).min(ready_s);
             (busy_s, busy_s * context_switch_loss)
         }
@@ -522,7 +532,7 @@ fn outcome_of(
     // speed; on a slice or a time-sliced share, the requests at a whole reference GPU's
     // measured rate.
     let useful_reference_gpu_hours = match slot {
-        Slot::Whole { .. } => busy_s / 3_600.0 * platform.relative_throughput,
+        Slot::Whole { .. } => busy_s / 3_600.0 * platform.first_pool().relative_throughput,
         _ => run.served / service.capacity_rps / 3_600.0,
     };
     ServiceOutcome {

@@ -89,10 +89,15 @@ pub fn slot_of(service: &Service, platform: &Platform) -> Slot {
     if milli >= MILLI {
         return whole;
     }
-    match &platform.gpu_sharing {
+    match &platform.first_pool().gpu_sharing {
         GpuSharing::None => whole,
         GpuSharing::Mig { layout } => {
-            match mig_slice_for(&platform.gpu_model, layout, milli, service.gpu_memory_gb) {
+            match mig_slice_for(
+                &platform.first_pool().gpu_model,
+                layout,
+                milli,
+                service.gpu_memory_gb,
+            ) {
                 Some(p) => Slot::Mig {
                     profile: layout.keys().position(|k| k == p.name).unwrap_or(0),
                     per_gpu: layout.get(p.name).copied().unwrap_or(1).max(1),
@@ -148,7 +153,9 @@ pub fn time_sliced_shares(services: &[Service], platform: &Platform) -> Vec<f64>
         return shares;
     }
     let rate_alone = |i: usize| {
-        services[i].capacity_rps * platform.relative_throughput * slots[i].throughput(1.0)
+        services[i].capacity_rps
+            * platform.first_pool().relative_throughput
+            * slots[i].throughput(1.0)
     };
     // GPU-seconds per second each service's traffic needs in the busiest hour, alone on a
     // GPU.
@@ -229,7 +236,7 @@ impl SharedGpus {
     /// Counters for `buckets` buckets on `platform`; with `nodes`, whole GPUs are counted
     /// too, to pack the replicas onto nodes.
     pub fn new(platform: &Platform, buckets: usize, nodes: bool) -> SharedGpus {
-        let mut out = match &platform.gpu_sharing {
+        let mut out = match &platform.first_pool().gpu_sharing {
             GpuSharing::Mig { layout } => SharedGpus {
                 mig: vec![vec![0; buckets]; layout.len()],
                 mig_per_gpu: layout.values().map(|&n| n.max(1)).collect(),
@@ -244,7 +251,7 @@ impl SharedGpus {
         if nodes {
             out.whole = vec![0; buckets];
         }
-        out.gpus_per_node = u64::from(platform.gpus_per_node.max(1));
+        out.gpus_per_node = u64::from(platform.first_pool().gpus_per_node.max(1));
         out
     }
 
@@ -307,13 +314,13 @@ mod tests {
     use crate::model::scenario::gpu_sharing::standard_layout;
 
     fn a100(sharing: GpuSharing) -> Platform {
-        Platform {
-            gpu_model: "A100".into(),
-            gpu_memory_gb: 40.0,
-            relative_throughput: 1.0,
-            gpu_sharing: sharing,
-            ..Platform::default()
-        }
+        let mut p = Platform::default();
+        let pool = p.first_pool_mut();
+        pool.gpu_model = "A100".into();
+        pool.gpu_memory_gb = 40.0;
+        pool.relative_throughput = 1.0;
+        pool.gpu_sharing = sharing;
+        p
     }
 
     fn small(gpus: f64, rps: f64) -> Service {
@@ -436,12 +443,10 @@ mod tests {
 
     #[test]
     fn replicas_pack_nodes_and_the_rest_of_a_node_is_idle() {
-        let p = Platform {
-            gpus_per_node: 8,
-            ..a100(GpuSharing::TimeSlicing {
-                context_switch_loss: 0.0,
-            })
-        };
+        let mut p = a100(GpuSharing::TimeSlicing {
+            context_switch_loss: 0.0,
+        });
+        p.first_pool_mut().gpus_per_node = 8;
         let mut gpus = SharedGpus::new(&p, 2, true);
         // 3 whole GPUs and 1.5 time-sliced GPUs' worth (two GPUs): 5 of 8 GPUs.
         gpus.whole[0] = 3;

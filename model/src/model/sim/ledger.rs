@@ -85,6 +85,12 @@ impl Ledger {
         }
     }
 
+    /// Prices the useful compute charged from now on at GPUs of `relative_throughput` (a
+    /// platform's pools differ).
+    pub fn set_relative_throughput(&mut self, relative_throughput: f64) {
+        self.relative_throughput = relative_throughput;
+    }
+
     /// Charges `gpu_seconds` at `usd_per_gpu_s` to `category` (nothing for none).
     #[inline]
     pub fn charge(&mut self, category: Category, gpu_seconds: f64, usd_per_gpu_s: f64) {

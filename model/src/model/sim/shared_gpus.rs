@@ -13,7 +13,7 @@
 //! goes back to its node's free slots.
 
 use crate::model::scenario::gpu_sharing::{mig_slice_for, COMPUTE_SLICES, MILLI};
-use crate::model::scenario::{GpuSharing, JobClass, Platform};
+use crate::model::scenario::{GpuSharing, JobClass, NodePool, Platform};
 
 /// Kinds of parts a shared GPU has: time-slicing's milli-GPUs and memory, or MIG profiles
 /// (a layout has at most seven).
@@ -32,22 +32,22 @@ pub(super) struct ShareNeed {
 }
 
 impl ShareNeed {
-    /// What a job of `class` takes of a shared GPU of `platform`: `None` when it holds whole
-    /// GPUs (it asks for one or more, or the platform does not share GPUs, or, with MIG, no
-    /// slice fits it: validation refuses that).
-    pub(super) fn of(class: &JobClass, platform: &Platform) -> Option<ShareNeed> {
-        if !class.is_fractional() || !platform.jobs_share_gpus() {
+    /// What a job of `class` takes of a shared GPU of `pool` of `platform`: `None` when it
+    /// holds whole GPUs (it asks for one or more, or the pool does not share GPUs, or, with
+    /// MIG, no slice fits it: validation refuses that).
+    pub(super) fn of(class: &JobClass, platform: &Platform, pool: &NodePool) -> Option<ShareNeed> {
+        if !class.is_fractional() || !platform.jobs_share_gpus_on(pool) {
             return None;
         }
         let milli = class.gpu_milli().max(1);
-        match &platform.gpu_sharing {
+        match &pool.gpu_sharing {
             GpuSharing::None => None,
             GpuSharing::TimeSlicing { .. } => Some(ShareNeed {
                 parts: [(0, milli), (1, memory_units(class.gpu_memory_gb))],
                 share: f64::from(milli) / f64::from(MILLI),
             }),
             GpuSharing::Mig { layout } => {
-                let slice = mig_slice_for(&platform.gpu_model, layout, milli, class.gpu_memory_gb)?;
+                let slice = mig_slice_for(&pool.gpu_model, layout, milli, class.gpu_memory_gb)?;
                 let profile = layout.keys().position(|k| k == slice.name)?;
                 // What it asks for, but never more than its slice (a 1g slice is 1/7 of the
                 // GPU, which a share of 0.143 rounds above).
@@ -61,15 +61,15 @@ impl ShareNeed {
     }
 }
 
-/// The parts of one whole GPU of `platform` (its memory with time-slicing, its layout's
-/// slices with MIG).
-pub(super) fn capacity_of(platform: &Platform) -> [u32; PARTS] {
+/// The parts of one whole GPU of `pool` (its memory with time-slicing, its layout's slices
+/// with MIG).
+pub(super) fn capacity_of(pool: &NodePool) -> [u32; PARTS] {
     let mut out = [0; PARTS];
-    match &platform.gpu_sharing {
+    match &pool.gpu_sharing {
         GpuSharing::None => {}
         GpuSharing::TimeSlicing { .. } => {
             out[0] = MILLI;
-            out[1] = memory_units(platform.gpu_memory_gb);
+            out[1] = memory_units(pool.gpu_memory_gb);
         }
         GpuSharing::Mig { layout } => {
             for (slot, &n) in out.iter_mut().zip(layout.values()) {
@@ -140,13 +140,15 @@ mod tests {
     use crate::model::scenario::gpu_sharing::standard_layout;
 
     fn platform(sharing: GpuSharing) -> Platform {
-        Platform {
+        let mut p = Platform {
             profile: "eks".to_string().into(),
-            gpu_model: "A100".into(),
-            gpu_memory_gb: 40.0,
-            gpu_sharing: sharing,
             ..Platform::default()
-        }
+        };
+        let pool = p.first_pool_mut();
+        pool.gpu_model = "A100".into();
+        pool.gpu_memory_gb = 40.0;
+        pool.gpu_sharing = sharing;
+        p
     }
 
     fn class(gpus: f64, memory: f64) -> JobClass {
@@ -164,29 +166,29 @@ mod tests {
         });
         let mut gpu = SharedGpu {
             node: 0,
-            free: capacity_of(&p),
+            free: capacity_of(p.first_pool()),
             jobs: 0,
             held: 0.0,
             since_s: 0,
         };
         // Two 0.47 shares fit (940 milli); a third does not.
-        let small = ShareNeed::of(&class(0.47, 10.0), &p).unwrap();
+        let small = ShareNeed::of(&class(0.47, 10.0), &p, p.first_pool()).unwrap();
         assert!((small.share - 0.47).abs() < 1e-12);
         gpu.take(&small);
         gpu.take(&small);
         assert!(!gpu.fits(&small));
         // Memory binds too: two 0.2 shares of 25 GB are more than 40 GB.
         let mut other = SharedGpu {
-            free: capacity_of(&p),
+            free: capacity_of(p.first_pool()),
             ..gpu.clone()
         };
         other.jobs = 0;
-        let big = ShareNeed::of(&class(0.2, 25.0), &p).unwrap();
+        let big = ShareNeed::of(&class(0.2, 25.0), &p, p.first_pool()).unwrap();
         other.take(&big);
         assert!(!other.fits(&big));
         gpu.give(&small);
         gpu.give(&small);
-        assert_eq!(gpu.free, capacity_of(&p));
+        assert_eq!(gpu.free, capacity_of(p.first_pool()));
         assert_eq!(gpu.held, 0.0);
     }
 
@@ -195,9 +197,9 @@ mod tests {
         let layout = standard_layout("A100", "3g_2g_1g_1g").unwrap();
         let p = platform(GpuSharing::Mig { layout });
         // 0.1 GPU takes a 1g slice (the first profile in name order is 1g.5gb); 0.25 a 2g.
-        let tiny = ShareNeed::of(&class(0.1, 4.0), &p).unwrap();
-        let mid = ShareNeed::of(&class(0.25, 8.0), &p).unwrap();
-        let names: Vec<&String> = match &p.gpu_sharing {
+        let tiny = ShareNeed::of(&class(0.1, 4.0), &p, p.first_pool()).unwrap();
+        let mid = ShareNeed::of(&class(0.25, 8.0), &p, p.first_pool()).unwrap();
+        let names: Vec<&String> = match &p.first_pool().gpu_sharing {
             GpuSharing::Mig { layout } => layout.keys().collect(),
             _ => unreachable!(),
         };
@@ -206,9 +208,10 @@ mod tests {
         // Each is charged what it asks for; the rest of its slice is sharing loss.
         assert!((tiny.share - 0.1).abs() < 1e-12 && (mid.share - 0.25).abs() < 1e-12);
         // Whole GPUs and platforms that do not share take no share.
-        assert_eq!(ShareNeed::of(&class(1.0, 4.0), &p), None);
+        assert_eq!(ShareNeed::of(&class(1.0, 4.0), &p, p.first_pool()), None);
+        let none = platform(GpuSharing::None);
         assert_eq!(
-            ShareNeed::of(&class(0.5, 4.0), &platform(GpuSharing::None)),
+            ShareNeed::of(&class(0.5, 4.0), &none, none.first_pool()),
             None
         );
     }

@@ -5,7 +5,7 @@
 use super::checkpoint::checkpoint_cycle;
 use crate::model::cost_category::Category;
 use crate::model::rounding;
-use crate::model::scenario::{JobClass, Placement, Platform};
+use crate::model::scenario::{JobClass, NodePool, Placement, Platform};
 use smallvec::SmallVec;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,24 +156,24 @@ impl Close {
 }
 
 impl ClassPlan {
-    /// The plan of `class` on `platform`.
-    pub(super) fn new(class: &JobClass, platform: &Platform) -> ClassPlan {
+    /// The plan of `class` on `pool` of `platform`.
+    pub(super) fn new(class: &JobClass, platform: &Platform, pool: &NodePool) -> ClassPlan {
         let gpus = class.whole_gpus();
-        let nodes_needed = gpus.div_ceil(platform.gpus_per_node);
+        let nodes_needed = gpus.div_ceil(pool.gpus_per_node);
         let whole_nodes = holds_whole_nodes(nodes_needed, platform.placement);
         let (tau, delta) = checkpoint_cycle(class);
         // Where jobs never share nodes (exclusive), a fraction holds its node like any job.
         let share = if whole_nodes {
             None
         } else {
-            super::shared_gpus::ShareNeed::of(class, platform)
+            super::shared_gpus::ShareNeed::of(class, platform, pool)
         };
         ClassPlan {
             gpus,
             nodes_needed,
             whole_nodes,
             slots_held: if whole_nodes {
-                platform.gpus_per_node
+                pool.gpus_per_node
             } else if share.is_some() {
                 0
             } else {

@@ -5,6 +5,7 @@
 
 use crate::model::catalog::{self, InstanceType};
 use crate::model::platforms::Profile;
+use crate::model::scenario::node_pool::MAX_NODE_POOLS;
 use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
 
 /// The instance a new platform of `profile` starts on: p4d.24xlarge in us-east-1 on AWS,
@@ -44,8 +45,9 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     true
 }
 
-/// Moves platform `index` onto catalog row `row`: its profile's defaults for that instance,
-/// keeping its name, what it buys beyond the reservation, and its reserved share.
+/// Moves platform `index` onto catalog row `row`: its profile's defaults, its first pool on
+/// that instance ([`set_pool_instance`]); keeping its name, its other pools and where its
+/// classes run.
 pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     let (Some(old), Some(instance)) = (scenario.platforms.get(index), catalog::catalog().get(row))
     else {
@@ -55,32 +57,128 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
         return false;
     };
     let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
+    fresh.node_pools = old.node_pools.clone();
+    fresh.class_pools = old.class_pools.clone();
+    scenario.platforms[index] = fresh;
+    set_pool_instance(scenario, index, 0, row)
+}
+
+/// Moves pool `pool` of platform `index` onto catalog row `row`: its profile's defaults for
+/// that instance, keeping the pool's name, what it buys beyond the reservation, and its
+/// reserved share.
+pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row: usize) -> bool {
+    let (Some(platform), Some(instance)) =
+        (scenario.platforms.get(index), catalog::catalog().get(row))
+    else {
+        return false;
+    };
+    let Some(old) = platform.node_pools.get(pool) else {
+        return false;
+    };
+    let Some(profile) = platform.profile.profile().filter(|p| p.offers(instance)) else {
+        return false;
+    };
+    let mut fresh = profile.pool_on(&old.name, instance, &scenario.reference_gpu);
     fresh.purchase.overflow = old.purchase.overflow;
     fresh.purchase.reserved_share = old.purchase.reserved_share;
-    scenario.platforms[index] = fresh;
+    scenario.platforms[index].node_pools[pool] = fresh;
     true
 }
 
-/// The catalog row platform `index` holds: its instance type at its on-demand price (the
-/// same type is listed in several regions at other prices); `None` when no row has both,
-/// e.g. after the price was edited.
+/// Adds a pool on catalog row `row` to platform `index`, with its profile's defaults and a
+/// name of its own (its instance type's); false at [`MAX_NODE_POOLS`] pools or for an
+/// instance its profile does not offer.
+pub fn add_pool(scenario: &mut Scenario, index: usize, row: usize) -> bool {
+    let (Some(platform), Some(instance)) =
+        (scenario.platforms.get(index), catalog::catalog().get(row))
+    else {
+        return false;
+    };
+    if platform.node_pools.len() >= MAX_NODE_POOLS {
+        return false;
+    }
+    let Some(profile) = platform.profile.profile().filter(|p| p.offers(instance)) else {
+        return false;
+    };
+    let mut name = instance.name.clone();
+    let mut n = 2;
+    while platform.pool_named(&name).is_some() {
+        name = format!("{} {n}", instance.name);
+        n += 1;
+    }
+    let pool = profile.pool_on(&name, instance, &scenario.reference_gpu);
+    scenario.platforms[index].node_pools.push(pool);
+    true
+}
+
+/// Removes pool `pool` of platform `index`, keeping at least one; the classes mapped to it
+/// go back to the cheapest pool that fits.
+pub fn remove_pool(scenario: &mut Scenario, index: usize, pool: usize) -> bool {
+    let Some(platform) = scenario.platforms.get_mut(index) else {
+        return false;
+    };
+    if platform.node_pools.len() < 2 || pool >= platform.node_pools.len() {
+        return false;
+    }
+    let name = platform.node_pools.remove(pool).name;
+    platform.class_pools.retain(|_, p| *p != name);
+    true
+}
+
+/// Runs job class or service `name` on pool `pool` of platform `index` (`None`: on the
+/// cheapest pool that fits).
+pub fn set_class_pool(
+    scenario: &mut Scenario,
+    index: usize,
+    name: &str,
+    pool: Option<usize>,
+) -> bool {
+    let Some(platform) = scenario.platforms.get_mut(index) else {
+        return false;
+    };
+    match pool.and_then(|p| platform.node_pools.get(p)) {
+        Some(p) => {
+            let pool_name = p.name.clone();
+            platform.class_pools.insert(name.to_string(), pool_name);
+        }
+        None if pool.is_none() => {
+            platform.class_pools.remove(name);
+        }
+        None => return false,
+    }
+    true
+}
+
+/// The catalog row pool 0 of platform `index` holds ([`exact_pool_instance_row`]).
 pub fn exact_instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
-    let p = scenario.platforms.get(index)?;
+    exact_pool_instance_row(scenario, index, 0)
+}
+
+/// The catalog row pool `pool` of platform `index` holds: its instance type at its
+/// on-demand price (the same type is listed in several regions at other prices); `None` when
+/// no row has both, e.g. after the price was edited.
+pub fn exact_pool_instance_row(scenario: &Scenario, index: usize, pool: usize) -> Option<usize> {
+    let p = scenario.platforms.get(index)?.node_pools.get(pool)?;
     catalog::catalog().iter().position(|r| {
         r.name == p.instance_type
             && r.on_demand_usd_per_node_hour == Some(p.on_demand_usd_per_node_hour)
     })
 }
 
-/// The catalog row platform `index` was built from: [`exact_instance_row`], else the first
-/// row of its instance type.
-pub fn instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
-    let p = scenario.platforms.get(index)?;
-    exact_instance_row(scenario, index).or_else(|| {
+/// The catalog row pool `pool` of platform `index` was built from:
+/// [`exact_pool_instance_row`], else the first row of its instance type.
+pub fn pool_instance_row(scenario: &Scenario, index: usize, pool: usize) -> Option<usize> {
+    let p = scenario.platforms.get(index)?.node_pools.get(pool)?;
+    exact_pool_instance_row(scenario, index, pool).or_else(|| {
         catalog::catalog()
             .iter()
             .position(|r| r.name == p.instance_type)
     })
+}
+
+/// The catalog row platform `index`'s first pool was built from ([`pool_instance_row`]).
+pub fn instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
+    pool_instance_row(scenario, index, 0)
 }
 
 /// Resets platform `index` to its profile's defaults on its instance type, keeping its name.
@@ -91,8 +189,23 @@ pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
     let (Some(profile), Some(row)) = (old.profile.profile(), instance_row(scenario, index)) else {
         return false;
     };
+    // Each pool back to its profile's defaults on its instance type, names kept.
+    let rows: Vec<Option<usize>> = (0..old.node_pools.len())
+        .map(|pool| pool_instance_row(scenario, index, pool))
+        .collect();
+    let names: Vec<String> = old.node_pools.iter().map(|p| p.name.clone()).collect();
+    let class_pools = old.class_pools.clone();
     let instance = &catalog::catalog()[row];
-    scenario.platforms[index] = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
+    let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
+    fresh.node_pools.clear();
+    for (name, at) in names.iter().zip(rows) {
+        let instance = &catalog::catalog()[at.unwrap_or(row)];
+        fresh
+            .node_pools
+            .push(profile.pool_on(name, instance, &scenario.reference_gpu));
+    }
+    fresh.class_pools = class_pools;
+    scenario.platforms[index] = fresh;
     true
 }
 
@@ -169,7 +282,7 @@ mod tests {
                 "GKE Autopilot"
             ]
         );
-        assert_eq!(s.platforms[3].instance_type, "a2-highgpu-8g");
+        assert_eq!(s.platforms[3].first_pool().instance_type, "a2-highgpu-8g");
         assert_eq!(s.platforms[3].cloud, Cloud::Gcp);
         assert!(s.validate().is_ok());
         assert!(!add_platform(&mut s, Profile::Eks), "four at most");
@@ -183,7 +296,7 @@ mod tests {
     #[test]
     fn an_instance_change_keeps_name_and_purchase_and_a_reset_restores_the_profile() {
         let mut s = Scenario::default();
-        s.platforms[0].purchase.reserved_share = 0.5;
+        s.platforms[0].first_pool_mut().purchase.reserved_share = 0.5;
         s.platforms[0].ops_fte = 3.0;
         let g5 = catalog::catalog()
             .iter()
@@ -192,16 +305,20 @@ mod tests {
         assert!(set_instance(&mut s, 0, g5));
         let p = &s.platforms[0];
         assert_eq!(
-            (p.name.as_str(), p.instance_type.as_str()),
+            (p.name.as_str(), p.first_pool().instance_type.as_str()),
             ("AWS Batch", "g5.xlarge")
         );
         assert_eq!(
-            (p.purchase.reserved_share, p.gpus_per_node, p.ops_fte),
+            (
+                p.first_pool().purchase.reserved_share,
+                p.first_pool().gpus_per_node,
+                p.ops_fte
+            ),
             (0.5, 1, 0.25)
         );
         assert_eq!(instance_row(&s, 0), Some(g5));
         assert_eq!(exact_instance_row(&s, 0), Some(g5));
-        s.platforms[0].on_demand_usd_per_node_hour += 1.0;
+        s.platforms[0].first_pool_mut().on_demand_usd_per_node_hour += 1.0;
         assert_eq!(
             (exact_instance_row(&s, 0), instance_row(&s, 0)),
             (None, Some(g5))
@@ -209,7 +326,7 @@ mod tests {
         s.platforms[0].spot_notice_s = 1.0;
         assert!(reset_platform(&mut s, 0));
         assert_eq!(s.platforms[0].spot_notice_s, 120.0);
-        assert_eq!(s.platforms[0].purchase.reserved_share, 0.0);
+        assert_eq!(s.platforms[0].first_pool().purchase.reserved_share, 0.0);
         assert!(!set_instance(&mut s, 5, g5) && !reset_platform(&mut s, 5));
     }
 

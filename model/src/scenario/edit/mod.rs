@@ -10,6 +10,7 @@
 //! reset or removed ([`lists`]).
 
 use crate::model::error::ScenarioError;
+use crate::model::scenario::node_pool::canonical_path;
 use crate::model::scenario::Scenario;
 use serde_json::Value;
 
@@ -108,6 +109,8 @@ pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, Ed
         }
         let value =
             serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::String(raw.into()));
+        // A path of the old, single-pool shape names pool 0's field.
+        let path = &*canonical_path(path);
         match field_mut(&mut doc, path) {
             Ok(slot) => *slot = value,
             Err(missing) => add_optional_field(&mut doc, path, value).ok_or(missing)?,

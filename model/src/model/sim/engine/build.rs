@@ -13,7 +13,7 @@ use super::COMPACT_MIN;
 use crate::model::pricing::GpuSecondPrices;
 use crate::model::rng::lognormal_sigma;
 use crate::model::rounding;
-use crate::model::scenario::{limits, Platform, Scenario, DAY_S};
+use crate::model::scenario::{limits, NodePool, Platform, Scenario, DAY_S};
 use crate::model::serving::platform::{
     serve_on_training_nodes, shares_training_nodes, Served, ServiceDemand,
 };
@@ -35,6 +35,21 @@ pub(super) struct TestSwitches {
 pub(super) struct Sim<'a> {
     pub(super) scenario: &'a Scenario,
     pub(super) platform: &'a Platform,
+    /// The pool whose nodes the current pass simulates ([`Sim::enter_pool`]): pools share no
+    /// node, so a platform's replication runs its pools one after another, each pass
+    /// submitting the jobs of the classes mapped to its pool.
+    pub(super) pool: &'a NodePool,
+    pub(super) pool_index: usize,
+    /// Per job class, the pool it runs on.
+    pub(super) class_pool: Vec<usize>,
+    /// The first node of the current pass (earlier passes' nodes are past their horizon).
+    pub(super) pass_first_node: usize,
+    /// The peaks of the passes before the current one, summed.
+    pub(super) earlier_peaks: u32,
+    /// The pool the services share training's nodes on, and their state while another pool's
+    /// pass runs.
+    pub(super) colocated_pool: usize,
+    pub(super) parked_colocated: Option<Colocated>,
     pub(super) jobs: &'a [Job],
     pub(super) horizon_s: i64,
     pub(super) now: i64,
@@ -142,11 +157,22 @@ pub(super) fn new_sim<'a>(
     // Arrivals are taken in order, and the outcome counts the submitted jobs by bisection.
     debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
     let platform = &scenario.platforms[platform_index];
+    let pool = platform.first_pool();
     let slowdown = platform.storage_read_slowdown_pct / 100.0;
     let horizon_s = rounding::round(scenario.horizon_days * DAY_S) as i64;
+    let class_pool: Vec<usize> = (0..scenario.job_classes.len())
+        .map(|class| platform.pool_of_class(scenario, class))
+        .collect();
     let mut sim = Sim {
         scenario,
         platform,
+        pool,
+        pool_index: 0,
+        class_pool,
+        pass_first_node: 0,
+        earlier_peaks: 0,
+        colocated_pool: 0,
+        parked_colocated: None,
         jobs,
         horizon_s,
         now: 0,
@@ -158,7 +184,7 @@ pub(super) fn new_sim<'a>(
             offer_on_arrival: true,
         },
         nodes: Vec::new(),
-        index: NodeIndex::new(platform.gpus_per_node),
+        index: NodeIndex::new(pool.gpus_per_node),
         free_slots: 0,
         alive_nodes: 0,
         peak_nodes: 0,
@@ -174,7 +200,7 @@ pub(super) fn new_sim<'a>(
                 .job_classes
                 .iter()
                 .any(|class| class.failures.probability > 0.0),
-            platform.relative_throughput,
+            pool.relative_throughput,
             slowdown,
         ),
         egress_gb: 0.0,
@@ -188,8 +214,8 @@ pub(super) fn new_sim<'a>(
         inflation_sum: 0.0,
         wait_capacity_s: 0,
         wait_provisioning_s: 0,
-        prices: GpuSecondPrices::of(scenario, platform),
-        warm_pool_window_s: rounding::round(platform.warm_pool_window_s) as i64,
+        prices: GpuSecondPrices::of(scenario, platform, pool),
+        warm_pool_window_s: rounding::round(pool.warm_pool_window_s) as i64,
         provisioning_sigma: lognormal_sigma(
             platform.provisioning_median_s,
             platform.provisioning_p90_s,
@@ -197,18 +223,23 @@ pub(super) fn new_sim<'a>(
         colocated: None,
         next_service_change_s: i64::MAX,
         units_unplaced: false,
-        share_capacity: capacity_of(platform),
+        share_capacity: capacity_of(pool),
         shared_gpus: Vec::new(),
         free_shared: Vec::new(),
         shared_live: 0,
         job_gpu: Vec::new(),
     };
     if !scenario.services.is_empty() && shares_training_nodes(platform) {
+        // Every service on the one pool (validation refuses services of several pools on
+        // training's nodes).
+        let at = platform.services_pool(scenario);
+        let view = platform.pool_view(at);
+        let prices = GpuSecondPrices::of(scenario, platform, &platform.node_pools[at]);
         let (served, demand) =
-            serve_on_training_nodes(scenario, platform, replication, sim.prices.on_demand);
+            serve_on_training_nodes(scenario, &view, replication, prices.on_demand);
         let classes = demand.sizes.len();
-        sim.next_service_change_s = demand.changes.first().map_or(i64::MAX, |c| c.0);
-        sim.colocated = Some(Colocated {
+        sim.colocated_pool = at;
+        sim.parked_colocated = Some(Colocated {
             served,
             demand,
             next_change: 0,
@@ -223,28 +254,88 @@ pub(super) fn new_sim<'a>(
             preemptions: 0,
         });
     }
-    sim.plans = scenario
+    // Each class's plan on its own pool (the passes make each pool's plans again).
+    let own_plans: Vec<ClassPlan> = scenario
         .job_classes
         .iter()
-        .map(|class| ClassPlan::new(class, platform))
+        .zip(&sim.class_pool)
+        .map(|(class, &at)| ClassPlan::new(class, platform, &platform.node_pools[at]))
         .collect();
-    if sim.plans.iter().any(|plan| plan.fractional()) {
+    if own_plans.iter().any(|plan| plan.fractional()) {
         sim.job_gpu = vec![u32::MAX; jobs.len()];
     }
     for job in jobs {
-        let efficiency = if sim.plans[job.class].nodes_needed > 1 {
+        let on = &platform.node_pools[sim.class_pool[job.class]];
+        let efficiency = if own_plans[job.class].nodes_needed > 1 {
             platform.multi_node_efficiency
         } else {
             1.0
         };
-        let wall = job.work_ref_s / platform.relative_throughput * (1.0 + slowdown) / efficiency;
+        let wall = job.work_ref_s / on.relative_throughput * (1.0 + slowdown) / efficiency;
         sim.states
             .push(JobState::new((rounding::round(wall) as i64).max(1)));
     }
+    sim.plans = own_plans;
+    sim.enter_pool(0);
     sim
 }
 
 impl Sim<'_> {
+    /// Starts the pass of pool `index`: its nodes from none, its prices, its window, its
+    /// classes' plans, the services where they share its nodes, the clock at 0. The job
+    /// states, the ledger and the counts carry on from the passes before.
+    pub(super) fn enter_pool(&mut self, index: usize) {
+        let platform = self.platform;
+        let pool = &platform.node_pools[index];
+        if index > 0 {
+            self.plans = self
+                .scenario
+                .job_classes
+                .iter()
+                .map(|class| ClassPlan::new(class, platform, pool))
+                .collect();
+            self.earlier_peaks += self.peak_nodes;
+            self.peak_nodes = 0;
+            self.alive_nodes = 0;
+            self.free_slots = 0;
+            self.now = 0;
+            self.queue = EventQueue::new(self.horizon_s);
+            self.compact_at = COMPACT_MIN;
+            self.index = NodeIndex::new(pool.gpus_per_node);
+            self.waiting = JobQueue::new(self.jobs.len());
+            self.waiting_per_class.iter_mut().for_each(|n| *n = 0);
+            self.shared_gpus.clear();
+            self.free_shared.clear();
+            self.shared_live = 0;
+            self.units_unplaced = false;
+            self.pass_first_node = self.nodes.len();
+            // The services' state stays with their pool's pass.
+            if self.colocated.is_some() {
+                self.parked_colocated = self.colocated.take();
+            }
+        }
+        self.pool = pool;
+        self.pool_index = index;
+        self.prices = GpuSecondPrices::of(self.scenario, platform, pool);
+        self.warm_pool_window_s = rounding::round(pool.warm_pool_window_s) as i64;
+        self.share_capacity = capacity_of(pool);
+        self.ledger
+            .set_relative_throughput(pool.relative_throughput);
+        self.next_service_change_s = i64::MAX;
+        if index == self.colocated_pool && self.parked_colocated.is_some() {
+            self.colocated = self.parked_colocated.take();
+            if let Some(c) = &self.colocated {
+                self.next_service_change_s = c.demand.changes.first().map_or(i64::MAX, |c| c.0);
+            }
+        }
+    }
+
+    /// Whether `job` runs on the pool of the current pass.
+    #[inline]
+    pub(super) fn in_this_pool(&self, job: usize) -> bool {
+        self.class_pool[self.jobs[job].class] == self.pool_index
+    }
+
     /// One record per job: arrival, first compute, completion.
     pub(super) fn job_records(&self) -> Vec<JobRecord> {
         self.jobs

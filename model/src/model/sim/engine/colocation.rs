@@ -164,7 +164,7 @@ impl Sim<'_> {
     /// then the one with the most free already. The node, or `None` when no node could hold
     /// the unit even without its jobs.
     fn preempt_for(&mut self, gpus: u32) -> Option<usize> {
-        let gpn = self.platform.gpus_per_node;
+        let gpn = self.pool.gpus_per_node;
         let c = self.colocated.as_ref()?;
         let node = [true, false].into_iter().find_map(|ready| {
             c.steady_nodes

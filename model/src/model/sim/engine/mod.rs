@@ -82,7 +82,9 @@ pub fn simulate_platform_timeline(
 ) -> (PlatformOutcome, Timeline) {
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.timeline = Some(Timeline {
-        gpus_per_node: scenario.platforms[platform_index].gpus_per_node,
+        gpus_per_node: scenario.platforms[platform_index]
+            .first_pool()
+            .gpus_per_node,
         horizon_s: sim.horizon_s,
         ..Timeline::default()
     });
@@ -133,7 +135,7 @@ impl Sim<'_> {
             NodeKind::OnDemand => self.prices.on_demand,
             NodeKind::Spot => self.prices.spot,
         };
-        let p = self.platform;
+        let (p, pool) = (self.platform, self.pool);
         // The n-th node of every platform draws from the same stream, in a fixed order
         // (capacity wait, provisioning, then the interruption clock where it can be
         // interrupted): common random numbers across platforms, independent of event order.
@@ -147,7 +149,7 @@ impl Sim<'_> {
         let provisioning = rng.lognormal(p.provisioning_median_s, self.provisioning_sigma);
         // The stream's last draw, so skipping it where no interruption can come changes no
         // other draw (and saves a logarithm per node).
-        let interruptible = kind == NodeKind::Spot && p.spot_interruptions_per_node_hour > 0.0;
+        let interruptible = kind == NodeKind::Spot && pool.spot_interruptions_per_node_hour > 0.0;
         let interruption_draw = if interruptible {
             rng.exponential(1.0)
         } else {
@@ -165,7 +167,7 @@ impl Sim<'_> {
             ready: false,
             ready_at_s: 0,
             released: false,
-            free: p.gpus_per_node,
+            free: pool.gpus_per_node,
             free_since_s: self.now,
             holders: SmallVec::new(),
             images: 0,
@@ -179,8 +181,8 @@ impl Sim<'_> {
                 c.steady_nodes.push(id);
             }
         }
-        self.index.insert(false, p.gpus_per_node, id);
-        self.free_slots += u64::from(p.gpus_per_node);
+        self.index.insert(false, pool.gpus_per_node, id);
+        self.free_slots += u64::from(pool.gpus_per_node);
         self.alive_nodes += 1;
         self.peak_nodes = self.peak_nodes.max(self.alive_nodes);
         if self.timeline.is_some() {
@@ -196,7 +198,7 @@ impl Sim<'_> {
     }
 
     fn overflow_kind(&self) -> Option<NodeKind> {
-        match self.platform.purchase.overflow {
+        match self.pool.purchase.overflow {
             Overflow::OnDemand => Some(NodeKind::OnDemand),
             Overflow::Spot => Some(NodeKind::Spot),
             Overflow::None => None,
@@ -211,7 +213,7 @@ impl Sim<'_> {
     }
 
     fn can_add_node(&self) -> bool {
-        self.overflow_kind().is_some() && self.alive_nodes < self.platform.max_nodes
+        self.overflow_kind().is_some() && self.alive_nodes < self.pool.max_nodes
     }
 
     fn set_free(&mut self, node: usize, free: u32) {
@@ -230,7 +232,7 @@ impl Sim<'_> {
     }
 
     fn node_ready(&mut self, node: usize) {
-        let gpn = f64::from(self.platform.gpus_per_node);
+        let gpn = f64::from(self.pool.gpus_per_node);
         let provisioning = (self.now - self.nodes[node].billing_start_s) as f64 * gpn;
         self.charge(node, Category::ProvisioningAndPulls, provisioning);
         let n = &mut self.nodes[node];
@@ -248,7 +250,7 @@ impl Sim<'_> {
         let n = &mut self.nodes[node];
         n.free_since_s = self.now;
         if n.kind == NodeKind::Spot {
-            let rate = self.platform.spot_interruptions_per_node_hour;
+            let rate = self.pool.spot_interruptions_per_node_hour;
             if rate > 0.0 {
                 let after = self.nodes[node].interruption_draw * HOUR_S / rate;
                 let at = self
@@ -291,7 +293,7 @@ impl Sim<'_> {
         let b = &self.platform.billing;
         let granularity = i64::from(b.granularity_s.max(1));
         let billed = (ceil_div(used, granularity) * granularity).max(i64::from(b.minimum_s));
-        let gpn = f64::from(self.platform.gpus_per_node);
+        let gpn = f64::from(self.pool.gpus_per_node);
         self.charge(
             node,
             Category::BillingRounding,
@@ -422,7 +424,7 @@ impl Sim<'_> {
     fn try_place(&mut self, job: usize) -> bool {
         let plan = self.plan(job);
         let gpus = plan.gpus;
-        let gpn = self.platform.gpus_per_node;
+        let gpn = self.pool.gpus_per_node;
         if plan.fractional() {
             return self.try_place_share(job);
         }
@@ -443,7 +445,7 @@ impl Sim<'_> {
         let mut empty = std::mem::take(&mut self.scratch_nodes);
         self.empty_nodes(&mut empty);
         let addable = if self.overflow_kind().is_some() {
-            (self.platform.max_nodes - self.alive_nodes) as usize
+            (self.pool.max_nodes - self.alive_nodes) as usize
         } else {
             0
         };
@@ -618,7 +620,7 @@ impl Sim<'_> {
             .iter()
             .any(|h| self.nodes[h.node()].images & class_bit == 0);
         let pull_s = if needs_pull { plan.pull_s } else { 0 };
-        if self.platform.image_cache {
+        if self.pool.image_cache {
             for hold in &self.states[job].holds {
                 self.nodes[hold.node()].images |= class_bit;
             }
@@ -898,8 +900,26 @@ impl Sim<'_> {
 
     // ----- loop -----
 
+    /// Runs the replication: pool by pool (one pass where the platform has one pool), each
+    /// to the horizon.
     fn run(&mut self) {
-        let reserved = self.platform.reserved_nodes(self.scenario.reference_gpus);
+        let pools = self.platform.pools().len();
+        for pool in 0..pools {
+            if pool > 0 {
+                self.enter_pool(pool);
+            }
+            self.run_pool();
+        }
+        // The outcome reads the services' state wherever their pass left it.
+        if self.colocated.is_none() {
+            self.colocated = self.parked_colocated.take();
+        }
+    }
+
+    /// The current pool's pass: its reserved nodes, the arrivals of its classes, every
+    /// event, to the horizon.
+    fn run_pool(&mut self) {
+        let reserved = self.pool.reserved_nodes(self.scenario.reference_gpus);
         for _ in 0..reserved {
             self.add_node(NodeKind::Reserved, true);
         }
@@ -940,6 +960,11 @@ impl Sim<'_> {
                         break;
                     }
                     next_job = self.jobs.len();
+                    continue;
+                }
+                if !self.in_this_pool(next_job) {
+                    // Another pool's job: its pool's pass submits it.
+                    next_job += 1;
                     continue;
                 }
                 if !self.begin_event(t) {
@@ -1031,6 +1056,9 @@ impl Sim<'_> {
     /// as capacity wait, idle slots as idle, nodes still provisioning as provisioning.
     fn finish_horizon(&mut self) {
         for job in 0..self.states.len() {
+            if !self.in_this_pool(job) {
+                continue;
+            }
             match self.states[job].phase {
                 Phase::Running => self.close_attempt(job, Close::Horizon),
                 Phase::Holding => {
@@ -1044,8 +1072,8 @@ impl Sim<'_> {
         }
         self.settle_services_at_horizon();
         self.settle_shared_gpus_at_horizon();
-        let gpn = f64::from(self.platform.gpus_per_node);
-        for node in 0..self.nodes.len() {
+        let gpn = f64::from(self.pool.gpus_per_node);
+        for node in self.pass_first_node..self.nodes.len() {
             if self.nodes[node].released {
                 continue;
             }

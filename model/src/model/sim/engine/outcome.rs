@@ -6,7 +6,7 @@ use super::super::outcome::PlatformOutcome;
 use super::super::summary::JobSummary;
 use super::build::Sim;
 use crate::model::cost_category::{Category, PerCategory};
-use crate::model::pricing::other_monthly_costs;
+use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
 use crate::model::scenario::HOUR_S;
 use crate::model::serving::platform::{serve_on_platform, Served, ServiceOutcome};
 use crate::model::HOURS_PER_MONTH;
@@ -34,15 +34,20 @@ impl Sim<'_> {
                 let price = if c.held_gpu_s > 0.0 {
                     c.held_usd / c.held_gpu_s
                 } else {
-                    self.prices.on_demand
+                    let pool = &p.node_pools[self.colocated_pool];
+                    GpuSecondPrices::of(self.scenario, p, pool).on_demand
                 };
                 (c.served.clone(), price, Some(c.held_gpu_s))
             }
-            None => (
-                serve_on_platform(self.scenario, p, self.replication, self.prices.on_demand),
-                self.prices.on_demand,
-                None,
-            ),
+            None => {
+                let view = p.services_view(self.scenario);
+                let price = GpuSecondPrices::of(self.scenario, p, view.first_pool()).on_demand;
+                (
+                    serve_on_platform(self.scenario, &view, self.replication, price),
+                    price,
+                    None,
+                )
+            }
         };
         let mut served = served;
         let mut services = std::mem::take(&mut served.services);
@@ -129,7 +134,7 @@ impl Sim<'_> {
             jobs_running: waits.running,
             jobs_waiting: waits.waiting,
             interruptions: self.interruptions,
-            peak_nodes: u64::from(self.peak_nodes),
+            peak_nodes: u64::from(self.earlier_peaks + self.peak_nodes),
             queue_wait_mean_s: waits.mean_s,
             queue_wait_p50_s: waits.p50_s,
             queue_wait_p95_s: waits.p95_s,

@@ -14,7 +14,7 @@ fn given_up_jobs_keep_no_useful_compute() {
     let mut s = crate::model::fixtures::three_platforms();
     s.horizon_days = 3.3;
     for p in &mut s.platforms {
-        p.spot_interruptions_per_node_hour = 0.0;
+        p.first_pool_mut().spot_interruptions_per_node_hour = 0.0;
     }
     for class in &mut s.job_classes {
         class.failures.kind = FailureKind::Deterministic;
@@ -68,13 +68,13 @@ fn one_spot_platform(tau_min: f64, failures: crate::model::scenario::Failures) -
     s.platforms.truncate(2);
     s.platforms.remove(0);
     let p = &mut s.platforms[0];
-    assert_eq!(p.purchase.overflow, Overflow::Spot);
-    p.purchase.reserved_share = 0.0;
-    p.spot_interruptions_per_node_hour = 1.0;
+    assert_eq!(p.first_pool().purchase.overflow, Overflow::Spot);
+    p.first_pool_mut().purchase.reserved_share = 0.0;
+    p.first_pool_mut().spot_interruptions_per_node_hour = 1.0;
     p.provisioning_median_s = 0.0;
     p.provisioning_p90_s = 0.0;
     p.capacity_wait_mean_s = 0.0;
-    p.relative_throughput = 1.0;
+    p.first_pool_mut().relative_throughput = 1.0;
     p.storage_read_slowdown_pct = 0.0;
     let class = &mut s.job_classes[0];
     class.duration = crate::model::scenario::Duration::Fixed { hours: 1.0 };
@@ -170,7 +170,7 @@ fn interruptions_do_not_use_up_the_retry_limit() {
 fn an_interruption_before_the_first_compute_lets_the_queue_wait_run_on() {
     let mut s = one_spot_platform(0.0, Default::default());
     s.platforms[0].image_pull_gb_per_s = 1.0;
-    s.platforms[0].image_cache = false;
+    s.platforms[0].first_pool_mut().image_cache = false;
     s.job_classes[0].image_gb = 600.0;
     s.job_classes[0].restart_overhead_s = 120.0;
     let jobs = [hand_job(false)];
@@ -203,7 +203,9 @@ fn an_interruption_before_the_first_compute_lets_the_queue_wait_run_on() {
 #[test]
 fn a_multi_node_job_reads_its_data_once_per_attempt() {
     let mut s = one_spot_platform(30.0, Default::default());
-    s.platforms[0].spot_interruptions_per_node_hour = 0.0;
+    s.platforms[0]
+        .first_pool_mut()
+        .spot_interruptions_per_node_hour = 0.0;
     s.platforms[0].egress_free_gb_per_month = 0.0;
     s.horizon_days = 1.0;
     let class = &mut s.job_classes[0];
@@ -231,7 +233,7 @@ fn compacting_the_queue_changes_nothing_simulated() {
     let mut s = crate::model::fixtures::three_platforms();
     s.horizon_days = 4.0;
     for p in &mut s.platforms {
-        p.spot_interruptions_per_node_hour = 0.5;
+        p.first_pool_mut().spot_interruptions_per_node_hour = 0.5;
     }
     for class in &mut s.job_classes {
         class.failures.probability = 0.2;
@@ -271,11 +273,11 @@ fn offering_capacity_on_arrival_changes_nothing_simulated() {
             let mut s = preset.scenario();
             s.horizon_days = s.horizon_days.min(5.0);
             for p in &mut s.platforms {
-                p.spot_interruptions_per_node_hour = 0.3;
+                p.first_pool_mut().spot_interruptions_per_node_hour = 0.3;
                 match variant {
                     1 if p.placement == Placement::BinPack => p.placement = Placement::Spread,
                     2 => p.gang_scheduling = false,
-                    3 => p.max_nodes = p.max_nodes.min(3),
+                    3 => p.first_pool_mut().max_nodes = p.first_pool().max_nodes.min(3),
                     _ => {}
                 }
             }

@@ -1,0 +1,311 @@
+//! A platform's node pools: the instance types its jobs and services run on, each with its
+//! own prices, purchase mix, node limit, spot interruption rate, warm window, image cache and
+//! GPU sharing (a Karpenter NodePool, a GKE node pool, a Slurm partition, an AWS Batch
+//! compute environment; on SageMaker, the instance type a job class asks for).
+//!
+//! A platform has 1 to [`MAX_NODE_POOLS`] pools. Nodes of different pools are never shared:
+//! a job class (or service) runs on the pool the platform's `class_pools` maps its name to,
+//! else on the cheapest pool that fits it ([`Platform::pool_index_for`]).
+//!
+//! Scenarios written before node pools had one instance type per platform, its fields on
+//! the platform itself. [`read_single_pool_fields`] reads that shape into pool 0, and the same
+//! rule makes the old dotted paths (`platforms.1.spot_usd_per_node_hour`) aliases for pool 0
+//! wherever a path is read ([`canonical_path`]).
+
+use super::{GpuSharing, JobClass, Overflow, Platform, Purchase, Scenario};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Most node pools on one platform.
+pub const MAX_NODE_POOLS: usize = 4;
+
+/// One pool of nodes of one instance type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct NodePool {
+    /// Name, unique on its platform (what `class_pools` maps a class to).
+    pub name: String,
+    /// Instance type name, from the catalog.
+    pub instance_type: String,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// GPU model.
+    pub gpu_model: String,
+    /// GPU memory per GPU, GB.
+    pub gpu_memory_gb: f64,
+    /// Throughput of one GPU relative to the reference GPU (1.0 = same speed).
+    pub relative_throughput: f64,
+    /// On-demand list price, USD per node-hour.
+    pub on_demand_usd_per_node_hour: f64,
+    /// Spot price, USD per node-hour.
+    pub spot_usd_per_node_hour: f64,
+    /// Managed-service premium on compute, % (SageMaker ml.* instances: it differs by
+    /// instance type).
+    pub service_premium_pct: f64,
+    /// Purchase mix.
+    pub purchase: Purchase,
+    /// Spot interruptions per spot node-hour (λ).
+    pub spot_interruptions_per_node_hour: f64,
+    /// Nodes keep pulled images, so the next job of the class on that node pulls nothing.
+    pub image_cache: bool,
+    /// How long an empty node stays up waiting for work before it is released, seconds.
+    pub warm_pool_window_s: f64,
+    /// Most nodes of this pool at once (reserved included).
+    pub max_nodes: u32,
+    /// How its GPUs are shared among replicas and jobs asking for a fraction of one (absent:
+    /// whole GPUs only).
+    #[serde(skip_serializing_if = "GpuSharing::is_none")]
+    pub gpu_sharing: GpuSharing,
+}
+
+/// The name a pool gets where a scenario gives none (a platform of the old, single-pool
+/// shape).
+pub const DEFAULT_POOL_NAME: &str = "default";
+
+impl Default for NodePool {
+    fn default() -> Self {
+        Platform::default().node_pools.swap_remove(0)
+    }
+}
+
+/// The pool fields a platform of the old shape carried itself (each now an alias for pool
+/// 0's), in the order of [`NodePool`].
+pub const SINGLE_POOL_FIELDS: &[&str] = &[
+    "instance_type",
+    "gpus_per_node",
+    "gpu_model",
+    "gpu_memory_gb",
+    "relative_throughput",
+    "on_demand_usd_per_node_hour",
+    "spot_usd_per_node_hour",
+    "service_premium_pct",
+    "purchase",
+    "spot_interruptions_per_node_hour",
+    "image_cache",
+    "warm_pool_window_s",
+    "max_nodes",
+    "gpu_sharing",
+];
+
+/// Reads every platform of a scenario document written in the old, single-pool shape (or
+/// mixing both): pool fields on the platform itself move into its pool 0, which is made
+/// (named [`DEFAULT_POOL_NAME`]) where the platform lists no pools. On a platform that lists
+/// pools, such a field sets pool 0's: the old dotted path is an alias. Anything else is left
+/// for the reader to judge.
+pub fn read_single_pool_fields(doc: &mut Value) {
+    let Some(Value::Array(platforms)) = doc.get_mut("platforms") else {
+        return;
+    };
+    for platform in platforms {
+        let Value::Object(map) = platform else {
+            continue;
+        };
+        let moved: Vec<(String, Value)> = SINGLE_POOL_FIELDS
+            .iter()
+            .filter_map(|key| map.remove(*key).map(|v| (key.to_string(), v)))
+            .collect();
+        if !map.contains_key("node_pools") {
+            let pool = serde_json::json!({ "name": DEFAULT_POOL_NAME });
+            map.insert("node_pools".into(), Value::Array(vec![pool]));
+        }
+        if moved.is_empty() {
+            continue;
+        }
+        let Some(Value::Object(pool)) =
+            map.get_mut("node_pools").and_then(|pools| pools.get_mut(0))
+        else {
+            // No pool 0 to carry them (an empty or malformed list): the reader names it.
+            continue;
+        };
+        for (key, value) in moved {
+            pool.insert(key, value);
+        }
+    }
+}
+
+/// The path a dotted path names in today's documents: an old single-pool path
+/// (`platforms.1.spot_usd_per_node_hour`, `platforms.0.purchase.overflow`) becomes pool 0's
+/// (`platforms.1.node_pools.0.spot_usd_per_node_hour`); every other path is itself.
+pub fn canonical_path(path: &str) -> std::borrow::Cow<'_, str> {
+    let mut parts = path.splitn(3, '.');
+    if let (Some("platforms"), Some(index), Some(rest)) = (parts.next(), parts.next(), parts.next())
+    {
+        let field = rest.split('.').next().unwrap_or(rest);
+        if index.parse::<usize>().is_ok() && SINGLE_POOL_FIELDS.contains(&field) {
+            return format!("platforms.{index}.node_pools.0.{rest}").into();
+        }
+    }
+    path.into()
+}
+
+/// What a job class or a service needs of a pool to run on it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoolNeed {
+    /// GPUs per job or replica (a fraction below one).
+    pub gpus: f64,
+    /// GPU memory needed per GPU, GB.
+    pub gpu_memory_gb: f64,
+}
+
+impl PoolNeed {
+    /// What a job of `class` needs.
+    pub fn of_class(class: &JobClass) -> PoolNeed {
+        PoolNeed {
+            gpus: class.gpus_per_job,
+            gpu_memory_gb: class.gpu_memory_gb,
+        }
+    }
+}
+
+impl NodePool {
+    /// Nodes a job of `gpus` GPUs needs here (one for a fraction).
+    pub fn nodes_needed(&self, gpus: f64) -> u32 {
+        let whole = libm::ceil(gpus.max(1e-9) - 1e-9).max(1.0) as u32;
+        whole.div_ceil(self.gpus_per_node.max(1))
+    }
+
+    /// Whether a job or replica needing `need` fits here: its memory per GPU, and its nodes
+    /// within the pool's node limit.
+    pub fn fits(&self, need: PoolNeed) -> bool {
+        need.gpu_memory_gb <= self.gpu_memory_gb && self.nodes_needed(need.gpus) <= self.max_nodes
+    }
+
+    /// Reserved nodes of this pool: reserved share × reference GPUs, rounded up to whole
+    /// nodes (MODEL.md).
+    pub fn reserved_nodes(&self, reference_gpus: u32) -> u32 {
+        let gpus = self.purchase.reserved_share * f64::from(reference_gpus);
+        let nodes = libm::ceil(gpus / f64::from(self.gpus_per_node.max(1)) - 1e-9);
+        if nodes <= 0.0 {
+            0
+        } else {
+            nodes as u32
+        }
+    }
+
+    /// The price a node added beyond the reserved base pays, list USD per node-hour: spot
+    /// where it overflows to spot, else on-demand (and on-demand for a static cluster, whose
+    /// reserved nodes are priced from it).
+    pub fn overflow_usd_per_node_hour(&self) -> f64 {
+        match self.purchase.overflow {
+            Overflow::Spot => self.spot_usd_per_node_hour,
+            Overflow::OnDemand | Overflow::None => self.on_demand_usd_per_node_hour,
+        }
+    }
+}
+
+impl Platform {
+    /// Its pools (at least one in a valid scenario).
+    pub fn pools(&self) -> &[NodePool] {
+        &self.node_pools
+    }
+
+    /// Its first pool: the only one of a platform of the old shape, and the one the page's
+    /// platform card shows first.
+    pub fn first_pool(&self) -> &NodePool {
+        &self.node_pools[0]
+    }
+
+    /// Its first pool, to edit.
+    pub fn first_pool_mut(&mut self) -> &mut NodePool {
+        &mut self.node_pools[0]
+    }
+
+    /// The pool named `name`, by index.
+    pub fn pool_named(&self, name: &str) -> Option<usize> {
+        self.node_pools.iter().position(|p| p.name == name)
+    }
+
+    /// The platform as one of its pools alone: what every part of the model written for one
+    /// instance type (the instant estimate, a service's own simulation, one pool's share of a
+    /// replication) reads. Its fees, tooling and people are the platform's.
+    pub fn pool_view(&self, pool: usize) -> Platform {
+        Platform {
+            node_pools: vec![self.node_pools[pool].clone()],
+            class_pools: Default::default(),
+            ..self.clone()
+        }
+    }
+
+    /// The pool a job class or service named `name`, needing `need`, runs on: the one
+    /// `class_pools` maps it to, else the cheapest that fits ([`Platform::cheapest_pool`]),
+    /// else pool 0 (validation names a class that fits no pool).
+    pub fn pool_index_for(&self, scenario: &Scenario, name: &str, need: PoolNeed) -> usize {
+        if self.node_pools.len() == 1 {
+            return 0;
+        }
+        if let Some(pool) = self.class_pools.get(name).and_then(|p| self.pool_named(p)) {
+            return pool;
+        }
+        self.cheapest_pool(scenario, need).unwrap_or(0)
+    }
+
+    /// The pool the platform's services run on: the first service's (validation refuses
+    /// services mapped to different pools of one platform); 0 without services.
+    pub fn services_pool(&self, scenario: &Scenario) -> usize {
+        scenario.services.first().map_or(0, |service| {
+            self.pool_index_for(scenario, &service.name, service.pool_need())
+        })
+    }
+
+    /// The platform as its services see it: the pool they run on alone (itself where it has
+    /// one pool).
+    pub fn services_view(&self, scenario: &Scenario) -> std::borrow::Cow<'_, Platform> {
+        if self.node_pools.len() == 1 {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(self.pool_view(self.services_pool(scenario)))
+        }
+    }
+
+    /// The pool of job class `class` (an index into the scenario's classes).
+    pub fn pool_of_class(&self, scenario: &Scenario, class: usize) -> usize {
+        let c = &scenario.job_classes[class];
+        self.pool_index_for(scenario, &c.name, PoolNeed::of_class(c))
+    }
+
+    /// The cheapest pool that fits `need`, per useful reference-GPU-hour: the price of the
+    /// nodes a job needs, whole, as they are bought beyond the reservation (spot where the
+    /// pool overflows to spot, else on-demand; after discounts and the pool's premium), over
+    /// the reference-GPU-hours the job does on them (its GPUs × the pool's relative
+    /// throughput, × the multi-node efficiency for a job of several nodes). Whole nodes,
+    /// because a job arriving alone starts on a node of its own (what Karpenter provisions
+    /// for one pending pod); per node-hour would always pick the slowest GPU, per GPU-hour
+    /// would put a 1-GPU job on the 8-GPU node with the cheapest GPUs. Ties go to the first
+    /// pool. `None` when no pool fits.
+    pub fn cheapest_pool(&self, scenario: &Scenario, need: PoolNeed) -> Option<usize> {
+        let mut best: Option<(usize, f64)> = None;
+        for (i, pool) in self.node_pools.iter().enumerate() {
+            if !pool.fits(need) {
+                continue;
+            }
+            let cost = self.usd_per_useful_reference_gpu_hour(scenario, pool, need);
+            if best.is_none_or(|(_, b)| cost < b) {
+                best = Some((i, cost));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// What a useful reference-GPU-hour of a job needing `need` costs on `pool` at list
+    /// rates with the scenario's discounts, on nodes of its own ([`Platform::cheapest_pool`]),
+    /// USD.
+    pub fn usd_per_useful_reference_gpu_hour(
+        &self,
+        scenario: &Scenario,
+        pool: &NodePool,
+        need: PoolNeed,
+    ) -> f64 {
+        let nodes = pool.nodes_needed(need.gpus);
+        let efficiency = if nodes > 1 {
+            self.multi_node_efficiency
+        } else {
+            1.0
+        };
+        let usd_per_hour = f64::from(nodes)
+            * pool.overflow_usd_per_node_hour()
+            * scenario.list_price_factor(self, pool);
+        let reference_gpus = need.gpus.max(1e-3) * pool.relative_throughput.max(1e-9) * efficiency;
+        usd_per_hour / reference_gpus
+    }
+}
