@@ -155,7 +155,7 @@ test('Compare shows two links side by side with the differences highlighted', as
     await page.locator('.compare-panel').getByRole('button', { name: 'Compare', exact: true }).click();
     await page.locator('.comparison[data-state="done"]').waitFor({ timeout: 120_000 });
     const fields = await page.locator('.compare-differences tr.differs code').allTextContents();
-    assert.deepEqual(fields, ['platforms.1.spot_interruptions_per_node_hour']);
+    assert.deepEqual(fields, ['platforms.1.node_pools.0.spot_interruptions_per_node_hour']);
     // A is the page's scenario, B the CLI's with the higher interruption rate.
     const a = JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot'));
     const b = JSON.parse(cli('eval', '--url', linkB));

@@ -82,7 +82,7 @@ test('switching to a preset with as many platforms shows each new platform in th
       assert.equal(shown.length, scenario.platforms.length);
       scenario.platforms.forEach((p, i) => {
         assert.equal(shown[i].name, p.name);
-        assert.ok(shown[i].instance.startsWith(`${p.instance_type} — `), `${p.name}: ${shown[i].instance}`);
+        assert.ok(shown[i].instance.startsWith(`${p.node_pools[0].instance_type} — `), `${p.name}: ${shown[i].instance}`);
         // Only the platform's own cloud's instances are offered (names start with its family).
         const family = p.cloud === 'gcp' ? /^[a-z]+\d+[a-z]*-/ : /^[a-z]+\d+[a-z]*\./;
         assert.ok(shown[i].options.every((o) => family.test(o)), `${p.name}: ${shown[i].options[0]}`);

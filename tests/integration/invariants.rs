@@ -99,6 +99,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 any::<bool>(),
                 0.0f64..0.3,
                 (1u32..3_600, 0u32..3_600, 0.0f64..3_600.0),
+                any::<bool>(),
             ),
             1..4,
         ),
@@ -112,7 +113,16 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 .map(
                     |(
                         i,
-                        (profile, overflow, reserved, placement, gang, rate, (gran, min, warm)),
+                        (
+                            profile,
+                            overflow,
+                            reserved,
+                            placement,
+                            gang,
+                            rate,
+                            (gran, min, warm),
+                            two_pools,
+                        ),
                     )| {
                         let (instance, region) =
                             if profile.cloud() == gpucost::model::scenario::Cloud::Aws {
@@ -132,11 +142,28 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         p.billing.minimum_s = min;
                         p.first_pool_mut().warm_pool_window_s = warm;
                         p.first_pool_mut().max_nodes = 16;
+                        if two_pools && profile != Profile::CloudRun {
+                            // A second pool of 1-GPU nodes with the first's purchase; the
+                            // classes alternate between the pools by name, so that a price
+                            // moves no job to another pool.
+                            let small = if profile.cloud() == gpucost::model::scenario::Cloud::Aws {
+                                ("g6e.xlarge", "us-east-1")
+                            } else {
+                                ("g2-standard-4", "us-central1")
+                            };
+                            let row = gpucost::model::catalog::find(small.0, small.1).unwrap();
+                            let mut pool = profile.pool_on("small", row, "A100");
+                            pool.purchase = p.first_pool().purchase.clone();
+                            pool.spot_interruptions_per_node_hour = rate;
+                            pool.warm_pool_window_s = warm;
+                            pool.max_nodes = 16;
+                            p.node_pools.push(pool);
+                        }
                         p
                     },
                 )
                 .collect();
-            Scenario {
+            let mut s = Scenario {
                 horizon_days: days,
                 replications: 1,
                 seed,
@@ -144,7 +171,20 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 job_classes: classes,
                 platforms,
                 ..Scenario::default()
+            };
+            for (k, class) in s.job_classes.iter_mut().enumerate() {
+                class.name = format!("class {k}");
             }
+            let names: Vec<String> = s.job_classes.iter().map(|c| c.name.clone()).collect();
+            for p in &mut s.platforms {
+                if p.node_pools.len() > 1 {
+                    for (k, name) in names.iter().enumerate() {
+                        let pool = p.node_pools[k % 2].name.clone();
+                        p.class_pools.insert(name.clone(), pool);
+                    }
+                }
+            }
+            s
         })
 }
 
@@ -180,14 +220,16 @@ proptest! {
 fn dearer(s: &Scenario, f: &[f64; 8]) -> Scenario {
     let mut d = s.clone();
     for p in &mut d.platforms {
-        p.first_pool_mut().on_demand_usd_per_node_hour *= f[0];
-        p.first_pool_mut().spot_usd_per_node_hour *= f[1];
+        for pool in &mut p.node_pools {
+            pool.on_demand_usd_per_node_hour *= f[0];
+            pool.spot_usd_per_node_hour *= f[1];
+            pool.service_premium_pct += 10.0 * (f[6] - 1.0);
+            pool.purchase.reserved_discount_pct /= f[7];
+        }
         p.fee_usd_per_cluster_hour *= f[2];
         p.tooling_usd_per_month *= f[3];
         p.storage_usd_per_gb_month *= f[4];
         p.egress_usd_per_gb *= f[5];
-        p.first_pool_mut().service_premium_pct += 10.0 * (f[6] - 1.0);
-        p.first_pool_mut().purchase.reserved_discount_pct /= f[7];
     }
     d.people.fte_cost_usd_per_year *= f[6];
     d.discounts.aws_pct /= f[7];

@@ -274,3 +274,26 @@ fn pool_mappings_and_fits_are_checked_by_name() {
     let err = s.validate().unwrap_err().to_string();
     assert!(err.contains("platforms.0.node_pools"), "{err}");
 }
+
+/// `six-small-jobs` version 3 gives the seed's 1-GPU, 30 GB fine-tunes what a user would:
+/// SageMaker a 1-GPU L40S (44.7 GB; an A10G's 22 GB is too small), and EKS an L40S pool
+/// beside its H100s, where they run as the cheapest pool that fits. Version 2, which gave
+/// SageMaker whole p5 instances, still opens.
+#[test]
+fn six_small_jobs_version_3_runs_the_jobs_on_right_sized_instances() {
+    let s = gpucost::scenario::presets::preset("six-small-jobs")
+        .unwrap()
+        .scenario();
+    let class = &s.job_classes[0];
+    assert_eq!((class.gpus_per_job, class.gpu_memory_gb), (1.0, 30.0));
+    let sagemaker = s.platforms.iter().find(|p| p.name == "SageMaker").unwrap();
+    assert_eq!(sagemaker.first_pool().instance_type, "g6e.xlarge");
+    assert!(sagemaker.first_pool().gpu_memory_gb >= 30.0);
+    let pools = &s.platforms[1];
+    assert_eq!(
+        pools.node_pools[pools.pool_of_class(&s, 0)].instance_type,
+        "g6e.xlarge"
+    );
+    let v2 = gpucost::scenario::presets::preset_scenario_at("six-small-jobs", 2).unwrap();
+    assert_eq!(v2.platforms[2].first_pool().instance_type, "p5.48xlarge");
+}

@@ -70,25 +70,27 @@ fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
             .iter()
             .filter(|x| x.cloud == Cloud::Aws)
         {
-            // The platform's list prices are a catalog row of the 2026-H2 snapshot (a preset
-            // may add a service premium, not change the list price).
-            let rows: Vec<_> = catalog()
-                .iter()
-                .filter(|r| r.name == platform.first_pool().instance_type)
-                .filter(|r| {
-                    r.on_demand_usd_per_node_hour
-                        == Some(platform.first_pool().on_demand_usd_per_node_hour)
-                })
-                .collect();
-            assert!(
-                !rows.is_empty() && rows.iter().all(|r| r.as_of == "2026-H2"),
-                "{}@{} / {}: {} at ${} is not a 2026-H2 catalog price",
-                p.name,
-                p.version,
-                platform.name,
-                platform.first_pool().instance_type,
-                platform.first_pool().on_demand_usd_per_node_hour
-            );
+            // Each pool's list prices are a catalog row of the 2026-H2 snapshot (a preset may
+            // add a service premium, not change the list price).
+            for pool in platform.pools() {
+                let rows: Vec<_> = catalog()
+                    .iter()
+                    .filter(|r| r.name == pool.instance_type)
+                    .filter(|r| {
+                        r.on_demand_usd_per_node_hour == Some(pool.on_demand_usd_per_node_hour)
+                    })
+                    .collect();
+                assert!(
+                    !rows.is_empty() && rows.iter().all(|r| r.as_of == "2026-H2"),
+                    "{}@{} / {} / {}: {} at ${} is not a 2026-H2 catalog price",
+                    p.name,
+                    p.version,
+                    platform.name,
+                    pool.name,
+                    pool.instance_type,
+                    pool.on_demand_usd_per_node_hour
+                );
+            }
         }
     }
     // The seed 001 case: six-small-jobs's p5.48xlarge at the post-cut $55.04 an hour.

@@ -82,37 +82,42 @@ pub fn layout_timeline(
             )
         })
     };
-    let gpn = t.gpus_per_node.max(1) as usize;
-    let row_h = lane_h * gpn as f64 + 4.0;
+    // Each node's row is as tall as its GPUs (pools differ), 4 px between rows.
+    let gpus_of = |node: usize| t.nodes[node].gpus.max(1) as usize;
     let visible: Vec<usize> = (0..t.nodes.len())
         .filter(|&i| t.nodes[i].billing_start_s < w1 && t.nodes[i].end_s > w0)
         .collect();
     let shown: Vec<usize> = visible.iter().copied().take(max_rows).collect();
     let mut rows = Vec::new();
     let mut row_of = vec![None; t.nodes.len()];
-    for (r, &node) in shown.iter().enumerate() {
+    let mut y = 0.0;
+    for &node in &shown {
         let n = &t.nodes[node];
-        let y = r as f64 * row_h;
         row_of[node] = Some(y);
+        let height = lane_h * gpus_of(node) as f64;
         rows.push(NodeRow {
             node,
             kind: n.kind,
             y,
-            height: lane_h * gpn as f64,
+            height,
             provisioning: clip(n.billing_start_s, n.ready_s.unwrap_or(n.end_s)),
             ready: n.ready_s.and_then(|r| clip(r, n.end_s)),
             interrupted_at: (n.interrupted && n.end_s >= w0 && n.end_s <= w1)
                 .then(|| scale.map(n.end_s as f64)),
         });
+        y += height + 4.0;
     }
     // Lanes: per node, when each GPU slot is free again; attempts by start time.
     let mut order: Vec<usize> = (0..t.attempts.len()).collect();
     order.sort_by_key(|&i| (t.attempts[i].start_s, i));
-    let mut free_at: Vec<Vec<i64>> = vec![vec![i64::MIN; gpn]; t.nodes.len()];
+    let mut free_at: Vec<Vec<i64>> = (0..t.nodes.len())
+        .map(|node| vec![i64::MIN; gpus_of(node)])
+        .collect();
     let mut bars = Vec::new();
     for i in order {
         let a = &t.attempts[i];
         for &(node, gpus) in &a.nodes {
+            let gpn = gpus_of(node);
             let g = (gpus as usize).clamp(1, gpn);
             let lanes = &mut free_at[node];
             let first = (0..=gpn - g)
@@ -151,7 +156,7 @@ pub fn layout_timeline(
         })
         .collect();
     TimelineLayout {
-        height: rows.len() as f64 * row_h,
+        height: y,
         rows,
         bars,
         hidden_nodes: visible.len() - shown.len(),
@@ -164,7 +169,7 @@ mod tests {
     use super::*;
     use crate::model::sim::{AttemptSpan, NodeSpan};
 
-    fn node(start: i64, ready: i64, end: i64) -> NodeSpan {
+    fn node(start: i64, ready: i64, end: i64, gpus: u32) -> NodeSpan {
         NodeSpan {
             kind: "on_demand",
             requested_s: start,
@@ -172,6 +177,8 @@ mod tests {
             ready_s: Some(ready),
             end_s: end,
             interrupted: false,
+            pool: 0,
+            gpus,
         }
     }
 
@@ -192,7 +199,7 @@ mod tests {
         let t = Timeline {
             gpus_per_node: 4,
             horizon_s: 1_000,
-            nodes: vec![node(0, 100, 1_000)],
+            nodes: vec![node(0, 100, 1_000, 4)],
             attempts: vec![
                 attempt(0, 0, 2, 100, 600),
                 attempt(1, 0, 1, 100, 300),
@@ -211,7 +218,7 @@ mod tests {
         let t = Timeline {
             gpus_per_node: 1,
             horizon_s: 48 * 3_600,
-            nodes: vec![node(0, 0, 48 * 3_600)],
+            nodes: vec![node(0, 0, 48 * 3_600, 1)],
             attempts: vec![],
         };
         let hours = |x1: f64| -> Vec<f64> {
@@ -230,12 +237,30 @@ mod tests {
         assert_eq!(hours(202.0), vec![0.0, 12.0, 24.0, 36.0, 48.0]);
     }
 
+    /// Nodes of two pools: a 1-GPU node's row is one lane tall, an 8-GPU node's eight; rows
+    /// stack with 4 px between them, and a job takes lanes of its own node.
+    #[test]
+    fn each_node_is_as_tall_as_its_gpus() {
+        let t = Timeline {
+            gpus_per_node: 1,
+            horizon_s: 100,
+            nodes: vec![node(0, 0, 100, 1), node(0, 0, 100, 8)],
+            attempts: vec![attempt(0, 1, 8, 0, 50), attempt(1, 0, 1, 0, 50)],
+        };
+        let l = layout_timeline(&t, (0, 100), 0.0, 100.0, 10.0, 10);
+        let rows: Vec<(f64, f64)> = l.rows.iter().map(|r| (r.y, r.height)).collect();
+        assert_eq!(rows, vec![(0.0, 10.0), (14.0, 80.0)]);
+        assert_eq!(l.height, 98.0);
+        let bars: Vec<(f64, f64)> = l.bars.iter().map(|b| (b.y, b.height)).collect();
+        assert_eq!(bars, vec![(14.0, 80.0), (0.0, 10.0)]);
+    }
+
     #[test]
     fn rows_beyond_the_limit_are_counted_not_drawn() {
         let t = Timeline {
             gpus_per_node: 1,
             horizon_s: 100,
-            nodes: (0..5).map(|_| node(0, 0, 100)).collect(),
+            nodes: (0..5).map(|_| node(0, 0, 100, 1)).collect(),
             attempts: vec![],
         };
         let l = layout_timeline(&t, (0, 100), 0.0, 100.0, 10.0, 3);

@@ -4,10 +4,11 @@
 //! Each preset is a situation from a seed article (see the design's seeds); the seeds' numbers
 //! are anecdotes used as a starting point, not measured truth.
 
+use crate::model::catalog;
 use crate::model::platforms::Profile;
 use crate::model::scenario::{
-    gpu_sharing, Arrivals, Duration, FailureKind, Failures, GpuSharing, JobClass, Overflow,
-    Placement, Scenario, Service, ServiceSpikes, ServiceTraffic, Serving,
+    gpu_sharing, Arrivals, Duration, FailureKind, Failures, GpuSharing, JobClass, NodePool,
+    Overflow, Placement, Scenario, Service, ServiceSpikes, ServiceTraffic, Serving,
 };
 
 /// A named starting scenario.
@@ -55,8 +56,8 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "six-small-jobs",
-            version: 2,
-            description: "1-GPU jobs on 8-GPU H100 nodes: spread vs bin-pack vs SageMaker (seed 001)",
+            version: 3,
+            description: "1-GPU fine-tunes: EKS spreading them over 8-GPU H100 nodes vs EKS with a 1-GPU L40S pool beside its H100s vs SageMaker on a 1-GPU L40S (seed 001)",
             build: six_small_jobs,
         },
         Preset {
@@ -106,6 +107,12 @@ pub fn presets() -> &'static [Preset] {
             version: 1,
             description: "Two reserved p4d for fine-tuning and a 4-GPU model API: one EKS cluster for both, the replicas first and preempting at three nodes, vs a node group for serving (seed 001)",
             build: one_cluster_for_both,
+        },
+        Preset {
+            name: "mixed-gpu-pipeline-pools",
+            version: 1,
+            description: "A drug-discovery pipeline's stages on T4, V100 and A100 node pools of one GKE cluster, vs the cheapest pool per stage, vs A100s only (seed 000)",
+            build: mixed_gpu_pipeline_pools,
         },
         Preset {
             name: "train-sagemaker-serve-eks",
@@ -164,6 +171,11 @@ const FROZEN: &[(&str, u32, &str)] = &[
         "six-small-jobs",
         1,
         include_str!("../../../data/presets/six-small-jobs@1.json"),
+    ),
+    (
+        "six-small-jobs",
+        2,
+        include_str!("../../../data/presets/six-small-jobs@2.json"),
     ),
     (
         "spot-p4d-retrains",
@@ -274,11 +286,27 @@ fn spot_p4d_retrains() -> Scenario {
     }
 }
 
+/// A pool of `profile`'s defaults named `name` on catalog row `instance` in `region`.
+fn pool(profile: Profile, name: &str, instance: &str, region: &str) -> NodePool {
+    let row = catalog::find(instance, region)
+        .unwrap_or_else(|| panic!("{instance} in {region} is not in the catalog"));
+    profile.pool_on(name, row, "A100")
+}
+
+/// Seed 001's BNP Paribas case: six 1-GPU fine-tunes at a time, each needing 30 GB. Spread
+/// over 8-GPU H100 nodes (what the seed describes: six jobs on six nodes), on an EKS cluster
+/// with a pool of 1-GPU L40S nodes (g6e.xlarge, 44.7 GB) beside its H100s, where the jobs go
+/// as the cheapest pool that fits, and on SageMaker on the 1-GPU instance a user would pick
+/// for 30 GB (an A10G's 22 GB is too small). Version 2 gave SageMaker whole p5 instances.
 fn six_small_jobs() -> Scenario {
     let mut spread = Profile::Eks.platform("EKS, spread", "p5.48xlarge", "us-east-1");
     spread.placement = Placement::Spread;
-    let packed = Profile::Eks.platform("EKS, bin-pack", "p5.48xlarge", "us-east-1");
-    let sagemaker = Profile::Sagemaker.platform("SageMaker", "p5.48xlarge", "us-east-1");
+    let mut pools = Profile::Eks.platform("EKS, H100 + L40S pools", "p5.48xlarge", "us-east-1");
+    pools.first_pool_mut().name = "h100".into();
+    pools
+        .node_pools
+        .push(pool(Profile::Eks, "l40s", "g6e.xlarge", "us-east-1"));
+    let sagemaker = Profile::Sagemaker.platform("SageMaker", "g6e.xlarge", "us-east-1");
     Scenario {
         reference_gpus: 8,
         job_classes: vec![JobClass {
@@ -294,7 +322,69 @@ fn six_small_jobs() -> Scenario {
             gpus_per_job: 1.0,
             ..JobClass::default()
         }],
-        platforms: vec![spread, packed, sagemaker],
+        platforms: vec![spread, pools, sagemaker],
+        ..Scenario::default()
+    }
+}
+
+/// Seed 000's drug-discovery pipeline, whose stages ask for V100s, A100s and T4s "within a
+/// single experimental run", as three job classes on one GKE Standard cluster: pools of
+/// 1-GPU T4 and V100 nodes and 8-GPU A100 nodes, each stage on the GPU it asks for; the same
+/// cluster with each stage on the cheapest pool that fits it; and A100s only. The stages'
+/// sizes and rates are assumptions (the seed gives none); their durations are on an A100,
+/// so a stage runs 1 ÷ 0.45 times longer on a V100 and 1 ÷ 0.12 on a T4 (the catalog's rough
+/// training ratios: override a pool's relative throughput for inference-like stages).
+fn mixed_gpu_pipeline_pools() -> Scenario {
+    let three_pools = |name: &str| {
+        let mut p = Profile::GkeStandard.platform(name, "a2-highgpu-8g", "us-central1");
+        p.first_pool_mut().name = "a100".into();
+        p.node_pools.push(pool(
+            Profile::GkeStandard,
+            "v100",
+            "n1-standard-8+1xV100",
+            "us-central1",
+        ));
+        p.node_pools.push(pool(
+            Profile::GkeStandard,
+            "t4",
+            "n1-standard-8+1xT4",
+            "us-central1",
+        ));
+        p
+    };
+    let mut as_asked = three_pools("GKE, T4/V100/A100 pools as the stages ask");
+    for (stage, at) in [
+        ("Docking", "v100"),
+        ("Affinity training", "a100"),
+        ("Screening", "t4"),
+    ] {
+        as_asked.class_pools.insert(stage.into(), at.into());
+    }
+    let cheapest = three_pools("GKE, the cheapest pool per stage");
+    let a100 = Profile::GkeStandard.platform("GKE, A100s only", "a2-highgpu-8g", "us-central1");
+    let stage =
+        |name: &str, per_day: f64, median: f64, p90: f64, gpus: f64, memory: f64| JobClass {
+            name: name.into(),
+            arrivals: Arrivals::Poisson { per_day },
+            duration: Duration::LogNormal {
+                median_hours: median,
+                p90_hours: p90,
+            },
+            gpus_per_job: gpus,
+            gpu_memory_gb: memory,
+            data_read_gb_per_attempt: 20.0,
+            egress_gb_per_job: 1.0,
+            image_gb: 8.0,
+            ..JobClass::default()
+        };
+    Scenario {
+        reference_gpus: 16,
+        job_classes: vec![
+            stage("Docking", 24.0, 0.5, 1.5, 1.0, 12.0),
+            stage("Affinity training", 2.0, 4.0, 10.0, 8.0, 35.0),
+            stage("Screening", 48.0, 0.1, 0.3, 1.0, 10.0),
+        ],
+        platforms: vec![as_asked, cheapest, a100],
         ..Scenario::default()
     }
 }

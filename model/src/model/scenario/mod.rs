@@ -700,9 +700,9 @@ impl Scenario {
 
     /// Reads a scenario from a JSON value, like [`Scenario::from_json`].
     pub fn from_json_value(mut value: serde_json::Value) -> Result<Scenario, ScenarioError> {
-        node_pool::read_single_pool_fields(&mut value);
+        let moved = node_pool::read_single_pool_fields(&mut value);
         serde_path_to_error::deserialize(value).map_err(|e| ScenarioError::Parse {
-            message: path_message(&e),
+            message: node_pool::as_written(path_message(&e), &moved),
         })
     }
 }

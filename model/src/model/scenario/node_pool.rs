@@ -92,18 +92,20 @@ pub const SINGLE_POOL_FIELDS: &[&str] = &[
 /// mixing both): pool fields on the platform itself move into its pool 0, which is made
 /// (named [`DEFAULT_POOL_NAME`]) where the platform lists no pools. On a platform that lists
 /// pools, such a field sets pool 0's: the old dotted path is an alias. Anything else is left
-/// for the reader to judge.
-pub fn read_single_pool_fields(doc: &mut Value) {
+/// for the reader to judge. Returns the fields moved, as (platform index, field name), so that
+/// a message about one names it where the document wrote it.
+pub fn read_single_pool_fields(doc: &mut Value) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
     let Some(Value::Array(platforms)) = doc.get_mut("platforms") else {
-        return;
+        return out;
     };
-    for platform in platforms {
+    for (index, platform) in platforms.iter_mut().enumerate() {
         let Value::Object(map) = platform else {
             continue;
         };
-        let moved: Vec<(String, Value)> = SINGLE_POOL_FIELDS
+        let moved: Vec<(&'static str, Value)> = SINGLE_POOL_FIELDS
             .iter()
-            .filter_map(|key| map.remove(*key).map(|v| (key.to_string(), v)))
+            .filter_map(|&key| map.remove(key).map(|v| (key, v)))
             .collect();
         if !map.contains_key("node_pools") {
             let pool = serde_json::json!({ "name": DEFAULT_POOL_NAME });
@@ -119,9 +121,24 @@ pub fn read_single_pool_fields(doc: &mut Value) {
             continue;
         };
         for (key, value) in moved {
-            pool.insert(key, value);
+            pool.insert(key.to_string(), value);
+            out.push((index, key));
         }
     }
+    out
+}
+
+/// `message` (about a field by its path, as the reader gives it) with the path of a field
+/// [`read_single_pool_fields`] moved written as the document wrote it
+/// (`platforms[0].spot_interruptions_per_node_hour`, not `….node_pools[0].…`).
+pub fn as_written(message: String, moved: &[(usize, &str)]) -> String {
+    for (index, key) in moved {
+        let canonical = format!("platforms[{index}].node_pools[0].{key}");
+        if message.starts_with(&canonical) {
+            return message.replacen(&canonical, &format!("platforms[{index}].{key}"), 1);
+        }
+    }
+    message
 }
 
 /// The path a dotted path names in today's documents: an old single-pool path

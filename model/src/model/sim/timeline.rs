@@ -42,6 +42,10 @@ pub struct NodeSpan {
     pub end_s: i64,
     /// A spot interruption ended it.
     pub interrupted: bool,
+    /// Its platform's node pool (an index).
+    pub pool: usize,
+    /// Its GPUs.
+    pub gpus: u32,
 }
 
 /// One attempt of a job on its nodes, for the timeline.
@@ -66,7 +70,7 @@ pub struct AttemptSpan {
 /// What happened on one platform in one replication: every node and every attempt.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Timeline {
-    /// GPUs per node.
+    /// GPUs per node of the platform's first pool (each node's own are in its span).
     pub gpus_per_node: u32,
     /// Horizon, s.
     pub horizon_s: i64,
