@@ -113,6 +113,7 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                                     AttemptEnd::Finished => "tl-job finished",
                                     AttemptEnd::Interrupted => "tl-job interrupted",
                                     AttemptEnd::Failed => "tl-job failed",
+                                    AttemptEnd::Preempted => "tl-job preempted",
                                     AttemptEnd::Horizon => "tl-job running",
                                 };
                                 view! {
@@ -126,7 +127,7 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                         <p class="readout">
                             {if hidden > 0 { format!("{hidden} more nodes not shown. ") } else { String::new() }}
                             "Rows: nodes (R reserved, OD on-demand, S spot), one lane per GPU. Grey: provisioning; pale: idle; "
-                            "dark start of a bar: image pull and restart; green: finished; orange: interrupted; purple: failed; blue: running at the end."
+                            "dark start of a bar: image pull and restart; green: finished; orange: interrupted; purple: failed; pink: preempted; blue: running at the end."
                         </p>
                     }
                 })

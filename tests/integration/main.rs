@@ -28,3 +28,4 @@ mod sensitivity;
 mod serving;
 mod split;
 mod support;
+mod teams;

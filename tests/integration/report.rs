@@ -65,8 +65,8 @@ fn csv_rows_are_the_json_report_numbers() {
             }
         }
     }
-    // 18 summaries + 16 categories + 2 × (n − 1) comparisons per platform.
-    assert_eq!(rows, n * (18 + 16 + 2 * (n - 1)));
+    // 18 summaries + 17 categories + 2 × (n − 1) comparisons per platform.
+    assert_eq!(rows, n * (18 + 17 + 2 * (n - 1)));
 }
 
 /// The page colours each category with `--cat-<index>`; its light-theme value is the one the

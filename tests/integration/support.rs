@@ -88,6 +88,7 @@ pub fn bare_class(arrivals: Arrivals, duration: Duration) -> JobClass {
         checkpoint_interval_min: 0.0,
         checkpoint_write_s: 0.0,
         restart_overhead_s: 0.0,
+        team: String::new(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The cost categories of MODEL.md, as one enum, and [`PerCategory`]: one value per category,
 //! indexed by it.
 //!
-//! The first eleven categories are GPU time (every paid GPU-second is charged to exactly one of
+//! The first twelve categories are GPU time (every paid GPU-second is charged to exactly one of
 //! them where it is spent); the last five are other costs. The declaration order is the
 //! display order of the breakdown chart, the CSV and the JSON report. A new category is one
 //! line in [`Category::ALL`] with its key, label and colour, plus its accounting.
@@ -37,6 +37,9 @@ pub enum Category {
     /// GPU time lost to sharing GPUs: slices or shares of shared GPUs no replica holds, and
     /// time-sliced GPUs' context switches.
     GpuSharingLoss,
+    /// Compute lost by jobs evicted for another team's quota or a higher priority (since
+    /// the last checkpoint, unless the grace period covered a checkpoint write).
+    PreemptionRework,
     /// Control-plane and management fees.
     Fees,
     /// Egress.
@@ -50,7 +53,7 @@ pub enum Category {
 }
 
 /// Number of categories.
-pub const CATEGORY_COUNT: usize = 16;
+pub const CATEGORY_COUNT: usize = 17;
 
 /// (category, key, label, colour, doc): the one table the rest follows.
 type Row = (
@@ -73,6 +76,7 @@ const TABLE: [Row; CATEGORY_COUNT] = [
     (Category::MultiNodeScalingLoss, "multi_node_scaling_loss", "Multi-node scaling loss", "#ddcc77", "Multi-node scaling loss."),
     (Category::BillingRounding, "billing_rounding", "Billing rounding", "#cc6677", "Billing rounding."),
     (Category::GpuSharingLoss, "gpu_sharing_loss", "GPU sharing loss", "#661100", "Shared GPUs' slices no replica holds, and time-slicing's context switches."),
+    (Category::PreemptionRework, "preemption_rework", "Preemption rework", "#ee3377", "Rework lost by jobs evicted for another team's quota or a higher priority."),
     (Category::Fees, "fees", "Fees", "#332288", "Control-plane and management fees."),
     (Category::Egress, "egress", "Egress", "#44aa99", "Egress."),
     (Category::Storage, "storage", "Storage", "#117733", "Storage."),
@@ -93,7 +97,7 @@ impl Category {
     };
 
     /// Number of GPU-time categories (they come first).
-    pub const GPU_TIME_COUNT: usize = 11;
+    pub const GPU_TIME_COUNT: usize = 12;
 
     /// Position in [`Category::ALL`].
     pub const fn index(self) -> usize {
@@ -309,8 +313,8 @@ mod tests {
     #[test]
     fn totals_add_in_display_order() {
         let b = Breakdown::from_fn(|c| if c.is_gpu_time() { 1.0 } else { 10.0 });
-        assert_eq!(b.gpu_time_total(), 11.0);
-        assert_eq!(b.total(), 61.0);
+        assert_eq!(b.gpu_time_total(), 12.0);
+        assert_eq!(b.total(), 62.0);
         let mut twice = b;
         twice.add(&b);
         assert_eq!(twice, b.scaled(2.0));

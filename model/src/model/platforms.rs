@@ -138,6 +138,9 @@ impl Profile {
             ops_fte: 0.25,
             // Serving: the defaults of `Serving` unless a scenario sets them.
             serving: None,
+            // One team, first come first served, unless a scenario sets them.
+            teams: Vec::new(),
+            preemption: Default::default(),
         };
         match self {
             Profile::AwsBatch => {}

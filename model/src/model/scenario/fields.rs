@@ -12,7 +12,7 @@
 
 use super::{
     gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
-    Placement, Platform, Scenario, Service, ServiceSpikes, Serving,
+    Placement, Platform, Scenario, Service, ServiceSpikes, Serving, TeamPolicy,
 };
 use crate::model::scenario::limits;
 
@@ -352,6 +352,8 @@ fn median_hours(c: &JobClass) -> Option<f64> {
 /// Fields of a job class.
 pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
     Field::<JobClass>::other("name", "Name", Value::Name { get: |c| &c.name }).doc("Name shown in the page."),
+    Field::<JobClass>::other("team", "Team", Value::Id { get: |c| &c.team })
+        .doc("The team its jobs belong to (empty: the default team), for quotas, priorities and each team's bill."),
     Field::<JobClass>::other("arrivals.kind", "Arrivals", Value::Choice {
         choices: &[
             ("poisson", "Poisson (random)"),
@@ -649,6 +651,23 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
             |p| p.ops_fte, |p, v| p.ops_fte = v)
     }
     .doc("Share of one full-time engineer that runs this platform."),
+    Field::<Platform>::other("preemption.reclaim_quota", "Teams reclaim their quota by preemption", Value::Flag {
+        get: |p| p.preemption.reclaim_quota,
+        set: |p, on| p.preemption.reclaim_quota = on,
+    })
+    .doc("A team within its nominal quota evicts jobs of teams borrowing beyond theirs (Kueue reclaimWithinCohort).")
+    .source("Kueue, Preemption (kueue.sigs.k8s.io/docs/concepts/preemption)"),
+    Field::<Platform>::other("preemption.lower_priority", "Higher priorities preempt lower ones", Value::Flag {
+        get: |p| p.preemption.lower_priority,
+        set: |p, on| p.preemption.lower_priority = on,
+    })
+    .doc("A waiting job evicts jobs of lower priority when that frees enough GPUs (Kueue withinClusterQueue LowerPriority; Slurm preemption by QOS with requeue).")
+    .source("Kueue, Preemption; Slurm, Preemption (slurm.schedmd.com/preempt.html): PreemptMode=REQUEUE"),
+    num!(Platform; "preemption.grace_period_s", "Preemption grace period", "s", (0.0, 86_400.0),
+        |p| p.preemption.grace_period_s, |p, v| p.preemption.grace_period_s = v)
+    .doc("Seconds an evicted job has before it stops: a checkpoint written within them keeps its work.")
+    .source("Kubernetes: terminationGracePeriodSeconds, 30 s by default; Slurm: GraceTime, 0 by default")
+    .control(Control::Own),
     num!(Platform; "serving.scale_up_delay_s", "Serving scale-up delay", "s", (0.0, 86_400.0),
         |p| serving(p).scale_up_delay_s, |p, v| serving_mut(p).scale_up_delay_s = v)
     .doc("From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load.")
@@ -835,6 +854,24 @@ fn spikes_mut(s: &mut Service) -> &mut ServiceSpikes {
     })
 }
 
+/// Fields of a team's policy on a platform (paths relative to `platforms.<i>.teams.<k>`).
+pub static TEAM_POLICY_FIELDS: &[Field<TeamPolicy>] = &[
+    Field::<TeamPolicy>::other("team", "Team", Value::Id { get: |t| &t.team })
+        .doc("The team, as its job classes name it (empty: the default team)."),
+    Field::<TeamPolicy>::number("nominal_gpus", "Nominal quota", "GPUs", (0.0, 1e6),
+        |t| t.nominal_gpus, |t, v| t.nominal_gpus = Some(v))
+        .doc("GPUs its jobs may hold at once without borrowing (Kueue nominal quota; Slurm QOS GPU limit).")
+        .source("Kueue, Cluster Queue: nominalQuota; Slurm, QOS: GrpTRES=gres/gpu"),
+    Field::<TeamPolicy>::number("borrowing_limit_gpus", "Borrowing limit", "GPUs", (0.0, 1e6),
+        |t| t.borrowing_limit_gpus, |t, v| t.borrowing_limit_gpus = Some(v))
+        .doc("Most GPUs beyond its quota it may borrow from what the cohort leaves unused (Kubernetes only; a Slurm QOS limit is hard).")
+        .source("Kueue, Cluster Queue: borrowingLimit"),
+    Field::<TeamPolicy>::number("priority", "Priority", "", (-1_000.0, 1_000.0),
+        |t| Some(f64::from(t.priority)), |t, v| t.priority = v as i32)
+        .doc("A higher number is scheduled first and may preempt a lower one.")
+        .source("Kueue WorkloadPriorityClass; Slurm QOS priority; AWS Batch job queue priority"),
+];
+
 /// Fields of a service.
 pub static SERVICE_FIELDS: &[Field<Service>] = &[
     Field::<Service>::other("name", "Name", Value::Name { get: |s| &s.name }).doc("Name shown in the page."),
@@ -958,6 +995,19 @@ mod tests {
             shares_nodes_with_training: true,
             ..Serving::default()
         });
+        // Teams: a class's team, a policy with every part, preemption with a grace period.
+        out[3].job_classes[0].team = "research".into();
+        out[3].platforms[0].teams = vec![super::super::TeamPolicy {
+            team: "research".into(),
+            nominal_gpus: Some(16.0),
+            borrowing_limit_gpus: Some(8.0),
+            priority: 5,
+        }];
+        out[3].platforms[0].preemption = super::super::Preemption {
+            reclaim_quota: true,
+            lower_priority: true,
+            grace_period_s: 30.0,
+        };
         // Each way of sharing GPUs.
         let gpu = out[1].platforms[0].first_pool().gpu_model.clone();
         out[1].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::Mig {
@@ -1046,6 +1096,11 @@ mod tests {
                 for (pool, doc) in platform.node_pools.iter().zip(pools.as_array().unwrap()) {
                     check_table(NODE_POOL_FIELDS, pool, doc, &mut seen);
                 }
+                if let Some(teams) = map.remove("teams") {
+                    for (team, doc) in platform.teams.iter().zip(teams.as_array().unwrap()) {
+                        check_table(TEAM_POLICY_FIELDS, team, doc, &mut seen);
+                    }
+                }
                 check_table(PLATFORM_FIELDS, platform, &doc, &mut seen);
             }
         }
@@ -1054,6 +1109,7 @@ mod tests {
         let paths = paths.chain(JOB_CLASS_FIELDS.iter().map(|f| f.path));
         let paths = paths.chain(SERVICE_FIELDS.iter().map(|f| f.path));
         let paths = paths.chain(NODE_POOL_FIELDS.iter().map(|f| f.path));
+        let paths = paths.chain(TEAM_POLICY_FIELDS.iter().map(|f| f.path));
         for path in paths.chain(PLATFORM_FIELDS.iter().map(|f| f.path)) {
             assert!(seen.contains(&path), "{path} is in no scenario document");
         }

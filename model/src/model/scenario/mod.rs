@@ -26,9 +26,11 @@ pub mod gpu_sharing;
 pub mod limits;
 pub mod node_pool;
 mod service;
+pub mod teams;
 pub use gpu_sharing::GpuSharing;
 pub use node_pool::{NodePool, PoolNeed};
 pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
+pub use teams::{Preemption, TeamPolicy};
 
 /// The whole input of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -427,6 +429,10 @@ pub struct JobClass {
     /// The job's own restart time after an interruption or failure (reload checkpoint,
     /// re-initialise), seconds. Seed 000 quotes 45 minutes.
     pub restart_overhead_s: f64,
+    /// The team its jobs belong to ("": the default team), for quotas, priorities and each
+    /// team's bill.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub team: String,
 }
 
 /// `x` as an integer when it is one (a count of GPUs), else as it is.
@@ -457,6 +463,7 @@ impl Default for JobClass {
             checkpoint_interval_min: 30.0,
             checkpoint_write_s: 60.0,
             restart_overhead_s: 300.0,
+            team: String::new(),
         }
     }
 }
@@ -637,6 +644,13 @@ pub struct Platform {
     /// How the platform serves services (absent: the defaults of [`Serving`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub serving: Option<Serving>,
+    /// Each team's quota, borrowing limit and priority here ([`TeamPolicy`]); a team not
+    /// listed has no quota and priority 0.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamPolicy>,
+    /// When a waiting job may evict running ones (absent: never).
+    #[serde(skip_serializing_if = "Preemption::is_default")]
+    pub preemption: Preemption,
 }
 
 impl Scenario {

@@ -5,7 +5,7 @@
 
 use super::fields::{
     Field, Series, Value, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS,
-    SERVICE_FIELDS,
+    SERVICE_FIELDS, TEAM_POLICY_FIELDS,
 };
 use super::node_pool::MAX_NODE_POOLS;
 use super::{limits, Duration, NodePool, Overflow, Platform, PoolNeed, Replay, Scenario};
@@ -247,6 +247,7 @@ impl Scenario {
             }
             check_shares_nodes_with_training(&platform.services_view(self), &at)?;
             self.check_pools(platform, &at)?;
+            self.check_teams(platform, &at)?;
         }
         Ok(())
     }
@@ -298,6 +299,98 @@ impl Scenario {
             }
         }
         self.check_classes_fit(platform)
+    }
+
+    /// Each team policy with valid fields, for a team a job class is in, once; and only what
+    /// the platform's scheduler offers: Kueue's quotas, borrowing, priorities and preemption
+    /// on Kubernetes; QOS limits, priorities and preemption on Slurm; queue priorities on
+    /// AWS Batch; none on SageMaker and Cloud Run.
+    fn check_teams(&self, platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+        use super::teams::team_label;
+        use super::Profile;
+        for (k, policy) in platform.teams.iter().enumerate() {
+            let at_team = format!("{at}.teams.{k}");
+            check_fields(TEAM_POLICY_FIELDS, policy, &at_team)?;
+            if platform.teams[..k].iter().any(|t| t.team == policy.team) {
+                return Err(ScenarioError::DuplicateName {
+                    field: format!("{at_team}.team"),
+                    name: team_label(&policy.team).to_string(),
+                });
+            }
+            if !self.job_classes.iter().any(|c| c.team == policy.team) {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at_team}.team"),
+                    reason: format!(
+                        "no job class is in team \"{}\" (a class names its team in its `team` field)",
+                        team_label(&policy.team)
+                    ),
+                });
+            }
+        }
+        let profile = platform.profile.profile();
+        let refuse = |field: String, what: &str, offers: &str| {
+            Err(ScenarioError::Invalid {
+                field,
+                reason: format!(
+                    "platform \"{}\" ({}) has no {what}: {offers}",
+                    platform.name,
+                    platform.profile.as_str()
+                ),
+            })
+        };
+        let quotas = platform.teams.iter().position(|t| t.nominal_gpus.is_some());
+        let borrowing = platform
+            .teams
+            .iter()
+            .position(|t| t.borrowing_limit_gpus.is_some_and(|b| b > 0.0));
+        let priorities = platform.teams.iter().position(|t| t.priority != 0);
+        let preempts = !platform.preemption.is_off();
+        match profile {
+            Some(Profile::Sagemaker | Profile::CloudRun) => {
+                let offers = "each job runs on instances of its own, with no queue to share";
+                if let Some(k) = quotas.or(priorities) {
+                    return refuse(
+                        format!("{at}.teams.{k}"),
+                        "team quotas or priorities",
+                        offers,
+                    );
+                }
+                if preempts {
+                    return refuse(format!("{at}.preemption"), "preemption", offers);
+                }
+            }
+            Some(Profile::AwsBatch) => {
+                let offers = "AWS Batch orders jobs by job-queue priority only (fair-share policies are not modelled)";
+                if let Some(k) = quotas {
+                    return refuse(
+                        format!("{at}.teams.{k}.nominal_gpus"),
+                        "team quotas",
+                        offers,
+                    );
+                }
+                if preempts {
+                    return refuse(format!("{at}.preemption"), "preemption", offers);
+                }
+            }
+            Some(Profile::ParallelCluster | Profile::ReservedCluster) => {
+                if let Some(k) = borrowing {
+                    return refuse(
+                        format!("{at}.teams.{k}.borrowing_limit_gpus"),
+                        "borrowing",
+                        "a Slurm QOS GPU limit is hard",
+                    );
+                }
+                if platform.preemption.reclaim_quota {
+                    return refuse(
+                        format!("{at}.preemption.reclaim_quota"),
+                        "quota reclaim",
+                        "Slurm preempts by QOS priority (lower_priority)",
+                    );
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     /// The `reserved` nodes fit within the pool's node limit.

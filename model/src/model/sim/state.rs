@@ -140,6 +140,10 @@ pub(super) enum Close {
     /// A spot interruption stopped it: compute since the last checkpoint is rework, unless
     /// the notice was long enough to write one (`on_notice`).
     Interrupted { on_notice: bool },
+    /// It was evicted for another team's quota or a higher priority: compute since the last
+    /// checkpoint is preemption rework, unless the grace period was long enough to write one
+    /// (`on_notice`).
+    Preempted { on_notice: bool },
     /// It is still running at the horizon: all its compute so far counts.
     Horizon,
 }
@@ -150,8 +154,17 @@ impl Close {
         match self {
             Close::Failed => Some(Category::FailedAttempts),
             Close::Interrupted { .. } => Some(Category::InterruptionRework),
+            Close::Preempted { .. } => Some(Category::PreemptionRework),
             Close::Finished | Close::Horizon => None,
         }
+    }
+
+    /// Whether a checkpoint was written in the notice or grace period before it stopped.
+    pub(super) fn on_notice(self) -> bool {
+        matches!(
+            self,
+            Close::Interrupted { on_notice: true } | Close::Preempted { on_notice: true }
+        )
     }
 }
 

@@ -23,6 +23,8 @@ pub enum AttemptEnd {
     Interrupted,
     /// The attempt failed.
     Failed,
+    /// It was evicted for another team's quota or a higher priority.
+    Preempted,
     /// Still running at the horizon.
     Horizon,
 }

@@ -50,6 +50,9 @@ pub(super) struct Sim<'a> {
     /// pass runs.
     pub(super) colocated_pool: usize,
     pub(super) parked_colocated: Option<Colocated>,
+    /// Quotas, priorities and preemption of the platform's teams; `None` where it sets none
+    /// (first come first served).
+    pub(super) teams: Option<super::teams::Teams>,
     pub(super) jobs: &'a [Job],
     pub(super) horizon_s: i64,
     pub(super) now: i64,
@@ -173,6 +176,7 @@ pub(super) fn new_sim<'a>(
         earlier_peaks: 0,
         colocated_pool: 0,
         parked_colocated: None,
+        teams: super::teams::Teams::of(scenario, platform, jobs.len()),
         jobs,
         horizon_s,
         now: 0,
@@ -190,7 +194,7 @@ pub(super) fn new_sim<'a>(
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
         plans: Vec::new(),
-        waiting: JobQueue::new(jobs.len()),
+        waiting: JobQueue::new(0),
         waiting_per_class: vec![0; scenario.job_classes.len()],
         replication,
         timeline: None,
@@ -276,6 +280,7 @@ pub(super) fn new_sim<'a>(
             .push(JobState::new((rounding::round(wall) as i64).max(1)));
     }
     sim.plans = own_plans;
+    sim.waiting = JobQueue::new(sim.queue_capacity());
     sim.enter_pool(0);
     sim
 }
@@ -302,7 +307,10 @@ impl Sim<'_> {
             self.queue = EventQueue::new(self.horizon_s);
             self.compact_at = COMPACT_MIN;
             self.index = NodeIndex::new(pool.gpus_per_node);
-            self.waiting = JobQueue::new(self.jobs.len());
+            self.waiting = JobQueue::new(self.queue_capacity());
+            if let Some(teams) = self.teams.as_mut() {
+                teams.clear();
+            }
             self.waiting_per_class.iter_mut().for_each(|n| *n = 0);
             self.shared_gpus.clear();
             self.free_shared.clear();
@@ -328,6 +336,12 @@ impl Sim<'_> {
                 self.next_service_change_s = c.demand.changes.first().map_or(i64::MAX, |c| c.0);
             }
         }
+    }
+
+    /// Keys the waiting queue holds: a block of every job's per priority level.
+    fn queue_capacity(&self) -> usize {
+        let levels = self.teams.as_ref().map_or(1, |t| t.levels as usize);
+        self.jobs.len() * levels
     }
 
     /// Whether `job` runs on the pool of the current pass.

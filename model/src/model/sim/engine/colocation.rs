@@ -20,7 +20,7 @@
 
 use super::build::Colocated;
 use super::Sim;
-use crate::model::sim::state::NodeKind;
+use crate::model::sim::state::{Close, NodeKind};
 
 impl Sim<'_> {
     /// Applies every change of the services' demand due by now: those that shrink first,
@@ -186,7 +186,7 @@ impl Sim<'_> {
             let Some(&job) = self.nodes[node].holders.last() else {
                 break;
             };
-            if self.stop_job(job as usize, false) {
+            if self.stop_job(job as usize, Close::Interrupted { on_notice: false }) {
                 if let Some(c) = self.colocated.as_mut() {
                     c.preemptions += 1;
                 }

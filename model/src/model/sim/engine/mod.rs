@@ -24,6 +24,7 @@ mod colocation;
 mod fractional;
 mod outcome;
 mod records;
+mod teams;
 mod waits;
 
 use super::checkpoint::{checkpoints_in, compute_done, writes_before};
@@ -338,8 +339,23 @@ impl Sim<'_> {
         let mut refused_gpus = u32::MAX;
         let mut refused_nodes = usize::MAX;
         let mut refused_shares = 0u32;
-        while let Some(job) = self.waiting.first_from(cursor) {
-            cursor = job + 1;
+        while let Some(key) = self.waiting.first_from(cursor) {
+            cursor = key + 1;
+            let job = self.job_of_key(key);
+            if let Some(teams) = &self.teams {
+                // Quotas refuse jobs of one team and not another's: no job stands for
+                // others, so each is offered capacity; a full cluster stops the pass unless
+                // the job may evict someone.
+                let level = teams.class_level[self.jobs[job].class];
+                let may_preempt = teams.preempts() && teams.may_preempt_at(level);
+                if self.is_full() && !may_preempt {
+                    break;
+                }
+                if !self.try_place(job) && may_preempt {
+                    self.evict_for(job);
+                }
+                continue;
+            }
             if self.is_full() {
                 break;
             }
@@ -408,20 +424,37 @@ impl Sim<'_> {
     }
 
     fn enqueue(&mut self, job: usize) {
-        if self.waiting.insert(job) {
+        if self.waiting.insert(self.queue_key(job)) {
             self.waiting_per_class[self.jobs[job].class] += 1;
         }
     }
 
     fn dequeue(&mut self, job: usize) {
         // An arriving job offered capacity at once was never queued (nothing waited then).
-        if !self.waiting.is_empty() && self.waiting.remove(job) {
+        if !self.waiting.is_empty() && self.waiting.remove(self.queue_key(job)) {
             self.waiting_per_class[self.jobs[job].class] -= 1;
         }
     }
 
-    /// Places `job` (or the part of a gang it can hold); returns whether it left the queue.
+    /// Places `job` where its team's quota admits it ([`Sim::place`]), and counts it against
+    /// the quota; returns whether it left the queue.
     fn try_place(&mut self, job: usize) -> bool {
+        let class = self.jobs[job].class;
+        if self.teams.as_ref().is_some_and(|t| !t.admits(class)) {
+            return false;
+        }
+        let placed = self.place(job);
+        if placed {
+            let now = self.now;
+            if let Some(teams) = self.teams.as_mut() {
+                teams.admit(job, class, now);
+            }
+        }
+        placed
+    }
+
+    /// Places `job` (or the part of a gang it can hold); returns whether it left the queue.
+    fn place(&mut self, job: usize) -> bool {
         let plan = self.plan(job);
         let gpus = plan.gpus;
         let gpn = self.pool.gpus_per_node;
@@ -544,6 +577,10 @@ impl Sim<'_> {
     }
 
     fn unhold_all(&mut self, job: usize) {
+        let class = self.jobs[job].class;
+        if let Some(teams) = self.teams.as_mut() {
+            teams.release(job, class);
+        }
         let plan = self.plan(job);
         if plan.fractional() {
             self.release_share(job);
@@ -713,7 +750,7 @@ impl Sim<'_> {
         }
         let finished = end == Close::Finished;
         let lost_as = end.lost_as();
-        let on_notice = end == Close::Interrupted { on_notice: true };
+        let on_notice = end.on_notice();
         let st = &self.states[job];
         let elapsed = self.now - st.attempt_start_s;
         let pull = elapsed.min(st.pull_s);
@@ -862,22 +899,23 @@ impl Sim<'_> {
             .map(|j| j as usize)
         {
             let on_notice = notice_ok(self, job);
-            let _ = self.stop_job(job, on_notice);
+            let _ = self.stop_job(job, Close::Interrupted { on_notice });
         }
         self.release_node(node);
     }
 
     /// Stops `job` wherever it is (running or holding nodes) and queues it again: its
-    /// running attempt closes as interrupted (`on_notice`: a checkpoint was written in the
-    /// notice). An attempt ending this very second ends first (then false: nothing stopped).
-    fn stop_job(&mut self, job: usize, on_notice: bool) -> bool {
+    /// running attempt closes as `close` says (interrupted or preempted, with a checkpoint
+    /// written in the notice or not). An attempt ending this very second ends first (then
+    /// false: nothing stopped).
+    fn stop_job(&mut self, job: usize, close: Close) -> bool {
         match self.states[job].phase {
             Phase::Running => {
                 if self.attempt_end_s(job) <= self.now {
                     self.attempt_end(job);
                     return false;
                 }
-                self.close_attempt(job, Close::Interrupted { on_notice });
+                self.close_attempt(job, close);
                 let st = &mut self.states[job];
                 st.generation += 1;
                 if st.first_compute_s.is_some_and(|c| c > self.now) {
@@ -972,7 +1010,7 @@ impl Sim<'_> {
                 }
                 let job = next_job;
                 next_job += 1;
-                if self.offers_on_arrival() && self.waiting.is_empty() {
+                if self.offers_on_arrival() && self.teams.is_none() && self.waiting.is_empty() {
                     // A placement pass would offer capacity to this job alone: offer it here
                     // (the same test and placement the pass makes) and skip the pass.
                     if self.is_full() || !self.try_place(job) {

@@ -148,7 +148,8 @@ impl Sim<'_> {
             cut_off: self.cut_off,
             services,
             serving_gpu_usd_per_month: serving_gpu_s * price * per_month,
-            preemptions: self.colocated.as_ref().map_or(0, |c| c.preemptions),
+            preemptions: self.colocated.as_ref().map_or(0, |c| c.preemptions)
+                + self.teams.as_ref().map_or(0, |t| t.preemptions),
             service_gpu_hours_without_node: self
                 .colocated
                 .as_ref()

@@ -40,6 +40,7 @@ impl Sim<'_> {
             ended: match end {
                 Close::Finished => AttemptEnd::Finished,
                 Close::Interrupted { .. } => AttemptEnd::Interrupted,
+                Close::Preempted { .. } => AttemptEnd::Preempted,
                 Close::Failed => AttemptEnd::Failed,
                 Close::Horizon => AttemptEnd::Horizon,
             },
