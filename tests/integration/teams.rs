@@ -217,9 +217,9 @@ fn with_borrowing_a_team_uses_idle_gpus_of_its_cohort() {
 }
 
 /// One slot, checkpoints every hour of compute (written in 60 s), restart 300 s. A low job
-/// starts at 0; a high job arrives at 1 h 40 min and evicts it: 1 h 40 min of compute, of
-/// which 1 h (one checkpoint, written from 1 h to 1 h 1 min) is kept and 39 min lost: 39 min
-/// of preemption rework, and the low job pays its restart when it runs again. With a grace
+/// starts at 0; a high job arrives at 1 h 41 min and evicts it 40 minutes past its last
+/// checkpoint (written from 1 h to 1 h 1 min): 1 h of compute kept, 40 min lost as
+/// preemption rework, and the low job pays its restart when it runs again. With a grace
 /// period of 60 s (the write time) it writes a checkpoint on notice and loses nothing.
 #[test]
 fn an_eviction_costs_the_work_since_the_last_checkpoint_unless_the_grace_period_covers_a_write() {
@@ -256,7 +256,7 @@ fn an_eviction_costs_the_work_since_the_last_checkpoint_unless_the_grace_period_
     assert_eq!(g.gpu_seconds[Category::PreemptionRework], 0.0);
 }
 
-/// A low job of 5 h at 0 and a high job of 1 h at 1 h 40 min, replayed as recorded.
+/// A low job of 5 h at 0 and a high job of 1 h at 1 h 41 min, replayed as recorded.
 fn two_jobs(platform: Platform) -> Scenario {
     let class = |team: &str, hours: f64| JobClass {
         name: team.into(),
@@ -279,7 +279,7 @@ fn two_jobs(platform: Platform) -> Scenario {
                 failed: false,
             },
             ReplayJob {
-                arrival_s: 6_000,
+                arrival_s: 6_060,
                 class: 1,
                 run_s: 3600.0,
                 failed: false,
