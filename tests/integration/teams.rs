@@ -236,7 +236,7 @@ fn an_eviction_costs_the_work_since_the_last_checkpoint_unless_the_grace_period_
     assert_eq!(o.preemptions, 1);
     let rework_min = o.gpu_seconds[Category::PreemptionRework] / 60.0;
     assert!(
-        (rework_min - 39.0).abs() < 1e-9,
+        (rework_min - 40.0).abs() < 1e-9,
         "{rework_min} min of rework"
     );
     // The restart: 300 s more of checkpoints and restarts than without the eviction.
