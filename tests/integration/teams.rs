@@ -290,3 +290,151 @@ fn two_jobs(platform: Platform) -> Scenario {
     s.validate().unwrap();
     s
 }
+
+/// Each team's bill by hand, on two deterministic pools (the node-pool hand case): team
+/// "small" spends 120 × 2 h × $10 = $2,400 over 30 days, team "big" 60 × 3 h × $64 =
+/// $11,520 (240 and 1,440 GPU-hours); a $1 an hour control-plane fee ($730 a month) is
+/// shared. Kept apart it is a line of its own; by cost it splits 2,400 : 11,520; by
+/// GPU-hours 240 : 1,440. Every rule adds up to the TCO, in each replication and in the
+/// report's means.
+#[test]
+fn each_teams_bill_by_hand_adds_up_to_the_tco_under_every_rule() {
+    use gpucost::model::monte_carlo::MonteCarlo;
+    use gpucost::model::scenario::SharedCosts;
+    let class = |team: &str, per_day: f64, hours: f64, gpus: f64| JobClass {
+        name: team.into(),
+        team: team.into(),
+        gpus_per_job: gpus,
+        ..bare_class(Arrivals::Steady { per_day }, Duration::Fixed { hours })
+    };
+    let mut platform = bare_platform("two pools");
+    platform.fee_usd_per_cluster_hour = 1.0;
+    platform.node_pools = vec![crate::support::bare_pool("a"), {
+        let mut b = crate::support::bare_pool("b");
+        b.gpus_per_node = 8;
+        b.on_demand_usd_per_node_hour = 64.0;
+        b
+    }];
+    let mut s = scenario(
+        30.0,
+        2,
+        vec![class("small", 4.0, 2.0, 1.0), class("big", 2.0, 3.0, 8.0)],
+        vec![platform],
+    );
+    let month = 730.0 / 720.0;
+    let (small, big, fee) = (2_400.0 * month, 11_520.0 * month, 730.0);
+    for (rule, want) in [
+        (
+            SharedCosts::Separate,
+            vec![("small", small), ("big", big), ("shared", fee)],
+        ),
+        (
+            SharedCosts::ByCost,
+            vec![
+                ("small", small + fee * 2_400.0 / 13_920.0),
+                ("big", big + fee * 11_520.0 / 13_920.0),
+            ],
+        ),
+        (
+            SharedCosts::ByGpuHours,
+            vec![
+                ("small", small + fee * 240.0 / 1_680.0),
+                ("big", big + fee * 1_440.0 / 1_680.0),
+            ],
+        ),
+    ] {
+        s.showback.shared_costs = rule;
+        s.validate().unwrap();
+        let o = &run_replication(&s, 0)[0];
+        let got: Vec<(&str, f64)> = o
+            .teams
+            .iter()
+            .map(|t| (t.team.as_str(), t.monthly_usd))
+            .collect();
+        assert_eq!(got.len(), want.len(), "{rule:?}: {got:?}");
+        for ((name, usd), (want_name, want_usd)) in got.iter().zip(&want) {
+            assert_eq!(name, want_name);
+            assert!(
+                (usd - want_usd).abs() < 1e-6,
+                "{rule:?} {name}: {usd} vs {want_usd}"
+            );
+        }
+        let sum: f64 = o.teams.iter().map(|t| t.monthly_usd).sum();
+        assert!((sum - o.monthly_tco_usd).abs() < 1e-6 * o.monthly_tco_usd);
+        let hours: Vec<f64> = o.teams.iter().take(2).map(|t| t.gpu_hours).collect();
+        assert_eq!(hours, vec![240.0, 1_440.0]);
+        let mut run = MonteCarlo::new(s.clone()).unwrap();
+        run.run_to_end();
+        let r = &run.results().platforms[0];
+        let means: f64 = r.teams.iter().map(|t| t.monthly_usd.mean).sum();
+        assert!((means - r.monthly_tco_usd.mean).abs() < 1e-6 * means);
+    }
+}
+
+/// Costs add up to the TCO with teams, quotas and preemption on random-ish workloads: every
+/// job is in one team's bill, and paid GPU time is every category's, preemption rework
+/// included; jobs are conserved per team.
+#[test]
+fn with_teams_and_preemption_costs_and_jobs_add_up() {
+    let mut platform = static_cluster(6);
+    platform.teams = vec![
+        TeamPolicy {
+            nominal_gpus: Some(3.0),
+            ..policy("a", 5)
+        },
+        TeamPolicy {
+            nominal_gpus: Some(3.0),
+            ..policy("b", 0)
+        },
+    ];
+    platform.preemption = Preemption {
+        reclaim_quota: true,
+        lower_priority: true,
+        grace_period_s: 0.0,
+    };
+    let class = |team: &str, per_day: f64| JobClass {
+        name: team.into(),
+        team: team.into(),
+        checkpoint_interval_min: 30.0,
+        checkpoint_write_s: 30.0,
+        restart_overhead_s: 120.0,
+        ..bare_class(
+            Arrivals::Poisson { per_day },
+            Duration::Exponential { mean_hours: 2.0 },
+        )
+    };
+    let mut s = scenario(
+        20.0,
+        4,
+        vec![class("a", 40.0), class("b", 50.0)],
+        vec![platform],
+    );
+    s.reference_gpus = 6;
+    s.validate().unwrap();
+    for r in 0..4 {
+        let jobs = generate_jobs(&s, r);
+        let o = &run_replication(&s, r)[0];
+        adds_up(o);
+        assert!(o.preemptions > 0);
+        assert!(o.gpu_seconds[Category::PreemptionRework] > 0.0);
+        let sum: f64 = o.teams.iter().map(|t| t.monthly_usd).sum();
+        assert!((sum - o.monthly_tco_usd).abs() < 1e-6 * o.monthly_tco_usd);
+        let suffered: u64 = o.teams.iter().map(|t| t.preemptions).sum();
+        assert_eq!(suffered, o.preemptions);
+        let submitted = jobs.iter().filter(|j| j.arrival_s < 20 * 86_400).count() as u64;
+        assert_eq!(
+            o.jobs_completed + o.jobs_failed + o.jobs_running + o.jobs_waiting,
+            submitted
+        );
+        // No thrashing: far fewer evictions than jobs.
+        assert!(
+            o.preemptions < submitted,
+            "{} evictions of {submitted} jobs",
+            o.preemptions
+        );
+        println!(
+            "replication {r}: {} evictions of {submitted} jobs",
+            o.preemptions
+        );
+    }
+}

@@ -10,6 +10,7 @@ use super::error::ScenarioError;
 use super::outcome_cache::OutcomeCache;
 use super::scenario::{limits, Scenario, ValidScenario};
 use super::serving::platform::ServiceOutcome;
+use super::sim::outcome::TeamOutcome;
 use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
 use super::ENGINE_VERSION;
@@ -344,6 +345,28 @@ pub struct PlatformResult {
     /// replication (only where replicas share training's nodes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_gpu_hours_without_node: Option<Summary>,
+    /// Each team's bill (absent where no job class names a team and no platform sets a team
+    /// policy).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamResult>,
+}
+
+/// One team's bill on one platform over all replications (showback).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct TeamResult {
+    /// The team (`default` for classes that name none; `shared` for the costs no team's jobs
+    /// spent where they are kept apart; `services` for the services' GPU time).
+    pub team: String,
+    /// Its cost, USD per month: its jobs' GPU time plus its part of the shared costs; the
+    /// teams' means add up to the platform's mean monthly TCO.
+    pub monthly_usd: Summary,
+    /// GPU-hours its jobs held, per replication.
+    pub gpu_hours: Summary,
+    /// 95th percentile of its jobs' queue waits, minutes, per replication.
+    pub queue_wait_p95_min: Summary,
+    /// Its jobs evicted for another team's quota or a higher priority, per replication.
+    pub preemptions: Summary,
 }
 
 /// One service on one platform over all replications.
@@ -513,9 +536,39 @@ impl Results {
                             }
                         })
                         .collect(),
-                    preemptions: colocated.then(|| summary(col(&|o| o.preemptions as f64))),
+                    preemptions: (colocated || !platform.preemption.is_off())
+                        .then(|| summary(col(&|o| o.preemptions as f64))),
                     service_gpu_hours_without_node: colocated
                         .then(|| summary(col(&|o| o.service_gpu_hours_without_node))),
+                    teams: {
+                        // By name, in the order they first appear (the shared entry may be
+                        // in some replications only); a replication without one counts 0.
+                        let mut names: Vec<&str> = Vec::new();
+                        for rep in outcomes {
+                            for t in &rep.as_ref()[p].teams {
+                                if !names.contains(&t.team.as_str()) {
+                                    names.push(&t.team);
+                                }
+                            }
+                        }
+                        names
+                            .into_iter()
+                            .map(|name| {
+                                let of = |f: &dyn Fn(&TeamOutcome) -> f64| {
+                                    summary(col(&|o| {
+                                        o.teams.iter().find(|t| t.team == name).map_or(0.0, f)
+                                    }))
+                                };
+                                TeamResult {
+                                    team: name.to_string(),
+                                    monthly_usd: of(&|t| t.monthly_usd),
+                                    gpu_hours: of(&|t| t.gpu_hours),
+                                    queue_wait_p95_min: of(&|t| t.queue_wait_p95_s / 60.0),
+                                    preemptions: of(&|t| t.preemptions as f64),
+                                }
+                            })
+                            .collect()
+                    },
                 }
             })
             .collect();

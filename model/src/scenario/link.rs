@@ -64,6 +64,7 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
             people: scenario.people.clone(),
             replay: None,
             services: scenario.services.clone(),
+            showback: scenario.showback.clone(),
         }),
         None => serde_json::to_value(scenario),
     }

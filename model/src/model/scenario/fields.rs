@@ -12,7 +12,7 @@
 
 use super::{
     gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
-    Placement, Platform, Scenario, Service, ServiceSpikes, Serving, TeamPolicy,
+    Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts, TeamPolicy,
 };
 use crate::model::scenario::limits;
 
@@ -321,6 +321,27 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
         |s| s.people.fte_cost_usd_per_year, |s, v| s.people.fte_cost_usd_per_year = v)
     .doc("Loaded annual cost of one full-time engineer.")
     .source("assumption: $200,000, salary plus overhead for a US platform engineer")
+    .control(Control::Elsewhere),
+    Field::<Scenario>::other("showback.shared_costs", "Shared costs in each team's bill", Value::Choice {
+        choices: &[
+            ("separate", "Kept apart, as a line of their own"),
+            ("by_cost", "Shared pro rata to each team's cost"),
+            ("by_gpu_hours", "Shared pro rata to each team's GPU-hours"),
+        ],
+        get: |s| match s.showback.shared_costs {
+            SharedCosts::Separate => "separate",
+            SharedCosts::ByCost => "by_cost",
+            SharedCosts::ByGpuHours => "by_gpu_hours",
+        },
+        set: |s, v| match v {
+            "separate" => s.showback.shared_costs = SharedCosts::Separate,
+            "by_cost" => s.showback.shared_costs = SharedCosts::ByCost,
+            "by_gpu_hours" => s.showback.shared_costs = SharedCosts::ByGpuHours,
+            _ => {}
+        },
+    })
+    .doc("How idle capacity, node overheads, fees, people, tools, storage and egress enter each team's bill.")
+    .source("OpenCost: idle costs kept apart by default, or shared by each tenant's cost (opencost.io docs, Idle costs)")
     .control(Control::Elsewhere),
 ];
 
@@ -1003,6 +1024,7 @@ mod tests {
             borrowing_limit_gpus: Some(8.0),
             priority: 5,
         }];
+        out[3].showback.shared_costs = SharedCosts::ByCost;
         out[3].platforms[0].preemption = super::super::Preemption {
             reclaim_quota: true,
             lower_priority: true,

@@ -30,7 +30,7 @@ pub mod teams;
 pub use gpu_sharing::GpuSharing;
 pub use node_pool::{NodePool, PoolNeed};
 pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
-pub use teams::{Preemption, TeamPolicy};
+pub use teams::{Preemption, SharedCosts, Showback, TeamPolicy};
 
 /// The whole input of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,6 +63,9 @@ pub struct Scenario {
     /// Inference services, beside the job classes (absent: none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<Service>,
+    /// How each team's bill shares the platform's common costs (absent: kept apart).
+    #[serde(skip_serializing_if = "Showback::is_default")]
+    pub showback: Showback,
 }
 
 /// Jobs as a history recorded them, replayed on every platform: each arrives when it did
@@ -111,6 +114,7 @@ impl Default for Scenario {
             people: People::default(),
             replay: None,
             services: Vec::new(),
+            showback: Showback::default(),
         }
     }
 }
@@ -662,6 +666,23 @@ impl Scenario {
             Cloud::Gcp => self.discounts.gcp_pct,
         };
         (1.0 - discount / 100.0) * (1.0 + pool.service_premium_pct / 100.0)
+    }
+
+    /// The teams of the job classes, in the order classes first name them (the default team
+    /// as ""); empty when no class names one and no platform sets a team policy, so that a
+    /// scenario without teams reports none.
+    pub fn team_names(&self) -> Vec<&str> {
+        let any = self.job_classes.iter().any(|c| !c.team.is_empty())
+            || self.platforms.iter().any(|p| !p.teams.is_empty());
+        let mut out: Vec<&str> = Vec::new();
+        if any {
+            for c in &self.job_classes {
+                if !out.contains(&c.team.as_str()) {
+                    out.push(&c.team);
+                }
+            }
+        }
+        out
     }
 
     /// Offered load as a share of `reference_gpus` (MODEL.md: utilization, the input).

@@ -77,3 +77,37 @@ pub fn team_label(team: &str) -> &str {
         team
     }
 }
+
+/// How a platform's costs beyond its teams' own GPU time (idle capacity, provisioning and
+/// billing rounding on nodes, fees, people, tools, storage and egress) enter each team's
+/// bill. OpenCost's default keeps idle costs apart and can share them out by each tenant's
+/// cost (opencost.io docs, "Idle costs" / "Sharing idle").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum SharedCosts {
+    /// A line of their own: a team named `shared` (OpenCost's default).
+    #[default]
+    Separate,
+    /// Shared out pro rata to each team's cost of use (OpenCost's idle sharing; with pools of
+    /// different prices this differs from GPU-hours).
+    ByCost,
+    /// Shared out pro rata to each team's GPU-hours.
+    ByGpuHours,
+}
+
+/// Each team's bill (showback).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Showback {
+    /// How the shared costs enter the teams' bills.
+    pub shared_costs: SharedCosts,
+}
+
+impl Showback {
+    /// Whether it is the default, so a document leaves it out.
+    pub fn is_default(&self) -> bool {
+        *self == Showback::default()
+    }
+}

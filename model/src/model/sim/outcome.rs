@@ -87,6 +87,39 @@ pub struct PlatformOutcome {
     /// simulation counts those replicas as serving).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub service_gpu_hours_without_node: f64,
+    /// Each team's bill, adding up to the monthly TCO (empty where no job class names a team
+    /// and no platform sets a team policy).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<TeamOutcome>,
+}
+
+/// One team's bill on one platform in one replication.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TeamOutcome {
+    /// The team (`default` for classes that name none; `shared` for the costs no team's jobs
+    /// spent where they are kept apart; `services` for the services' GPU time).
+    pub team: String,
+    /// Its cost, USD per month: its jobs' GPU time, plus its part of the shared costs.
+    pub monthly_usd: f64,
+    /// GPU-hours its jobs held over the horizon (every category charged to them).
+    pub gpu_hours: f64,
+    /// 95th percentile of its jobs' queue waits, s.
+    pub queue_wait_p95_s: f64,
+    /// Its jobs evicted for another team's quota or a higher priority.
+    pub preemptions: u64,
+}
+
+impl TeamOutcome {
+    /// An entry of cost only (the shared costs, the services).
+    pub fn cost_only(team: &str, monthly_usd: f64) -> TeamOutcome {
+        TeamOutcome {
+            team: team.to_string(),
+            monthly_usd,
+            gpu_hours: 0.0,
+            queue_wait_p95_s: 0.0,
+            preemptions: 0,
+        }
+    }
 }
 
 /// Whether a count is 0.

@@ -40,19 +40,16 @@ impl JobSummary {
             if j.arrival_s >= horizon {
                 break;
             }
+            waits.push(wait_s(j, s, horizon));
             match s.first_compute_s {
-                Some(c) if c <= horizon => {
-                    waits.push(c - j.arrival_s);
-                    pull_total += s.first_pull_s as f64;
-                }
+                Some(c) if c <= horizon => pull_total += s.first_pull_s as f64,
                 Some(_) => {
                     // Pulling its image (or restarting) at the horizon: of its attempt's
                     // pull, the part before the horizon.
-                    waits.push(horizon - j.arrival_s);
                     let pulled = (horizon - s.attempt_start_s).clamp(0, s.pull_s);
                     pull_total += (s.first_pull_s - s.pull_s + pulled) as f64;
                 }
-                None => waits.push(horizon - j.arrival_s),
+                None => {}
             }
             match s.phase {
                 Phase::Running => running += 1,
@@ -80,6 +77,15 @@ impl JobSummary {
             running,
             waiting,
         }
+    }
+}
+
+/// A submitted job's queue wait at `horizon`, whole seconds: to the start of its first
+/// compute, or to the horizon where that has not started by then.
+pub(super) fn wait_s(job: &Job, state: &JobState, horizon: i64) -> i64 {
+    match state.first_compute_s {
+        Some(c) if c <= horizon => c - job.arrival_s,
+        _ => horizon - job.arrival_s,
     }
 }
 

@@ -74,6 +74,11 @@ pub(super) struct Sim<'a> {
     pub(super) states: Vec<JobState>,
     /// Per job class ([`ClassPlan`]).
     pub(super) plans: Vec<ClassPlan>,
+    /// Per job class: the GPU time its jobs spent (GPU-seconds, USD), every category charged
+    /// to a job (each team's own use; what nodes spend without a job is shared).
+    pub(super) class_spend: Vec<(f64, f64)>,
+    /// Per job class: its jobs evicted for another team's quota or a higher priority.
+    pub(super) class_preempted: Vec<u64>,
     pub(super) waiting: JobQueue,
     /// Jobs in `waiting` per job class (lets placement stop once no waiting class can fit).
     pub(super) waiting_per_class: Vec<u32>,
@@ -194,6 +199,8 @@ pub(super) fn new_sim<'a>(
         peak_nodes: 0,
         states: Vec::with_capacity(jobs.len()),
         plans: Vec::new(),
+        class_spend: vec![(0.0, 0.0); scenario.job_classes.len()],
+        class_preempted: vec![0; scenario.job_classes.len()],
         waiting: JobQueue::new(0),
         waiting_per_class: vec![0; scenario.job_classes.len()],
         replication,

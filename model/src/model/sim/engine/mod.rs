@@ -24,6 +24,7 @@ mod colocation;
 mod fractional;
 mod outcome;
 mod records;
+mod showback;
 mod teams;
 mod waits;
 
@@ -125,6 +126,22 @@ impl Sim<'_> {
     fn charge(&mut self, node: usize, category: Category, gpu_seconds: f64) {
         self.ledger
             .charge(category, gpu_seconds, self.nodes[node].usd_per_gpu_s);
+    }
+
+    /// Charges `gpu_seconds` on `node` to `category`, spent by `job`: its class's (and so its
+    /// team's) own GPU time.
+    fn charge_job(&mut self, job: usize, node: usize, category: Category, gpu_seconds: f64) {
+        self.charge(node, category, gpu_seconds);
+        self.count_class_spend(job, node, gpu_seconds);
+    }
+
+    /// Adds `gpu_seconds` on `node` to the GPU time `job`'s class spent.
+    fn count_class_spend(&mut self, job: usize, node: usize, gpu_seconds: f64) {
+        if gpu_seconds > 0.0 {
+            let spend = &mut self.class_spend[self.jobs[job].class];
+            spend.0 += gpu_seconds;
+            spend.1 += gpu_seconds * self.nodes[node].usd_per_gpu_s;
+        }
     }
 
     // ----- nodes -----
@@ -639,7 +656,7 @@ impl Sim<'_> {
             }
             let ready_since = since.max(self.nodes[node].ready_at_s);
             let wait = (self.now - ready_since).max(0) as f64 * slots;
-            self.charge(node, Category::CapacityWait, wait);
+            self.charge_job(job, node, Category::CapacityWait, wait);
         }
         for hold in self.states[job].holds.iter_mut() {
             hold.since_s = self.now;
@@ -802,20 +819,27 @@ impl Sim<'_> {
             } else {
                 f64::from(hold.used)
             };
-            self.charge(
+            self.charge_job(
+                job,
                 node,
                 Category::ProvisioningAndPulls,
                 pull as f64 * used_here,
             );
-            self.charge(
+            self.charge_job(
+                job,
                 node,
                 Category::CheckpointsAndRestarts,
                 (restart + writes) as f64 * used_here,
             );
             // Held but unused GPUs of whole nodes are idle for the whole attempt.
-            self.charge(node, Category::Idle, elapsed as f64 * (held - used_here));
+            self.charge_job(
+                job,
+                node,
+                Category::Idle,
+                elapsed as f64 * (held - used_here),
+            );
             if let Some(bucket) = lost_as {
-                self.charge(node, bucket, lost as f64 * used_here);
+                self.charge_job(job, node, bucket, lost as f64 * used_here);
             }
             let kept_gpu_s = if lost_as.is_some() {
                 kept
@@ -825,6 +849,7 @@ impl Sim<'_> {
                 * used_here;
             let price = self.nodes[node].usd_per_gpu_s;
             self.ledger.charge_kept(job, kept_gpu_s, price, efficiency);
+            self.count_class_spend(job, node, kept_gpu_s);
         }
         let kept_total = if lost_as.is_some() {
             kept

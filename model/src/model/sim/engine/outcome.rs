@@ -154,6 +154,7 @@ impl Sim<'_> {
                 .colocated
                 .as_ref()
                 .map_or(0.0, |c| c.unplaced_gpu_s / HOUR_S),
+            teams: self.teams_outcome(monthly, serving_gpu_s * price * per_month, per_month),
         }
     }
 }

@@ -217,14 +217,18 @@ impl Teams {
 
     /// The jobs a waiting job of `class` may evict, in Kueue's order (borrowers first, then
     /// the lowest priority, then the most recently admitted): the borrowers' where its team
-    /// is within its quota (quota reclaim), and every lower priority's (priority
-    /// preemption). Empty when together they ask for fewer GPUs than the job.
+    /// is within its quota (quota reclaim), and lower priorities' (priority preemption) of
+    /// its own team, of a team borrowing, or of any team when it is within its own quota (a
+    /// job borrowing beyond its quota never evicts a team within its own: that team would
+    /// reclaim it, and back). Empty when together they ask for fewer GPUs than the job.
     pub(super) fn victims(&self, class: usize, job_class: impl Fn(usize) -> usize) -> Vec<usize> {
         let team = self.class_team[class];
         let level = self.class_level[class];
         let need = self.class_need[class];
-        let reclaims = self.preemption.reclaim_quota
-            && matches!(self.nominal.get(team), Some(Some(n)) if self.usage[team] + need <= *n);
+        let within =
+            matches!(self.nominal.get(team), Some(Some(n)) if self.usage[team] + need <= *n);
+        let borrows = matches!(self.nominal.get(team), Some(Some(_))) && !within;
+        let reclaims = self.preemption.reclaim_quota && within;
         let mut out: Vec<(bool, u32, i64, usize)> = self
             .admitted
             .iter()
@@ -233,7 +237,7 @@ impl Teams {
                 let c = job_class(v);
                 let t = self.class_team[c];
                 let borrower = t != team && self.borrowing(t);
-                let lower = self.class_level[c] > level;
+                let lower = self.class_level[c] > level && (!borrows || borrower || t == team);
                 ((reclaims && borrower) || (self.preemption.lower_priority && lower))
                     // Lowest priority is the highest level; most recent the latest.
                     .then(|| {
@@ -298,6 +302,7 @@ impl Sim<'_> {
                 if let Some(t) = self.teams.as_mut() {
                     t.count_preemption();
                 }
+                self.class_preempted[self.jobs[victim].class] += 1;
             }
             if self.try_place(job) {
                 return true;
