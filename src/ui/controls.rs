@@ -300,6 +300,17 @@ impl ItemAt<crate::model::scenario::Platform> {
     }
 }
 
+impl ItemAt<Scenario> {
+    /// The scenario itself (its own fields).
+    pub fn scenario() -> Self {
+        ItemAt {
+            index: 0,
+            get: |s, _| Some(s),
+            get_mut: |s, _| Some(s),
+        }
+    }
+}
+
 impl ItemAt<crate::model::scenario::NodePool> {
     /// Pool `pool` of platform `platform` (one index for both: `platform` × the most pools a
     /// platform has, + `pool`).

@@ -114,6 +114,7 @@ pub fn JobClassFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             )}
             <details class="all-settings">
                 <summary>"All settings"</summary>
+                <super::team_policies::ClassTeam scenario=scenario index=index />
                 {fields}
             </details>
             <div class="buttons">

@@ -57,6 +57,22 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                     <li>"A job class may ask for a fraction of one GPU (in milli-GPUs, as Kubernetes device plugins and the openb trace count them). On a platform that shares GPUs (MIG or time-slicing, Kubernetes only) such jobs pack shared GPUs in the simulation: with time-slicing by their shares and their memory together (time-slicing does not isolate memory), with MIG each on the smallest slice of the layout that fits it; a job runs its duration as given (a history's run times were measured shared) and is charged its share; what no job uses of a shared GPU is GPU-sharing loss, and a shared GPU its last job leaves is free again. Elsewhere a job holds a whole GPU, uses its share of it, and the rest is idle."</li>
                 </ul>
             </Show>
+            <Show when=move || scenario.with(|s| s.platforms.iter().any(|p| p.node_pools.len() > 1))>
+                <h3>"Node pools"</h3>
+                <ul>
+                    <li>"A platform may have up to four node pools, each an instance type with its own prices, purchase mix, node limit, spot interruption rate, warm window, image cache and GPU sharing (a Karpenter NodePool, a GKE node pool, a Slurm partition; on SageMaker, the instance type a job class asks for, with that type's service premium). A job class or service runs on the pool the platform maps its name to, else on the cheapest pool that fits its GPUs and GPU memory: the price of the nodes a job needs, whole, as bought beyond the reservation, over the reference-GPU-hours the job does there (its GPUs × the pool's relative throughput × the multi-node efficiency)."</li>
+                    <li>"Pools share no node, so a replication simulates them one after another with the jobs of each; peak nodes is the sum of each pool's peak. A platform's services all run on one pool. A team's quota holds in each pool its classes run on (as Kueue sets quotas per resource flavor)."</li>
+                </ul>
+            </Show>
+            <Show when=move || scenario.with(|s| !s.team_names().is_empty())>
+                <h3>"Teams"</h3>
+                <ul>
+                    <li>"A job class belongs to a team. A platform may give a team a quota (the GPUs its jobs may hold at once, counting the GPUs jobs ask for, as Kueue counts pod requests), a borrowing limit (what it may hold beyond its quota from what the other teams' quotas leave unused: one cohort of a platform's teams) and a priority. The scheduler admits by quota and orders by priority, then by submission."</li>
+                    <li>"Preemption (off unless set): a team within its quota evicts jobs of teams borrowing beyond theirs (Kueue reclaimWithinCohort), and a job evicts lower-priority jobs (Kueue withinClusterQueue LowerPriority; Slurm preemption by QOS with PreemptMode=REQUEUE) when the candidates together ask for its GPUs; victims in Kueue's order: borrowers first, then the lowest priority, then the most recently admitted (kueue.sigs.k8s.io, Preemption). A job borrowing beyond its quota never evicts a team within its own. An evicted job loses its compute since its last checkpoint (preemption rework; nothing when the grace period covers a checkpoint write), pays its restart and queues again."</li>
+                    <li>"Per profile: quotas, borrowing, priorities and preemption on EKS and GKE (Kueue); QOS GPU limits (hard: no borrowing), priorities and preemption on Slurm (ParallelCluster, a reserved cluster); job-queue priority only on AWS Batch; none on SageMaker and Cloud Run, where each job gets instances of its own. Fair-share scheduling from decayed past usage (Slurm's multifactor priority, AWS Batch fair-share policies) is not modelled."</li>
+                    <li>"Each team's bill: everything charged to its jobs (compute, pulls, restarts, checkpoint writes, rework, capacity wait, the idle rest of nodes they hold whole), plus, by the scenario's rule, the costs no job spent (idle capacity, provisioning and billing rounding on nodes, fees, people, tools, storage, egress): kept apart as a \"shared\" line (OpenCost's default), or shared out pro rata to each team's cost (OpenCost's idle sharing) or GPU-hours. The services' GPU time is a line of its own. The entries add up to the platform's monthly cost."</li>
+                </ul>
+            </Show>
             <h3>"Limits"</h3>
             <p>
                 {format!(

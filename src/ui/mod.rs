@@ -30,13 +30,14 @@ mod service_day;
 mod services;
 mod sim_worker;
 mod simulation_settings;
+mod team_policies;
 mod trace_store;
 mod verdict_line;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
 use crate::scenario::link::EmbedChart;
-use breakdown_chart::BreakdownChart;
+use breakdown_chart::{BreakdownChart, TeamChart};
 use histogram_chart::CostHistograms;
 use leptos::prelude::*;
 use method_panel::MethodPanel;
@@ -169,6 +170,7 @@ pub fn App() -> impl IntoView {
                         <Headlines results=run.results estimates=estimates />
                         <export::ExportBar scenario=scenario results=run.results />
                         <BreakdownChart results=run.results />
+                        <TeamChart results=run.results scenario=scenario />
                         <CostHistograms results=run.results />
                         <ServiceDayChart scenario=scenario />
                         // A serving-only scenario has no job to draw on nodes.

@@ -90,6 +90,15 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             </div>
             {move || {
                 layout.get().map(|l| {
+                    // Per job class, its team's index where the scenario has teams.
+                    let team_of_class: Vec<Option<usize>> = scenario.with_untracked(|s| {
+                        let names = s.team_names();
+                        s.job_classes
+                            .iter()
+                            .map(|c| names.iter().position(|t| *t == c.team))
+                            .collect()
+                    });
+                    let by_team = team_of_class.iter().any(Option::is_some);
                     let height = l.height + 22.0;
                     let w = width.get_untracked();
                     let hidden = l.hidden_nodes;
@@ -109,12 +118,18 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                                 {r.interrupted_at.map(|x| view! { <line class="tl-interrupt" x1=x x2=x y1=r.y - 1.0 y2=r.y + r.height + 1.0><title>"spot interruption"</title></line> })}
                             }).collect_view()}
                             {l.bars.iter().map(|b| {
-                                let class = match b.ended {
-                                    AttemptEnd::Finished => "tl-job finished",
-                                    AttemptEnd::Interrupted => "tl-job interrupted",
-                                    AttemptEnd::Failed => "tl-job failed",
-                                    AttemptEnd::Preempted => "tl-job preempted",
-                                    AttemptEnd::Horizon => "tl-job running",
+                                let ended = match b.ended {
+                                    AttemptEnd::Finished => "finished",
+                                    AttemptEnd::Interrupted => "interrupted",
+                                    AttemptEnd::Failed => "failed",
+                                    AttemptEnd::Preempted => "preempted",
+                                    AttemptEnd::Horizon => "running",
+                                };
+                                // With teams, a bar takes its team's colour and its end an
+                                // outline; without, its end is its colour.
+                                let class = match team_of_class.get(b.class).copied().flatten() {
+                                    Some(k) => format!("tl-job team-{} end-{ended}", k % 8),
+                                    None => format!("tl-job {ended}"),
                                 };
                                 view! {
                                     <rect class=class x=b.x y=b.y + 0.5 width=b.width.max(0.5) height=(b.height - 1.0).max(0.5)>
@@ -127,7 +142,11 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                         <p class="readout">
                             {if hidden > 0 { format!("{hidden} more nodes not shown. ") } else { String::new() }}
                             "Rows: nodes (R reserved, OD on-demand, S spot), one lane per GPU. Grey: provisioning; pale: idle; "
-                            "dark start of a bar: image pull and restart; green: finished; orange: interrupted; purple: failed; pink: preempted; blue: running at the end."
+                            {if by_team {
+                                "dark start of a bar: image pull and restart; bars in their team's colour (as in the bill by team), outlined where an attempt was preempted (pink), interrupted (orange) or failed (purple)."
+                            } else {
+                                "dark start of a bar: image pull and restart; green: finished; orange: interrupted; purple: failed; pink: preempted; blue: running at the end."
+                            }}
                         </p>
                     }
                 })

@@ -302,6 +302,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                     </p>
                 })}
             <NodePools scenario=scenario index=index />
+            <super::team_policies::PlatformTeams scenario=scenario index=index />
             <super::platform_settings::PlatformSettings scenario=scenario index=index />
             <div class="buttons">
                 <button type="button" on:click=reset>"Reset to defaults"</button>

@@ -64,14 +64,58 @@ fn cold_nodes(mut s: Scenario) -> Scenario {
     s
 }
 
+/// Node pools, teams and preemption: the 1-GPU classes in team "product", the multi-node
+/// ones in team "research"; EKS gains a pool of 1-GPU L40S nodes (g6e.xlarge, bought like its
+/// first pool), where the 1-GPU classes go as the cheapest that fits, and Kueue quotas
+/// (research 48 GPUs, product 16, borrowing unlimited), product's priority above research's,
+/// quota reclaim and priority preemption with a 120 s grace period; AWS Batch orders its
+/// queue by the same priorities.
+fn pools_and_teams(mut s: Scenario) -> Scenario {
+    use gpucost::model::platforms::Profile;
+    use gpucost::model::scenario::{Preemption, TeamPolicy};
+    for c in &mut s.job_classes {
+        c.team = if c.gpus_per_job <= 1.0 {
+            "product"
+        } else {
+            "research"
+        }
+        .into();
+    }
+    let policy = |team: &str, nominal: Option<f64>, priority: i32| TeamPolicy {
+        team: team.into(),
+        nominal_gpus: nominal,
+        borrowing_limit_gpus: None,
+        priority,
+    };
+    let batch = &mut s.platforms[0];
+    batch.teams = vec![policy("product", None, 10), policy("research", None, 0)];
+    let eks = &mut s.platforms[1];
+    let row = gpucost::model::catalog::find("g6e.xlarge", "us-east-1").unwrap();
+    let mut l40s = Profile::Eks.pool_on("l40s", row, "A100");
+    l40s.purchase = eks.first_pool().purchase.clone();
+    l40s.spot_interruptions_per_node_hour = eks.first_pool().spot_interruptions_per_node_hour;
+    eks.node_pools.push(l40s);
+    eks.teams = vec![
+        policy("product", Some(16.0), 10),
+        policy("research", Some(48.0), 0),
+    ];
+    eks.preemption = Preemption {
+        reclaim_quota: true,
+        lower_priority: true,
+        grace_period_s: 120.0,
+    };
+    s
+}
+
 #[test]
 fn each_variant_is_the_benchmark_scenario_with_its_mechanism_changed() {
     let base = read("mixed-fleet.json");
     type Edit = fn(Scenario) -> Scenario;
-    let variants: [(&str, Edit); 3] = [
+    let variants: [(&str, Edit); 4] = [
         ("mmc-core.json", mmc_core),
         ("spot-everywhere.json", spot_everywhere),
         ("cold-nodes.json", cold_nodes),
+        ("pools-and-teams.json", pools_and_teams),
     ];
     for (file, edit) in variants {
         let expected = edit(base.clone());
@@ -104,6 +148,10 @@ fn the_list_names_each_scenario_file() {
             (
                 "cold nodes (no warm pool, no image cache)",
                 "cold-nodes.json"
+            ),
+            (
+                "node pools, teams with quotas, priorities and preemption",
+                "pools-and-teams.json"
             ),
         ]
     );

@@ -32,6 +32,8 @@ pub struct NodeRow {
 pub struct AttemptBar {
     /// Job index.
     pub job: usize,
+    /// Its job class (an index).
+    pub class: usize,
     /// Left pixel.
     pub x: f64,
     /// Width of the pull and restart part.
@@ -132,6 +134,7 @@ pub fn layout_timeline(
             let setup_end = scale.map(a.compute_start_s.clamp(w0, w1) as f64);
             bars.push(AttemptBar {
                 job: a.job,
+                class: a.class,
                 x,
                 setup_width: (setup_end - x).clamp(0.0, width),
                 width,

@@ -16,9 +16,11 @@ use serde_json::Value;
 
 pub mod class;
 pub mod lists;
+pub mod teams;
 
 pub use class::*;
 pub use lists::*;
+pub use teams::*;
 
 /// Why an edit was refused.
 #[derive(Debug, Clone, PartialEq)]
