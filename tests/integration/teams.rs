@@ -426,6 +426,21 @@ fn with_teams_and_preemption_costs_and_jobs_add_up() {
             o.jobs_completed + o.jobs_failed + o.jobs_running + o.jobs_waiting,
             submitted
         );
+        // Per team: every submitted job is finished, given up, running or waiting; the
+        // teams' together are the platform's.
+        let mut all = 0;
+        for t in o.teams.iter().filter(|t| t.team != "shared") {
+            let j = t.jobs;
+            assert_eq!(
+                j.completed + j.failed + j.running + j.waiting,
+                j.submitted,
+                "{}",
+                t.team
+            );
+            assert!(j.submitted > 0, "{}", t.team);
+            all += j.submitted;
+        }
+        assert_eq!(all, submitted);
         // No thrashing: far fewer evictions than jobs.
         assert!(
             o.preemptions < submitted,

@@ -107,6 +107,25 @@ pub struct TeamOutcome {
     pub queue_wait_p95_s: f64,
     /// Its jobs evicted for another team's quota or a higher priority.
     pub preemptions: u64,
+    /// Its jobs submitted in the horizon, and of them: finished, given up, running and
+    /// waiting at the horizon (they add up to the submitted).
+    #[serde(default)]
+    pub jobs: TeamJobs,
+}
+
+/// A team's jobs at the horizon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TeamJobs {
+    /// Submitted in the horizon.
+    pub submitted: u64,
+    /// Finished.
+    pub completed: u64,
+    /// Given up after failing.
+    pub failed: u64,
+    /// Running at the horizon.
+    pub running: u64,
+    /// Waiting, or waiting for nodes, at the horizon.
+    pub waiting: u64,
 }
 
 impl TeamOutcome {
@@ -118,6 +137,7 @@ impl TeamOutcome {
             gpu_hours: 0.0,
             queue_wait_p95_s: 0.0,
             preemptions: 0,
+            jobs: TeamJobs::default(),
         }
     }
 }

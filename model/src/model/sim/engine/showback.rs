@@ -2,7 +2,8 @@
 //! charged to its jobs), the shared costs by the scenario's rule, its queue wait and the
 //! evictions it suffered. The entries add up to the platform's monthly TCO.
 
-use super::super::outcome::TeamOutcome;
+use super::super::outcome::{TeamJobs, TeamOutcome};
+use super::super::state::Phase;
 use super::super::summary::wait_s;
 use super::build::Sim;
 use crate::model::scenario::teams::{team_label, SharedCosts};
@@ -37,14 +38,26 @@ impl Sim<'_> {
                     .fold((0.0, 0.0), |(g, u), c| {
                         (g + self.class_spend[c].0, u + self.class_spend[c].1)
                     });
-                let mut waits: Vec<i64> = self
-                    .jobs
-                    .iter()
-                    .zip(&self.states)
-                    .take_while(|(j, _)| j.arrival_s < self.horizon_s)
-                    .filter(|(j, _)| of_team(j.class))
+                let submitted = || {
+                    self.jobs
+                        .iter()
+                        .zip(&self.states)
+                        .take_while(|(j, _)| j.arrival_s < self.horizon_s)
+                        .filter(|(j, _)| of_team(j.class))
+                };
+                let mut waits: Vec<i64> = submitted()
                     .map(|(j, s)| wait_s(j, s, self.horizon_s))
                     .collect();
+                let mut jobs = TeamJobs::default();
+                for (_, s) in submitted() {
+                    jobs.submitted += 1;
+                    match s.phase {
+                        Phase::Done => jobs.completed += 1,
+                        Phase::GaveUp => jobs.failed += 1,
+                        Phase::Running => jobs.running += 1,
+                        Phase::Waiting | Phase::Holding => jobs.waiting += 1,
+                    }
+                }
                 let p95 = if waits.is_empty() {
                     0.0
                 } else {
@@ -59,6 +72,7 @@ impl Sim<'_> {
                         .filter(|&c| of_team(c))
                         .map(|c| self.class_preempted[c])
                         .sum(),
+                    jobs,
                 }
             })
             .collect();
