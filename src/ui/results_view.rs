@@ -123,14 +123,14 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
             "Jobs still queued or waiting for nodes when the horizon ends (a backlog); mean over replications.",
         ),
     ];
-    // Where replicas share the training nodes: the training jobs they stopped, and the GPUs
-    // they asked for that no node had (their own simulation counts those replicas serving).
+    // Where replicas share the training nodes or teams preempt: the jobs evicted; and the
+    // GPUs replicas asked for that no node had (their own simulation counts them serving).
     if let Some(preemptions) = result.preemptions {
         rows.push(counted(
             "preemptions.mean",
-            "Preempted by replicas",
+            "Jobs preempted",
             preemptions.mean,
-            "Training jobs stopped to make room for a service's replica (replicas come first on the shared nodes; the job's compute since its last checkpoint is interruption rework); mean over replications.",
+            "Training jobs evicted: to make room for a service's replica where replicas share the training nodes (its compute since the last checkpoint is interruption rework), or for another team's quota or a higher priority (preemption rework); mean over replications.",
         ));
     }
     if let Some(without) = result

@@ -337,8 +337,9 @@ pub struct PlatformResult {
     /// The scenario's services on this platform, in its order (absent without services).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub services: Vec<ServiceResult>,
-    /// Training jobs stopped to make room for a replica, per replication (only where
-    /// replicas share training's nodes).
+    /// Training jobs evicted, per replication: for a replica where replicas share training's
+    /// nodes, or for another team's quota or a higher priority (only where either can
+    /// happen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preemptions: Option<Summary>,
     /// GPU-hours the services asked for on training's nodes and found no GPU for, per

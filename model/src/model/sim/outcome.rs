@@ -79,8 +79,8 @@ pub struct PlatformOutcome {
     /// shared GPUs and nodes they left empty (0 without services).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub serving_gpu_usd_per_month: f64,
-    /// Training jobs stopped to make room for a replica (where replicas share training's
-    /// nodes).
+    /// Training jobs evicted: for a replica (where replicas share training's nodes), or for
+    /// another team's quota or a higher priority.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub preemptions: u64,
     /// GPU-hours the services asked for on training's nodes and found no GPU for (their own
