@@ -99,6 +99,12 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                             .collect()
                     });
                     let by_team = team_of_class.iter().any(Option::is_some);
+                    let team_names: Vec<String> = scenario.with_untracked(|s| {
+                        s.team_names()
+                            .into_iter()
+                            .map(|t| crate::model::scenario::teams::team_label(t).to_string())
+                            .collect()
+                    });
                     let height = l.height + 22.0;
                     let w = width.get_untracked();
                     let hidden = l.hidden_nodes;
@@ -143,11 +149,20 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                             {if hidden > 0 { format!("{hidden} more nodes not shown. ") } else { String::new() }}
                             "Rows: nodes (R reserved, OD on-demand, S spot), one lane per GPU. Grey: provisioning; pale: idle; "
                             {if by_team {
-                                "dark start of a bar: image pull and restart; bars in their team's colour (as in the bill by team), outlined where an attempt was preempted (pink), interrupted (orange) or failed (purple)."
+                                "dark start of a bar: image pull and restart; bars in their team's colour, outlined where an attempt was preempted (pink), interrupted (orange) or failed (purple)."
                             } else {
                                 "dark start of a bar: image pull and restart; green: finished; orange: interrupted; purple: failed; pink: preempted; blue: running at the end."
                             }}
                         </p>
+                        {by_team.then(|| view! {
+                            <ul class="legend">
+                                {team_names
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(k, name)| view! { <li><span class=format!("swatch team-{}", k % 8)></span>{name.clone()}</li> })
+                                    .collect_view()}
+                            </ul>
+                        })}
                     }
                 })
             }}
