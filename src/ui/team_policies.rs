@@ -42,6 +42,21 @@ pub fn ClassTeam(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
     }
 }
 
+/// What `get` reads of platform `index`'s policy for `team` (`None` where it has none).
+fn policy_value<R>(
+    scenario: RwSignal<Scenario>,
+    index: usize,
+    team: &str,
+    get: impl FnOnce(&TeamPolicy) -> R,
+) -> Option<R> {
+    scenario.with(|s| {
+        s.platforms
+            .get(index)
+            .and_then(|p| p.teams.iter().find(|t| t.team == team))
+            .map(get)
+    })
+}
+
 /// One optional number of a team's policy (blank: none), as a text field.
 fn optional_gpus(
     scenario: RwSignal<Scenario>,
@@ -61,14 +76,10 @@ fn optional_gpus(
     let shown = {
         let team = team.clone();
         move || {
-            scenario.with(|s| {
-                s.platforms
-                    .get(index)
-                    .and_then(|p| p.teams.iter().find(|t| t.team == team))
-                    .and_then(get)
-                    .map(trim_number)
-                    .unwrap_or_default()
-            })
+            policy_value(scenario, index, &team, get)
+                .flatten()
+                .map(trim_number)
+                .unwrap_or_default()
         }
     };
     view! {
@@ -147,30 +158,28 @@ pub fn PlatformTeams(scenario: RwSignal<Scenario>, index: usize) -> impl IntoVie
                                 let shown = {
                                     let team = team.clone();
                                     move || {
-                                        scenario.with(|s| {
-                                            s.platforms
-                                                .get(index)
-                                                .and_then(|p| p.teams.iter().find(|t| t.team == team))
-                                                .map_or(0, |t| t.priority)
-                                                .to_string()
-                                        })
+                                        policy_value(scenario, index, &team, |t| t.priority)
+                                            .unwrap_or(0)
+                                            .to_string()
                                     }
                                 };
+                                let row = field(TEAM_POLICY_FIELDS, "priority").expect("a team policy field");
+                                let (min, max) = (row.min as i32, row.max as i32);
                                 view! {
                                     <div class="field">
-                                        <label for=id.clone()>"Priority"</label>
+                                        <label for=id.clone()>{row.label}</label>
                                         <input
                                             id=id
                                             type="number"
                                             step="1"
-                                            min="-1000"
-                                            max="1000"
+                                            min=min
+                                            max=max
                                             prop:value=shown
                                             on:change=move |ev| {
                                                 if let Ok(v) = event_target_value(&ev).trim().parse::<i32>() {
                                                     let team = team.clone();
                                                     scenario.update(|s| {
-                                                        edit::edit_team_policy(s, index, &team, |t| t.priority = v.clamp(-1000, 1000));
+                                                        edit::edit_team_policy(s, index, &team, |t| t.priority = v.clamp(min, max));
                                                     });
                                                 }
                                             }

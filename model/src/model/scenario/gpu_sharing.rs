@@ -63,6 +63,11 @@ pub fn milli_gpus(gpus: f64) -> u32 {
         .clamp(0.0, f64::from(u32::MAX)) as u32
 }
 
+/// Whole GPUs `gpus` holds where GPUs are not shared: its GPUs, or one for a fraction.
+pub fn whole_gpus(gpus: f64) -> u32 {
+    milli_gpus(gpus).div_ceil(MILLI).max(1)
+}
+
 /// One MIG profile of a GPU (NVIDIA Multi-Instance GPU User Guide, "Supported MIG Profiles").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MigProfile {

@@ -502,7 +502,7 @@ impl JobClass {
 
     /// Whole GPUs a job holds where it does not share them: its GPUs, or one for a fraction.
     pub fn whole_gpus(&self) -> u32 {
-        self.gpu_milli().div_ceil(gpu_sharing::MILLI).max(1)
+        gpu_sharing::whole_gpus(self.gpus_per_job)
     }
 }
 

@@ -178,8 +178,7 @@ impl PoolNeed {
 impl NodePool {
     /// Nodes a job of `gpus` GPUs needs here (one for a fraction).
     pub fn nodes_needed(&self, gpus: f64) -> u32 {
-        let whole = libm::ceil(gpus.max(1e-9) - 1e-9).max(1.0) as u32;
-        whole.div_ceil(self.gpus_per_node.max(1))
+        super::gpu_sharing::whole_gpus(gpus).div_ceil(self.gpus_per_node.max(1))
     }
 
     /// Whether a job or replica needing `need` fits here: its memory per GPU, and its nodes
