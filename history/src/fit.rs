@@ -1054,8 +1054,7 @@ fn fit_class(
         Failures {
             probability: round_significant(failed as f64 / with_outcome as f64, 3),
             kind: FailureKind::Transient,
-            max_retries: template.failures.max_retries,
-            at_share: template.failures.at_share,
+            ..template.failures.clone()
         }
     } else {
         template.failures.clone()

@@ -34,6 +34,7 @@ fn cluster(reserved: u32, overflow: Overflow, colocate: bool) -> Platform {
             reserved_share: f64::from(reserved),
             reserved_discount_pct: 40.0,
             overflow,
+            ..Purchase::default()
         };
     })
 }

@@ -45,6 +45,7 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
             any::<bool>(),
             0u32..3,
             prop::option::of(0.0f64..=1.0),
+            prop::sample::select(vec![0.0f64, 30.0, 600.0]),
         ),
         (0.0f64..30.0, 0.0f64..120.0, 0.0f64..600.0, 0.0f64..300.0),
     )
@@ -53,7 +54,7 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                 arrivals,
                 duration,
                 gpus,
-                (p, deterministic, retries, fails_at),
+                (p, deterministic, retries, fails_at, backoff_s),
                 (image, ckpt, write, restart),
             )| {
                 JobClass {
@@ -70,6 +71,8 @@ fn arb_class() -> impl Strategy<Value = JobClass> {
                         },
                         max_retries: retries,
                         at_share: fails_at,
+                        backoff_s,
+                        ..Failures::default()
                     },
                     image_gb: image,
                     checkpoint_interval_min: ckpt,

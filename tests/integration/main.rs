@@ -2,6 +2,7 @@
 //! Native only: proptest does not build for wasm32 (browser tests are in tests/web.rs).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod backoff;
 mod bench_scenarios;
 mod cli;
 mod closed_forms;
@@ -22,6 +23,7 @@ mod invariants;
 mod limits;
 mod links;
 mod node_pools;
+mod payback;
 mod presets;
 mod report;
 mod sensitivity;

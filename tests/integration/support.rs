@@ -54,6 +54,7 @@ pub fn bare_pool(name: &str) -> NodePool {
             reserved_share: 0.0,
             reserved_discount_pct: 0.0,
             overflow: Overflow::OnDemand,
+            ..Purchase::default()
         },
         spot_interruptions_per_node_hour: 0.0,
         image_cache: true,
@@ -89,6 +90,7 @@ pub fn bare_class(arrivals: Arrivals, duration: Duration) -> JobClass {
         checkpoint_write_s: 0.0,
         restart_overhead_s: 0.0,
         team: String::new(),
+        people_blocked_per_job: 1.0,
     }
 }
 

@@ -618,6 +618,7 @@ mod tests {
             kind: FailureKind::Transient,
             max_retries: 1,
             at_share: Some(0.5),
+            ..Default::default()
         };
         // 1 + 0.5 attempts; each 0.5 × 1 + 0.5 × 0.5 of a run; 1 − 0.25 finish.
         let t = failure_factors(&transient);
@@ -627,6 +628,7 @@ mod tests {
             kind: FailureKind::Deterministic,
             max_retries: 2,
             at_share: None,
+            ..Default::default()
         };
         // 0.6 run once; 0.4 fail three times half-way (anywhere: half-way on average).
         let d = failure_factors(&broken);

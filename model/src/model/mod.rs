@@ -16,6 +16,7 @@ pub(crate) mod fixtures;
 pub mod knobs;
 pub mod monte_carlo;
 pub mod outcome_cache;
+pub mod payback;
 pub mod platforms;
 pub mod pricing;
 pub mod rng;

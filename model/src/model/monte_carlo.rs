@@ -350,6 +350,10 @@ pub struct PlatformResult {
     /// policy).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<TeamResult>,
+    /// The price of waiting, USD per month (`PlatformOutcome::waiting_cost_usd`), beside the
+    /// TCO and never in it; only where `people.waiting_usd_per_hour` is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting_cost_usd: Option<Summary>,
 }
 
 /// One team's bill on one platform over all replications (showback).
@@ -570,6 +574,8 @@ impl Results {
                             })
                             .collect()
                     },
+                    waiting_cost_usd: (scenario.people.waiting_usd_per_hour > 0.0)
+                        .then(|| summary(col(&|o| o.waiting_cost_usd))),
                 }
             })
             .collect();

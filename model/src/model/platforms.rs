@@ -141,6 +141,8 @@ impl Profile {
             // One team, first come first served, unless a scenario sets them.
             teams: Vec::new(),
             preemption: Default::default(),
+            // Nothing paid once unless a scenario says so.
+            one_off: Default::default(),
         };
         match self {
             Profile::AwsBatch => {}
@@ -196,6 +198,7 @@ impl Profile {
                     reserved_share: 1.0,
                     reserved_discount_pct: 37.0,
                     overflow: Overflow::None,
+                    ..Purchase::default()
                 };
                 p.provisioning_median_s = 0.0;
                 p.provisioning_p90_s = 0.0;

@@ -65,6 +65,7 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
             replay: None,
             services: scenario.services.clone(),
             showback: scenario.showback.clone(),
+            payback: scenario.payback.clone(),
         }),
         None => serde_json::to_value(scenario),
     }

@@ -4,6 +4,7 @@
 
 use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
+use crate::model::payback::{self, Payback};
 use crate::model::scenario::Scenario;
 use crate::model::split::SplitWorkload;
 use crate::model::stats::Summary;
@@ -35,6 +36,11 @@ pub struct EvalReport {
     /// if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_off: Option<CutOff>,
+    /// Each platform's cumulative cash over 36 months against the current platform's, with
+    /// one-off costs and commitments as they are paid (only where the scenario has one-off
+    /// costs, an upfront commitment or names its current platform).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payback: Option<Payback>,
     /// The scenario simulated.
     pub scenario: Scenario,
 }
@@ -49,8 +55,19 @@ pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
         split: results.split.clone(),
         verdict: verdict(results, VerdictMetric::default()).sentence,
         cut_off: results.cut_off.clone(),
+        payback: payback::wanted(scenario).then(|| payback_of(scenario, results)),
         scenario: scenario.clone(),
     }
+}
+
+/// The payback view of `results`: each platform's mean monthly TCO over 36 months.
+pub fn payback_of(scenario: &Scenario, results: &Results) -> Payback {
+    let tco: Vec<f64> = results
+        .platforms
+        .iter()
+        .map(|p| p.monthly_tco_usd.mean)
+        .collect();
+    payback::payback(scenario, &tco)
 }
 
 /// [`report`] pretty-printed, as `gpucost eval` prints it.

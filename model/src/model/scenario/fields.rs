@@ -10,6 +10,7 @@
 //!
 //! [`Scenario::validate`]: super::Scenario::validate
 
+use super::commitment::{Commitment, Payment};
 use super::{
     gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
     Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts, TeamPolicy,
@@ -322,6 +323,14 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     .doc("Loaded annual cost of one full-time engineer.")
     .source("assumption: $200,000, salary plus overhead for a US platform engineer")
     .control(Control::Elsewhere),
+    num!(Scenario; "people.waiting_usd_per_hour", "Cost of a person waiting", "$/h", (0.0, 10_000.0),
+        |s| s.people.waiting_usd_per_hour, |s, v| s.people.waiting_usd_per_hour = v)
+    .doc("What an hour of a person waiting for a job's result costs: an estimate of opportunity cost, reported beside the TCO and never in it; 0 = off.")
+    .source("assumption: the user's own (e.g. the FTE cost per working hour, $200,000 / 1,800 h ≈ $111)")
+    .control(Control::Elsewhere),
+    Field::<Scenario>::other("payback.current", "Compare payback with", Value::Id { get: |s| &s.payback.current })
+    .doc("The platform the payback view compares the others with (what runs today); empty: the first.")
+    .control(Control::Elsewhere),
     Field::<Scenario>::other("showback.shared_costs", "Shared costs in each team's bill", Value::Choice {
         choices: &[
             ("separate", "Kept apart, as a line of their own"),
@@ -519,6 +528,17 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
             |c| c.failures.at_share, |c, v| c.failures.at_share = Some(v))
     }
     .doc("Where in its run a failing attempt fails, as a share of its compute; left out: anywhere."),
+    num!(JobClass; "failures.backoff_s", "Retry backoff", "s", (0.0, 86_400.0),
+        |c| c.failures.backoff_s, |c, v| c.failures.backoff_s = v)
+        .doc("Delay before the first retry, counted from the failure; 0 = queued again at once. Queueing after the delay counts as queue wait."),
+    num!(JobClass; "failures.backoff_multiplier", "Backoff multiplier", "×", (1.0, 10.0),
+        |c| c.failures.backoff_multiplier, |c, v| c.failures.backoff_multiplier = v)
+        .doc("Each retry waits this many times longer than the one before.")
+        .source("Step Functions BackoffRate and the Kubernetes Job controller: 2"),
+    num!(JobClass; "failures.backoff_max_s", "Longest backoff", "s", (0.0, 7.0 * 86_400.0),
+        |c| c.failures.backoff_max_s, |c, v| c.failures.backoff_max_s = v)
+    .doc("The longest delay before a retry; a longer one, the first included, waits this long.")
+    .source("Kubernetes Job controller: back-off capped at six minutes (kubernetes.io, Jobs, 2026)"),
     num!(JobClass; "data_read_gb_per_attempt", "Data read per attempt", "GB", (0.0, 1e7),
         |c| c.data_read_gb_per_attempt, |c, v| c.data_read_gb_per_attempt = v)
         .doc("Training data read by each attempt."),
@@ -545,6 +565,9 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
         |c| c.restart_overhead_s, |c, v| c.restart_overhead_s = v)
         .doc("The job's own restart time after an interruption or failure.")
         .source("seed 000 quotes 45 minutes"),
+    num!(JobClass; "people_blocked_per_job", "People waiting per job", "", (0.0, 10_000.0),
+        |c| c.people_blocked_per_job, |c, v| c.people_blocked_per_job = v)
+        .doc("How many people wait for a job's result: its queue wait costs each of them the cost of a person waiting (when that is on)."),
 ];
 
 /// Fields of a platform.
@@ -672,6 +695,12 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
             |p| p.ops_fte, |p, v| p.ops_fte = v)
     }
     .doc("Share of one full-time engineer that runs this platform."),
+    num!(Platform; "one_off.engineer_months", "One-off engineering", "engineer-months", (0.0, 10_000.0),
+        |p| p.one_off.engineer_months, |p, v| p.one_off.engineer_months = v)
+        .doc("Engineering to build or migrate to this platform, paid once at month 0 of the payback view (each month at a twelfth of the FTE cost); never in the monthly TCO."),
+    num!(Platform; "one_off.usd", "Other one-off costs", "$", (0.0, 1e10),
+        |p| p.one_off.usd, |p, v| p.one_off.usd = v)
+        .doc("Tooling, migration services and data transfer paid once, at month 0 of the payback view; never in the monthly TCO."),
     Field::<Platform>::other("preemption.reclaim_quota", "Teams reclaim their quota by preemption", Value::Flag {
         get: |p| p.preemption.reclaim_quota,
         set: |p, on| p.preemption.reclaim_quota = on,
@@ -760,8 +789,8 @@ pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
         .doc("Reserved GPUs ÷ reference GPUs, rounded up to whole nodes; billed for the whole horizon."),
     num!(NodePool; "purchase.reserved_discount_pct", "Reserved discount", "%", (0.0, 95.0),
         |p| p.purchase.reserved_discount_pct, |p, v| p.purchase.reserved_discount_pct = v)
-        .doc("% off on-demand for reserved capacity (1-year commitment).")
-        .source("GCP 1-year resource CUD for A2/G2: 37 %"),
+        .doc("% off on-demand for reserved capacity over its commitment term: the term's whole cost, upfront included, against on-demand.")
+        .source("GCP resource CUDs (Cloud Billing Catalog 2026-07-30): A100 37 % for 1 year, 65 % for 3; L4 37 and 55 %; H100 30.6 and 56.1 %. AWS GPU Reserved Instance and Savings Plan rates: not published per GPU, assumption"),
     Field::<NodePool>::other("purchase.overflow", "Capacity beyond reserved", Value::Choice {
         choices: &[("on_demand", "On-demand"), ("spot", "Spot"), ("none", "None (static cluster)")],
         get: |p| match p.purchase.overflow {
@@ -777,6 +806,50 @@ pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
         },
     })
     .doc("What runs beyond the reserved base."),
+    num!(NodePool; "purchase.term_years", "Commitment term", "years", (1.0, 3.0),
+        |p| p.purchase.term_years, |p, v| p.purchase.term_years = v.round() as u32)
+        .doc("The reservation's commitment term: 1 or 3 years. A term ending inside the payback view's 36 months is renewed on the same terms.")
+        .source("AWS Reserved Instances and Savings Plans, GCP committed-use discounts: 1 or 3 years"),
+    Field::<NodePool>::other("purchase.payment", "Commitment payment", Value::Choice {
+        choices: &[
+            ("no_upfront", "Monthly, no upfront"),
+            ("partial_upfront", "Partial upfront (half at the start)"),
+            ("all_upfront", "All upfront"),
+        ],
+        get: |p| match p.purchase.payment {
+            Payment::NoUpfront => "no_upfront",
+            Payment::PartialUpfront => "partial_upfront",
+            Payment::AllUpfront => "all_upfront",
+        },
+        set: |p, v| match v {
+            "no_upfront" => p.purchase.payment = Payment::NoUpfront,
+            "partial_upfront" => p.purchase.payment = Payment::PartialUpfront,
+            "all_upfront" => p.purchase.payment = Payment::AllUpfront,
+            _ => {}
+        },
+    })
+    .doc("How the commitment is paid. The monthly TCO amortises an upfront over the term; the payback view follows the cash. GCP commitments are billed monthly only.")
+    .source("AWS: all, partial or no upfront; GCP CUDs: monthly (the partial split of one half is an assumption)"),
+    Field::<NodePool>::other("purchase.commitment", "Commitment kind", Value::Choice {
+        choices: &[
+            ("resource", "Reserved Instance / resource-based CUD"),
+            ("savings_plan", "Savings Plan (AWS)"),
+            ("spend_based", "Spend-based CUD (GCP; does not cover GPUs)"),
+        ],
+        get: |p| match p.purchase.commitment {
+            Commitment::Resource => "resource",
+            Commitment::SavingsPlan => "savings_plan",
+            Commitment::SpendBased => "spend_based",
+        },
+        set: |p, v| match v {
+            "resource" => p.purchase.commitment = Commitment::Resource,
+            "savings_plan" => p.purchase.commitment = Commitment::SavingsPlan,
+            "spend_based" => p.purchase.commitment = Commitment::SpendBased,
+            _ => {}
+        },
+    })
+    .doc("What the reservation is bought as. GPU commitments on GCP are resource-based; spend-based CUDs do not cover GPUs.")
+    .source("reference data: platform_facts.md, commitments (AWS Savings Plans FAQ; GCP reservations with commitments)"),
     num!(NodePool; "spot_interruptions_per_node_hour", "Spot interruptions", "per node-h", (0.0, 10.0),
         |p| p.spot_interruptions_per_node_hour, |p, v| p.spot_interruptions_per_node_hour = v)
         .doc("Spot interruptions per spot node-hour (λ).")
@@ -1030,6 +1103,23 @@ mod tests {
             lower_priority: true,
             grace_period_s: 30.0,
         };
+        // Retries with backoff, a commitment with its terms, one-off costs, the price of
+        // waiting and the payback's current platform.
+        let failures = &mut out[2].job_classes[0].failures;
+        failures.backoff_s = 60.0;
+        failures.backoff_multiplier = 3.0;
+        failures.backoff_max_s = 900.0;
+        out[2].job_classes[0].people_blocked_per_job = 3.0;
+        out[2].people.waiting_usd_per_hour = 100.0;
+        let purchase = &mut out[2].platforms[0].first_pool_mut().purchase;
+        purchase.term_years = 3;
+        purchase.payment = super::super::commitment::Payment::AllUpfront;
+        purchase.commitment = super::super::commitment::Commitment::SavingsPlan;
+        out[2].platforms[0].one_off = super::super::OneOff {
+            engineer_months: 6.0,
+            usd: 10_000.0,
+        };
+        out[2].payback.current = out[2].platforms[0].name.clone();
         // Each way of sharing GPUs.
         let gpu = out[1].platforms[0].first_pool().gpu_model.clone();
         out[1].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::Mig {

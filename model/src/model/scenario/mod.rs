@@ -5,6 +5,7 @@
 //! into each platform, so a saved scenario keeps its numbers when the catalog is re-dated.
 
 pub mod class_notices;
+pub mod commitment;
 pub mod fields;
 mod profile;
 mod replay;
@@ -66,6 +67,9 @@ pub struct Scenario {
     /// How each team's bill shares the platform's common costs (absent: kept apart).
     #[serde(skip_serializing_if = "Showback::is_default")]
     pub showback: Showback,
+    /// Which platform the payback view compares the others with (absent: the first).
+    #[serde(skip_serializing_if = "is_default")]
+    pub payback: PaybackSettings,
 }
 
 /// Jobs as a history recorded them, replayed on every platform: each arrives when it did
@@ -115,6 +119,7 @@ impl Default for Scenario {
             replay: None,
             services: Vec::new(),
             showback: Showback::default(),
+            payback: PaybackSettings::default(),
         }
     }
 }
@@ -139,12 +144,18 @@ pub struct People {
     /// Loaded annual cost of one full-time engineer, USD per year.
     /// Default $200,000: assumption (salary plus overhead for a US platform engineer).
     pub fte_cost_usd_per_year: f64,
+    /// What an hour of a person waiting for a job's result costs, USD (0: the price of
+    /// waiting is off). An estimate of opportunity cost, reported beside the TCO and never
+    /// in it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub waiting_usd_per_hour: f64,
 }
 
 impl Default for People {
     fn default() -> Self {
         People {
             fte_cost_usd_per_year: 200_000.0,
+            waiting_usd_per_hour: 0.0,
         }
     }
 }
@@ -382,6 +393,36 @@ pub struct Failures {
     /// of its own, the same on every attempt).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_share: Option<f64>,
+    /// Delay before the first retry, s, counted from the failure (0: a failed attempt is
+    /// queued again at once). Each later retry waits `backoff_multiplier` times longer, up to
+    /// `backoff_max_s`; queueing after the delay counts as queue wait.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub backoff_s: f64,
+    /// What each retry's delay is multiplied by for the next (default 2, as Step Functions'
+    /// `BackoffRate` and the Kubernetes Job controller).
+    #[serde(skip_serializing_if = "is_default_backoff_multiplier")]
+    pub backoff_multiplier: f64,
+    /// Longest delay before a retry, s (default 360: the Kubernetes Job controller's cap of
+    /// six minutes).
+    #[serde(skip_serializing_if = "is_default_backoff_max")]
+    pub backoff_max_s: f64,
+}
+
+/// Default of [`Failures::backoff_multiplier`].
+pub const BACKOFF_MULTIPLIER_DEFAULT: f64 = 2.0;
+/// Default of [`Failures::backoff_max_s`].
+pub const BACKOFF_MAX_S_DEFAULT: f64 = 360.0;
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+fn is_default_backoff_multiplier(x: &f64) -> bool {
+    *x == BACKOFF_MULTIPLIER_DEFAULT
+}
+
+fn is_default_backoff_max(x: &f64) -> bool {
+    *x == BACKOFF_MAX_S_DEFAULT
 }
 
 impl Default for Failures {
@@ -391,7 +432,23 @@ impl Default for Failures {
             kind: FailureKind::Transient,
             max_retries: 2,
             at_share: None,
+            backoff_s: 0.0,
+            backoff_multiplier: BACKOFF_MULTIPLIER_DEFAULT,
+            backoff_max_s: BACKOFF_MAX_S_DEFAULT,
         }
+    }
+}
+
+impl Failures {
+    /// The delay before the retry that follows the `failed`-th failed attempt (1 for the
+    /// first), s: `backoff_s × backoff_multiplier^(failed − 1)`, at most `backoff_max_s`.
+    pub fn backoff_after(&self, failed: u32) -> f64 {
+        if self.backoff_s <= 0.0 {
+            return 0.0;
+        }
+        let steps = failed.saturating_sub(1).min(1_000) as i32;
+        (self.backoff_s * libm::pow(self.backoff_multiplier, f64::from(steps)))
+            .min(self.backoff_max_s.max(0.0))
     }
 }
 
@@ -437,6 +494,14 @@ pub struct JobClass {
     /// team's bill.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub team: String,
+    /// How many people wait for a job's result (default 1): its queue wait costs each of
+    /// them `people.waiting_usd_per_hour`.
+    #[serde(skip_serializing_if = "is_one")]
+    pub people_blocked_per_job: f64,
+}
+
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
 }
 
 /// `x` as an integer when it is one (a count of GPUs), else as it is.
@@ -468,6 +533,7 @@ impl Default for JobClass {
             checkpoint_write_s: 60.0,
             restart_overhead_s: 300.0,
             team: String::new(),
+            people_blocked_per_job: 1.0,
         }
     }
 }
@@ -558,6 +624,26 @@ pub struct Purchase {
     pub reserved_discount_pct: f64,
     /// What runs beyond the reserved base.
     pub overflow: Overflow,
+    /// The reservation's commitment term, years: 1 or 3 (default 1). A term that ends inside
+    /// the payback view's 36 months is renewed on the same terms.
+    #[serde(skip_serializing_if = "is_one_year")]
+    pub term_years: u32,
+    /// How the commitment is paid (default: monthly, no upfront). The monthly TCO is the same
+    /// either way (the upfront amortised over the term); the payback view follows the cash.
+    #[serde(skip_serializing_if = "is_default")]
+    pub payment: commitment::Payment,
+    /// What the reservation is bought as (default: a resource commitment, an AWS Reserved
+    /// Instance or a GCP resource-based CUD).
+    #[serde(skip_serializing_if = "is_default")]
+    pub commitment: commitment::Commitment,
+}
+
+fn is_one_year(years: &u32) -> bool {
+    *years == 1
+}
+
+fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
 }
 
 impl Default for Purchase {
@@ -566,6 +652,9 @@ impl Default for Purchase {
             reserved_share: 0.0,
             reserved_discount_pct: 37.0,
             overflow: Overflow::OnDemand,
+            term_years: 1,
+            payment: commitment::Payment::NoUpfront,
+            commitment: commitment::Commitment::Resource,
         }
     }
 }
@@ -655,6 +744,40 @@ pub struct Platform {
     /// When a waiting job may evict running ones (absent: never).
     #[serde(skip_serializing_if = "Preemption::is_default")]
     pub preemption: Preemption,
+    /// What moving to this platform costs once (absent: nothing), paid at month 0 of the
+    /// payback view and never in the monthly TCO.
+    #[serde(skip_serializing_if = "is_default")]
+    pub one_off: OneOff,
+}
+
+/// One-off costs of a platform: the engineering to build or migrate to it, and everything
+/// else paid once (tooling, migration services, data transfer).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct OneOff {
+    /// Engineer-months of work, each at a month of the FTE cost.
+    pub engineer_months: f64,
+    /// Everything else paid once, USD.
+    pub usd: f64,
+}
+
+impl OneOff {
+    /// What it costs with engineers at `fte_cost_usd_per_year`, USD.
+    pub fn usd_with(&self, fte_cost_usd_per_year: f64) -> f64 {
+        self.engineer_months * fte_cost_usd_per_year / 12.0 + self.usd
+    }
+}
+
+/// How the payback view compares the platforms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct PaybackSettings {
+    /// The platform the others are compared with, by name (what runs today); empty: the
+    /// first.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub current: String,
 }
 
 impl Scenario {

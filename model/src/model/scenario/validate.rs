@@ -51,6 +51,7 @@ impl Scenario {
         check_fields(SCENARIO_FIELDS, self, "")?;
         self.check_job_classes()?;
         self.check_platforms()?;
+        self.check_payback()?;
         self.check_services()?;
         self.check_replay()?;
         self.check_work_size()
@@ -252,6 +253,18 @@ impl Scenario {
         Ok(())
     }
 
+    /// The payback view's current platform: one the scenario has, or none named.
+    fn check_payback(&self) -> Result<(), ScenarioError> {
+        let current = &self.payback.current;
+        if current.is_empty() || self.platforms.iter().any(|p| &p.name == current) {
+            return Ok(());
+        }
+        Err(ScenarioError::Invalid {
+            field: "payback.current".into(),
+            reason: format!("no platform is named \"{current}\""),
+        })
+    }
+
     /// 1 to [`MAX_NODE_POOLS`] pools with valid fields and unique names, each reservation
     /// within its pool's node limit; `class_pools` naming job classes or services and pools
     /// that exist; and every job class fitting the pool it runs on.
@@ -268,6 +281,14 @@ impl Scenario {
             check_gpu_sharing(platform, pool, &at_pool)?;
             let reserved = pool.reserved_nodes(self.reference_gpus);
             self.check_reservation(pool, reserved, &at_pool)?;
+            let purchase = &pool.purchase;
+            super::commitment::check(
+                platform.cloud,
+                purchase.term_years,
+                purchase.payment,
+                purchase.commitment,
+                &format!("{at_pool}.purchase"),
+            )?;
         }
         for (name, pool) in &platform.class_pools {
             let known = self.job_classes.iter().any(|c| &c.name == name)

@@ -20,7 +20,8 @@ use std::collections::BinaryHeap;
 pub enum Event {
     /// A node finished provisioning.
     NodeReady(usize),
-    /// A job attempt ends, if the job is still on that attempt (`generation`).
+    /// A job attempt ends, if the job is still on that attempt (`generation`); or a failed
+    /// job's retry backoff ends, if it is still backing off (`generation`).
     AttemptEnd { job: usize, generation: u32 },
     /// A spot node is interrupted.
     Interrupt(usize),

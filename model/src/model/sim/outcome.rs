@@ -91,6 +91,11 @@ pub struct PlatformOutcome {
     /// and no platform sets a team policy).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub teams: Vec<TeamOutcome>,
+    /// The price of waiting, USD per month: every submitted job's queue wait (as
+    /// `queue_wait_mean_s` counts it) × the people waiting for it × `people.waiting_usd_per_hour`.
+    /// An estimate of opportunity cost, never in the TCO; 0 where it is off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waiting_cost_usd: f64,
 }
 
 /// One team's bill on one platform in one replication.

@@ -49,6 +49,8 @@ pub(super) enum Phase {
     /// Holds nodes; starts when it holds all it needs and they are ready.
     Holding,
     Running,
+    /// Failed, and waiting out its retry backoff before it queues again (holds nothing).
+    BackingOff,
     Done,
     GaveUp,
 }

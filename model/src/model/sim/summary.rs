@@ -53,7 +53,7 @@ impl JobSummary {
             }
             match s.phase {
                 Phase::Running => running += 1,
-                Phase::Waiting | Phase::Holding => waiting += 1,
+                Phase::Waiting | Phase::Holding | Phase::BackingOff => waiting += 1,
                 Phase::Done | Phase::GaveUp => {}
             }
         }

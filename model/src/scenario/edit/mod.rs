@@ -132,14 +132,45 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "serving",
     "shares_nodes",
     "shares_nodes_with_training",
+    "backoff_s",
+    "backoff_multiplier",
+    "backoff_max_s",
+    "term_years",
+    "payment",
+    "commitment",
+    "people_blocked_per_job",
+    "waiting_usd_per_hour",
+    "engineer_months",
+    "usd",
+    "current",
 ];
 
+/// Objects a scenario document leaves out when every field in them holds its default: an
+/// edit of one of their fields adds them where their parent is.
+const OPTIONAL_OBJECTS: &[&str] = &["one_off", "payback"];
+
 /// Adds `path`'s last part to the object its prefix names when it is one of the
-/// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there); `None` otherwise.
+/// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there), adding that object
+/// first where it is one of the [`OPTIONAL_OBJECTS`]; `None` otherwise.
 fn add_optional_field(doc: &mut Value, path: &str, value: Value) -> Option<()> {
-    let (prefix, last) = path.rsplit_once('.')?;
+    let (prefix, last) = path.rsplit_once('.').unwrap_or(("", path));
     if !OPTIONAL_FIELDS.contains(&last) {
         return None;
+    }
+    if field_mut(doc, prefix).is_err() {
+        let (parent, object) = prefix.rsplit_once('.').unwrap_or(("", prefix));
+        if !OPTIONAL_OBJECTS.contains(&object) {
+            return None;
+        }
+        let parent = if parent.is_empty() {
+            Some(&mut *doc)
+        } else {
+            field_mut(doc, parent).ok()
+        };
+        let Some(Value::Object(map)) = parent else {
+            return None;
+        };
+        map.insert(object.to_string(), Value::Object(Default::default()));
     }
     let Value::Object(map) = field_mut(doc, prefix).ok()? else {
         return None;

@@ -880,11 +880,24 @@ impl Sim<'_> {
                 debug_assert!(st.committed_c < st.total_c);
                 self.unhold_all(job);
                 let class = &self.scenario.job_classes[self.jobs[job].class];
-                if self.states[job].failed_attempts > class.failures.max_retries {
+                let failed = self.states[job].failed_attempts;
+                if failed > class.failures.max_retries {
                     self.give_up(job);
                 } else {
-                    self.states[job].phase = Phase::Waiting;
-                    self.enqueue(job);
+                    let backoff = rounding::round(class.failures.backoff_after(failed)) as i64;
+                    if backoff > 0 {
+                        // An end event of a new generation says when the delay is over (an
+                        // attempt ended by `stop_job` may leave its own end event due now).
+                        let st = &mut self.states[job];
+                        st.phase = Phase::BackingOff;
+                        st.generation += 1;
+                        let generation = st.generation;
+                        let at = self.now.saturating_add(backoff);
+                        self.push(at, Event::AttemptEnd { job, generation });
+                    } else {
+                        self.states[job].phase = Phase::Waiting;
+                        self.enqueue(job);
+                    }
                 }
             }
         }
@@ -1101,11 +1114,15 @@ impl Sim<'_> {
         }
         match event {
             Event::NodeReady(node) => self.node_ready(node),
-            Event::AttemptEnd { job, .. } => {
-                if self.states[job].phase == Phase::Running {
-                    self.attempt_end(job);
+            Event::AttemptEnd { job, .. } => match self.states[job].phase {
+                Phase::Running => self.attempt_end(job),
+                Phase::BackingOff => {
+                    // The retry's backoff is over: it queues again.
+                    self.states[job].phase = Phase::Waiting;
+                    self.enqueue(job);
                 }
-            }
+                _ => {}
+            },
             Event::Interrupt(node) => self.interrupt(node),
             Event::IdleTimeout { node, .. } => {
                 if self.nodes[node].holders.is_empty() && self.nodes[node].service_gpus == 0 {

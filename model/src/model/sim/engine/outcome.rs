@@ -3,7 +3,7 @@
 //! figures of [`JobSummary`].
 
 use super::super::outcome::PlatformOutcome;
-use super::super::summary::JobSummary;
+use super::super::summary::{wait_s, JobSummary};
 use super::build::Sim;
 use crate::model::cost_category::{Category, PerCategory};
 use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
@@ -155,7 +155,32 @@ impl Sim<'_> {
                 .as_ref()
                 .map_or(0.0, |c| c.unplaced_gpu_s / HOUR_S),
             teams: self.teams_outcome(monthly, serving_gpu_s * price * per_month, per_month),
+            waiting_cost_usd: self.waiting_cost_usd() * per_month,
         }
+    }
+
+    /// The price of waiting over the horizon, USD: each submitted job's queue wait (to its
+    /// first compute, or to the horizon) × the people its class says wait for it × the cost
+    /// of a person's hour. 0, without a pass over the jobs, where it is off.
+    fn waiting_cost_usd(&self) -> f64 {
+        let rate = self.scenario.people.waiting_usd_per_hour;
+        if rate <= 0.0 {
+            return 0.0;
+        }
+        let classes = &self.scenario.job_classes;
+        let person_s: f64 = self
+            .jobs
+            .iter()
+            .zip(&self.states)
+            .take_while(|(j, _)| j.arrival_s < self.horizon_s)
+            .map(|(j, s)| {
+                let people = classes
+                    .get(j.class)
+                    .map_or(1.0, |c| c.people_blocked_per_job);
+                wait_s(j, s, self.horizon_s) as f64 * people
+            })
+            .sum();
+        person_s / HOUR_S * rate
     }
 }
 

@@ -55,7 +55,7 @@ impl Sim<'_> {
                         Phase::Done => jobs.completed += 1,
                         Phase::GaveUp => jobs.failed += 1,
                         Phase::Running => jobs.running += 1,
-                        Phase::Waiting | Phase::Holding => jobs.waiting += 1,
+                        Phase::Waiting | Phase::Holding | Phase::BackingOff => jobs.waiting += 1,
                     }
                 }
                 let p95 = if waits.is_empty() {

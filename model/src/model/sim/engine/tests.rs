@@ -133,6 +133,7 @@ fn interruptions_do_not_use_up_the_retry_limit() {
         kind: FailureKind::Deterministic,
         max_retries: 1,
         at_share: None,
+        ..Default::default()
     };
     let s = one_spot_platform(0.0, failures);
     let jobs = [hand_job(true)];
