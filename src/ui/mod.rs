@@ -19,6 +19,7 @@ mod link_sync;
 mod method_panel;
 mod node_pools;
 mod node_timeline;
+mod payback_chart;
 mod platform_settings;
 mod replay_banner;
 mod results_view;
@@ -33,6 +34,7 @@ mod simulation_settings;
 mod team_policies;
 mod trace_store;
 mod verdict_line;
+mod waiting_cost;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
@@ -167,10 +169,12 @@ pub fn App() -> impl IntoView {
                     .into_any()
                 } else {
                     view! {
+                        <waiting_cost::WaitingCost scenario=scenario />
                         <Headlines results=run.results estimates=estimates />
                         <export::ExportBar scenario=scenario results=run.results />
                         <BreakdownChart results=run.results />
                         <TeamChart results=run.results scenario=scenario />
+                        <payback_chart::PaybackChart results=run.results scenario=scenario />
                         <CostHistograms results=run.results />
                         <ServiceDayChart scenario=scenario />
                         // A serving-only scenario has no job to draw on nodes.

@@ -30,6 +30,16 @@ fn sharing(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> &'static 
     })
 }
 
+/// Whether pool `pool` of platform `index` reserves any capacity.
+fn reserves(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> bool {
+    scenario.with(|s| {
+        s.platforms
+            .get(index)
+            .and_then(|p| p.node_pools.get(pool))
+            .is_some_and(|p| p.purchase.reserved_share > 0.0)
+    })
+}
+
 /// The "All settings" section of platform `index`.
 #[component]
 pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
@@ -119,6 +129,11 @@ fn PoolSettings(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> impl
         {(pool > 0).then(|| choice_field(scenario, id("purchase"), row("purchase.overflow"), at))}
         {flag_field(scenario, id("cache"), row("image_cache"), at)}
         {numbers}
+        // How the reservation is committed: only where the pool reserves something.
+        <Show when=move || reserves(scenario, index, pool)>
+            {choice_field(scenario, id("payment"), row("purchase.payment"), at)}
+            {choice_field(scenario, id("commitment"), row("purchase.commitment"), at)}
+        </Show>
         <Show when=shares_fractions>
             {choice_field(scenario, id("gpu-sharing"), row("gpu_sharing.mode"), at)}
             <Show when=move || sharing(scenario, index, pool) == "mig">

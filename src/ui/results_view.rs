@@ -285,6 +285,20 @@ fn PlatformCard(
                         help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it."
                     />
                 })}
+                {result.waiting_cost_usd.map(|w| {
+                    let with_tco = result.monthly_tco_usd.mean + w.mean;
+                    view! {
+                        <Metric
+                            platform=name.clone()
+                            metric="waiting_cost_usd.mean"
+                            label="Price of waiting (estimate)"
+                            value=Some(w.mean)
+                            text=usd(w.mean)
+                            detail=format!("TCO + waiting: {} a month (means)", usd(with_tco))
+                            help="An estimate of opportunity cost, not in the TCO: each job's queue wait × the people waiting for it × the cost of a person's hour, per month (mean over replications)."
+                        />
+                    }
+                })}
             </dl>
             {jobs.then(|| view! { <CardDetails result=result.clone() /> })}
             <ServiceMetrics result=result.clone() />

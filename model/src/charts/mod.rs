@@ -6,6 +6,7 @@
 //! gives an empty or zero-sized layout, never a panic.
 
 pub mod histogram;
+pub mod payback;
 pub mod scale;
 pub mod service_day;
 pub mod stacked;
