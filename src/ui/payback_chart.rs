@@ -61,13 +61,25 @@ pub fn PaybackChart(
     let sentences = move || {
         view_of.with(|v| {
             let Some(v) = v else { return Vec::new() };
-            let mut out: Vec<String> = v
+            // (sentence, platform, break-even month) of each platform but the current one,
+            // then what commitments still owe.
+            let mut out: Vec<(String, String, Option<f64>)> = v
                 .platforms
                 .iter()
                 .filter(|p| p.name != v.current)
-                .map(|p| payback_sentence(p, &v.current))
+                .map(|p| {
+                    (
+                        payback_sentence(p, &v.current),
+                        p.name.clone(),
+                        p.breakeven_month,
+                    )
+                })
                 .collect();
-            out.extend(v.platforms.iter().filter_map(owed_sentence));
+            out.extend(
+                v.platforms
+                    .iter()
+                    .filter_map(|p| owed_sentence(p).map(|s| (s, p.name.clone(), None))),
+            );
             out
         })
     };
@@ -141,7 +153,15 @@ pub fn PaybackChart(
                 </ul>
             </figure>
             <ul class="payback-says">
-                {move || sentences().into_iter().map(|s| view! { <li>{s}</li> }).collect_view()}
+                {move || sentences().into_iter().map(|(s, platform, month)| view! {
+                    <li
+                        data-metric=month.map(|_| "payback.breakeven_month")
+                        data-platform=platform
+                        data-value=month.map(|m| m.to_string())
+                    >
+                        {s}
+                    </li>
+                }).collect_view()}
             </ul>
             <p class="chart-note">
                 {format!(

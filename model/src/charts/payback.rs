@@ -102,13 +102,20 @@ pub fn layout_payback(payback: &Payback, x: (f64, f64), y: (f64, f64)) -> Paybac
 /// What `line` does against the current platform `current`, in a sentence: where it pays
 /// back, and what it saves or costs more over the 36 months.
 pub fn payback_sentence(line: &PlatformPayback, current: &str) -> String {
-    let when = match line.breakeven_month {
-        Some(m) if m <= 0.0 => format!("costs no more than {current} from month 0"),
-        Some(m) => format!(
-            "pays back against {current} in {} months",
-            trim_number((m * 10.0).round() / 10.0)
+    let months = |m: f64| trim_number((m * 10.0).round() / 10.0);
+    let when = match (line.breakeven_month, line.overtaken_month) {
+        (Some(m), Some(later)) if m <= 0.0 => format!(
+            "costs less than {current} until month {}, then more",
+            months(later)
         ),
-        None => format!("never pays back against {current} within {MONTHS} months"),
+        (Some(m), _) if m <= 0.0 => format!("costs no more than {current} from month 0"),
+        (Some(m), Some(later)) => format!(
+            "pays back against {current} in {} months, and costs more again from month {}",
+            months(m),
+            months(later)
+        ),
+        (Some(m), None) => format!("pays back against {current} in {} months", months(m)),
+        (None, _) => format!("never pays back against {current} within {MONTHS} months"),
     };
     let saving = line.saving_at_36_months_usd;
     let over = if saving >= 0.0 {
@@ -145,6 +152,7 @@ mod tests {
             cumulative_usd: (0..=MONTHS).map(|m| start + per_month * m as f64).collect(),
             owed_usd: vec![0.0; MONTHS + 1],
             breakeven_month: None,
+            overtaken_month: None,
             saving_at_36_months_usd: 0.0,
         }
     }
@@ -175,5 +183,13 @@ mod tests {
         next.breakeven_month = None;
         next.saving_at_36_months_usd = -5_000.0;
         assert!(payback_sentence(&next, "Karpenter").contains("never pays back"));
+        next.breakeven_month = Some(0.0);
+        next.overtaken_month = Some(19.26);
+        assert!(
+            payback_sentence(&next, "Karpenter")
+                .contains("costs less than Karpenter until month 19.3, then more"),
+            "{}",
+            payback_sentence(&next, "Karpenter")
+        );
     }
 }

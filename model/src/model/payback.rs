@@ -98,6 +98,10 @@ pub struct PlatformPayback {
     /// platform's: 0 when it is from the start; none when it never is within 36 months, and
     /// for the current platform itself.
     pub breakeven_month: Option<f64>,
+    /// The month (interpolated) after its break-even at which its cumulative cash rises
+    /// above the current platform's again, if it does within 36 months.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overtaken_month: Option<f64>,
     /// The current platform's cumulative cash at month 36 less this one's: what choosing
     /// this platform saves over the 36 months (negative: what it costs more), USD.
     pub saving_at_36_months_usd: f64,
@@ -155,6 +159,9 @@ pub fn payback(scenario: &Scenario, monthly_tco_usd: &[f64]) -> Payback {
                 continue;
             }
             p.breakeven_month = breakeven(&p.cumulative_usd, &base);
+            p.overtaken_month = p
+                .breakeven_month
+                .and_then(|from| overtaken(&p.cumulative_usd, &base, from));
             p.saving_at_36_months_usd = base[MONTHS] - p.cumulative_usd[MONTHS];
         }
     }
@@ -214,8 +221,19 @@ fn line_of(scenario: &Scenario, platform: &Platform, tco: f64) -> PlatformPaybac
         cumulative_usd: cumulative,
         owed_usd: owed,
         breakeven_month: None,
+        overtaken_month: None,
         saving_at_36_months_usd: 0.0,
     }
+}
+
+/// The first month (interpolated) after month `from` at which `line` rises above `base`.
+pub fn overtaken(line: &[f64], base: &[f64], from: f64) -> Option<f64> {
+    let gap = |m: usize| line[m] - base[m];
+    let start = from.ceil().max(1.0) as usize;
+    (start..line.len().min(base.len())).find_map(|m| {
+        let (before, now) = (gap(m - 1), gap(m));
+        (before <= 0.0 && now > 0.0).then(|| (m - 1) as f64 + before / (before - now))
+    })
 }
 
 /// The first month (interpolated) at which `line` is at or below `base`: 0 if it is from the
@@ -248,6 +266,14 @@ mod tests {
         assert_eq!(breakeven(&base, &line), Some(0.0));
         let never: Vec<f64> = (0..=MONTHS).map(|m| 1.0 + 20_000.0 * m as f64).collect();
         assert_eq!(breakeven(&never, &base), None);
+        // Cheaper at first, dearer from month 5: $10,000 less to start, $2,000 a month more.
+        let dearer: Vec<f64> = (0..=MONTHS)
+            .map(|m| -10_000.0 + 22_000.0 * m as f64)
+            .collect();
+        assert_eq!(breakeven(&dearer, &base), Some(0.0));
+        let month = overtaken(&dearer, &base, 0.0).unwrap();
+        assert!((month - 5.0).abs() < 1e-12, "{month}");
+        assert_eq!(overtaken(&line, &base, 3.75), None);
     }
 
     #[test]
