@@ -38,7 +38,7 @@ use tuning::*;
 #[derive(Debug, Clone)]
 pub enum Event {
     /// The scenario changed: a new run.
-    ScenarioChanged(Scenario),
+    ScenarioChanged(Box<Scenario>),
     /// Worker `worker` answered.
     WorkerAnswered {
         /// The worker's index.
@@ -295,7 +295,7 @@ impl RunCoordinator {
     /// Handles `event`, which happened at `now_ms`; returns what the page must do, in order.
     pub fn handle(&mut self, event: Event, now_ms: f64) -> Vec<Command> {
         match event {
-            Event::ScenarioChanged(scenario) => self.start_run(scenario, now_ms),
+            Event::ScenarioChanged(scenario) => self.start_run(*scenario, now_ms),
             Event::WorkerAnswered { worker, output } => self.answered(worker, output, now_ms),
             Event::WorkerFailed { worker, message } => self.failed(worker, &message, now_ms),
             Event::RestartFailed { .. } => self.give_up("a new worker could not be started"),

@@ -118,7 +118,7 @@ impl Page {
     }
 
     fn input(&mut self, s: &Scenario) {
-        self.handle(Event::ScenarioChanged(s.clone()));
+        self.handle(Event::ScenarioChanged(Box::new(s.clone())));
     }
 
     /// Worker `i` says it is ready.

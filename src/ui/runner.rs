@@ -167,7 +167,9 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
     // Runs inside the input's own task, as soon as the scenario changes and before any view
     // updates for it: the workers start on the run first (an `Effect` would queue behind the
     // render effects subscribed before it, about 5-25 ms of page updates on each input).
-    ImmediateEffect::new_scoped(move || dispatch(driver, Event::ScenarioChanged(scenario.get())));
+    ImmediateEffect::new_scoped(move || {
+        dispatch(driver, Event::ScenarioChanged(Box::new(scenario.get())))
+    });
     UseMonteCarloReturn {
         results: part(state, |s| s.results.clone()),
         done: part(state, |s| s.done),

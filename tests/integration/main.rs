@@ -24,6 +24,7 @@ mod limits;
 mod links;
 mod node_pools;
 mod payback;
+mod pipelines;
 mod presets;
 mod report;
 mod sensitivity;

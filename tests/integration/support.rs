@@ -91,6 +91,7 @@ pub fn bare_class(arrivals: Arrivals, duration: Duration) -> JobClass {
         restart_overhead_s: 0.0,
         team: String::new(),
         people_blocked_per_job: 1.0,
+        after: Vec::new(),
     }
 }
 

@@ -91,6 +91,81 @@ pub enum ScenarioError {
     },
 }
 
+impl ScenarioError {
+    /// The same error with its field path rewritten by `f` (a parse error has none).
+    pub fn with_field(self, f: impl Fn(&str) -> String) -> ScenarioError {
+        use ScenarioError::*;
+        match self {
+            OutOfRange {
+                field,
+                min,
+                max,
+                got,
+            } => OutOfRange {
+                field: f(&field),
+                min,
+                max,
+                got,
+            },
+            Count {
+                field,
+                min,
+                max,
+                got,
+            } => Count {
+                field: f(&field),
+                min,
+                max,
+                got,
+            },
+            DuplicateName { field, name } => DuplicateName {
+                field: f(&field),
+                name,
+            },
+            BadName { field, reason } => BadName {
+                field: f(&field),
+                reason,
+            },
+            Invalid { field, reason } => Invalid {
+                field: f(&field),
+                reason,
+            },
+            DoesNotFit {
+                field,
+                job_class,
+                platform,
+                need_gb,
+                have_gb,
+            } => DoesNotFit {
+                field: f(&field),
+                job_class,
+                platform,
+                need_gb,
+                have_gb,
+            },
+            TooManyGpus {
+                field,
+                job_class,
+                platform,
+                need,
+                have,
+            } => TooManyGpus {
+                field: f(&field),
+                job_class,
+                platform,
+                need,
+                have,
+            },
+            TooMuchWork { field, jobs, limit } => TooMuchWork {
+                field: f(&field),
+                jobs,
+                limit,
+            },
+            Parse { message } => Parse { message },
+        }
+    }
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -10,7 +10,7 @@ use super::error::ScenarioError;
 use super::outcome_cache::OutcomeCache;
 use super::scenario::{limits, Scenario, ValidScenario};
 use super::serving::platform::ServiceOutcome;
-use super::sim::outcome::TeamOutcome;
+use super::sim::outcome::{PipelineOutcome, TeamOutcome};
 use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
 use super::ENGINE_VERSION;
@@ -354,6 +354,41 @@ pub struct PlatformResult {
     /// TCO and never in it; only where `people.waiting_usd_per_hour` is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting_cost_usd: Option<Summary>,
+    /// Each pipeline on this platform, in the scenario's order (absent without pipelines).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipelines: Vec<PipelineResult>,
+}
+
+/// One pipeline on one platform over all replications.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct PipelineResult {
+    /// The pipeline's name.
+    pub name: String,
+    /// End-to-end time of its completed runs (arrival to the last stage's end), hours: each
+    /// replication's median and 95th percentile, summarised over the replications in which
+    /// a run completed.
+    pub end_to_end_hours: EndToEnd,
+    /// USD per completed run: its stages' GPU time and the workflow engine's charge for
+    /// their transitions, over the runs completed (the cluster's idle time and fixed costs
+    /// are not shared out); over the replications in which a run completed.
+    pub usd_per_pipeline_run: Option<Summary>,
+    /// Runs that arrived, completed, and failed (a stage gave up), per replication.
+    pub runs_submitted: Summary,
+    pub runs_completed: Summary,
+    pub runs_failed: Summary,
+    /// The workflow engine's state transitions (stage attempts), per replication.
+    pub transitions: Summary,
+}
+
+/// A pipeline's end-to-end hours: each replication's median and 95th percentile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct EndToEnd {
+    /// Over replications, of each one's median.
+    pub p50: Option<Summary>,
+    /// Over replications, of each one's 95th percentile.
+    pub p95: Option<Summary>,
 }
 
 /// One team's bill on one platform over all replications (showback).
@@ -576,6 +611,31 @@ impl Results {
                     },
                     waiting_cost_usd: (scenario.people.waiting_usd_per_hour > 0.0)
                         .then(|| summary(col(&|o| o.waiting_cost_usd))),
+                    pipelines: scenario
+                        .pipelines
+                        .iter()
+                        .enumerate()
+                        .map(|(k, pipeline)| {
+                            let of = |f: &dyn Fn(&PipelineOutcome) -> f64| {
+                                summary(col(&|o| o.pipelines.get(k).map_or(0.0, f)))
+                            };
+                            let some = |f: &dyn Fn(&PipelineOutcome) -> Option<f64>| {
+                                Summary::of(&opt_col(&|o| o.pipelines.get(k).and_then(f)))
+                            };
+                            PipelineResult {
+                                name: pipeline.name.clone(),
+                                end_to_end_hours: EndToEnd {
+                                    p50: some(&|r| r.end_to_end_p50_hours),
+                                    p95: some(&|r| r.end_to_end_p95_hours),
+                                },
+                                usd_per_pipeline_run: some(&|r| r.usd_per_run),
+                                runs_submitted: of(&|r| r.runs_submitted as f64),
+                                runs_completed: of(&|r| r.runs_completed as f64),
+                                runs_failed: of(&|r| r.runs_failed as f64),
+                                transitions: of(&|r| r.transitions as f64),
+                            }
+                        })
+                        .collect(),
                 }
             })
             .collect();

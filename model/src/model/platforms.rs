@@ -143,6 +143,7 @@ impl Profile {
             preemption: Default::default(),
             // Nothing paid once unless a scenario says so.
             one_off: Default::default(),
+            orchestration: Default::default(),
         };
         match self {
             Profile::AwsBatch => {}

@@ -66,6 +66,8 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
             services: scenario.services.clone(),
             showback: scenario.showback.clone(),
             payback: scenario.payback.clone(),
+            pipelines: scenario.pipelines.clone(),
+            stage_classes_from: None,
         }),
         None => serde_json::to_value(scenario),
     }

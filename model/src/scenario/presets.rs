@@ -7,9 +7,9 @@
 use crate::model::catalog;
 use crate::model::platforms::Profile;
 use crate::model::scenario::{
-    gpu_sharing, Arrivals, Duration, FailureKind, Failures, GpuSharing, JobClass, NodePool,
-    Overflow, Placement, Preemption, Scenario, Service, ServiceSpikes, ServiceTraffic, Serving,
-    TeamPolicy,
+    gpu_sharing, Arrivals, Duration, FailureKind, Failures, GpuSharing, JobClass, NodePool, OneOff,
+    Orchestration, Overflow, PaybackSettings, Pipeline, Placement, Preemption, Scenario, Service,
+    ServiceSpikes, ServiceTraffic, Serving, TeamPolicy,
 };
 
 /// A named starting scenario.
@@ -126,6 +126,24 @@ pub fn presets() -> &'static [Preset] {
             version: 2,
             description: "Fine-tuning jobs and the API that serves the model: all on SageMaker, all on EKS (node groups of their own, or one cluster for both), or trained on SageMaker and served on EKS (seed 001)",
             build: train_sagemaker_serve_eks,
+        },
+        Preset {
+            name: "pharma-14-stage-pipeline",
+            version: 1,
+            description: "A drug-discovery pipeline of 14 stages on T4, V100 and A100 pools, ten runs a day: AWS Batch with Step Functions vs GKE with Argo (seed 000)",
+            build: pharma_14_stage_pipeline,
+        },
+        Preset {
+            name: "karpenter-vs-autopilot-payback",
+            version: 1,
+            description: "Six engineer-months to build spot handling on EKS with Karpenter, or GKE Autopilot: which pays back over 36 months (seed 000)",
+            build: karpenter_vs_autopilot_payback,
+        },
+        Preset {
+            name: "commit-1y-vs-3y",
+            version: 1,
+            description: "A100s on demand, on a 1-year or on a 3-year committed-use discount, at 60 % utilisation (seeds 000, 002)",
+            build: commit_1y_vs_3y,
         },
     ]
 }
@@ -462,6 +480,26 @@ fn multi_team_cluster() -> Scenario {
     }
 }
 
+/// A GKE Standard cluster in us-central1 with pools of 8-GPU A100 nodes ("a100", the
+/// first), 1-GPU V100 nodes ("v100") and 1-GPU T4 nodes ("t4").
+fn gke_three_pools(name: &str) -> crate::model::scenario::Platform {
+    let mut p = Profile::GkeStandard.platform(name, "a2-highgpu-8g", "us-central1");
+    p.first_pool_mut().name = "a100".into();
+    p.node_pools.push(pool(
+        Profile::GkeStandard,
+        "v100",
+        "n1-standard-8+1xV100",
+        "us-central1",
+    ));
+    p.node_pools.push(pool(
+        Profile::GkeStandard,
+        "t4",
+        "n1-standard-8+1xT4",
+        "us-central1",
+    ));
+    p
+}
+
 /// Seed 000's drug-discovery pipeline, whose stages ask for V100s, A100s and T4s "within a
 /// single experimental run", as three job classes on one GKE Standard cluster: pools of
 /// 1-GPU T4 and V100 nodes and 8-GPU A100 nodes, each stage on the GPU it asks for; the same
@@ -470,24 +508,7 @@ fn multi_team_cluster() -> Scenario {
 /// so a stage runs 1 ÷ 0.45 times longer on a V100 and 1 ÷ 0.12 on a T4 (the catalog's rough
 /// training ratios: override a pool's relative throughput for inference-like stages).
 fn mixed_gpu_pipeline_pools() -> Scenario {
-    let three_pools = |name: &str| {
-        let mut p = Profile::GkeStandard.platform(name, "a2-highgpu-8g", "us-central1");
-        p.first_pool_mut().name = "a100".into();
-        p.node_pools.push(pool(
-            Profile::GkeStandard,
-            "v100",
-            "n1-standard-8+1xV100",
-            "us-central1",
-        ));
-        p.node_pools.push(pool(
-            Profile::GkeStandard,
-            "t4",
-            "n1-standard-8+1xT4",
-            "us-central1",
-        ));
-        p
-    };
-    let mut as_asked = three_pools("GKE, T4/V100/A100 pools as the stages ask");
+    let mut as_asked = gke_three_pools("GKE, T4/V100/A100 pools as the stages ask");
     for (stage, at) in [
         ("Docking", "v100"),
         ("Affinity training", "a100"),
@@ -495,7 +516,7 @@ fn mixed_gpu_pipeline_pools() -> Scenario {
     ] {
         as_asked.class_pools.insert(stage.into(), at.into());
     }
-    let cheapest = three_pools("GKE, the cheapest pool per stage");
+    let cheapest = gke_three_pools("GKE, the cheapest pool per stage");
     let a100 = Profile::GkeStandard.platform("GKE, A100s only", "a2-highgpu-8g", "us-central1");
     let stage =
         |name: &str, per_day: f64, median: f64, p90: f64, gpus: f64, memory: f64| JobClass {
@@ -897,6 +918,252 @@ fn one_cluster_for_both() -> Scenario {
         }],
         ..Scenario::default()
     }
+}
+
+/// Seed 000's drug-discovery pipeline: "14 distinct containerized stages from molecular
+/// docking simulation through to affinity prediction, with GPU requirements varying from V100
+/// to A100 to T4 within a single experimental run", ten runs a day. Preparation on T4s,
+/// docking in four shards and rescoring on V100s, refinement, affinity and ranking on A100s
+/// (the stages move T4 → V100 → A100, as the model asks of a pipeline on several pools). The
+/// stages, their sizes and durations are assumptions (the seed names none but the first and
+/// last); durations are on an A100, so a stage runs 1 ÷ 0.45 as long on a V100 and 1 ÷ 0.12 on
+/// a T4. Each stage retries a transient failure (5 %) twice with a 60-s backoff doubling
+/// (Step Functions' Retry, Argo's retryStrategy). AWS Batch pays Step Functions per state
+/// transition; Argo Workflows on GKE charges nothing beyond the cluster's people.
+fn pharma_14_stage_pipeline() -> Scenario {
+    /// (name, pool, GPUs, median and p90 hours on an A100, after)
+    type StagePlan<'a> = (&'a str, &'a str, f64, f64, f64, Vec<&'a str>);
+    let aws_pools = |name: &str| {
+        let mut p = Profile::AwsBatch.platform(name, "p4d.24xlarge", "us-east-1");
+        p.first_pool_mut().name = "a100".into();
+        p.node_pools
+            .push(pool(Profile::AwsBatch, "v100", "p3.2xlarge", "us-east-1"));
+        p.node_pools
+            .push(pool(Profile::AwsBatch, "t4", "g4dn.xlarge", "us-east-1"));
+        p
+    };
+    let mut batch = aws_pools("AWS Batch + Step Functions");
+    // [ref] $0.025 per 1,000 state transitions, 4,000 free a month (aws.amazon.com/step-functions/pricing, read 2026-12-04)
+    batch.orchestration = Orchestration {
+        usd_per_1000_transitions: 0.025,
+        free_transitions_per_month: 4_000.0,
+    };
+    let mut gke = gke_three_pools("GKE Standard + Argo");
+    let shards = [
+        "dock-shard-1",
+        "dock-shard-2",
+        "dock-shard-3",
+        "dock-shard-4",
+    ];
+    let plan: Vec<StagePlan> = vec![
+        ("library-ingest", "t4", 1.0, 0.05, 0.1, vec![]),
+        ("ligand-prep", "t4", 1.0, 0.05, 0.1, vec!["library-ingest"]),
+        ("protein-prep", "t4", 1.0, 0.04, 0.08, vec![]),
+        (
+            "pocket-detection",
+            "t4",
+            1.0,
+            0.03,
+            0.06,
+            vec!["protein-prep"],
+        ),
+        (
+            shards[0],
+            "v100",
+            1.0,
+            0.2,
+            0.4,
+            vec!["ligand-prep", "pocket-detection"],
+        ),
+        (
+            shards[1],
+            "v100",
+            1.0,
+            0.2,
+            0.4,
+            vec!["ligand-prep", "pocket-detection"],
+        ),
+        (
+            shards[2],
+            "v100",
+            1.0,
+            0.2,
+            0.4,
+            vec!["ligand-prep", "pocket-detection"],
+        ),
+        (
+            shards[3],
+            "v100",
+            1.0,
+            0.2,
+            0.4,
+            vec!["ligand-prep", "pocket-detection"],
+        ),
+        ("pose-rescoring", "v100", 1.0, 0.15, 0.3, shards.to_vec()),
+        (
+            "md-refinement",
+            "a100",
+            4.0,
+            0.5,
+            1.0,
+            vec!["pose-rescoring"],
+        ),
+        (
+            "affinity-fine-tune",
+            "a100",
+            8.0,
+            1.0,
+            2.5,
+            vec!["md-refinement"],
+        ),
+        (
+            "affinity-prediction",
+            "a100",
+            1.0,
+            0.2,
+            0.4,
+            vec!["affinity-fine-tune"],
+        ),
+        (
+            "admet-prediction",
+            "a100",
+            1.0,
+            0.1,
+            0.2,
+            vec!["pose-rescoring"],
+        ),
+        (
+            "rank-and-report",
+            "a100",
+            1.0,
+            0.05,
+            0.1,
+            vec!["affinity-prediction", "admet-prediction"],
+        ),
+    ];
+    let mut stages = Vec::new();
+    for (name, at, gpus, median, p90, after) in plan {
+        for platform in [&mut batch, &mut gke] {
+            platform
+                .class_pools
+                .insert(format!("drug-discovery/{name}"), at.into());
+        }
+        stages.push(JobClass {
+            name: name.into(),
+            duration: Duration::LogNormal {
+                median_hours: median,
+                p90_hours: p90,
+            },
+            gpus_per_job: gpus,
+            gpu_memory_gb: if at == "a100" { 30.0 } else { 12.0 },
+            failures: Failures {
+                probability: 0.05,
+                kind: FailureKind::Transient,
+                max_retries: 2,
+                backoff_s: 60.0,
+                ..Failures::default()
+            },
+            data_read_gb_per_attempt: 20.0,
+            egress_gb_per_job: 0.5,
+            image_gb: 8.0,
+            checkpoint_interval_min: if gpus >= 4.0 { 30.0 } else { 0.0 },
+            after: after.into_iter().map(String::from).collect(),
+            ..JobClass::default()
+        });
+    }
+    Scenario {
+        reference_gpus: 16,
+        job_classes: Vec::new(),
+        platforms: vec![batch, gke],
+        pipelines: vec![Pipeline {
+            name: "drug-discovery".into(),
+            arrivals: Arrivals::Poisson { per_day: 10.0 },
+            stages,
+            people_blocked_per_job: 1.0,
+        }],
+        ..Scenario::default()
+    }
+}
+
+/// Seed 000's fintech "spent six engineer-months trying to replicate Batch's Spot instance
+/// handling with custom Karpenter configurations on EKS, then migrated to GKE Autopilot and
+/// recovered the engineering cost in 11 weeks". Fraud-model training jobs on 1-GPU L4 nodes
+/// on spot, on EKS with Karpenter (six engineer-months to build, at the FTE cost) or on GKE
+/// Autopilot (half an engineer-month to move, an assumption), over 36 months with EKS as
+/// what runs today. The workload is an assumption; the seed gives none.
+fn karpenter_vs_autopilot_payback() -> Scenario {
+    let mut eks = Profile::Eks.platform("EKS + Karpenter, spot", "g6.xlarge", "us-east-1");
+    eks.first_pool_mut().purchase.overflow = Overflow::Spot;
+    eks.one_off = OneOff {
+        engineer_months: 6.0,
+        usd: 0.0,
+    };
+    let mut autopilot =
+        Profile::GkeAutopilot.platform("GKE Autopilot, spot", "g2-standard-8", "us-central1");
+    autopilot.first_pool_mut().purchase.overflow = Overflow::Spot;
+    autopilot.one_off = OneOff {
+        engineer_months: 0.5,
+        usd: 0.0,
+    };
+    Scenario {
+        reference_gpus: 16,
+        reference_gpu: "L4".into(),
+        job_classes: vec![JobClass {
+            name: "Fraud-model training".into(),
+            arrivals: Arrivals::Poisson { per_day: 60.0 },
+            duration: Duration::LogNormal {
+                median_hours: 1.0,
+                p90_hours: 3.0,
+            },
+            gpus_per_job: 1.0,
+            gpu_memory_gb: 16.0,
+            image_gb: 6.0,
+            checkpoint_interval_min: 15.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![eks, autopilot],
+        payback: PaybackSettings {
+            current: "EKS + Karpenter, spot".into(),
+        },
+        ..Scenario::default()
+    }
+}
+
+/// Seed 002's "GCP commitments (1-year or 3-year for 50–70% discount)" against seed 000's
+/// "Show me what breaks at 40 %": a GKE Standard cluster of 8-GPU A100 nodes whose whole
+/// reference size is committed for one year (37 % off) or three (65 % off), the GPU CUD
+/// levels of the reference data, billed monthly with no upfront, overflow on demand; and all
+/// on demand. The workload offers 60 % of the reference GPUs (move the utilisation slider to
+/// 40 % or 85 % to see what breaks).
+fn commit_1y_vs_3y() -> Scenario {
+    let on_demand = Profile::GkeStandard.platform("On demand", "a2-highgpu-8g", "us-central1");
+    let committed = |name: &str, years: u32, discount: f64| {
+        let mut p = Profile::GkeStandard.platform(name, "a2-highgpu-8g", "us-central1");
+        let purchase = &mut p.first_pool_mut().purchase;
+        purchase.reserved_share = 1.0;
+        purchase.reserved_discount_pct = discount;
+        purchase.term_years = years;
+        purchase.overflow = Overflow::OnDemand;
+        p
+    };
+    let class = JobClass {
+        name: "Training".into(),
+        ..JobClass::default()
+    };
+    let mut scenario = Scenario {
+        reference_gpus: 32,
+        job_classes: vec![class],
+        platforms: vec![
+            on_demand,
+            committed("1-year CUD", 1, 37.0),
+            committed("3-year CUD", 3, 65.0),
+        ],
+        ..Scenario::default()
+    };
+    scenario = scenario
+        .with_offered_utilization(0.6)
+        .expect("a workload to scale");
+    scenario
 }
 
 #[cfg(test)]

@@ -701,6 +701,14 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     num!(Platform; "one_off.usd", "Other one-off costs", "$", (0.0, 1e10),
         |p| p.one_off.usd, |p, v| p.one_off.usd = v)
         .doc("Tooling, migration services and data transfer paid once, at month 0 of the payback view; never in the monthly TCO."),
+    num!(Platform; "orchestration.usd_per_1000_transitions", "Workflow charge", "$ per 1,000 transitions", (0.0, 100.0),
+        |p| p.orchestration.usd_per_1000_transitions, |p, v| p.orchestration.usd_per_1000_transitions = v)
+        .doc("What the workflow engine that runs pipelines charges per 1,000 state transitions: one per stage attempt, retries included. In the fees. 0 for Argo Workflows on the cluster.")
+        .source("AWS Step Functions standard workflows: $0.025 per 1,000 state transitions in US East, retries charged (aws.amazon.com/step-functions/pricing, read 2026-12-04)"),
+    num!(Platform; "orchestration.free_transitions_per_month", "Free transitions", "per month", (0.0, 1e9),
+        |p| p.orchestration.free_transitions_per_month, |p, v| p.orchestration.free_transitions_per_month = v)
+        .doc("State transitions the workflow engine does not charge each month.")
+        .source("AWS Step Functions free tier: 4,000 state transitions a month, not expiring (aws.amazon.com/step-functions/pricing, read 2026-12-04)"),
     Field::<Platform>::other("preemption.reclaim_quota", "Teams reclaim their quota by preemption", Value::Flag {
         get: |p| p.preemption.reclaim_quota,
         set: |p, on| p.preemption.reclaim_quota = on,
@@ -1120,6 +1128,10 @@ mod tests {
             usd: 10_000.0,
         };
         out[2].payback.current = out[2].platforms[0].name.clone();
+        out[2].platforms[0].orchestration = super::super::Orchestration {
+            usd_per_1000_transitions: 0.025,
+            free_transitions_per_month: 4_000.0,
+        };
         // Each way of sharing GPUs.
         let gpu = out[1].platforms[0].first_pool().gpu_model.clone();
         out[1].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::Mig {

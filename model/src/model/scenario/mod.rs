@@ -26,10 +26,12 @@ pub const DAY_S: f64 = 86_400.0;
 pub mod gpu_sharing;
 pub mod limits;
 pub mod node_pool;
+pub mod pipeline;
 mod service;
 pub mod teams;
 pub use gpu_sharing::GpuSharing;
 pub use node_pool::{NodePool, PoolNeed};
+pub use pipeline::{Pipeline, PipelineGraph};
 pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
 pub use teams::{Preemption, SharedCosts, Showback, TeamPolicy};
 
@@ -70,6 +72,14 @@ pub struct Scenario {
     /// Which platform the payback view compares the others with (absent: the first).
     #[serde(skip_serializing_if = "is_default")]
     pub payback: PaybackSettings,
+    /// Pipelines: DAGs of stages, each run submitting a stage when the stages it comes after
+    /// have finished (absent: none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pipelines: Vec<Pipeline>,
+    /// Where the pipelines' stages begin among `job_classes` in the scenario the simulation
+    /// runs ([`Scenario::simulated`]); `None` in every scenario a user writes.
+    #[serde(skip)]
+    pub stage_classes_from: Option<usize>,
 }
 
 /// Jobs as a history recorded them, replayed on every platform: each arrives when it did
@@ -120,6 +130,8 @@ impl Default for Scenario {
             services: Vec::new(),
             showback: Showback::default(),
             payback: PaybackSettings::default(),
+            pipelines: Vec::new(),
+            stage_classes_from: None,
         }
     }
 }
@@ -498,6 +510,9 @@ pub struct JobClass {
     /// them `people.waiting_usd_per_hour`.
     #[serde(skip_serializing_if = "is_one")]
     pub people_blocked_per_job: f64,
+    /// In a pipeline's stage: the stages it comes after (by name); empty in a job class.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
 }
 
 fn is_one(x: &f64) -> bool {
@@ -534,6 +549,7 @@ impl Default for JobClass {
             restart_overhead_s: 300.0,
             team: String::new(),
             people_blocked_per_job: 1.0,
+            after: Vec::new(),
         }
     }
 }
@@ -748,6 +764,31 @@ pub struct Platform {
     /// payback view and never in the monthly TCO.
     #[serde(skip_serializing_if = "is_default")]
     pub one_off: OneOff,
+    /// What the workflow engine that runs pipelines charges (absent: nothing, as Argo
+    /// Workflows on the cluster, whose people are the platform's ops).
+    #[serde(skip_serializing_if = "is_default")]
+    pub orchestration: Orchestration,
+}
+
+/// A workflow engine's charge per state transition (AWS Step Functions standard workflows:
+/// one per state entered, retries included).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Orchestration {
+    /// USD per 1,000 state transitions.
+    pub usd_per_1000_transitions: f64,
+    /// State transitions free each month.
+    pub free_transitions_per_month: f64,
+}
+
+impl Orchestration {
+    /// Its charge, USD per month, for `transitions_per_month`.
+    pub fn usd_per_month(&self, transitions_per_month: f64) -> f64 {
+        (transitions_per_month - self.free_transitions_per_month).max(0.0)
+            * self.usd_per_1000_transitions
+            / 1000.0
+    }
 }
 
 /// One-off costs of a platform: the engineering to build or migrate to it, and everything
@@ -810,11 +851,23 @@ impl Scenario {
 
     /// Offered load as a share of `reference_gpus` (MODEL.md: utilization, the input).
     pub fn offered_utilization(&self) -> f64 {
-        let per_day: f64 = self
-            .job_classes
+        // A scenario the simulation runs has its pipelines' stages among its classes already.
+        let own = self.stage_classes_from.unwrap_or(self.job_classes.len());
+        let per_day: f64 = self.job_classes[..own]
             .iter()
             .map(JobClass::reference_gpu_hours_per_day)
-            .sum();
+            .sum::<f64>()
+            + self
+                .pipelines
+                .iter()
+                .map(|p| {
+                    p.arrivals.jobs_per_day()
+                        * p.stages
+                            .iter()
+                            .map(|s| s.duration.mean_hours() * s.gpus_per_job)
+                            .sum::<f64>()
+                })
+                .sum::<f64>();
         per_day / 24.0 / f64::from(self.reference_gpus.max(1))
     }
 
@@ -828,6 +881,9 @@ impl Scenario {
         let mut out = self.clone();
         for class in &mut out.job_classes {
             class.arrivals = class.arrivals.scaled(target / now);
+        }
+        for pipeline in &mut out.pipelines {
+            pipeline.arrivals = pipeline.arrivals.scaled(target / now);
         }
         Some(out)
     }

@@ -49,12 +49,154 @@ impl Scenario {
     /// Checks every field; the first problem found is returned with its field path.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         check_fields(SCENARIO_FIELDS, self, "")?;
-        self.check_job_classes()?;
-        self.check_platforms()?;
+        self.check_pipelines()?;
+        // The job classes and platforms as the simulation sees them: a pipeline's stages are
+        // classes of their own, named back to their place in the pipeline.
+        let run = self.simulated();
+        let named = |e: ScenarioError| self.stage_field(e);
+        run.check_job_classes().map_err(named)?;
+        run.check_platforms().map_err(named)?;
+        self.check_pipeline_pools(&run)?;
         self.check_payback()?;
         self.check_services()?;
         self.check_replay()?;
-        self.check_work_size()
+        run.check_work_size()
+    }
+
+    /// The pipelines: at most [`PIPELINES_MAX`], each named once, with 1 to [`STAGES_MAX`]
+    /// stages whose names and `after` lists make a DAG (no cycle, no unknown stage); none
+    /// beside a replay.
+    fn check_pipelines(&self) -> Result<(), ScenarioError> {
+        use super::pipeline::{PIPELINES_MAX, STAGES_MAX};
+        count("pipelines", self.pipelines.len(), 0, PIPELINES_MAX)?;
+        if !self.pipelines.is_empty() && self.replay.is_some() {
+            return Err(ScenarioError::Invalid {
+                field: "pipelines".into(),
+                reason: "a replay of a job history runs its recorded jobs only: remove the \
+                         pipelines or the replay"
+                    .into(),
+            });
+        }
+        for (i, pipeline) in self.pipelines.iter().enumerate() {
+            let at = format!("pipelines.{i}");
+            let earlier = self.pipelines[..i].iter().map(|p| p.name.as_str());
+            path_name(&pipeline.name, earlier, format!("{at}.name"))?;
+            count(
+                &format!("{at}.stages"),
+                pipeline.stages.len(),
+                1,
+                STAGES_MAX,
+            )?;
+            let people = pipeline.people_blocked_per_job;
+            if !in_range(people, 0.0, 1000.0) {
+                return Err(out_of_range(
+                    format!("{at}.people_blocked_per_job"),
+                    people,
+                    0.0,
+                    1000.0,
+                ));
+            }
+            for (s, stage) in pipeline.stages.iter().enumerate() {
+                let earlier = pipeline.stages[..s].iter().map(|o| o.name.as_str());
+                path_name(&stage.name, earlier, format!("{at}.stages.{s}.name"))?;
+            }
+            pipeline.check_graph(&at)?;
+        }
+        for (i, class) in self.job_classes.iter().enumerate() {
+            if !class.after.is_empty() {
+                return Err(ScenarioError::Invalid {
+                    field: format!("job_classes.{i}.after"),
+                    reason: "only a pipeline's stage comes after others: put the class in a \
+                             pipeline's stages"
+                        .into(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// On each platform, every pipeline's stages move between pools in one direction (the
+    /// pools run one pass each, in that order).
+    fn check_pipeline_pools(&self, run: &Scenario) -> Result<(), ScenarioError> {
+        use crate::model::sim::engine::pool_edges;
+        for (i, platform) in run.platforms.iter().enumerate() {
+            let edges = pool_edges(run, platform);
+            if edges.is_empty() {
+                continue;
+            }
+            // A cycle among the pools: some pool can never be placed first.
+            let pools = platform.node_pools.len();
+            let mut left: Vec<usize> = (0..pools)
+                .map(|b| edges.iter().filter(|e| e.1 == b).count())
+                .collect();
+            let mut done = vec![false; pools];
+            while let Some(next) = (0..pools).find(|&p| !done[p] && left[p] == 0) {
+                done[next] = true;
+                for e in edges.iter().filter(|e| e.0 == next) {
+                    left[e.1] -= 1;
+                }
+            }
+            if let Some(stuck) = (0..pools).find(|&p| !done[p]) {
+                let back: Vec<String> = edges
+                    .iter()
+                    .filter(|e| !done[e.0] && !done[e.1])
+                    .map(|e| {
+                        format!(
+                            "{} → {}",
+                            platform.node_pools[e.0].name, platform.node_pools[e.1].name
+                        )
+                    })
+                    .collect();
+                return Err(ScenarioError::Invalid {
+                    field: format!("platforms.{i}.class_pools"),
+                    reason: format!(
+                        "on platform \"{}\", pipeline stages go from pool to pool and back ({}): \
+                         a pipeline's stages must move between pools in one direction (pool \
+                         \"{}\" is on the loop); map the stages in class_pools (\"pipeline/stage\") \
+                         so that they do",
+                        platform.name,
+                        back.join(", "),
+                        platform.node_pools[stuck].name
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `e` with a stage class's path (`job_classes.N…` past the scenario's own classes)
+    /// named as the pipeline's: `pipelines.P.stages.S…`, or `pipelines.P.arrivals…`.
+    fn stage_field(&self, e: ScenarioError) -> ScenarioError {
+        let own = self.job_classes.len();
+        let mut starts = Vec::new();
+        let mut next = own;
+        for p in &self.pipelines {
+            starts.push(next);
+            next += p.stages.len();
+        }
+        e.with_field(|field| {
+            let Some(rest) = field.strip_prefix("job_classes.") else {
+                return field.to_string();
+            };
+            let (index, tail) = rest.split_once('.').unwrap_or((rest, ""));
+            let Ok(class) = index.parse::<usize>() else {
+                return field.to_string();
+            };
+            let Some(p) = starts
+                .iter()
+                .rposition(|&s| s <= class)
+                .filter(|_| class >= own)
+            else {
+                return field.to_string();
+            };
+            let s = class - starts[p];
+            let dot = if tail.is_empty() { "" } else { "." };
+            if tail.starts_with("arrivals") {
+                format!("pipelines.{p}.{tail}")
+            } else {
+                format!("pipelines.{p}.stages.{s}{dot}{tail}")
+            }
+        })
     }
 
     /// A replay's jobs: at most [`limits::HISTORY_JOBS_MAX`], each at a time from 0, of a
@@ -177,10 +319,11 @@ impl Scenario {
     /// 1 to [`limits::JOB_CLASSES_MAX`] classes (0 when the scenario has services), each
     /// with valid fields.
     fn check_job_classes(&self) -> Result<(), ScenarioError> {
+        let own = self.stage_classes_from.unwrap_or(self.job_classes.len());
         count(
             "job_classes",
-            self.job_classes.len(),
-            usize::from(self.services.is_empty()),
+            own,
+            usize::from(self.services.is_empty() && self.pipelines.is_empty()),
             limits::JOB_CLASSES_MAX,
         )?;
         for (i, class) in self.job_classes.iter().enumerate() {
@@ -721,6 +864,32 @@ fn name(text: &str) -> Result<(), &'static str> {
 
 /// Replicas share training's nodes only where replicas share nodes at all, and not on
 /// SageMaker (its training jobs and endpoints never share instances) or Cloud Run.
+/// A pipeline's or a stage's name: a name, without "/" (`pipeline/stage` names a stage in
+/// `class_pools`), none of the `earlier`.
+fn path_name<'a>(
+    text: &str,
+    mut earlier: impl Iterator<Item = &'a str>,
+    field: String,
+) -> Result<(), ScenarioError> {
+    let bad = name(text).err().or_else(|| {
+        text.contains('/')
+            .then_some("must not contain \"/\" (pipeline/stage names a stage in class_pools)")
+    });
+    if let Some(reason) = bad {
+        return Err(ScenarioError::BadName {
+            field,
+            reason: reason.into(),
+        });
+    }
+    if earlier.any(|e| e == text) {
+        return Err(ScenarioError::DuplicateName {
+            field,
+            name: text.to_string(),
+        });
+    }
+    Ok(())
+}
+
 fn check_shares_nodes_with_training(platform: &Platform, at: &str) -> Result<(), ScenarioError> {
     use super::Profile;
     use crate::model::serving::platform::{serving_of, shares_nodes};

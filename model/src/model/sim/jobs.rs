@@ -3,7 +3,7 @@
 
 use crate::model::rng::{lognormal_sigma, Purpose, Stream};
 use crate::model::scenario::{
-    empirical_quantile, Arrivals, Duration, FailureKind, Replay, Scenario, DAY_S, HOUR_S,
+    empirical_quantile, Arrivals, Duration, FailureKind, JobClass, Replay, Scenario, DAY_S, HOUR_S,
 };
 
 /// One submitted job.
@@ -30,8 +30,13 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
     if let Some(replay) = &scenario.replay {
         return replay_jobs(scenario, replay, replication, horizon_s);
     }
+    // A pipeline's stages are classes of their own from `stage_classes_from` on.
+    let scenario = scenario.simulated();
+    let own_classes = scenario
+        .stage_classes_from
+        .unwrap_or(scenario.job_classes.len());
     let mut jobs = Vec::new();
-    for (class_index, class) in scenario.job_classes.iter().enumerate() {
+    for (class_index, class) in scenario.job_classes[..own_classes].iter().enumerate() {
         // One stream per class: editing one class never changes another's jobs.
         let mut rng = Stream::new(
             scenario.seed,
@@ -39,55 +44,110 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
             Purpose::Jobs,
             class_index as u64,
         );
-        let mut arrivals: Vec<f64> = Vec::new();
-        match &class.arrivals {
-            Arrivals::Steady { per_day } => {
-                if *per_day > 0.0 {
-                    let gap = DAY_S / per_day;
-                    let mut t = 0.0;
-                    while t < horizon_s {
-                        arrivals.push(t);
-                        t += gap;
-                    }
-                }
-            }
-            Arrivals::Poisson { per_day } => {
-                if *per_day > 0.0 {
-                    let mean_gap = DAY_S / per_day;
-                    let mut t = rng.exponential(mean_gap);
-                    while t < horizon_s {
-                        arrivals.push(t);
-                        t += rng.exponential(mean_gap);
-                    }
-                }
-            }
-            Arrivals::Bursts {
-                bursts_per_day,
-                jobs_per_burst,
-            } => {
-                if *bursts_per_day > 0.0 {
-                    let mean_gap = DAY_S / bursts_per_day;
-                    let mut t = rng.exponential(mean_gap);
-                    while t < horizon_s {
-                        arrivals.extend(std::iter::repeat_n(t, *jobs_per_burst as usize));
-                        t += rng.exponential(mean_gap);
-                    }
-                }
-            }
-            Arrivals::HourOfDay {
-                per_day,
-                hourly_weights,
-                weekday_weights,
-            } => hour_of_day_arrivals(
-                *per_day,
-                hourly_weights,
-                weekday_weights.as_deref(),
-                horizon_s,
-                &mut rng,
-                &mut arrivals,
-            ),
+        let arrivals = arrival_times(&class.arrivals, horizon_s, &mut rng);
+        let mut draw = JobDraw::new(class, class_index);
+        for t in arrivals {
+            jobs.push(draw.job(t, &mut rng));
         }
-        // σ once per class, not per job (the same draws).
+    }
+    // Pipelines: one stream for each pipeline's runs and one per stage for its jobs' draws
+    // (a stream per class, as above); a run's stages are pushed together, in stage order.
+    if let Some(graph) = scenario.pipeline_graph() {
+        for (p, pipeline) in scenario.pipelines.iter().enumerate() {
+            let (first, count) = graph.pipelines[p];
+            let mut runs = Stream::new(
+                scenario.seed,
+                replication,
+                Purpose::Jobs,
+                PIPELINE_STREAMS + p as u64,
+            );
+            let arrivals = arrival_times(&pipeline.arrivals, horizon_s, &mut runs);
+            let mut stages: Vec<(JobDraw, Stream)> = (first..first + count)
+                .map(|c| {
+                    let rng = Stream::new(scenario.seed, replication, Purpose::Jobs, c as u64);
+                    (JobDraw::new(&scenario.job_classes[c], c), rng)
+                })
+                .collect();
+            for t in arrivals {
+                for (draw, rng) in &mut stages {
+                    jobs.push(draw.job(t, rng));
+                }
+            }
+        }
+    }
+    // Stable sort: equal times keep class order, then draw order (so a pipeline run's
+    // stages stay together, in stage order).
+    jobs.sort_by_key(|j| j.arrival_s);
+    jobs
+}
+
+/// Stream index of pipeline 0's runs (pipeline `p` draws from this + `p`), far above any
+/// class's.
+const PIPELINE_STREAMS: u64 = 1 << 32;
+
+/// Submission times within the horizon, s, of an arrival pattern.
+fn arrival_times(arrivals: &Arrivals, horizon_s: f64, rng: &mut Stream) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::new();
+    match arrivals {
+        Arrivals::Steady { per_day } => {
+            if *per_day > 0.0 {
+                let gap = DAY_S / per_day;
+                let mut t = 0.0;
+                while t < horizon_s {
+                    out.push(t);
+                    t += gap;
+                }
+            }
+        }
+        Arrivals::Poisson { per_day } => {
+            if *per_day > 0.0 {
+                let mean_gap = DAY_S / per_day;
+                let mut t = rng.exponential(mean_gap);
+                while t < horizon_s {
+                    out.push(t);
+                    t += rng.exponential(mean_gap);
+                }
+            }
+        }
+        Arrivals::Bursts {
+            bursts_per_day,
+            jobs_per_burst,
+        } => {
+            if *bursts_per_day > 0.0 {
+                let mean_gap = DAY_S / bursts_per_day;
+                let mut t = rng.exponential(mean_gap);
+                while t < horizon_s {
+                    out.extend(std::iter::repeat_n(t, *jobs_per_burst as usize));
+                    t += rng.exponential(mean_gap);
+                }
+            }
+        }
+        Arrivals::HourOfDay {
+            per_day,
+            hourly_weights,
+            weekday_weights,
+        } => hour_of_day_arrivals(
+            *per_day,
+            hourly_weights,
+            weekday_weights.as_deref(),
+            horizon_s,
+            rng,
+            &mut out,
+        ),
+    }
+    out
+}
+
+/// A class's per-job draws: its run time, whether it is broken and where, its attempts' seed.
+struct JobDraw<'a> {
+    class: &'a JobClass,
+    index: usize,
+    /// σ once per class, not per job (the same draws).
+    duration_sigma: f64,
+}
+
+impl<'a> JobDraw<'a> {
+    fn new(class: &'a JobClass, index: usize) -> Self {
         let duration_sigma = match &class.duration {
             Duration::LogNormal {
                 median_hours,
@@ -95,37 +155,42 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
             } => lognormal_sigma(*median_hours, *p90_hours),
             _ => 0.0,
         };
-        for t in arrivals {
-            let work_ref_s = match &class.duration {
-                Duration::Fixed { hours } => hours * HOUR_S,
-                Duration::LogNormal { median_hours, .. } => {
-                    rng.lognormal(*median_hours, duration_sigma) * HOUR_S
-                }
-                Duration::Exponential { mean_hours } => rng.exponential(*mean_hours) * HOUR_S,
-                Duration::Empirical {
-                    quantile_hours,
-                    probabilities,
-                } => empirical_quantile(quantile_hours, probabilities, rng.uniform()) * HOUR_S,
-            };
-            let broken = class.failures.kind == FailureKind::Deterministic
-                && rng.bernoulli(class.failures.probability);
-            let fail_point = rng.uniform();
-            let attempt_seed = rng.next_u64();
-            jobs.push(Job {
-                // Arrival times are never negative, so truncation is the floor (without a
-                // call to the C library's `floor` natively).
-                arrival_s: t as i64,
-                class: class_index,
-                work_ref_s,
-                broken,
-                fail_point,
-                attempt_seed,
-            });
+        JobDraw {
+            class,
+            index,
+            duration_sigma,
         }
     }
-    // Stable sort: equal times keep class order, then draw order.
-    jobs.sort_by_key(|j| j.arrival_s);
-    jobs
+
+    /// The job submitted at `t`, its draws from `rng`.
+    fn job(&mut self, t: f64, rng: &mut Stream) -> Job {
+        let class = self.class;
+        let work_ref_s = match &class.duration {
+            Duration::Fixed { hours } => hours * HOUR_S,
+            Duration::LogNormal { median_hours, .. } => {
+                rng.lognormal(*median_hours, self.duration_sigma) * HOUR_S
+            }
+            Duration::Exponential { mean_hours } => rng.exponential(*mean_hours) * HOUR_S,
+            Duration::Empirical {
+                quantile_hours,
+                probabilities,
+            } => empirical_quantile(quantile_hours, probabilities, rng.uniform()) * HOUR_S,
+        };
+        let broken = class.failures.kind == FailureKind::Deterministic
+            && rng.bernoulli(class.failures.probability);
+        let fail_point = rng.uniform();
+        let attempt_seed = rng.next_u64();
+        Job {
+            // Arrival times are never negative, so truncation is the floor (without a call
+            // to the C library's `floor` natively).
+            arrival_s: t as i64,
+            class: self.index,
+            work_ref_s,
+            broken,
+            fail_point,
+            attempt_seed,
+        }
+    }
 }
 
 /// A Poisson process with a piecewise-constant rate (hour `h` of each day gets the share
@@ -199,7 +264,6 @@ fn replay_jobs(scenario: &Scenario, replay: &Replay, replication: u64, horizon_s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::scenario::JobClass;
 
     fn scenario_with(arrivals: Arrivals, days: f64) -> Scenario {
         Scenario {

@@ -96,6 +96,41 @@ pub struct PlatformOutcome {
     /// An estimate of opportunity cost, never in the TCO; 0 where it is off.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub waiting_cost_usd: f64,
+    /// Each pipeline's runs, in the scenario's order (empty without pipelines).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipelines: Vec<PipelineOutcome>,
+    /// Orchestration charges (state transitions), USD per month, in the fees.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub orchestration_usd: f64,
+}
+
+/// One pipeline's runs on one platform in one replication.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct PipelineOutcome {
+    /// Runs that arrived within the horizon.
+    pub runs_submitted: u64,
+    /// Runs whose every stage finished.
+    pub runs_completed: u64,
+    /// Runs with a stage that gave up (the stages after it never run).
+    pub runs_failed: u64,
+    /// Median and 95th percentile of the completed runs' end-to-end time (arrival to the
+    /// last stage's end), hours; `None` when no run completed.
+    pub end_to_end_p50_hours: Option<f64>,
+    pub end_to_end_p95_hours: Option<f64>,
+    /// The GPU time its stages spent (every category charged to a job: compute, pulls,
+    /// checkpoints, failed attempts, held while waiting), USD per month.
+    pub stage_usd: f64,
+    /// USD per completed run: its stages' GPU time over the horizon and the workflow
+    /// engine's charge for their transitions (without its free tier), over the runs
+    /// completed; `None` when none completed. The cluster's idle time and the fixed costs
+    /// are not shared out to it.
+    pub usd_per_run: Option<f64>,
+    /// Stage attempts: the state transitions an orchestrator that charges per transition
+    /// counts (one per stage entered, retries included).
+    pub transitions: u64,
+    /// Hours its runs lost to their stages' queue waits: each run's time so far less its
+    /// longest chain of the stages' own time, summed over runs.
+    pub delay_hours: f64,
 }
 
 /// One team's bill on one platform in one replication.

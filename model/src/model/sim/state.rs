@@ -51,6 +51,9 @@ pub(super) enum Phase {
     Running,
     /// Failed, and waiting out its retry backoff before it queues again (holds nothing).
     BackingOff,
+    /// A pipeline's stage whose predecessors have not all finished: not submitted (and
+    /// never, where one of them gave up or the horizon came first).
+    Unsubmitted,
     Done,
     GaveUp,
 }
@@ -101,6 +104,9 @@ pub(super) struct JobState {
     /// attempt that computes first, and what attempts stopped before computing had pulled.
     pub(super) first_pull_s: i64,
     pub(super) finished_s: Option<i64>,
+    /// When it was submitted, s: its arrival, or for a pipeline's stage when its last
+    /// predecessor finished; `i64::MAX` while it is not submitted.
+    pub(super) submitted_s: i64,
 }
 
 /// What the event loop needs of a job class on this platform, worked out once per run
@@ -235,10 +241,16 @@ pub fn holds_whole_nodes(nodes_needed: u32, placement: Placement) -> bool {
 }
 
 impl JobState {
-    /// A job that has not started, needing `total_c` seconds of compute on this platform.
-    pub(super) fn new(total_c: i64) -> JobState {
+    /// A job that has not started, needing `total_c` seconds of compute on this platform,
+    /// submitted at `submitted_s` (`None`: a stage that waits for its predecessors).
+    pub(super) fn new(total_c: i64, submitted_s: Option<i64>) -> JobState {
         JobState {
-            phase: Phase::Waiting,
+            phase: if submitted_s.is_some() {
+                Phase::Waiting
+            } else {
+                Phase::Unsubmitted
+            },
+            submitted_s: submitted_s.unwrap_or(i64::MAX),
             total_c,
             committed_c: 0,
             attempts: 0,

@@ -37,8 +37,13 @@ impl JobSummary {
         let mut pull_total = -0.0;
         let (mut running, mut waiting) = (0u64, 0u64);
         for (j, s) in jobs.iter().zip(states) {
+            // (Jobs come in arrival order; a pipeline's stage is submitted at its
+            // predecessors' end, or never.)
             if j.arrival_s >= horizon {
                 break;
+            }
+            if s.submitted_s >= horizon {
+                continue;
             }
             waits.push(wait_s(j, s, horizon));
             match s.first_compute_s {
@@ -54,7 +59,7 @@ impl JobSummary {
             match s.phase {
                 Phase::Running => running += 1,
                 Phase::Waiting | Phase::Holding | Phase::BackingOff => waiting += 1,
-                Phase::Done | Phase::GaveUp => {}
+                Phase::Done | Phase::GaveUp | Phase::Unsubmitted => {}
             }
         }
         let counted = waits.len().max(1) as f64;
@@ -82,10 +87,10 @@ impl JobSummary {
 
 /// A submitted job's queue wait at `horizon`, whole seconds: to the start of its first
 /// compute, or to the horizon where that has not started by then.
-pub(super) fn wait_s(job: &Job, state: &JobState, horizon: i64) -> i64 {
+pub(super) fn wait_s(_job: &Job, state: &JobState, horizon: i64) -> i64 {
     match state.first_compute_s {
-        Some(c) if c <= horizon => c - job.arrival_s,
-        _ => horizon - job.arrival_s,
+        Some(c) if c <= horizon => c - state.submitted_s,
+        _ => horizon - state.submitted_s,
     }
 }
 
@@ -110,7 +115,10 @@ mod tests {
     #[test]
     fn waits_run_to_the_horizon_for_jobs_not_computing_yet() {
         let jobs = [job(0), job(50), job(60), job(120)];
-        let mut states = vec![JobState::new(10); 4];
+        let mut states: Vec<JobState> = jobs
+            .iter()
+            .map(|j| JobState::new(10, Some(j.arrival_s)))
+            .collect();
         states[0].first_compute_s = Some(30);
         states[0].first_pull_s = 10;
         states[0].phase = Phase::Done;

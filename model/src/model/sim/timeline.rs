@@ -11,6 +11,9 @@ pub struct JobRecord {
     pub first_compute_s: Option<i64>,
     /// Completion time, s, if it finished.
     pub finished_s: Option<i64>,
+    /// When it was submitted, s: its arrival, or a pipeline's stage's when its last
+    /// predecessor finished; `None` for a stage never submitted.
+    pub submitted_s: Option<i64>,
 }
 
 /// How an attempt ended, for the timeline.

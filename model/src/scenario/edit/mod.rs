@@ -143,11 +143,14 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "engineer_months",
     "usd",
     "current",
+    "usd_per_1000_transitions",
+    "free_transitions_per_month",
+    "after",
 ];
 
 /// Objects a scenario document leaves out when every field in them holds its default: an
 /// edit of one of their fields adds them where their parent is.
-const OPTIONAL_OBJECTS: &[&str] = &["one_off", "payback"];
+const OPTIONAL_OBJECTS: &[&str] = &["one_off", "payback", "orchestration"];
 
 /// Adds `path`'s last part to the object its prefix names when it is one of the
 /// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there), adding that object

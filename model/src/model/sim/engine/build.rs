@@ -126,6 +126,10 @@ pub(super) struct Sim<'a> {
     pub(super) shared_live: u32,
     /// Per job, the shared GPU it holds a part of (only where some class is fractional).
     pub(super) job_gpu: Vec<u32>,
+    /// The pipelines' stages and runs; `None` without pipelines.
+    pub(super) pipelines: Option<super::pipelines::PipelineRuns>,
+    /// The pools in the order their passes run ([`super::pipelines::pass_order`]).
+    pub(super) pass_order: Vec<usize>,
 }
 
 /// The services' replicas on the training nodes: what they ask for over time (worked out
@@ -239,6 +243,8 @@ pub(super) fn new_sim<'a>(
         free_shared: Vec::new(),
         shared_live: 0,
         job_gpu: Vec::new(),
+        pipelines: super::pipelines::PipelineRuns::of(scenario, jobs),
+        pass_order: super::pipelines::pass_order(scenario, platform),
     };
     if !scenario.services.is_empty() && shares_training_nodes(platform) {
         // Every service on the one pool (validation refuses services of several pools on
@@ -283,12 +289,19 @@ pub(super) fn new_sim<'a>(
             1.0
         };
         let wall = job.work_ref_s / on.relative_throughput * (1.0 + slowdown) / efficiency;
-        sim.states
-            .push(JobState::new((rounding::round(wall) as i64).max(1)));
+        let submitted = match &sim.pipelines {
+            Some(runs) if !runs.submits_on_arrival(job.class) => None,
+            _ => Some(job.arrival_s),
+        };
+        sim.states.push(JobState::new(
+            (rounding::round(wall) as i64).max(1),
+            submitted,
+        ));
     }
     sim.plans = own_plans;
     sim.waiting = JobQueue::new(sim.queue_capacity());
-    sim.enter_pool(0);
+    let first = sim.pass_order.first().copied().unwrap_or(0);
+    sim.enter_pool(first, true);
     sim
 }
 
@@ -296,10 +309,11 @@ impl Sim<'_> {
     /// Starts the pass of pool `index`: its nodes from none, its prices, its window, its
     /// classes' plans, the services where they share its nodes, the clock at 0. The job
     /// states, the ledger and the counts carry on from the passes before.
-    pub(super) fn enter_pool(&mut self, index: usize) {
+    /// (`first`: the first pass, whose plans and state `new_sim` made.)
+    pub(super) fn enter_pool(&mut self, index: usize, first: bool) {
         let platform = self.platform;
         let pool = &platform.node_pools[index];
-        if index > 0 {
+        if !first {
             self.plans = self
                 .scenario
                 .job_classes
@@ -343,6 +357,7 @@ impl Sim<'_> {
                 self.next_service_change_s = c.demand.changes.first().map_or(i64::MAX, |c| c.0);
             }
         }
+        self.defer_stages_of_this_pass();
     }
 
     /// Keys the waiting queue holds: a block of every job's per priority level.
@@ -366,6 +381,7 @@ impl Sim<'_> {
                 arrival_s: job.arrival_s,
                 first_compute_s: state.first_compute_s,
                 finished_s: state.finished_s,
+                submitted_s: (state.submitted_s != i64::MAX).then_some(state.submitted_s),
             })
             .collect()
     }

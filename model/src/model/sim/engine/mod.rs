@@ -23,6 +23,9 @@ mod build;
 mod colocation;
 mod fractional;
 mod outcome;
+mod pipelines;
+
+pub use pipelines::{pass_order, pool_edges};
 mod records;
 mod showback;
 mod teams;
@@ -53,6 +56,7 @@ pub fn simulate_platform(
     jobs: &[Job],
     keep_records: bool,
 ) -> (PlatformOutcome, Option<Vec<JobRecord>>) {
+    let scenario = &*scenario.simulated();
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.run();
     let records = keep_records.then(|| sim.job_records());
@@ -68,6 +72,7 @@ pub fn simulate_platform_within(
     jobs: &[Job],
     event_budget: u64,
 ) -> PlatformOutcome {
+    let scenario = &*scenario.simulated();
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.event_budget = event_budget;
     sim.run();
@@ -82,6 +87,7 @@ pub fn simulate_platform_timeline(
     replication: u64,
     jobs: &[Job],
 ) -> (PlatformOutcome, Timeline) {
+    let scenario = &*scenario.simulated();
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.timeline = Some(Timeline {
         gpus_per_node: scenario.platforms[platform_index]
@@ -912,9 +918,12 @@ impl Sim<'_> {
         let class = &self.scenario.job_classes[self.jobs[job].class];
         self.egress_gb += class.egress_gb_per_job;
         let nominal = self.jobs[job].work_ref_s.max(1.0);
-        let wall = (self.now - self.jobs[job].arrival_s) as f64;
+        let wall = (self.now - self.states[job].submitted_s) as f64;
         self.inflation_sum += wall / nominal;
         self.unhold_all(job);
+        if self.pipelines.is_some() {
+            self.release_successors(job);
+        }
     }
 
     fn interrupt(&mut self, node: usize) {
@@ -979,10 +988,9 @@ impl Sim<'_> {
     /// Runs the replication: pool by pool (one pass where the platform has one pool), each
     /// to the horizon.
     fn run(&mut self) {
-        let pools = self.platform.pools().len();
-        for pool in 0..pools {
-            if pool > 0 {
-                self.enter_pool(pool);
+        for pass in 0..self.pass_order.len() {
+            if pass > 0 {
+                self.enter_pool(self.pass_order[pass], false);
             }
             self.run_pool();
         }
@@ -1002,7 +1010,16 @@ impl Sim<'_> {
         let mut next_job = 0;
         loop {
             let next_event = self.queue.peek_time();
-            let next_arrival = self.jobs.get(next_job).map(|j| j.arrival_s);
+            let next_plain = self.jobs.get(next_job).map(|j| j.arrival_s);
+            // Stages whose predecessors finished in an earlier pass come in order with the
+            // arrivals (after those of the same second).
+            let next_deferred = self.pipelines.as_ref().and_then(|p| p.next_deferred_s());
+            let deferred_first = next_deferred.is_some_and(|d| next_plain.is_none_or(|a| d < a));
+            let next_arrival = if deferred_first {
+                next_deferred
+            } else {
+                next_plain
+            };
             // The services' demand changes after the internal events of a time and before
             // its arrivals.
             let at = self.next_service_change_s;
@@ -1029,17 +1046,37 @@ impl Sim<'_> {
                     break;
                 }
                 self.handle(event);
+            } else if deferred_first {
+                let runs = self.pipelines.as_mut().expect("a deferred stage");
+                let Some((t, job)) = runs.take_deferred() else {
+                    break;
+                };
+                if t >= self.horizon_s {
+                    runs.drop_deferred();
+                    continue;
+                }
+                if !self.begin_event(t) {
+                    break;
+                }
+                self.submit(job);
+                self.enqueue(job);
             } else {
                 let t = self.jobs[next_job].arrival_s;
                 if t >= self.horizon_s {
-                    if next_event.is_none() {
+                    if next_event.is_none() && next_deferred.is_none() {
                         break;
                     }
                     next_job = self.jobs.len();
                     continue;
                 }
-                if !self.in_this_pool(next_job) {
-                    // Another pool's job: its pool's pass submits it.
+                if !self.in_this_pool(next_job)
+                    || self
+                        .pipelines
+                        .as_ref()
+                        .is_some_and(|p| !p.submits_on_arrival(self.jobs[next_job].class))
+                {
+                    // Another pool's job: its pool's pass submits it; a stage after others:
+                    // their end submits it.
                     next_job += 1;
                     continue;
                 }
@@ -1048,6 +1085,9 @@ impl Sim<'_> {
                 }
                 let job = next_job;
                 next_job += 1;
+                if self.pipelines.is_some() {
+                    self.submit(job);
+                }
                 if self.offers_on_arrival() && self.teams.is_none() && self.waiting.is_empty() {
                     // A placement pass would offer capacity to this job alone: offer it here
                     // (the same test and placement the pass makes) and skip the pass.

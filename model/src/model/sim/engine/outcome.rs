@@ -23,6 +23,14 @@ impl Sim<'_> {
         for c in Category::ALL.into_iter().filter(|c| !c.is_gpu_time()) {
             breakdown[c] = other[c];
         }
+        // Pipelines: their runs, and the workflow engine's charge for their stage attempts
+        // (in the fees).
+        let (pipelines, pipeline_person_s) = self.pipeline_outcomes(per_month);
+        let transitions: u64 = pipelines.iter().map(|o| o.transitions).sum();
+        let orchestration_usd = p
+            .orchestration
+            .usd_per_month(transitions as f64 * per_month);
+        breakdown[Category::Fees] += orchestration_usd;
         let mut gpu_seconds = self.ledger.gpu_s;
         let mut paid = self.ledger.paid_gpu_s;
         let mut useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
@@ -115,8 +123,15 @@ impl Sim<'_> {
         let useful_gpu_s = gpu_seconds[Category::UsefulCompute];
         let waits = JobSummary::of(self.jobs, &self.states, self.horizon_s);
         let total_horizon = monthly * months;
-        // Jobs come in arrival order.
-        let submitted = self.jobs.partition_point(|j| j.arrival_s < self.horizon_s) as u64;
+        // Jobs come in arrival order; a pipeline's stage may never be submitted.
+        let submitted = if self.pipelines.is_some() {
+            self.states
+                .iter()
+                .filter(|s| s.submitted_s < self.horizon_s)
+                .count() as u64
+        } else {
+            self.jobs.partition_point(|j| j.arrival_s < self.horizon_s) as u64
+        };
         PlatformOutcome {
             breakdown_usd: breakdown,
             monthly_tco_usd: monthly,
@@ -155,7 +170,11 @@ impl Sim<'_> {
                 .as_ref()
                 .map_or(0.0, |c| c.unplaced_gpu_s / HOUR_S),
             teams: self.teams_outcome(monthly, serving_gpu_s * price * per_month, per_month),
-            waiting_cost_usd: self.waiting_cost_usd() * per_month,
+            waiting_cost_usd: (self.waiting_cost_usd()
+                + pipeline_person_s / HOUR_S * self.scenario.people.waiting_usd_per_hour)
+                * per_month,
+            pipelines,
+            orchestration_usd,
         }
     }
 
@@ -173,6 +192,7 @@ impl Sim<'_> {
             .iter()
             .zip(&self.states)
             .take_while(|(j, _)| j.arrival_s < self.horizon_s)
+            .filter(|(_, s)| s.submitted_s < self.horizon_s)
             .map(|(j, s)| {
                 let people = classes
                     .get(j.class)

@@ -43,7 +43,7 @@ impl Sim<'_> {
                         .iter()
                         .zip(&self.states)
                         .take_while(|(j, _)| j.arrival_s < self.horizon_s)
-                        .filter(|(j, _)| of_team(j.class))
+                        .filter(|(j, s)| of_team(j.class) && s.submitted_s < self.horizon_s)
                 };
                 let mut waits: Vec<i64> = submitted()
                     .map(|(j, s)| wait_s(j, s, self.horizon_s))
@@ -56,6 +56,7 @@ impl Sim<'_> {
                         Phase::GaveUp => jobs.failed += 1,
                         Phase::Running => jobs.running += 1,
                         Phase::Waiting | Phase::Holding | Phase::BackingOff => jobs.waiting += 1,
+                        Phase::Unsubmitted => {}
                     }
                 }
                 let p95 = if waits.is_empty() {

@@ -268,18 +268,28 @@ impl Sim<'_> {
     /// The waiting queue's key of `job`: its priority level's block, then its index.
     #[inline]
     pub(super) fn queue_key(&self, job: usize) -> usize {
-        match &self.teams {
-            Some(t) => t.class_level[self.jobs[job].class] as usize * self.jobs.len() + job,
+        // In submission order: the job's index, or where pipelines submit stages later than
+        // their run arrives, its place among the submissions.
+        let order = match &self.pipelines {
+            Some(runs) => runs.key(job),
             None => job,
+        };
+        match &self.teams {
+            Some(t) => t.class_level[self.jobs[job].class] as usize * self.jobs.len() + order,
+            None => order,
         }
     }
 
     /// The job of a waiting queue's key.
     #[inline]
     pub(super) fn job_of_key(&self, key: usize) -> usize {
-        match &self.teams {
+        let order = match &self.teams {
             Some(_) => key % self.jobs.len().max(1),
             None => key,
+        };
+        match &self.pipelines {
+            Some(runs) => runs.job_at(order),
+            None => order,
         }
     }
 

@@ -285,6 +285,8 @@ fn offering_capacity_on_arrival_changes_nothing_simulated() {
             for class in &mut s.job_classes {
                 class.failures.probability = class.failures.probability.max(0.1);
             }
+            // As the simulation runs it: a pipeline's stages among the classes.
+            let s = s.simulated().into_owned();
             let jobs = super::super::generate_jobs(&s, 1);
             for p in 0..s.platforms.len() {
                 let run = |offer: bool| {
