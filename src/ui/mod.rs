@@ -20,6 +20,8 @@ mod method_panel;
 mod node_pools;
 mod node_timeline;
 mod payback_chart;
+mod pipeline_editor;
+mod pipelines_view;
 mod platform_settings;
 mod replay_banner;
 mod results_view;
@@ -174,11 +176,12 @@ pub fn App() -> impl IntoView {
                         <export::ExportBar scenario=scenario results=run.results />
                         <BreakdownChart results=run.results />
                         <TeamChart results=run.results scenario=scenario />
+                        <pipelines_view::PipelinesView results=run.results scenario=scenario />
                         <payback_chart::PaybackChart results=run.results scenario=scenario />
                         <CostHistograms results=run.results />
                         <ServiceDayChart scenario=scenario />
                         // A serving-only scenario has no job to draw on nodes.
-                        <Show when=move || scenario.with(|s| !s.job_classes.is_empty())>
+                        <Show when=move || scenario.with(|s| !s.job_classes.is_empty() || !s.pipelines.is_empty())>
                             <NodeTimeline scenario=scenario />
                         </Show>
                         <TornadoCharts state=run.tornado scenario=scenario />

@@ -148,7 +148,7 @@ fn PoolRow(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> impl Into
     }
 }
 
-/// Where each job class and service runs on platform `index`: a pool by name, or the
+/// Where each job class, pipeline stage and service runs on platform `index`: a pool by name, or the
 /// cheapest that fits (the pool it picks now named in the option).
 #[component]
 fn ClassPools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
@@ -159,8 +159,15 @@ fn ClassPools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
                 .job_classes
                 .iter()
                 .map(|c| (c.name.clone(), PoolNeed::of_class(c)));
+            // A pipeline's stage by its class_pools key, "pipeline/stage".
+            let stages = s.pipelines.iter().flat_map(|p| {
+                p.stages
+                    .iter()
+                    .enumerate()
+                    .map(|(i, st)| (p.stage_class_name(i), PoolNeed::of_class(st)))
+            });
             let services = s.services.iter().map(|v| (v.name.clone(), v.pool_need()));
-            classes.chain(services).collect::<Vec<_>>()
+            classes.chain(stages).chain(services).collect::<Vec<_>>()
         })
     });
     view! {

@@ -5,6 +5,7 @@
 //! memos and only draw what they return. Every function is total: empty or non-finite input
 //! gives an empty or zero-sized layout, never a panic.
 
+pub mod dag;
 pub mod histogram;
 pub mod payback;
 pub mod scale;

@@ -228,6 +228,9 @@ fn failure_factors(f: &Failures) -> FailureFactors {
 /// traffic. No queueing, no idle warm windows and no autoscaling lag: the simulation
 /// measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
+    // A pipeline's stages are job classes here too (their order between them is not
+    // estimated: it delays, and the simulation measures it).
+    let scenario = &*scenario.simulated();
     let p = &scenario.platforms[index];
     let services_at = p.services_pool(scenario);
     let (mut compute_usd, mut useful_ref_h, mut egress_gb) = (0.0, 0.0, 0.0);

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 pub mod class;
 pub mod lists;
+pub mod pipelines;
 pub mod teams;
 
 pub use class::*;
