@@ -243,22 +243,40 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
 }
 
 /**
+ * A preset opened from its link (`gpucost link --preset NAME`): `inputs` inputs on `slider`, and
+ * a drag of it.
+ */
+async function measureLink(fragment, slider, inputs, distDir) {
+  const server = await serveDist(distDir);
+  const browser = await launchBrowser();
+  try {
+    const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}${fragment}`;
+    const latency = await latencies(browser, url, slider, inputs);
+    const dragging = await drag(browser, url, slider);
+    return { latency, dragging };
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
+/**
  * The serving preset agent-traffic-spike (three platforms, a 30-day service at 40 req/s, 100
  * replications), opened from its link: 30 inputs on the traffic slider, and a drag of it.
  * `fragment` is the preset's link (`gpucost link --preset agent-traffic-spike`).
  */
 export async function measureServing(fragment, distDir = process.env.DIST ?? 'dist') {
-  const server = await serveDist(distDir);
-  const browser = await launchBrowser();
-  try {
-    const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}${fragment}`;
-    const traffic = await latencies(browser, url, 'traffic', 30);
-    const dragging = await drag(browser, url, 'traffic');
-    return { traffic, dragging };
-  } finally {
-    await browser.close();
-    await stopServer(server);
-  }
+  const { latency, dragging } = await measureLink(fragment, 'traffic', 30, distDir);
+  return { traffic: latency, dragging };
+}
+
+/**
+ * The pipeline preset pharma-14-stage-pipeline (two platforms of three pools, a 14-stage DAG
+ * ten runs a day for 30 days: about 4,200 stage runs per platform and replication), opened from
+ * its link: 30 inputs on the utilization slider (which scales the runs a day), and a drag of it.
+ */
+export async function measurePipeline(fragment, distDir = process.env.DIST ?? 'dist') {
+  return measureLink(fragment, 'utilization', 30, distDir);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

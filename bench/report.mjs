@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engine.mjs';
-import { measurePage, measureServing, measureSingleFile } from './page-latency.mjs';
+import { measurePage, measurePipeline, measureServing, measureSingleFile } from './page-latency.mjs';
 import { measureNativeImport, measurePageImport } from './history-import.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
@@ -152,6 +152,12 @@ const st = serving.traffic;
 add('Serving page (agent-traffic-spike)', '≤ 250 ms coarse p95 and ≤ 2 s full after a traffic input; no main-thread task over 50 ms; a newer input cancels the older run',
   `coarse p95 ${fmt(st.coarseP95)} ms (median ${fmt(st.coarseMedian)}; the coarse pass is 11 replications here, sized by the services' minutes), full p95 ${fmt(st.fullP95)} ms (median ${fmt(st.fullMedian)}) over 30 inputs; dragging: ${serving.dragging.longTasks} long tasks, ${serving.dragging.olderRunsFinished} older runs finished of ${serving.dragging.inputs}`,
   st.coarseP95 <= 250 && st.fullP95 <= 2000 && serving.dragging.longTasks === 0 && serving.dragging.olderRunsFinished === 0);
+const pipelineLink = execFileSync(SIM_BIN, ['link', '--preset', 'pharma-14-stage-pipeline']).toString().trim();
+const pipeline = await measurePipeline(pipelineLink);
+const pl = pipeline.latency;
+add('Pipeline page (pharma-14-stage-pipeline)', '≤ 150 ms coarse p95 and ≤ 1 s full after a utilization input; no main-thread task over 50 ms; a newer input cancels the older run',
+  `coarse p95 ${fmt(pl.coarseP95)} ms (median ${fmt(pl.coarseMedian)}), full p95 ${fmt(pl.fullP95)} ms (median ${fmt(pl.fullMedian)}) over 30 inputs; dragging: ${pipeline.dragging.longTasks} long tasks, ${pipeline.dragging.olderRunsFinished} older runs finished of ${pipeline.dragging.inputs}`,
+  pl.coarseP95 <= 150 && pl.fullP95 <= 1000 && pipeline.dragging.longTasks === 0 && pipeline.dragging.olderRunsFinished === 0);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
 add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 

@@ -315,7 +315,7 @@ fn a_month_of_serving_puts_a_smaller_coarse_pass_on_screen_first() {
 }
 
 #[test]
-fn the_coarse_pass_is_smaller_only_for_a_month_of_serving() {
+fn the_coarse_pass_is_smaller_only_for_a_month_of_serving_or_many_jobs() {
     use crate::scenario::presets::preset;
     let coarse = |name: &str| coarse_replications(&preset(name).unwrap().scenario());
     // Training presets keep 32; three platforms × 30 days of one service, ⌊1.5 M ÷
@@ -323,6 +323,9 @@ fn the_coarse_pass_is_smaller_only_for_a_month_of_serving() {
     assert_eq!(coarse("batch-vs-eks-spot"), COARSE_REPLICATIONS);
     assert_eq!(coarse("agent-traffic-spike"), 11);
     assert_eq!(coarse("many-small-models"), COARSE_REPLICATIONS_MIN);
+    // 14 stages × 10 runs a day × 30 days × 2 platforms = 8,400 job-runs a replication:
+    // ⌊120,000 ÷ 8,400⌋ = 14.
+    assert_eq!(coarse("pharma-14-stage-pipeline"), 14);
 }
 
 #[test]

@@ -17,18 +17,26 @@ pub const COARSE_REPLICATIONS_MIN: u32 = 8;
 /// scenario's.
 pub const COARSE_BUCKETS: f64 = 1.5e6;
 
+/// Job-runs (one job on one platform) a coarse pass simulates at most, over all its
+/// replications: about 60 ms of work in the page's worker (about 2 M job-runs/s,
+/// bench/RESULTS.md). The presets of about 1,000 job-runs a replication keep 32; a
+/// 14-stage pipeline ten times a day for a month on two platforms (8,400) takes 14.
+pub const COARSE_JOB_RUNS: f64 = 120_000.0;
+
 /// The coarse pass of `scenario`: [`COARSE_REPLICATIONS`], or fewer (at least
-/// [`COARSE_REPLICATIONS_MIN`]) where its services' minutes would make it slow; never more
-/// than the run's replications.
+/// [`COARSE_REPLICATIONS_MIN`]) where its services' minutes or its jobs would make it slow;
+/// never more than the run's replications.
 pub fn coarse_replications(scenario: &Scenario) -> u32 {
+    let platforms = scenario.platforms.len() as f64;
     let buckets = (scenario.horizon_days * 1_440.0).ceil().max(1.0)
         * scenario.services.len() as f64
-        * scenario.platforms.len() as f64;
-    let fit = if buckets > 0.0 {
-        (COARSE_BUCKETS / buckets).floor()
-    } else {
-        f64::from(COARSE_REPLICATIONS)
-    };
+        * platforms;
+    let job_runs = scenario.simulated().expected_jobs() * platforms;
+    let fit = [(buckets, COARSE_BUCKETS), (job_runs, COARSE_JOB_RUNS)]
+        .into_iter()
+        .filter(|(work, _)| *work > 0.0)
+        .map(|(work, most)| (most / work).floor())
+        .fold(f64::from(COARSE_REPLICATIONS), f64::min);
     let coarse = fit.clamp(
         f64::from(COARSE_REPLICATIONS_MIN),
         f64::from(COARSE_REPLICATIONS),

@@ -180,7 +180,8 @@ fn ClassPools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
                 .map(|(k, (name, need))| {
                     let key = name.clone();
                     let id = format!("platform-{index}-runs-{k}");
-                    let options = move || {
+                    // A memo: an input elsewhere draws no option again.
+                    let options = Memo::new(move |_| {
                         scenario.with(|s| {
                             let Some(p) = s.platforms.get(index) else {
                                 return Vec::new();
@@ -192,7 +193,7 @@ fn ClassPools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
                             out.extend(p.node_pools.iter().map(|pool| (pool.name.clone(), pool.name.clone())));
                             out
                         })
-                    };
+                    });
                     let value = {
                         let key = key.clone();
                         move || {
@@ -222,7 +223,8 @@ fn ClassPools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
                                 }
                             >
                                 {move || {
-                                    options()
+                                    options
+                                        .get()
                                         .into_iter()
                                         .map(|(value, label)| view! { <option value=value>{label}</option> })
                                         .collect_view()

@@ -71,7 +71,8 @@ fn StageRow(scenario: RwSignal<Scenario>, p: usize, s: usize) -> impl IntoView {
             .unwrap_or(1.0)
     });
     // Every other stage, and whether this one comes after it.
-    let others = move || {
+    // A memo: the options are drawn again only when the names or this stage's after change.
+    let others = Memo::new(move |_| {
         scenario.with(|sc| {
             let Some(q) = sc.pipelines.get(p) else {
                 return Vec::new();
@@ -88,7 +89,7 @@ fn StageRow(scenario: RwSignal<Scenario>, p: usize, s: usize) -> impl IntoView {
                 .map(|(_, o)| (o.name.clone(), mine.contains(&o.name)))
                 .collect::<Vec<_>>()
         })
-    };
+    });
     let (rename_error, set_rename_error) = signal(None::<String>);
     view! {
         <fieldset class="stage-row" data-stage=name>
@@ -133,7 +134,7 @@ fn StageRow(scenario: RwSignal<Scenario>, p: usize, s: usize) -> impl IntoView {
                             .collect();
                         scenario.update(|sc| { edit::set_stage_after(sc, p, s, &chosen); });
                     }>
-                    {move || others().into_iter().map(|(n, on)| view! {
+                    {move || others.get().into_iter().map(|(n, on)| view! {
                         <option value=n.clone() prop:selected=on>{n.clone()}</option>
                     }).collect_view()}
                 </select>

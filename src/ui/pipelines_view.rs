@@ -51,7 +51,8 @@ pub fn PipelinesView(
                     let edges = l.edges.iter().map(|e| view! {
                         <line class="dag-edge" x1=e.from.0 + PAD y1=e.from.1 + PAD x2=e.to.0 + PAD - 3.0 y2=e.to.1 + PAD marker-end="url(#dag-arrow)" />
                     }).collect_view();
-                    let table = rows(k).into_iter().map(|(platform, q)| {
+                    // Only the table follows the results (the drawing and the editor stay).
+                    let table = move || rows(k).into_iter().map(|(platform, q)| {
                         let p50 = q.end_to_end_hours.p50.as_ref().map(|s| s.mean);
                         let p95 = q.end_to_end_hours.p95.as_ref().map(|s| s.mean);
                         let per_run = q.usd_per_pipeline_run.as_ref().map(|s| s.mean);

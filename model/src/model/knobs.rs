@@ -6,7 +6,7 @@
 //! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
 //! value by (1 ± X %) on every item instead.
 
-use super::scenario::{NodePool, Overflow, Platform, Scenario, Serving};
+use super::scenario::{JobClass, NodePool, Overflow, Platform, Scenario, Serving};
 use super::serving::platform::{serving_mut, serving_of};
 use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
@@ -61,7 +61,21 @@ fn always(_: &Scenario) -> bool {
 /// A scenario with job classes (services run on demand, never on spot or reserved nodes,
 /// and move no data per job: the training knobs mean nothing to them).
 fn has_jobs(s: &Scenario) -> bool {
-    !s.job_classes.is_empty()
+    !s.job_classes.is_empty() || !s.pipelines.is_empty()
+}
+
+/// Every job class, then every pipeline's stages: what the knobs of a job's shape set.
+fn job_specs_mut(s: &mut Scenario) -> impl Iterator<Item = &mut JobClass> {
+    s.job_classes
+        .iter_mut()
+        .chain(s.pipelines.iter_mut().flat_map(|p| p.stages.iter_mut()))
+}
+
+/// The first job class, else the first pipeline's first stage: what those knobs show.
+fn first_job_spec(s: &Scenario) -> Option<&JobClass> {
+    s.job_classes
+        .first()
+        .or_else(|| s.pipelines.first().and_then(|p| p.stages.first()))
 }
 
 /// A scenario with services.
@@ -195,7 +209,11 @@ fn offered_load_readout(s: &Scenario) -> String {
         .job_classes
         .iter()
         .map(|c| c.arrivals.jobs_per_day())
-        .sum();
+        .sum::<f64>()
+        + s.pipelines
+            .iter()
+            .map(|p| p.arrivals.jobs_per_day() * p.stages.len() as f64)
+            .sum::<f64>();
     format!(
         "offered load vs {} reference GPUs ({}); {} jobs a day",
         s.reference_gpus,
@@ -206,7 +224,7 @@ fn offered_load_readout(s: &Scenario) -> String {
 
 /// The image slider's readout: the first class's pull time on the first platform.
 fn pull_time_readout(s: &Scenario) -> String {
-    let gb = s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0);
+    let gb = first_job_spec(s).map(|c| c.image_gb).unwrap_or(0.0);
     s.platforms
         .first()
         .map(|p| {
@@ -222,7 +240,7 @@ fn pull_time_readout(s: &Scenario) -> String {
 /// The checkpoint slider's readout: Young's interval for the first class on the first spot
 /// platform.
 fn checkpoint_optimum_readout(s: &Scenario) -> String {
-    let Some(class) = s.job_classes.first() else {
+    let Some(class) = first_job_spec(s) else {
         return String::new();
     };
     match first_spot(s) {
@@ -272,6 +290,9 @@ pub static KNOBS: &[Knob] = &[
         scale: Some(|s, f| {
             for c in &mut s.job_classes {
                 c.arrivals = c.arrivals.scaled(f);
+            }
+            for p in &mut s.pipelines {
+                p.arrivals = p.arrivals.scaled(f);
             }
         }),
         when: has_jobs,
@@ -333,8 +354,8 @@ pub static KNOBS: &[Knob] = &[
         help: "Data each finished job sends out of the cloud, set on every job class.",
         slider: Some(Slider { id: "egress-gb", min: 0.0, max: 2000.0, step: 1.0 }),
         readout: None,
-        get: |s| s.job_classes.first().map(|c| c.egress_gb_per_job).unwrap_or(0.0),
-        set: |s, v| s.job_classes.iter_mut().for_each(|c| c.egress_gb_per_job = v),
+        get: |s| first_job_spec(s).map(|c| c.egress_gb_per_job).unwrap_or(0.0),
+        set: |s, v| job_specs_mut(s).for_each(|c| c.egress_gb_per_job = v),
         scale: None,
         when: has_jobs,
     },
@@ -385,9 +406,9 @@ pub static KNOBS: &[Knob] = &[
         help: "Container image size, set on every job class; pull time = size ÷ the platform's pull throughput.",
         slider: Some(Slider { id: "image-size", min: 0.0, max: 60.0, step: 0.5 }),
         readout: Some(pull_time_readout),
-        get: |s| s.job_classes.first().map(|c| c.image_gb).unwrap_or(0.0),
-        set: |s, v| s.job_classes.iter_mut().for_each(|c| c.image_gb = v),
-        scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.image_gb *= f)),
+        get: |s| first_job_spec(s).map(|c| c.image_gb).unwrap_or(0.0),
+        set: |s, v| job_specs_mut(s).for_each(|c| c.image_gb = v),
+        scale: Some(|s, f| job_specs_mut(s).for_each(|c| c.image_gb *= f)),
         when: has_jobs,
     },
     Knob {
@@ -398,9 +419,9 @@ pub static KNOBS: &[Knob] = &[
         help: "Compute time between checkpoints, set on every job class; 0 = no checkpoints.",
         slider: Some(Slider { id: "checkpoint-interval", min: 0.0, max: 240.0, step: 1.0 }),
         readout: Some(checkpoint_optimum_readout),
-        get: |s| s.job_classes.first().map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
-        set: |s, v| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min = v),
-        scale: Some(|s, f| s.job_classes.iter_mut().for_each(|c| c.checkpoint_interval_min *= f)),
+        get: |s| first_job_spec(s).map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
+        set: |s, v| job_specs_mut(s).for_each(|c| c.checkpoint_interval_min = v),
+        scale: Some(|s, f| job_specs_mut(s).for_each(|c| c.checkpoint_interval_min *= f)),
         when: has_jobs,
     },
     Knob {

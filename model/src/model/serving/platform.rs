@@ -196,6 +196,11 @@ pub fn serve_on_platform(
     replication: u64,
     usd_per_gpu_s: f64,
 ) -> Served {
+    // Nothing to serve: nothing to lay out per minute (a month of buckets, allocated and
+    // cleared per platform and replication, was most of a training-only run's overhead here).
+    if scenario.services.is_empty() {
+        return Served::default();
+    }
     serve(scenario, platform, replication, usd_per_gpu_s, false).0
 }
 
