@@ -593,6 +593,28 @@ mod cli {
                 );
             }
         }
+        for p in &results.platforms {
+            for q in &p.pipelines {
+                let hours = |x: &Option<Summary>| {
+                    x.as_ref()
+                        .map_or_else(|| "n/a".into(), |s| format!("{:.1} h", s.mean))
+                };
+                let per_run = q
+                    .usd_per_pipeline_run
+                    .as_ref()
+                    .map_or_else(|| "n/a".into(), |s| format!("${:.2}", s.mean));
+                out += &format!(
+                    "pipeline {} on {}: end to end {} median, {} p95; {per_run} a run; {:.0} runs \
+                     completed, {:.1} failed\n",
+                    q.name,
+                    p.name,
+                    hours(&q.end_to_end_hours.p50),
+                    hours(&q.end_to_end_hours.p95),
+                    q.runs_completed.mean,
+                    q.runs_failed.mean
+                );
+            }
+        }
         for split in &results.split {
             out += &format!(
                 "training on {}, serving on {}: ${:.0} a month (median; both platforms' fees, people, tools and storage)\n",

@@ -7,6 +7,7 @@ mod bench_scenarios;
 mod cli;
 mod closed_forms;
 mod colocation;
+mod commitments;
 mod determinism;
 mod fractional_jobs;
 mod golden_values;
