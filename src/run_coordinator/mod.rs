@@ -87,6 +87,11 @@ pub enum Timer {
         /// The run it was set for.
         run: u64,
     },
+    /// `run`'s answers held back by [`INTERIM_MS`] are due on screen.
+    Interim {
+        /// The run it was set for.
+        run: u64,
+    },
 }
 
 /// What the page must do.
@@ -209,6 +214,10 @@ struct Run {
     coarse_shown: bool,
     /// A frame is asked for, to show what came in since the last one.
     frame_requested: bool,
+    /// When the last interim redraw was asked for (or the coarse pass shown), ms.
+    last_interim_ms: f64,
+    /// A [`Timer::Interim`] is set for answers held back.
+    interim_timer: bool,
     /// The run stopped (it could not recover from a crash): later answers are dropped.
     over: bool,
     /// Its sensitivity pass is scheduled.
@@ -408,6 +417,8 @@ impl RunCoordinator {
             text: text.clone(),
             coarse_shown: false,
             frame_requested: false,
+            last_interim_ms: f64::NEG_INFINITY,
+            interim_timer: false,
             over: false,
             sensitivity_scheduled: false,
         });
@@ -657,9 +668,26 @@ impl RunCoordinator {
         }
         let (n, reps) = (run.collector.received(), run.collector.expected());
         let coarse_now = !run.coarse_shown && n >= run.coarse.min(reps);
-        let frame = !stopped && !coarse_now && !run.frame_requested;
+        // After the coarse pass, what comes in is redrawn at most every INTERIM_MS (a long
+        // run's redraws at the frame rate took the core its worker needed); the last answer
+        // at once.
+        let due = n >= reps || now_ms - run.last_interim_ms >= INTERIM_MS;
+        let frame = !stopped && !coarse_now && !run.frame_requested && due;
+        if frame || coarse_now {
+            run.last_interim_ms = now_ms;
+        }
         if frame {
             run.frame_requested = true;
+        }
+        // Held back: shown when the interval is over, whether or not more answers come.
+        let held = !stopped && !coarse_now && !due && !run.frame_requested && !run.interim_timer;
+        if held {
+            run.interim_timer = true;
+            let after_ms = (run.last_interim_ms + INTERIM_MS - now_ms).max(0.0);
+            self.out.push(Command::SetTimer {
+                timer: Timer::Interim { run: number },
+                after_ms,
+            });
         }
         if first {
             self.mark("answer", number);
@@ -770,6 +798,16 @@ impl RunCoordinator {
             }
             Timer::SensitivitySettle { run } if Some(run) == current => {
                 self.start_sensitivity(now_ms)
+            }
+            Timer::Interim { run } if Some(run) == current => {
+                if let Some(r) = self.current.as_mut() {
+                    r.interim_timer = false;
+                    if !r.frame_requested && !r.over {
+                        r.frame_requested = true;
+                        r.last_interim_ms = now_ms;
+                        self.out.push(Command::RequestFrame);
+                    }
+                }
             }
             _ => {}
         }

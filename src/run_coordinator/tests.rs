@@ -363,6 +363,38 @@ fn later_answers_wait_for_a_frame_and_share_it() {
 }
 
 #[test]
+fn after_the_coarse_pass_interim_answers_are_redrawn_at_most_every_interim_ms() {
+    let s = scenario(200);
+    let mut page = Page::ready(1);
+    page.input(&s);
+    page.answer_coarse_shares();
+    assert_eq!(page.view().done, COARSE_REPLICATIONS);
+    // An answer at once after the coarse pass is held back: no frame, a timer instead. (A
+    // slice whose clock moves 5 ms a read: a few replications, not the whole share.)
+    let clock = Cell::new(0.0);
+    let tick = || {
+        clock.set(clock.get() + 5.0);
+        clock.get()
+    };
+    let w = &mut page.workers[0];
+    let run = w.scheduled.expect("a run under way");
+    let outbox = &mut w.outbox;
+    assert!(w.sim.slice(run, &tick, &mut |a| outbox.push_back(a)));
+    page.deliver(0);
+    assert!(!page.frame_due);
+    let done = page.view().done;
+    // When the interval is over, it is drawn though no other answer came.
+    page.advance(INTERIM_MS);
+    assert!(page.frame_due);
+    page.frame();
+    assert!(page.view().done > done);
+    // The last answer is drawn at once.
+    page.now += 1.0;
+    page.settle_workers();
+    assert_eq!(page.view().done, 200);
+}
+
+#[test]
 fn a_newer_input_drops_an_older_runs_late_answers() {
     let old = scenario(40);
     let new = Scenario {

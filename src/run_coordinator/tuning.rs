@@ -44,6 +44,11 @@ pub fn coarse_replications(scenario: &Scenario) -> u32 {
     coarse.min(scenario.replications.max(1))
 }
 
+/// Shortest time between two redraws of a run's interim results after its coarse pass, ms:
+/// a long run redrawn at the frame rate kept the page's core busy beside the worker's (the
+/// last answer is drawn at once).
+pub const INTERIM_MS: f64 = 250.0;
+
 /// Replications per tornado variant: coarse, so the tornado follows the inputs quickly.
 pub const TORNADO_REPS: u32 = 12;
 /// Each tornado input is moved by ± this many percent.

@@ -28,6 +28,25 @@ fn one_run(stages: Vec<JobClass>) -> Scenario {
     s
 }
 
+/// Platform 0 with a copy of its pool for each of `stages` (pool `p<stage>`), each stage of
+/// pipeline "p" on its own.
+fn pool_per_stage(s: &mut Scenario, stages: &[&str]) {
+    let p = &mut s.platforms[0];
+    let pool = p.node_pools[0].clone();
+    p.node_pools = stages
+        .iter()
+        .map(|stage| {
+            let mut own = pool.clone();
+            own.name = format!("p{stage}");
+            own
+        })
+        .collect();
+    for stage in stages {
+        p.class_pools
+            .insert(format!("p/{stage}"), format!("p{stage}"));
+    }
+}
+
 /// The records of every job of replication 0 on platform 0, in job order.
 fn records(s: &Scenario) -> Vec<JobRecord> {
     s.validate().unwrap();
@@ -67,19 +86,7 @@ fn a_chain_finishes_in_its_stages_plus_their_pulls_and_provisioning() {
     );
     assert_eq!(p.runs_completed.mean, 1.0);
 
-    let p = &mut s.platforms[0];
-    let pool = p.node_pools[0].clone();
-    p.node_pools = ["pa", "pb", "pc"]
-        .iter()
-        .map(|name| {
-            let mut own = pool.clone();
-            own.name = name.to_string();
-            own
-        })
-        .collect();
-    for (stage, pool) in [("a", "pa"), ("b", "pb"), ("c", "pc")] {
-        p.class_pools.insert(format!("p/{stage}"), pool.into());
-    }
+    pool_per_stage(&mut s, &["a", "b", "c"]);
     let r = records(&s);
     let submitted: Vec<Option<i64>> = r.iter().map(|x| x.submitted_s).collect();
     assert_eq!(submitted, [Some(0), Some(3_780), Some(7_560)]);
@@ -331,4 +338,28 @@ fn run(s: &Scenario) -> gpucost::model::monte_carlo::Results {
     let mut mc = MonteCarlo::new(s.clone()).unwrap();
     mc.run_to_end();
     mc.results()
+}
+
+#[test]
+fn a_run_costs_its_delay_times_its_people_times_the_rate() {
+    // Stage a on pool "pa", b after it on pool "pb", 1 hour each, every node 600 s to
+    // provision: a computes 600–4,200 s, b is submitted at 4,200 s and computes 4,800–8,400 s.
+    // The run took 8,400 s, of which its chain of stages ran 7,200 s: 1,200 s lost to waits.
+    // Three people at $100 an hour: $100 over the one-day horizon, × 730 / 24 a month. The
+    // stages' own waits are not counted again.
+    let mut s = one_run(vec![stage("a", 1.0, &[]), stage("b", 1.0, &["a"])]);
+    s.pipelines[0].people_blocked_per_job = 3.0;
+    s.people.waiting_usd_per_hour = 100.0;
+    s.platforms[0].provisioning_median_s = 600.0;
+    s.platforms[0].provisioning_p90_s = 600.0;
+    pool_per_stage(&mut s, &["a", "b"]);
+    let r = records(&s);
+    assert_eq!(r[1].finished_s, Some(8_400));
+    let mc = run(&s);
+    let waiting = mc.platforms[0].waiting_cost_usd.as_ref().unwrap().mean;
+    let by_hand = 1_200.0 / 3_600.0 * 3.0 * 100.0 * 730.0 / 24.0;
+    assert!(
+        (waiting - by_hand).abs() < 1e-9 * by_hand,
+        "{waiting} vs {by_hand}"
+    );
 }
