@@ -6,7 +6,16 @@ use gpucost::scenario::report::{report, report_csv, CSV_HEADER};
 
 #[test]
 fn csv_rows_are_the_json_report_numbers() {
-    let mut scenario = preset(DEFAULT).unwrap().scenario();
+    check_csv(preset(DEFAULT).unwrap().scenario(), 0);
+    // With the price of waiting and a pipeline: 1 + 5 rows more per platform.
+    let mut pipeline = preset("pharma-14-stage-pipeline").unwrap().scenario();
+    pipeline.people.waiting_usd_per_hour = 100.0;
+    check_csv(pipeline, 6);
+}
+
+/// Every CSV row of `scenario`'s report (8 replications) is its JSON number; `extra` rows per
+/// platform beyond the summaries, categories and comparisons.
+fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
     scenario.replications = 8;
     let mut run = MonteCarlo::new(scenario.clone()).unwrap();
     run.run_batch(8);
@@ -59,14 +68,27 @@ fn csv_rows_are_the_json_report_numbers() {
             let share = &pair(&r[0], other)["a_lower_usd_per_useful_gpu_hour_share"];
             assert_eq!(number(2), share.as_f64());
         } else {
-            let s = &p[&r[1]];
+            // `pipelines.<name>.<path>` in that pipeline's entry, the rest by name.
+            let s = match r[1].strip_prefix("pipelines.") {
+                Some(rest) => {
+                    let (name, path) = rest.split_once('.').unwrap();
+                    let q = p["pipelines"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|q| q["name"] == name)
+                        .expect("pipeline");
+                    path.split('.').fold(q, |v, k| &v[k])
+                }
+                None => &p[&r[1]],
+            };
             for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95")] {
                 assert_eq!(number(i), s[stat].as_f64(), "{} {stat}", &r[1]);
             }
         }
     }
-    // 18 summaries + 17 categories + 2 × (n − 1) comparisons per platform.
-    assert_eq!(rows, n * (18 + 17 + 2 * (n - 1)));
+    // 18 summaries + 17 categories + 2 × (n − 1) comparisons per platform, and the extra.
+    assert_eq!(rows, n * (18 + 17 + 2 * (n - 1) + extra));
 }
 
 /// The page colours each category with `--cat-<index>`; its light-theme value is the one the

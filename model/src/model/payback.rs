@@ -197,7 +197,9 @@ fn line_of(scenario: &Scenario, platform: &Platform, tco: f64) -> PlatformPaybac
             .iter()
             .filter(|c| c.term_starts_at(m))
             .map(CommitmentCash::upfront_usd)
-            .sum()
+            // (+ 0.0: an empty sum is −0.0, which the report would print as such.)
+            .sum::<f64>()
+            + 0.0
     };
     let mut cumulative = Vec::with_capacity(MONTHS + 1);
     let mut total = one_off + upfront_at(0);
@@ -211,7 +213,7 @@ fn line_of(scenario: &Scenario, platform: &Platform, tco: f64) -> PlatformPaybac
         cumulative.push(total);
     }
     let owed = (0..=MONTHS)
-        .map(|m| commitments.iter().map(|c| c.owed_after(m)).sum())
+        .map(|m| commitments.iter().map(|c| c.owed_after(m)).sum::<f64>() + 0.0)
         .collect();
     PlatformPayback {
         name: platform.name.clone(),

@@ -81,8 +81,9 @@ pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,replications,engin
 /// The results as CSV: for each platform, one row per summarised metric (mean, p5, p50, p95),
 /// one per cost category (`breakdown_usd.<category>`, mean monthly USD) and one per paired
 /// comparison (`cheaper_than.<other platform>` on TCO and
-/// `lower_usd_per_useful_gpu_hour_than.<other platform>`, shares of replications); a metric no
-/// replication could measure has empty cells.
+/// `lower_usd_per_useful_gpu_hour_than.<other platform>`, shares of replications); where the
+/// scenario has them, `waiting_cost_usd` and each pipeline's `pipelines.<name>.<metric>`; a
+/// metric no replication could measure has empty cells.
 pub fn report_csv(results: &Results) -> String {
     let mut out = String::from(CSV_HEADER);
     out.push('\n');
@@ -93,11 +94,33 @@ pub fn report_csv(results: &Results) -> String {
     );
     for p in &results.platforms {
         let name = csv_cell(&p.name);
-        for (metric, summary) in summaries(p) {
+        let row = |out: &mut String, metric: &str, summary: Option<&Summary>| {
             let cells = summary.map_or(",,,".to_string(), |s| {
                 format!("{},{},{},{}", s.mean, s.p5, s.p50, s.p95)
             });
             let _ = writeln!(out, "{name},{metric},{cells},{tail}");
+        };
+        for (metric, summary) in summaries(p) {
+            row(&mut out, metric, summary);
+        }
+        // Where the scenario has them: the price of waiting, and each pipeline's figures.
+        if let Some(waiting) = &p.waiting_cost_usd {
+            row(&mut out, "waiting_cost_usd", Some(waiting));
+        }
+        for q in &p.pipelines {
+            for (metric, summary) in [
+                ("end_to_end_hours.p50", q.end_to_end_hours.p50.as_ref()),
+                ("end_to_end_hours.p95", q.end_to_end_hours.p95.as_ref()),
+                ("usd_per_pipeline_run", q.usd_per_pipeline_run.as_ref()),
+                ("runs_completed", Some(&q.runs_completed)),
+                ("runs_failed", Some(&q.runs_failed)),
+            ] {
+                row(
+                    &mut out,
+                    &csv_cell(&format!("pipelines.{}.{metric}", q.name)),
+                    summary,
+                );
+            }
         }
         for (category, usd) in p.breakdown_usd.iter() {
             let category = category.key();
