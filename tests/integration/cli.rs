@@ -96,7 +96,7 @@ fn same_seed_gives_the_same_bytes_and_set_edits_apply() {
 
 #[test]
 fn bad_input_exits_2_with_one_line_naming_the_field() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["eval", "--preset", "nope"],
             "--preset nope: no such preset",
@@ -112,6 +112,26 @@ fn bad_input_exits_2_with_one_line_naming_the_field() {
         (
             &["eval", "--reps", "0"],
             "replications must be from 1 to 10000; got 0",
+        ),
+        (
+            &[
+                "eval",
+                "--preset",
+                "pharma-14-stage-pipeline",
+                "--set",
+                "pipelines.0.stages.0.after=[\"rank-and-report\"]",
+            ],
+            "has a cycle: ",
+        ),
+        (
+            &[
+                "eval",
+                "--preset",
+                "pharma-14-stage-pipeline",
+                "--set",
+                "pipelines.0.stages.2.after=[\"nope\"]",
+            ],
+            "pipelines.0.stages.2.after.0: pipeline \"drug-discovery\" has no stage named \"nope\"",
         ),
     ];
     for (args, message) in cases {
