@@ -363,3 +363,52 @@ fn a_run_costs_its_delay_times_its_people_times_the_rate() {
         "{waiting} vs {by_hand}"
     );
 }
+
+#[test]
+fn a_first_pass_on_a_later_pool_indexes_its_own_nodes() {
+    // Pool 0 of 4-GPU nodes, pool 1 of 8-GPU nodes; A (8 GPUs) on pool 1 comes first, so pool
+    // 1's pass runs first. A runs 0–1 h on one 8-GPU node, B (4 GPUs) 1–2 h on a 4-GPU node.
+    let mut a = stage("A", 1.0, &[]);
+    a.gpus_per_job = 8.0;
+    let mut b = stage("B", 1.0, &["A"]);
+    b.gpus_per_job = 4.0;
+    let mut s = one_run(vec![a, b]);
+    let p = &mut s.platforms[0];
+    p.node_pools[0].name = "small".into();
+    p.node_pools[0].gpus_per_node = 4;
+    let mut big = bare_pool("big");
+    big.gpus_per_node = 8;
+    p.node_pools.push(big);
+    p.class_pools.insert("p/A".into(), "big".into());
+    p.class_pools.insert("p/B".into(), "small".into());
+    let r = records(&s);
+    assert_eq!(
+        (r[0].first_compute_s, r[0].finished_s),
+        (Some(0), Some(3_600))
+    );
+    assert_eq!(
+        (r[1].first_compute_s, r[1].finished_s),
+        (Some(3_600), Some(7_200))
+    );
+    let jobs = generate_jobs(&s, 0);
+    let (o, _) = simulate_platform(&s, 0, 0, &jobs, false);
+    // One node of each pool: the nodes were found, not added for each job.
+    assert_eq!(o.peak_nodes, 2);
+    adds_up(&o);
+}
+
+#[test]
+fn a_stage_waits_for_a_predecessor_of_an_earlier_pass_that_ends_later() {
+    // A (10 h) on pool "pa"; B (1 h) and then C (after A and B) on pool "pb". Pool pa's pass
+    // runs first; in pb's pass B ends at 1 h, but C waits for A's end at 10 h.
+    let mut s = one_run(vec![
+        stage("A", 10.0, &[]),
+        stage("B", 1.0, &[]),
+        stage("C", 1.0, &["A", "B"]),
+    ]);
+    pool_per_stage(&mut s, &["A", "B"]);
+    s.platforms[0].class_pools.insert("p/C".into(), "pB".into());
+    let r = records(&s);
+    assert_eq!(r[2].submitted_s, Some(36_000));
+    assert_eq!(r[2].finished_s, Some(39_600));
+}

@@ -313,7 +313,11 @@ impl Sim<'_> {
     pub(super) fn enter_pool(&mut self, index: usize, first: bool) {
         let platform = self.platform;
         let pool = &platform.node_pools[index];
-        if !first {
+        if first {
+            // The first pass may be another pool than pool 0 (pipelines order the passes):
+            // its nodes are indexed by its own GPUs per node.
+            self.index = NodeIndex::new(pool.gpus_per_node);
+        } else {
             self.plans = self
                 .scenario
                 .job_classes

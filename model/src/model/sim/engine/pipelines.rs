@@ -87,6 +87,13 @@ impl PipelineRuns {
         next
     }
 
+    /// Puts `job` among this pass's deferred stages, to submit at `at_s`.
+    fn defer(&mut self, at_s: i64, job: usize) {
+        let rest = &self.deferred[self.next_deferred..];
+        let at = self.next_deferred + rest.partition_point(|&d| d < (at_s, job));
+        self.deferred.insert(at, (at_s, job));
+    }
+
     /// No more deferred stages in this pass (the rest are at or past the horizon).
     pub(super) fn drop_deferred(&mut self) {
         self.next_deferred = self.deferred.len();
@@ -185,8 +192,20 @@ impl Sim<'_> {
             }
         }
         for next in now_due {
-            self.submit(next);
-            self.enqueue(next);
+            let ready = self
+                .pipelines
+                .as_ref()
+                .map_or(self.now, |r| r.ready_s[next]);
+            if ready > self.now {
+                // A predecessor in an earlier pass finishes later than this one: submitted
+                // then, in order with the pass's arrivals.
+                if let Some(runs) = self.pipelines.as_mut() {
+                    runs.defer(ready, next);
+                }
+            } else {
+                self.submit(next);
+                self.enqueue(next);
+            }
         }
     }
 
