@@ -77,10 +77,13 @@ const SLIDERS = {
   'spot-rate': (i) => 0.01 + (i % 2) * 0.05 + (i % 30) * 0.001,
   // agent-traffic-spike's service: 40 req/s on average.
   traffic: (i) => 30 + (i % 2) * 20 + (i % 30) * 0.5,
+  // pharma-14-stage-pipeline offers 37 % of its 16 reference GPUs (ten runs a day, the
+  // target's load): 33–43 %, about 9 to 11.5 runs a day.
+  'pipeline-utilization': (i) => 33 + (i % 2) * 6 + (i % 5),
 };
 
 /** Latency figures over `inputs` inputs on `slider` at the given worker count. */
-async function latencies(browser, url, slider = 'utilization', inputs = INPUTS) {
+async function latencies(browser, url, slider = 'utilization', inputs = INPUTS, values = SLIDERS[slider]) {
   const page = await openPage(browser, url);
   const paint = await page.evaluate(() => ({
     firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
@@ -88,7 +91,7 @@ async function latencies(browser, url, slider = 'utilization', inputs = INPUTS) 
     runner: document.querySelector('.runner-note').textContent,
   }));
   const samples = [];
-  for (let i = 0; i < inputs; i++) samples.push(await input(page, slider, SLIDERS[slider](i)));
+  for (let i = 0; i < inputs; i++) samples.push(await input(page, slider, values(i)));
   await page.close();
   return {
     ...paint,
@@ -246,12 +249,12 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
  * A preset opened from its link (`gpucost link --preset NAME`): `inputs` inputs on `slider`, and
  * a drag of it.
  */
-async function measureLink(fragment, slider, inputs, distDir) {
+export async function measureLink(fragment, slider, inputs, distDir, values = SLIDERS[slider]) {
   const server = await serveDist(distDir);
   const browser = await launchBrowser();
   try {
     const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}${fragment}`;
-    const latency = await latencies(browser, url, slider, inputs);
+    const latency = await latencies(browser, url, slider, inputs, values);
     const dragging = await drag(browser, url, slider);
     return { latency, dragging };
   } finally {
@@ -273,10 +276,11 @@ export async function measureServing(fragment, distDir = process.env.DIST ?? 'di
 /**
  * The pipeline preset pharma-14-stage-pipeline (two platforms of three pools, a 14-stage DAG
  * ten runs a day for 30 days: about 4,200 stage runs per platform and replication), opened from
- * its link: 30 inputs on the utilization slider (which scales the runs a day), and a drag of it.
+ * its link: 30 inputs on the utilization slider (which scales the runs a day) around the preset's
+ * own load, and a drag of it.
  */
 export async function measurePipeline(fragment, distDir = process.env.DIST ?? 'dist') {
-  return measureLink(fragment, 'utilization', 30, distDir);
+  return measureLink(fragment, 'utilization', 30, distDir, SLIDERS['pipeline-utilization']);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

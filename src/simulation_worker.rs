@@ -129,6 +129,13 @@ impl SimulationWorker {
                     }
                 }
             }
+            WorkerInput::Stand { run_id } => {
+                answer(WorkerOutput::Started { run_id });
+                self.sensitivity.clear();
+                self.current = None;
+                self.scheduled = None;
+                None
+            }
             WorkerInput::Tornado { run_id, scenario } => {
                 let run = scenario
                     .read()

@@ -768,3 +768,73 @@ fn without_workers_the_tornado_runs_on_the_main_thread_before_the_break_evens() 
     };
     assert_eq!(page.view().break_evens, expected);
 }
+
+#[test]
+fn a_short_run_leaves_the_worker_kept_for_long_runs_idle_and_a_long_run_shares_it() {
+    // A 30-day service on two platforms, 100 replications: 8.64 M traffic buckets, a long
+    // run; the three-day training scenario of 40 replications is a short one.
+    let mut long = scenario(100);
+    long.horizon_days = 30.0;
+    long.job_classes.clear();
+    long.services
+        .push(crate::model::scenario::Service::default());
+    long.services[0].traffic.mean_rps = 1.0;
+    assert!(is_long_run(&long));
+    let short = scenario(40);
+    assert!(!is_long_run(&short));
+
+    let mut page = Page::with_workers(2);
+    page.coordinator = RunCoordinator::within(2, 0.0, EventBudget::default()).keep_for_long_runs(1);
+    page.worker_ready(0);
+    page.worker_ready(1);
+    let start_of = |page: &Page, i: usize| match page.workers[i].inbox.back() {
+        Some(WorkerInput::Start { shard, shards, .. }) => Some((*shard, *shards)),
+        _ => None,
+    };
+
+    // Short: worker 0 alone; worker 1 is told to stand by.
+    page.input(&short);
+    assert_eq!(start_of(&page, 0), Some((0, 1)));
+    assert_eq!(
+        page.workers[1].inbox.back(),
+        Some(&WorkerInput::Stand { run_id: 1 })
+    );
+    assert_eq!(page.view().workers, 1);
+    page.settle_workers();
+    assert_eq!(page.view().done, 40);
+    assert_eq!(page.view().results, Some(single_run(&short)));
+
+    // Long: both share it.
+    page.input(&long);
+    assert_eq!(start_of(&page, 0), Some((0, 2)));
+    assert_eq!(start_of(&page, 1), Some((1, 2)));
+    assert_eq!(page.view().workers, 2);
+    page.work(0);
+    page.work(1);
+
+    // A short input before the long run is done: worker 1 drops its share and does nothing
+    // more; the short run's numbers are worker 0's alone, and no worker is replaced.
+    let mut short_again = short.clone();
+    short_again.seed = 9;
+    page.input(&short_again);
+    assert_eq!(
+        page.workers[1].inbox.back(),
+        Some(&WorkerInput::Stand { run_id: 3 })
+    );
+    page.work(1); // reads the stand-by
+    page.work(1); // its old chain of slices ends, with no replication done
+    assert!(!page.work(1), "idle");
+    let answers: Vec<_> = page.workers[1].outbox.iter().cloned().collect();
+    assert_eq!(
+        answers,
+        vec![
+            WorkerOutput::Started { run_id: 2 },
+            WorkerOutput::Started { run_id: 3 }
+        ]
+    );
+    page.settle_workers();
+    page.advance(STALLED_MS * 4.0);
+    assert_eq!(page.restarts(), 0);
+    assert_eq!(page.view().done, 40);
+    assert_eq!(page.view().results, Some(single_run(&short_again)));
+}
