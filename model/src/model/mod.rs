@@ -28,6 +28,7 @@ pub mod sim;
 pub mod split;
 pub mod stats;
 pub mod step;
+pub mod topological;
 pub mod ziggurat;
 
 /// Version of the engine that computed a result; every result carries it.

@@ -9,6 +9,7 @@
 
 use super::{Arrivals, JobClass, Scenario};
 use crate::model::error::ScenarioError;
+use crate::model::topological::topological_order;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -87,24 +88,20 @@ impl Pipeline {
             .collect()
     }
 
+    /// (predecessor, stage) for every `after` name that resolves.
+    fn edges(&self) -> Vec<(usize, usize)> {
+        self.predecessors()
+            .iter()
+            .enumerate()
+            .flat_map(|(s, p)| p.iter().map(move |&q| (q, s)))
+            .collect()
+    }
+
     /// Stage indices in an order where every stage comes after its predecessors; `None`
     /// when the stages form a cycle.
     pub fn topological_order(&self) -> Option<Vec<usize>> {
-        let preds = self.predecessors();
-        let n = preds.len();
-        let mut left: Vec<usize> = preds.iter().map(Vec::len).collect();
-        let mut order = Vec::with_capacity(n);
-        let mut done = vec![false; n];
-        // Smallest index first among the ready ones: a stable order for a stable drawing.
-        while order.len() < n {
-            let next = (0..n).find(|&s| !done[s] && left[s] == 0)?;
-            done[next] = true;
-            order.push(next);
-            for (s, p) in preds.iter().enumerate() {
-                left[s] -= p.iter().filter(|&&q| q == next).count();
-            }
-        }
-        Some(order)
+        let order = topological_order(self.stages.len(), &self.edges());
+        (order.len() == self.stages.len()).then_some(order)
     }
 
     /// The stages on a cycle, in the order the cycle goes (for the message that refuses it).
@@ -113,17 +110,9 @@ impl Pipeline {
         let n = preds.len();
         // Walk backwards along predecessors from any stage that no topological order reaches:
         // every such stage has a predecessor that is also unreached, so the walk comes back.
-        let order = self.topological_order();
-        if order.is_some() {
-            return None;
-        }
         let mut placed = vec![false; n];
-        let mut left: Vec<usize> = preds.iter().map(Vec::len).collect();
-        while let Some(next) = (0..n).find(|&s| !placed[s] && left[s] == 0) {
-            placed[next] = true;
-            for (s, p) in preds.iter().enumerate() {
-                left[s] -= p.iter().filter(|&&q| q == next).count();
-            }
+        for s in topological_order(n, &self.edges()) {
+            placed[s] = true;
         }
         let start = (0..n).find(|&s| !placed[s])?;
         let mut path = vec![start];

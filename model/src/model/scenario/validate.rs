@@ -126,15 +126,9 @@ impl Scenario {
             }
             // A cycle among the pools: some pool can never be placed first.
             let pools = platform.node_pools.len();
-            let mut left: Vec<usize> = (0..pools)
-                .map(|b| edges.iter().filter(|e| e.1 == b).count())
-                .collect();
             let mut done = vec![false; pools];
-            while let Some(next) = (0..pools).find(|&p| !done[p] && left[p] == 0) {
-                done[next] = true;
-                for e in edges.iter().filter(|e| e.0 == next) {
-                    left[e.1] -= 1;
-                }
+            for p in crate::model::topological::topological_order(pools, &edges) {
+                done[p] = true;
             }
             if let Some(stuck) = (0..pools).find(|&p| !done[p]) {
                 let back: Vec<String> = edges

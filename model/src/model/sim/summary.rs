@@ -45,7 +45,7 @@ impl JobSummary {
             if s.submitted_s >= horizon {
                 continue;
             }
-            waits.push(wait_s(j, s, horizon));
+            waits.push(wait_s(s, horizon));
             match s.first_compute_s {
                 Some(c) if c <= horizon => pull_total += s.first_pull_s as f64,
                 Some(_) => {
@@ -87,7 +87,7 @@ impl JobSummary {
 
 /// A submitted job's queue wait at `horizon`, whole seconds: to the start of its first
 /// compute, or to the horizon where that has not started by then.
-pub(super) fn wait_s(_job: &Job, state: &JobState, horizon: i64) -> i64 {
+pub(super) fn wait_s(state: &JobState, horizon: i64) -> i64 {
     match state.first_compute_s {
         Some(c) if c <= horizon => c - state.submitted_s,
         _ => horizon - state.submitted_s,

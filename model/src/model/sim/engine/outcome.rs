@@ -123,15 +123,13 @@ impl Sim<'_> {
         let useful_gpu_s = gpu_seconds[Category::UsefulCompute];
         let waits = JobSummary::of(self.jobs, &self.states, self.horizon_s);
         let total_horizon = monthly * months;
-        // Jobs come in arrival order; a pipeline's stage may never be submitted.
-        let submitted = if self.pipelines.is_some() {
-            self.states
-                .iter()
-                .filter(|s| s.submitted_s < self.horizon_s)
-                .count() as u64
-        } else {
-            self.jobs.partition_point(|j| j.arrival_s < self.horizon_s) as u64
-        };
+        // A job is submitted when it arrives; a pipeline's stage when its predecessors
+        // finish, or never.
+        let submitted = self
+            .states
+            .iter()
+            .filter(|s| s.submitted_s < self.horizon_s)
+            .count() as u64;
         PlatformOutcome {
             breakdown_usd: breakdown,
             monthly_tco_usd: monthly,
@@ -197,7 +195,7 @@ impl Sim<'_> {
                 let people = classes
                     .get(j.class)
                     .map_or(1.0, |c| c.people_blocked_per_job);
-                wait_s(j, s, self.horizon_s) as f64 * people
+                wait_s(s, self.horizon_s) as f64 * people
             })
             .sum();
         person_s / HOUR_S * rate

@@ -14,6 +14,7 @@ use super::super::outcome::PipelineOutcome;
 use super::super::state::Phase;
 use super::build::Sim;
 use crate::model::scenario::{PipelineGraph, Platform, Scenario, HOUR_S};
+use crate::model::topological::topological_order;
 
 /// What the event loop keeps of the pipelines of one platform's run.
 pub(in crate::model::sim) struct PipelineRuns {
@@ -105,24 +106,10 @@ impl PipelineRuns {
 /// order. Without pipelines, 0, 1, 2, …
 pub fn pass_order(scenario: &Scenario, platform: &Platform) -> Vec<usize> {
     let pools = platform.node_pools.len();
-    let edges = pool_edges(scenario, platform);
-    let mut left: Vec<usize> = (0..pools)
-        .map(|b| edges.iter().filter(|e| e.1 == b).count())
-        .collect();
-    let mut order = Vec::with_capacity(pools);
-    let mut done = vec![false; pools];
-    while order.len() < pools {
-        // A cycle (refused by validation) falls back to the pools' order.
-        let next = (0..pools)
-            .find(|&p| !done[p] && left[p] == 0)
-            .or_else(|| (0..pools).find(|&p| !done[p]))
-            .unwrap_or(0);
-        done[next] = true;
-        order.push(next);
-        for e in edges.iter().filter(|e| e.0 == next) {
-            left[e.1] = left[e.1].saturating_sub(1);
-        }
-    }
+    let mut order = topological_order(pools, &pool_edges(scenario, platform));
+    // A cycle (refused by validation): the pools left out follow in their own order.
+    let rest: Vec<usize> = (0..pools).filter(|p| !order.contains(p)).collect();
+    order.extend(rest);
     order
 }
 
@@ -308,19 +295,10 @@ impl Sim<'_> {
 
 /// The stages of one pipeline in an order where each comes after its predecessors.
 fn order_of(links: &[crate::model::scenario::pipeline::StageLinks]) -> Vec<usize> {
-    let n = links.len();
-    let mut left: Vec<usize> = links.iter().map(|l| l.after.len()).collect();
-    let mut order = Vec::with_capacity(n);
-    let mut done = vec![false; n];
-    while order.len() < n {
-        let Some(next) = (0..n).find(|&s| !done[s] && left[s] == 0) else {
-            break;
-        };
-        done[next] = true;
-        order.push(next);
-        for &b in &links[next].before {
-            left[b] -= 1;
-        }
-    }
-    order
+    let edges: Vec<(usize, usize)> = links
+        .iter()
+        .enumerate()
+        .flat_map(|(s, l)| l.after.iter().map(move |&a| (a, s)))
+        .collect();
+    topological_order(links.len(), &edges)
 }

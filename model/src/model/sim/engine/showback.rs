@@ -46,7 +46,7 @@ impl Sim<'_> {
                         .filter(|(j, s)| of_team(j.class) && s.submitted_s < self.horizon_s)
                 };
                 let mut waits: Vec<i64> = submitted()
-                    .map(|(j, s)| wait_s(j, s, self.horizon_s))
+                    .map(|(_, s)| wait_s(s, self.horizon_s))
                     .collect();
                 let mut jobs = TeamJobs::default();
                 for (_, s) in submitted() {
