@@ -133,6 +133,21 @@ fn CardDetails(result: PlatformResult) -> impl IntoView {
             "Training jobs evicted: to make room for a service's replica where replicas share the training nodes (its compute since the last checkpoint is interruption rework), or for another team's quota or a higher priority (preemption rework); mean over replications.",
         ));
     }
+    // Where a pool's nodes can fail: how many did.
+    // (Rare at fleet rates: a few nodes see a few hundredths of a failure a month, shown as
+    // such rather than rounded to 0.)
+    if let Some(failures) = result.node_failures {
+        let mut row = counted(
+            "node_failures.mean",
+            "Node failures",
+            failures.mean,
+            "Nodes whose hardware failed over the horizon (any purchase type): their jobs lost their compute since the last checkpoint (hardware-failure rework) and the nodes were replaced through provisioning; mean over replications.",
+        );
+        if failures.mean > 0.0 && failures.mean < 0.1 {
+            row.3 = format!("{:.2}", failures.mean);
+        }
+        rows.push(row);
+    }
     if let Some(without) = result
         .service_gpu_hours_without_node
         .filter(|s| s.mean > 0.0)

@@ -14,3 +14,22 @@ fn golden_values_are_unchanged() {
 fn the_whole_report_is_unchanged() {
     assert_eq!(golden::golden_report_fingerprint(), golden::GOLDEN_REPORT);
 }
+
+#[test]
+fn without_the_node_failure_lines_the_report_is_the_one_before_node_failures() {
+    // The report gained `hardware_failure_rework` in each breakdown (0 here) and
+    // `node_failures_per_node_hour` in each node pool of its scenario (0): without those
+    // lines it is byte for byte the report before them, so no number moved.
+    let text = golden::golden_report();
+    let before: String = text
+        .split_inclusive('\n')
+        .filter(|l| {
+            !l.contains("\"hardware_failure_rework\"")
+                && !l.contains("\"node_failures_per_node_hour\"")
+        })
+        .collect();
+    assert_eq!(
+        (before.len(), golden::fnv1a(before.as_bytes())),
+        (18_419, 6_051_029_511_883_436_795)
+    );
+}

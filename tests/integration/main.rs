@@ -23,6 +23,7 @@ mod history_traces;
 mod invariants;
 mod limits;
 mod links;
+mod node_failures;
 mod node_pools;
 mod payback;
 mod pipelines;

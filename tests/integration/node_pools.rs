@@ -17,30 +17,33 @@ use gpucost::scenario::report::report_json_text;
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/before-node-pools");
 
 /// A report's text without what names the scenario's shape or the engine: every number.
-/// The cost category added since (preemption rework) must be zero wherever it is, and is
-/// left out.
+/// The cost categories added since (preemption rework, hardware-failure rework) must be zero
+/// wherever they are, and are left out.
 fn numbers_of(report: &str) -> String {
     let mut v: serde_json::Value = serde_json::from_str(report).unwrap();
     let map = v.as_object_mut().unwrap();
     map.remove("scenario");
     map.remove("engine_version");
-    without_zero_preemption_rework(&mut v);
+    without_zero_categories_added_since(&mut v);
     v.to_string()
 }
 
-fn without_zero_preemption_rework(v: &mut serde_json::Value) {
+fn without_zero_categories_added_since(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
-            if let Some(x) = map.remove("preemption_rework") {
-                let zero = |x: &serde_json::Value| x.as_f64() == Some(0.0);
-                let all_zero = zero(&x) || x.as_object().is_some_and(|m| m.values().all(zero));
-                assert!(all_zero, "preemption rework {x} where nothing is preempted");
+            for key in ["preemption_rework", "hardware_failure_rework"] {
+                if let Some(x) = map.remove(key) {
+                    let zero = |x: &serde_json::Value| x.as_f64() == Some(0.0);
+                    let all_zero = zero(&x) || x.as_object().is_some_and(|m| m.values().all(zero));
+                    assert!(all_zero, "{key} {x} where the scenario has none");
+                }
             }
-            map.values_mut().for_each(without_zero_preemption_rework);
+            map.values_mut()
+                .for_each(without_zero_categories_added_since);
         }
-        serde_json::Value::Array(items) => {
-            items.iter_mut().for_each(without_zero_preemption_rework)
-        }
+        serde_json::Value::Array(items) => items
+            .iter_mut()
+            .for_each(without_zero_categories_added_since),
         _ => {}
     }
 }

@@ -38,7 +38,7 @@ pub fn bare_platform(name: &str) -> Platform {
 }
 
 /// A pool named `name` of 1-GPU A100 (80 GB) nodes at $10 per node-hour on demand ($3
-/// spot), no reservation, no interruptions, images cached, no warm window, 1,000 nodes.
+/// spot), no reservation, no interruptions or failures, images cached, no warm window, 1,000 nodes.
 pub fn bare_pool(name: &str) -> NodePool {
     NodePool {
         name: name.to_string(),
@@ -57,6 +57,7 @@ pub fn bare_pool(name: &str) -> NodePool {
             ..Purchase::default()
         },
         spot_interruptions_per_node_hour: 0.0,
+        node_failures_per_node_hour: 0.0,
         image_cache: true,
         warm_pool_window_s: 0.0,
         max_nodes: 1_000,

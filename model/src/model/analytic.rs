@@ -274,8 +274,14 @@ fn estimate_pool(
     let prices = GpuSecondPrices::of(scenario, p, pool);
     let days_per_month = HOURS_PER_MONTH / 24.0;
     let slowdown = 1.0 + p.storage_read_slowdown_pct / 100.0;
-    let spot =
-        pool.purchase.overflow == Overflow::Spot && pool.spot_interruptions_per_node_hour > 0.0;
+    // What stops a node's jobs with no checkpoint on notice: spot interruptions where the
+    // pool buys spot, and hardware failures on any node.
+    let spot_rate = if pool.purchase.overflow == Overflow::Spot {
+        pool.spot_interruptions_per_node_hour
+    } else {
+        0.0
+    };
+    let stop_rate = spot_rate + pool.node_failures_per_node_hour;
     let mut paid_gpu_h = 0.0;
     let mut useful_ref_h = 0.0;
     let mut egress_gb = 0.0;
@@ -302,9 +308,9 @@ fn estimate_pool(
         } else {
             0.0
         };
-        let wall_s = if spot {
-            // Daly with the nodes of the job interrupted independently: rate × nodes.
-            let mtbi = HOUR_S / (pool.spot_interruptions_per_node_hour * nodes);
+        let wall_s = if stop_rate > 0.0 {
+            // Daly with the nodes of the job stopped independently: rate × nodes.
+            let mtbi = HOUR_S / (stop_rate * nodes);
             let interval = if tau > 0.0 {
                 tau.min(compute_s)
             } else {

@@ -1,7 +1,7 @@
 //! The cost categories of MODEL.md, as one enum, and [`PerCategory`]: one value per category,
 //! indexed by it.
 //!
-//! The first twelve categories are GPU time (every paid GPU-second is charged to exactly one of
+//! The first thirteen categories are GPU time (every paid GPU-second is charged to exactly one of
 //! them where it is spent); the last five are other costs. The declaration order is the
 //! display order of the breakdown chart, the CSV and the JSON report. A new category is one
 //! line in [`Category::ALL`] with its key, label and colour, plus its accounting.
@@ -40,6 +40,9 @@ pub enum Category {
     /// Compute lost by jobs evicted for another team's quota or a higher priority (since
     /// the last checkpoint, unless the grace period covered a checkpoint write).
     PreemptionRework,
+    /// Compute lost to hardware failures of nodes (since the last checkpoint: a failure
+    /// gives no notice).
+    HardwareFailureRework,
     /// Control-plane and management fees.
     Fees,
     /// Egress.
@@ -53,7 +56,7 @@ pub enum Category {
 }
 
 /// Number of categories.
-pub const CATEGORY_COUNT: usize = 17;
+pub const CATEGORY_COUNT: usize = 18;
 
 /// (category, key, label, colour, doc): the one table the rest follows.
 type Row = (
@@ -77,6 +80,7 @@ const TABLE: [Row; CATEGORY_COUNT] = [
     (Category::BillingRounding, "billing_rounding", "Billing rounding", "#cc6677", "Billing rounding."),
     (Category::GpuSharingLoss, "gpu_sharing_loss", "GPU sharing loss", "#661100", "Shared GPUs' slices no replica holds, and time-slicing's context switches."),
     (Category::PreemptionRework, "preemption_rework", "Preemption rework", "#ee3377", "Rework lost by jobs evicted for another team's quota or a higher priority."),
+    (Category::HardwareFailureRework, "hardware_failure_rework", "Hardware-failure rework", "#8c564b", "Compute lost when a node's hardware fails (since the last checkpoint)."),
     (Category::Fees, "fees", "Fees", "#332288", "Control-plane and management fees."),
     (Category::Egress, "egress", "Egress", "#44aa99", "Egress."),
     (Category::Storage, "storage", "Storage", "#117733", "Storage."),
@@ -97,7 +101,7 @@ impl Category {
     };
 
     /// Number of GPU-time categories (they come first).
-    pub const GPU_TIME_COUNT: usize = 12;
+    pub const GPU_TIME_COUNT: usize = 13;
 
     /// Position in [`Category::ALL`].
     pub const fn index(self) -> usize {
@@ -114,7 +118,7 @@ impl Category {
         TABLE[self.index()].2
     }
 
-    /// Colour in the light theme (`--cat-<index>` in `style/style.css`, which also sets the
+    /// Colour in the light theme (`--cat-<index>` in `style/main.css`, which also sets the
     /// dark theme's; a test keeps the two in step).
     pub fn colour(self) -> &'static str {
         TABLE[self.index()].3
@@ -240,7 +244,14 @@ impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for PerCategory<T> {
                 for c in Category::ALL {
                     values[c] = match out[c].take() {
                         Some(v) => v,
-                        None if c == Category::GpuSharingLoss => T::default(),
+                        // Categories added after reports were first written: absent is none.
+                        None if matches!(
+                            c,
+                            Category::GpuSharingLoss | Category::HardwareFailureRework
+                        ) =>
+                        {
+                            T::default()
+                        }
                         None => return Err(de::Error::missing_field(c.key())),
                     };
                 }
@@ -313,8 +324,8 @@ mod tests {
     #[test]
     fn totals_add_in_display_order() {
         let b = Breakdown::from_fn(|c| if c.is_gpu_time() { 1.0 } else { 10.0 });
-        assert_eq!(b.gpu_time_total(), 12.0);
-        assert_eq!(b.total(), 62.0);
+        assert_eq!(b.gpu_time_total(), 13.0);
+        assert_eq!(b.total(), 63.0);
         let mut twice = b;
         twice.add(&b);
         assert_eq!(twice, b.scaled(2.0));

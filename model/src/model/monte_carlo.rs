@@ -342,6 +342,9 @@ pub struct PlatformResult {
     /// happen).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preemptions: Option<Summary>,
+    /// Nodes whose hardware failed, per replication (only where a pool's nodes can fail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_failures: Option<Summary>,
     /// GPU-hours the services asked for on training's nodes and found no GPU for, per
     /// replication (only where replicas share training's nodes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -578,6 +581,11 @@ impl Results {
                         .collect(),
                     preemptions: (colocated || !platform.preemption.is_off())
                         .then(|| summary(col(&|o| o.preemptions as f64))),
+                    node_failures: platform
+                        .node_pools
+                        .iter()
+                        .any(|p| p.node_failures_per_node_hour > 0.0)
+                        .then(|| summary(col(&|o| o.node_failures as f64))),
                     service_gpu_hours_without_node: colocated
                         .then(|| summary(col(&|o| o.service_gpu_hours_without_node))),
                     teams: {

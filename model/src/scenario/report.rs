@@ -103,9 +103,13 @@ pub fn report_csv(results: &Results) -> String {
         for (metric, summary) in summaries(p) {
             row(&mut out, metric, summary);
         }
-        // Where the scenario has them: the price of waiting, and each pipeline's figures.
+        // Where the scenario has them: the price of waiting, node failures, and each
+        // pipeline's figures.
         if let Some(waiting) = &p.waiting_cost_usd {
             row(&mut out, "waiting_cost_usd", Some(waiting));
+        }
+        if let Some(failures) = &p.node_failures {
+            row(&mut out, "node_failures", Some(failures));
         }
         for q in &p.pipelines {
             for (metric, summary) in [

@@ -47,6 +47,10 @@ pub struct NodePool {
     pub purchase: Purchase,
     /// Spot interruptions per spot node-hour (λ).
     pub spot_interruptions_per_node_hour: f64,
+    /// Hardware failures per node-hour, on every purchase type (reserved, on-demand, spot):
+    /// a failure ends the node's jobs with no notice and the node is replaced through
+    /// provisioning. 0 (absent): nodes never fail.
+    pub node_failures_per_node_hour: f64,
     /// Nodes keep pulled images, so the next job of the class on that node pulls nothing.
     pub image_cache: bool,
     /// How long an empty node stays up waiting for work before it is released, seconds.
@@ -82,6 +86,7 @@ pub const SINGLE_POOL_FIELDS: &[&str] = &[
     "service_premium_pct",
     "purchase",
     "spot_interruptions_per_node_hour",
+    "node_failures_per_node_hour",
     "image_cache",
     "warm_pool_window_s",
     "max_nodes",

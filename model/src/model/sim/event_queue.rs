@@ -25,6 +25,8 @@ pub enum Event {
     AttemptEnd { job: usize, generation: u32 },
     /// A spot node is interrupted.
     Interrupt(usize),
+    /// A node's hardware fails (any purchase type).
+    NodeFailure(usize),
     /// A node's warm-pool window ends, if nothing used it since (`generation`).
     IdleTimeout { node: usize, generation: u32 },
 }
@@ -38,7 +40,9 @@ impl Event {
         let (tag, id, generation) = match self {
             Event::NodeReady(node) => (0, node, 0),
             Event::AttemptEnd { job, generation } => (1, job, generation),
+            // Two node events share tag 2, told apart by the generation bits they never use.
             Event::Interrupt(node) => (2, node, 0),
+            Event::NodeFailure(node) => (2, node, 1),
             Event::IdleTimeout { node, generation } => (3, node, generation),
         };
         debug_assert!(id <= u32::MAX as usize && u64::from(generation) <= GENERATION_MASK);
@@ -54,6 +58,7 @@ impl Event {
                 job: id,
                 generation,
             },
+            2 if generation == 1 => Event::NodeFailure(id),
             2 => Event::Interrupt(id),
             _ => Event::IdleTimeout {
                 node: id,
@@ -171,6 +176,7 @@ mod tests {
             },
         );
         queue.push(10, Event::Interrupt(4));
+        queue.push(20, Event::NodeFailure(u32::MAX as usize));
         queue.push(5_000, Event::NodeReady(9)); // after the horizon: kept as the horizon
         queue.push(
             0,
@@ -192,6 +198,7 @@ mod tests {
                 ),
                 (10, Event::NodeReady(3)),
                 (10, Event::Interrupt(4)),
+                (20, Event::NodeFailure(u32::MAX as usize)),
                 (50, Event::Interrupt(7)),
                 (
                     50,

@@ -40,6 +40,9 @@ pub struct PlatformOutcome {
     pub jobs_waiting: u64,
     /// Spot interruptions that hit a node.
     pub interruptions: u64,
+    /// Nodes whose hardware failed (any purchase type).
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub node_failures: u64,
     /// Most nodes up or being provisioned at once.
     pub peak_nodes: u64,
     /// Queue wait (submission to the start of useful compute), mean over the jobs submitted,

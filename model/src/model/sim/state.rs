@@ -37,6 +37,9 @@ pub(super) struct Node {
     /// Spot interruption clock: an Exp(1) draw, scaled by 1/λ when the node becomes ready (0
     /// and unused on nodes that are never interrupted).
     pub(super) interruption_draw: f64,
+    /// Hardware failure clock: an Exp(1) draw, scaled by 1/rate when the node becomes ready
+    /// (0 and unused where nodes never fail).
+    pub(super) failure_draw: f64,
     /// GPU slots services' replicas hold here (where replicas share training's nodes).
     pub(super) service_gpus: u32,
     /// Since when `service_gpus` has been unchanged (while ready), s.
@@ -152,6 +155,9 @@ pub(super) enum Close {
     /// checkpoint is preemption rework, unless the grace period was long enough to write one
     /// (`on_notice`).
     Preempted { on_notice: bool },
+    /// A node it ran on failed: compute since the last checkpoint is hardware-failure
+    /// rework (a failure gives no notice).
+    NodeFailed,
     /// It is still running at the horizon: all its compute so far counts.
     Horizon,
 }
@@ -163,6 +169,7 @@ impl Close {
             Close::Failed => Some(Category::FailedAttempts),
             Close::Interrupted { .. } => Some(Category::InterruptionRework),
             Close::Preempted { .. } => Some(Category::PreemptionRework),
+            Close::NodeFailed => Some(Category::HardwareFailureRework),
             Close::Finished | Close::Horizon => None,
         }
     }

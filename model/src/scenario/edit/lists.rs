@@ -4,7 +4,7 @@
 //! whether it changed the scenario; none leaves it invalid where it was valid.
 
 use crate::model::catalog::{self, InstanceType};
-use crate::model::platforms::Profile;
+use crate::model::platforms::{meta_fleet_node_failures_per_node_hour, Profile};
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
 use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
 
@@ -31,7 +31,10 @@ pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
 }
 
 /// Adds a platform of `profile`, named after it, on its cloud's default instance; nothing
-/// when the scenario has the most platforms.
+/// when the scenario has the most platforms. Its nodes fail at the rate derived from Meta's
+/// fleet ([`meta_fleet_node_failures_per_node_hour`]), as a new pool's do: a scenario
+/// written before node failures keeps nodes that never fail, a platform added now is
+/// realistic.
 pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     if scenario.platforms.len() >= limits::PLATFORMS_MAX {
         return false;
@@ -40,7 +43,11 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
         return false;
     };
     let name = unique_platform_name(scenario, profile.label());
-    let platform = profile.platform_on(&name, instance, &scenario.reference_gpu);
+    let mut platform = profile.platform_on(&name, instance, &scenario.reference_gpu);
+    for pool in &mut platform.node_pools {
+        pool.node_failures_per_node_hour =
+            meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
+    }
     scenario.platforms.push(platform);
     true
 }
@@ -106,7 +113,8 @@ pub fn add_pool(scenario: &mut Scenario, index: usize, row: usize) -> bool {
         name = format!("{} {n}", instance.name);
         n += 1;
     }
-    let pool = profile.pool_on(&name, instance, &scenario.reference_gpu);
+    let mut pool = profile.pool_on(&name, instance, &scenario.reference_gpu);
+    pool.node_failures_per_node_hour = meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
     scenario.platforms[index].node_pools.push(pool);
     true
 }

@@ -89,6 +89,8 @@ pub(super) struct Sim<'a> {
     pub(super) ledger: Ledger,
     pub(super) egress_gb: f64,
     pub(super) interruptions: u64,
+    /// Nodes whose hardware failed.
+    pub(super) node_failures: u64,
     /// Events handled (arrivals and queued events), for the benchmarks.
     pub(super) events: u64,
     /// Reused buffer of node ids (no allocation per placement attempt).
@@ -220,6 +222,7 @@ pub(super) fn new_sim<'a>(
         ),
         egress_gb: 0.0,
         interruptions: 0,
+        node_failures: 0,
         events: 0,
         scratch_nodes: Vec::new(),
         event_budget: limits::EVENTS_PER_REPLICATION_MAX,

@@ -179,7 +179,15 @@ impl Sim<'_> {
         } else {
             0.0
         };
-        let billing_start = if ready_now {
+        // After it, for the same reason: where nodes never fail, no draw moves.
+        let failure_draw = if pool.node_failures_per_node_hour > 0.0 {
+            rng.exponential(1.0)
+        } else {
+            0.0
+        };
+        // A reservation holds its capacity: a reserved node (the replacement of a failed one)
+        // waits for none.
+        let billing_start = if ready_now || kind == NodeKind::Reserved {
             self.now
         } else {
             self.now + rounding::round(capacity_wait) as i64
@@ -197,6 +205,7 @@ impl Sim<'_> {
             images: 0,
             idle_generation: 0,
             interruption_draw,
+            failure_draw,
             service_gpus: 0,
             service_since_s: self.now,
         });
@@ -273,24 +282,36 @@ impl Sim<'_> {
         }
         let n = &mut self.nodes[node];
         n.free_since_s = self.now;
+        // Its clocks start now: a spot node's interruption, and any node's hardware failure.
         if n.kind == NodeKind::Spot {
+            let draw = self.nodes[node].interruption_draw;
             let rate = self.pool.spot_interruptions_per_node_hour;
-            if rate > 0.0 {
-                let after = self.nodes[node].interruption_draw * HOUR_S / rate;
-                let at = self
-                    .now
-                    .saturating_add(rounding::round(after.min(1e15)) as i64);
-                if at < self.horizon_s {
-                    self.push(at, Event::Interrupt(node));
-                }
-            }
+            self.schedule_on_clock(draw, rate, Event::Interrupt(node));
         }
+        let draw = self.nodes[node].failure_draw;
+        let rate = self.pool.node_failures_per_node_hour;
+        self.schedule_on_clock(draw, rate, Event::NodeFailure(node));
         // By index: a job starting here does not change this node's holders.
         for i in 0..self.nodes[node].holders.len() {
             let job = self.nodes[node].holders[i] as usize;
             self.start_if_ready(job, true);
         }
         self.maybe_schedule_release(node);
+    }
+
+    /// Schedules `event` an exponential time from now: `draw` (an Exp(1) draw) hours ÷ `rate`
+    /// per hour, to the second; nothing where the rate is 0 or the time is past the horizon.
+    fn schedule_on_clock(&mut self, draw: f64, rate: f64, event: Event) {
+        if rate <= 0.0 {
+            return;
+        }
+        let after = draw * HOUR_S / rate;
+        let at = self
+            .now
+            .saturating_add(rounding::round(after.min(1e15)) as i64);
+        if at < self.horizon_s {
+            self.push(at, event);
+        }
     }
 
     fn maybe_schedule_release(&mut self, node: usize) {
@@ -931,24 +952,47 @@ impl Sim<'_> {
             return;
         }
         self.interruptions += 1;
+        self.stop_every_job_on(node, |sim, job| {
+            let class = &sim.scenario.job_classes[sim.jobs[job].class];
+            let on_notice = class.checkpoint_interval_min > 0.0
+                && sim.platform.spot_notice_s >= class.checkpoint_write_s;
+            Close::Interrupted { on_notice }
+        });
+        self.release_node(node);
+    }
+
+    /// `node` is lost (interrupted or failed; the timeline marks it): every job on it stops
+    /// as `close` says for that job, and queues again.
+    fn stop_every_job_on(&mut self, node: usize, close: impl Fn(&Self, usize) -> Close) {
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
             span.interrupted = true;
         }
-        let notice_ok = |sim: &Self, job: usize| {
-            let class = &sim.scenario.job_classes[sim.jobs[job].class];
-            class.checkpoint_interval_min > 0.0
-                && sim.platform.spot_notice_s >= class.checkpoint_write_s
-        };
         for job in self.nodes[node]
             .holders
             .clone()
             .into_iter()
             .map(|j| j as usize)
         {
-            let on_notice = notice_ok(self, job);
-            let _ = self.stop_job(job, Close::Interrupted { on_notice });
+            let how = close(self, job);
+            let _ = self.stop_job(job, how);
         }
+    }
+
+    /// `node`'s hardware fails: its jobs stop with no notice (each queues again, losing its
+    /// compute since its last checkpoint), and it is released. A reserved node is replaced
+    /// at once through provisioning (the reservation holds the capacity); other nodes are
+    /// replaced as the queue asks for them.
+    fn fail_node(&mut self, node: usize) {
+        if self.nodes[node].released {
+            return;
+        }
+        self.node_failures += 1;
+        self.stop_every_job_on(node, |_, _| Close::NodeFailed);
+        let kind = self.nodes[node].kind;
         self.release_node(node);
+        if kind == NodeKind::Reserved {
+            self.add_node(NodeKind::Reserved, false);
+        }
     }
 
     /// Stops `job` wherever it is (running or holding nodes) and queues it again: its
@@ -1121,7 +1165,9 @@ impl Sim<'_> {
     #[inline]
     fn is_stale(&self, event: &Event) -> bool {
         match *event {
-            Event::NodeReady(node) | Event::Interrupt(node) => self.nodes[node].released,
+            Event::NodeReady(node) | Event::Interrupt(node) | Event::NodeFailure(node) => {
+                self.nodes[node].released
+            }
             Event::AttemptEnd { job, generation } => {
                 Event::generation_stored(self.states[job].generation) != generation
             }
@@ -1164,6 +1210,7 @@ impl Sim<'_> {
                 _ => {}
             },
             Event::Interrupt(node) => self.interrupt(node),
+            Event::NodeFailure(node) => self.fail_node(node),
             Event::IdleTimeout { node, .. } => {
                 if self.nodes[node].holders.is_empty() && self.nodes[node].service_gpus == 0 {
                     self.release_node(node);

@@ -147,6 +147,7 @@ impl Sim<'_> {
             jobs_running: waits.running,
             jobs_waiting: waits.waiting,
             interruptions: self.interruptions,
+            node_failures: self.node_failures,
             peak_nodes: u64::from(self.earlier_peaks + self.peak_nodes),
             queue_wait_mean_s: waits.mean_s,
             queue_wait_p50_s: waits.p50_s,

@@ -39,7 +39,8 @@ impl Sim<'_> {
             end_s: self.now,
             ended: match end {
                 Close::Finished => AttemptEnd::Finished,
-                Close::Interrupted { .. } => AttemptEnd::Interrupted,
+                // (The timeline draws a node failure as an interruption with no notice.)
+                Close::Interrupted { .. } | Close::NodeFailed => AttemptEnd::Interrupted,
                 Close::Preempted { .. } => AttemptEnd::Preempted,
                 Close::Failed => AttemptEnd::Failed,
                 Close::Horizon => AttemptEnd::Horizon,

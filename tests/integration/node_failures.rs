@@ -1,0 +1,188 @@
+//! Hardware failures of nodes on every purchase type: against Daly's wall time for a gang
+//! job (M = 1 ÷ (failures per node-hour × nodes)), the failure count against its Poisson
+//! mean, what a failure costs and where, and the neutral default.
+
+use crate::support::{bare_class, bare_platform, scenario};
+use gpucost::model::analytic::daly_wall_time_s;
+use gpucost::model::cost_category::Category;
+use gpucost::model::monte_carlo::MonteCarlo;
+use gpucost::model::scenario::{Arrivals, Duration, Overflow, Platform, Scenario};
+use gpucost::model::sim::{generate_jobs, simulate_platform};
+use gpucost::model::stats::{mean, standard_error};
+
+/// `nodes`-node gang jobs (1-GPU nodes), checkpointed, on a platform whose nodes fail at
+/// 1 ÷ (`mtbf_h` × `nodes`) per node-hour, with no replacement provisioning or pull.
+fn gang_scenario(
+    platform: Platform,
+    nodes: u32,
+    solve_h: f64,
+    interval_min: f64,
+    write_s: f64,
+    restart_s: f64,
+    mtbf_h: f64,
+) -> Scenario {
+    let mut platform = platform;
+    platform.first_pool_mut().node_failures_per_node_hour = 1.0 / (mtbf_h * f64::from(nodes));
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 6.0 },
+        Duration::Fixed { hours: solve_h },
+    );
+    class.gpus_per_job = f64::from(nodes);
+    class.checkpoint_interval_min = interval_min;
+    class.checkpoint_write_s = write_s;
+    class.restart_overhead_s = restart_s;
+    scenario(200.0, 4, vec![class], vec![platform])
+}
+
+/// Mean wall time (arrival to finish) of the jobs that arrived in the first 160 days, and its
+/// standard error; the platform's outcomes.
+fn walls(s: &Scenario) -> (f64, f64, Vec<gpucost::model::sim::PlatformOutcome>) {
+    let last_arrival = 160 * 86_400;
+    let mut walls = Vec::new();
+    let mut outcomes = Vec::new();
+    for r in 0..u64::from(s.replications) {
+        let jobs = generate_jobs(s, r);
+        let (outcome, records) = simulate_platform(s, 0, r, &jobs, true);
+        for j in records
+            .unwrap()
+            .iter()
+            .filter(|j| j.arrival_s <= last_arrival)
+        {
+            let finished = j.finished_s.expect("job finished within the horizon");
+            walls.push((finished - j.arrival_s) as f64);
+        }
+        outcomes.push(outcome);
+    }
+    (mean(&walls), standard_error(&walls), outcomes)
+}
+
+fn check_daly(platform: Platform, nodes: u32, solve_h: f64, interval_min: f64, mtbf_h: f64) {
+    let (write_s, restart_s) = (300.0, 600.0);
+    let s = gang_scenario(
+        platform,
+        nodes,
+        solve_h,
+        interval_min,
+        write_s,
+        restart_s,
+        mtbf_h,
+    );
+    let (simulated, se, outcomes) = walls(&s);
+    let expected = daly_wall_time_s(
+        solve_h * 3600.0,
+        interval_min * 60.0,
+        write_s,
+        restart_s,
+        mtbf_h * 3600.0,
+    );
+    println!(
+        "Daly, node failures: {nodes} nodes, Ts={solve_h} h, τ={interval_min} min, M={mtbf_h} h: \
+         simulated {simulated:.1} s, closed form {expected:.1} s, standard error {se:.1} s"
+    );
+    assert!(
+        (simulated - expected).abs() <= 3.0 * se,
+        "simulated {simulated} s vs Daly {expected} s (se {se})"
+    );
+    // The lost compute is hardware-failure rework, and nothing is spot interruption rework.
+    for o in &outcomes {
+        assert!(o.node_failures > 0);
+        assert_eq!(o.interruptions, 0);
+        assert!(o.gpu_seconds[Category::HardwareFailureRework] > 0.0);
+        assert_eq!(o.gpu_seconds[Category::InterruptionRework], 0.0);
+    }
+}
+
+#[test]
+fn a_gang_job_on_failing_on_demand_nodes_takes_dalys_wall_time() {
+    // Four nodes, each failing every 40 h on average: the job fails every 10 h.
+    check_daly(bare_platform("on demand"), 4, 8.0, 60.0, 10.0);
+}
+
+#[test]
+fn a_gang_job_on_failing_reserved_nodes_takes_dalys_wall_time_and_the_failures_are_poisson() {
+    // 24 reserved nodes (no other capacity), four to a job (at most three jobs at once),
+    // each failing every 4 × 10 h: a failed node is replaced at once (no provisioning here),
+    // so 24 nodes are always up and a replication sees Poisson(24 × 4,800 h ÷ 40 h) =
+    // Poisson(2,880) failures.
+    let mut platform = bare_platform("reserved");
+    let pool = platform.first_pool_mut();
+    pool.purchase.reserved_share = 1.0;
+    pool.purchase.overflow = Overflow::None;
+    let nodes = 4;
+    let mtbf_h = 10.0;
+    let mut s = gang_scenario(platform, nodes, 8.0, 60.0, 300.0, 600.0, mtbf_h);
+    s.reference_gpus = 24;
+    let (simulated, se, outcomes) = walls(&s);
+    let expected = daly_wall_time_s(8.0 * 3600.0, 60.0 * 60.0, 300.0, 600.0, mtbf_h * 3600.0);
+    println!(
+        "Daly, reserved: simulated {simulated:.1} s, closed form {expected:.1} s, se {se:.1} s"
+    );
+    assert!(
+        (simulated - expected).abs() <= 3.0 * se,
+        "{simulated} vs {expected} (se {se})"
+    );
+    let counts: Vec<f64> = outcomes.iter().map(|o| o.node_failures as f64).collect();
+    let poisson_mean = 24.0 * 200.0 * 24.0 / (mtbf_h * f64::from(nodes));
+    // Four replications: their mean's standard error is √(2,880 ÷ 4) ≈ 26.8.
+    let tolerance = 3.0 * (poisson_mean / counts.len() as f64).sqrt();
+    println!("failures per replication {counts:?}, Poisson mean {poisson_mean}");
+    assert!((mean(&counts) - poisson_mean).abs() <= tolerance);
+    for o in &outcomes {
+        assert_eq!(
+            o.peak_nodes, 24,
+            "a failed reserved node is replaced, never added to"
+        );
+    }
+}
+
+#[test]
+fn nodes_that_never_fail_give_the_same_bits_as_before_the_field_existed() {
+    // The preset's own platforms have no failure rate: setting 0 explicitly, or leaving the
+    // field out of the document, changes nothing.
+    let s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+        .unwrap()
+        .scenario();
+    let mut doc = serde_json::to_value(&s).unwrap();
+    for p in doc["platforms"].as_array_mut().unwrap() {
+        for pool in p["node_pools"].as_array_mut().unwrap() {
+            assert_eq!(pool["node_failures_per_node_hour"], 0.0);
+            pool.as_object_mut()
+                .unwrap()
+                .remove("node_failures_per_node_hour");
+        }
+    }
+    let omitted = Scenario::from_json_value(doc).unwrap();
+    assert_eq!(omitted, s);
+}
+
+#[test]
+fn failures_cost_rework_and_replacement_provisioning() {
+    // One platform with failures and one without, the same jobs: the failing one pays
+    // hardware-failure rework, and its total moves by at least that.
+    let mut failing = gpucost::model::platforms::Profile::AwsBatch.platform(
+        "failing",
+        "p4d.24xlarge",
+        "us-east-1",
+    );
+    failing.first_pool_mut().node_failures_per_node_hour = 0.01;
+    let mut steady = failing.clone();
+    steady.name = "steady".into();
+    steady.first_pool_mut().node_failures_per_node_hour = 0.0;
+    let mut s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+        .unwrap()
+        .scenario();
+    s.platforms = vec![failing, steady];
+    s.replications = 8;
+    let mut run = MonteCarlo::new(s).unwrap();
+    run.run_to_end();
+    let results = run.results();
+    let [f, st] = &results.platforms[..] else {
+        panic!("two platforms")
+    };
+    let rework = |p: &gpucost::model::monte_carlo::PlatformResult| {
+        p.breakdown_usd[Category::HardwareFailureRework]
+    };
+    assert!(rework(f) > 0.0, "failing nodes cost rework");
+    assert_eq!(rework(st), 0.0);
+    assert!(f.monthly_tco_usd.p50 > st.monthly_tco_usd.p50);
+}
