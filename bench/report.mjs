@@ -156,7 +156,7 @@ const pipelineLink = execFileSync(SIM_BIN, ['link', '--preset', 'pharma-14-stage
 const pipeline = await measurePipeline(pipelineLink);
 const pl = pipeline.latency;
 add('Pipeline page (pharma-14-stage-pipeline)', '≤ 150 ms coarse p95 and ≤ 1 s full after a utilization input (around the preset\'s ten runs a day); no main-thread task over 50 ms; a newer input cancels the older run',
-  `${pl.runner} Inputs at 33–43 % utilization (9 to 11.5 runs a day): coarse p95 ${fmt(pl.coarseP95)} ms (median ${fmt(pl.coarseMedian)}), full p95 ${fmt(pl.fullP95)} ms (median ${fmt(pl.fullMedian)}) over 30 inputs; dragging: ${pipeline.dragging.longTasks} long tasks, ${pipeline.dragging.olderRunsFinished} older runs finished of ${pipeline.dragging.inputs}`,
+  `Inputs at 33–43 % utilization (9 to 11.5 runs a day): coarse p95 ${fmt(pl.coarseP95)} ms (median ${fmt(pl.coarseMedian)}), full p95 ${fmt(pl.fullP95)} ms (median ${fmt(pl.fullMedian)}) over 30 inputs; dragging: ${pipeline.dragging.longTasks} long tasks, ${pipeline.dragging.olderRunsFinished} older runs finished of ${pipeline.dragging.inputs}`,
   pl.coarseP95 <= 150 && pl.fullP95 <= 1000 && pipeline.dragging.longTasks === 0 && pipeline.dragging.olderRunsFinished === 0);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
 add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
@@ -400,13 +400,12 @@ ${wasmLines.join('\n')}
   single round can still be far off (one gave 0.781, the native bench caught in a slow
   patch at 59.3 ms), hence five rounds and their median. The ratio moves with the machine
   more than with the code; compare it across changes only over several runs.
-- Workers: the page starts one per core (\`navigator.hardwareConcurrency\`, 1 to 8), each with
-  its own module instance and an interleaved share of the replications. A short run uses all
-  but one: on this 2-core machine one worker, since a second (\`?workers=2\`) shortens the full
-  run but delays the coarse pass (three busy threads on two cores), as the Workers row shows.
-  A long run (\`is_long_run\` in \`src/run_coordinator/tuning.rs\`: at least 1 M job-runs or
-  7.5 M traffic buckets over its replications, about 0.5 s in one worker) uses them all, its
-  latency being the full run (the pipeline row).
+- Workers: the page starts one per core but one (\`navigator.hardwareConcurrency\` − 1, at least
+  one), each with its own module instance and an interleaved share of the replications. On
+  this 2-core machine that is one worker; forcing two (\`?workers=2\`) shortens the full run
+  but delays the coarse pass (three busy threads on two cores), as the Workers row shows, and
+  slows the page's own tasks during a long run (e2e bounded-work: longest task 285–787 ms
+  with two workers against 204–458 ms with one, over a 250 ms bound).
 - Edit to some platforms: each worker (and the page's main thread where it runs without one,
   as in the single file) keeps its last run's outcomes by replication and platform
   (\`model/src/model/outcome_cache.rs\`); with the shared inputs unchanged, a platform whose

@@ -129,13 +129,6 @@ impl SimulationWorker {
                     }
                 }
             }
-            WorkerInput::Stand { run_id } => {
-                answer(WorkerOutput::Started { run_id });
-                self.sensitivity.clear();
-                self.current = None;
-                self.scheduled = None;
-                None
-            }
             WorkerInput::Tornado { run_id, scenario } => {
                 let run = scenario
                     .read()

@@ -60,12 +60,6 @@ pub enum WorkerInput {
         /// Workers sharing the run.
         shards: u32,
     },
-    /// Run `run_id` has no share for this worker (a short run leaves it idle, so the page has
-    /// a core of its own): drop any older work, and answer that it has read this.
-    Stand {
-        /// The run it has no share of.
-        run_id: u64,
-    },
     /// After run `run_id`'s replications: its sensitivity tornado.
     Tornado {
         /// The run it belongs to.

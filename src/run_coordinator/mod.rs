@@ -13,9 +13,7 @@
 //! - the stall and restart policy: a worker stuck in an older run's replication is replaced,
 //!   a crashed one restarted and asked again ([`RESTARTS_PER_RUN`] times per run), one that
 //!   fails to start, or stays silent for [`WORKER_WATCHDOG_MS`], means the main thread runs;
-//! - the size policy ([`tuning::main_thread_fits`], [`tuning::sensitivity_fits`]), and how
-//!   many workers share a run: all for a long run ([`tuning::is_long_run`]), all but those
-//!   kept for long runs otherwise ([`RunCoordinator::keep_for_long_runs`]);
+//! - the size policy ([`tuning::main_thread_fits`], [`tuning::sensitivity_fits`]);
 //! - the scheduling of the tornado and the break-evens once a run's inputs settle.
 //!
 //! A newer input replaces the older run: each run carries its number and answers for older
@@ -269,9 +267,6 @@ pub struct RunCoordinator {
     out: Vec<Command>,
     /// The runs' event budgets (the default but in tests).
     budget: EventBudget,
-    /// Workers that only long runs ([`is_long_run`]) use: a short run leaves them idle, so
-    /// the page's input and drawing keep a core ([`RunCoordinator::keep_for_long_runs`]).
-    kept_for_long_runs: usize,
 }
 
 impl RunCoordinator {
@@ -298,26 +293,6 @@ impl RunCoordinator {
             dirty: false,
             out: Vec::new(),
             budget,
-            kept_for_long_runs: 0,
-        }
-    }
-
-    /// The same coordinator, sharing short runs among all its workers but `n` (fewer than it
-    /// has) and long runs among all of them: a page that starts a worker per core keeps one
-    /// core for its own input and drawing while a short run's coarse pass is on its way, and
-    /// lends it to a long run, whose latency is its full run.
-    pub fn keep_for_long_runs(mut self, n: usize) -> Self {
-        self.kept_for_long_runs = n.min(self.workers.len().saturating_sub(1));
-        self.view.workers = (self.workers.len() - self.kept_for_long_runs) as u32;
-        self
-    }
-
-    /// Workers sharing a run of `scenario`.
-    fn shards_for(&self, scenario: &Scenario) -> usize {
-        if is_long_run(scenario) {
-            self.workers.len()
-        } else {
-            self.workers.len() - self.kept_for_long_runs
         }
     }
 
@@ -448,24 +423,19 @@ impl RunCoordinator {
             sensitivity_scheduled: false,
         });
         if self.view.in_worker {
-            let shards = self.shards_for(&scenario);
-            self.view.workers = shards as u32;
+            let shards = self.workers.len() as u32;
             for i in 0..self.workers.len() {
                 if self.stalled(i, now_ms) {
                     self.restart(i, false, now_ms);
                     self.mark("terminated", number);
                 }
-                if i < shards {
-                    let start = WorkerInput::Start {
-                        run_id: number,
-                        scenario: text.clone(),
-                        shard: i as u32,
-                        shards: shards as u32,
-                    };
-                    self.send(i, start, now_ms);
-                } else {
-                    self.stand_by(i, number);
-                }
+                let start = WorkerInput::Start {
+                    run_id: number,
+                    scenario: text.clone(),
+                    shard: i as u32,
+                    shards,
+                };
+                self.send(i, start, now_ms);
             }
             self.mark("sent", number);
             // A worker that had answered just before this input may be a moment into another
@@ -593,9 +563,6 @@ impl RunCoordinator {
             return;
         }
         let i = i % n;
-        if let WorkerInput::Stand { run_id } = input {
-            return self.stand_by(i, run_id); // (a restarted worker's replay)
-        }
         let w = &mut self.workers[i];
         if matches!(input, WorkerInput::Start { .. }) {
             w.asked.clear();
@@ -605,21 +572,6 @@ impl RunCoordinator {
             w.last_heard_ms = now_ms;
         }
         w.busy = true;
-        if w.ready {
-            self.out.push(Command::Send { worker: i, input });
-        } else {
-            w.pending.push(input);
-        }
-    }
-
-    /// Tells worker `i` that run `run` has no share for it: it drops any older work and, having
-    /// none, is not waited for (it still says it has read this, like a `Start`).
-    fn stand_by(&mut self, i: usize, run: u64) {
-        let w = &mut self.workers[i];
-        let input = WorkerInput::Stand { run_id: run };
-        w.asked.clear();
-        w.asked.push(input.clone());
-        w.busy = false;
         if w.ready {
             self.out.push(Command::Send { worker: i, input });
         } else {

@@ -27,7 +27,11 @@ pub const COARSE_JOB_RUNS: f64 = 120_000.0;
 /// [`COARSE_REPLICATIONS_MIN`]) where its services' minutes or its jobs would make it slow;
 /// never more than the run's replications.
 pub fn coarse_replications(scenario: &Scenario) -> u32 {
-    let (buckets, job_runs) = work_per_replication(scenario);
+    let platforms = scenario.platforms.len() as f64;
+    let buckets = (scenario.horizon_days * 1_440.0).ceil().max(1.0)
+        * scenario.services.len() as f64
+        * platforms;
+    let job_runs = scenario.simulated().expected_jobs() * platforms;
     let fit = [(buckets, COARSE_BUCKETS), (job_runs, COARSE_JOB_RUNS)]
         .into_iter()
         .filter(|(work, _)| *work > 0.0)
@@ -38,37 +42,6 @@ pub fn coarse_replications(scenario: &Scenario) -> u32 {
         f64::from(COARSE_REPLICATIONS),
     ) as u32;
     coarse.min(scenario.replications.max(1))
-}
-
-/// One replication's work, summed over platforms: traffic buckets (a minute of a service) and
-/// job-runs (a job, or a pipeline's stage, on a platform).
-fn work_per_replication(scenario: &Scenario) -> (f64, f64) {
-    let platforms = scenario.platforms.len() as f64;
-    let buckets = (scenario.horizon_days * 1_440.0).ceil().max(1.0)
-        * scenario.services.len() as f64
-        * platforms;
-    let job_runs = scenario.simulated().expected_jobs() * platforms;
-    (buckets, job_runs)
-}
-
-/// Job-runs over a whole run (every replication) from which it is a long run: about 0.5 s in
-/// one worker (about 2 M job-runs/s, bench/RESULTS.md). `pharma-14-stage-pipeline`'s 200
-/// replications of 8,400 are 1.7 M; the training presets' are at most about 0.5 M.
-pub const LONG_RUN_JOB_RUNS: f64 = 1_000_000.0;
-
-/// Traffic buckets over a whole run from which it is a long run: about 0.5 s of work, five
-/// coarse passes' worth ([`COARSE_BUCKETS`] is about 0.1 s).
-pub const LONG_RUN_BUCKETS: f64 = 7_500_000.0;
-
-/// Whether a run of `scenario` is long: the page then shares it among all its workers,
-/// including the one it otherwise keeps off a core for input and drawing
-/// (`RunCoordinator::keep_for_long_runs`). A short run's latency is its coarse pass, which
-/// a worker competing with the page for the cores delays; a long run's is its full run,
-/// which one more worker shortens by up to its share.
-pub fn is_long_run(scenario: &Scenario) -> bool {
-    let (buckets, job_runs) = work_per_replication(scenario);
-    let reps = f64::from(scenario.replications.max(1));
-    job_runs * reps >= LONG_RUN_JOB_RUNS || buckets * reps >= LONG_RUN_BUCKETS
 }
 
 /// Shortest time between two redraws of a run's interim results after its coarse pass, ms:

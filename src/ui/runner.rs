@@ -105,13 +105,12 @@ fn carry_out(driver: Shared, commands: Vec<Command>) {
     }
 }
 
-/// How many workers to start, and how many of them only long runs use: one per core (from 1 to
-/// 8), of which short runs leave one idle so the page keeps a core for input and drawing
-/// (`navigator.hardwareConcurrency`); or `?workers=N` in the page's query (1–16, every run on
-/// all of them: the benchmarks compare 1 with 2). Measured on 2 cores (bench/RESULTS.md): a
-/// second worker competing with the page delays a short run's coarse pass past its 50 ms
-/// budget, and shortens a long run's full run by about a third.
-fn worker_count() -> (u32, u32) {
+/// How many workers to start: one per core but the one the page itself needs for input and
+/// drawing (`navigator.hardwareConcurrency` − 1, from 1 to 8), or `?workers=N` in the page's
+/// query (1–16; the benchmarks compare 1 with 2). Measured on 2 cores (bench/RESULTS.md): a
+/// second worker shortens the full run but, competing with the page for the cores, delays
+/// the coarse pass past its 50 ms budget.
+fn worker_count() -> u32 {
     let window = window();
     let asked = window
         .location()
@@ -124,13 +123,11 @@ fn worker_count() -> (u32, u32) {
         })
         .and_then(|n| n.parse::<u32>().ok())
         .filter(|n| (1..=16).contains(n));
-    match asked {
-        Some(n) => (n, 0),
-        None => {
-            let cores = (window.navigator().hardware_concurrency() as u32).clamp(1, 8);
-            (cores, u32::from(cores > 1))
-        }
-    }
+    asked.unwrap_or_else(|| {
+        (window.navigator().hardware_concurrency() as u32)
+            .saturating_sub(1)
+            .clamp(1, 8)
+    })
 }
 
 /// A performance mark (`gpucost:<what>:<run>`) for the benchmarks' latency measurements and
@@ -151,10 +148,9 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
         pool: RefCell::new(None),
         state,
     }));
-    let (workers, kept_for_long_runs) = worker_count();
     let pool = WorkerPool::start(
         WORKER_LOADER,
-        workers as usize,
+        worker_count() as usize,
         Rc::new(move |worker, answer| {
             let event = match answer {
                 Ok(output) => Event::WorkerAnswered { worker, output },
@@ -165,8 +161,7 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
     );
     driver.with_value(|d| {
         let workers = pool.as_ref().map_or(0, WorkerPool::count);
-        *d.coordinator.borrow_mut() =
-            RunCoordinator::new(workers, now_ms()).keep_for_long_runs(kept_for_long_runs as usize);
+        *d.coordinator.borrow_mut() = RunCoordinator::new(workers, now_ms());
         *d.pool.borrow_mut() = pool;
     });
     // Runs inside the input's own task, as soon as the scenario changes and before any view
