@@ -70,6 +70,7 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             <summary>"All settings"</summary>
             {choice_field(scenario, id("placement"), row("placement"), at)}
             {flag_field(scenario, id("gang"), row("gang_scheduling"), at)}
+            {choice_field(scenario, id("egress-tiers"), row("egress_tiers"), at)}
             {fields}
             {move || {
                 (0..pools.get())

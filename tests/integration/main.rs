@@ -9,6 +9,7 @@ mod closed_forms;
 mod colocation;
 mod commitments;
 mod determinism;
+mod egress;
 mod fractional_jobs;
 mod golden_values;
 mod gpu_sharing;

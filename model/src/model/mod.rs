@@ -10,6 +10,7 @@ pub mod budget;
 pub mod catalog;
 pub mod collector;
 pub mod cost_category;
+pub mod egress;
 pub mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -6,6 +6,7 @@
 //! override it.
 
 use super::catalog::{self, InstanceType};
+use super::egress::EgressTiers;
 use super::scenario::fields::{NODE_POOL_FIELDS, PLATFORM_FIELDS};
 use super::scenario::node_pool::DEFAULT_POOL_NAME;
 pub use super::scenario::Profile;
@@ -147,6 +148,9 @@ impl Profile {
             // [ref] AWS $0.09/GB after 100 GB/month free; GCP Premium tier $0.12/GiB (0–1 TiB)
             egress_usd_per_gb: if aws { 0.09 } else { 0.12 },
             egress_free_gb_per_month: if aws { 100.0 } else { 0.0 },
+            // One price per GB unless a scenario asks for the published tiers (older
+            // scenarios keep their numbers); the page's new platforms use the tiers.
+            egress_tiers: EgressTiers::Flat,
             // [assumption] 2 TB of datasets and checkpoints
             storage_gb: 2_000.0,
             // [ref] S3 Standard $0.023; GCS Standard us-central1 $0.020 per GB-month

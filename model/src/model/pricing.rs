@@ -50,8 +50,17 @@ pub fn other_monthly_costs(
     out[Category::Tools] = p.tooling_usd_per_month;
     out[Category::OpsPeople] = p.ops_fte * scenario.people.fte_cost_usd_per_year / 12.0;
     out[Category::Storage] = p.storage_gb * p.storage_usd_per_gb_month;
-    let billable_egress = (egress_gb - p.egress_free_gb_per_month * months).max(0.0);
-    out[Category::Egress] = billable_egress * p.egress_usd_per_gb * (1.0 / months);
+    out[Category::Egress] = if p.egress_tiers.is_flat() {
+        let billable_egress = (egress_gb - p.egress_free_gb_per_month * months).max(0.0);
+        billable_egress * p.egress_usd_per_gb * (1.0 / months)
+    } else {
+        // Tiers are monthly: the horizon's egress as an average month's.
+        p.egress_tiers.monthly_usd(
+            egress_gb / months,
+            p.egress_usd_per_gb,
+            p.egress_free_gb_per_month,
+        )
+    };
     out
 }
 

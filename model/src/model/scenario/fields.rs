@@ -15,6 +15,7 @@ use super::{
     gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
     Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts, TeamPolicy,
 };
+use crate::model::egress::EgressTiers;
 use crate::model::scenario::limits;
 
 /// How a field's value is read and written.
@@ -675,6 +676,26 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
             "AWS internet egress us-east-1: $0.09/GB after 100 GB/month free (2026)",
             "GCP Premium tier egress 0–1 TiB: $0.12/GiB (billing catalog 2026-07-30)",
         ),
+    Field::<Platform>::other("egress_tiers", "Egress pricing", Value::Choice {
+        choices: &[
+            ("flat", "One price per GB"),
+            ("aws_internet", "AWS internet tiers (per GB)"),
+            ("gcp_premium", "Google Cloud Premium tiers (per GiB)"),
+        ],
+        get: |p| match p.egress_tiers {
+            EgressTiers::Flat => "flat",
+            EgressTiers::AwsInternet => "aws_internet",
+            EgressTiers::GcpPremium => "gcp_premium",
+        },
+        set: |p, v| match v {
+            "flat" => p.egress_tiers = EgressTiers::Flat,
+            "aws_internet" => p.egress_tiers = EgressTiers::AwsInternet,
+            "gcp_premium" => p.egress_tiers = EgressTiers::GcpPremium,
+            _ => {}
+        },
+    })
+    .doc("How a month's egress is priced: one price per GB, or the cloud's volume tiers with the egress price as the first tier's (per GiB on Google Cloud) and later tiers at their published ratio to it.")
+    .source("AWS us-east-1: $0.09/GB to 10 TB, $0.085 next 40 TB, $0.07 next 100 TB, $0.05 beyond (2026-06); Google Cloud Premium from us-central1: $0.12/GiB to 1 TiB, $0.11 to 10 TiB, $0.08 beyond (billing catalog 2026-07-30); new platforms use their cloud's tiers"),
     num!(Platform; "egress_free_gb_per_month", "Free egress", "GB/month", (0.0, 1e9),
         |p| p.egress_free_gb_per_month, |p, v| p.egress_free_gb_per_month = v)
         .doc("Free egress a month."),
@@ -1132,6 +1153,8 @@ mod tests {
             usd: 10_000.0,
         };
         out[2].payback.current = out[2].platforms[0].name.clone();
+        // Egress by the cloud's tiers.
+        out[2].platforms[0].egress_tiers = EgressTiers::AwsInternet;
         out[2].platforms[0].orchestration = super::super::Orchestration {
             usd_per_1000_transitions: 0.025,
             free_transitions_per_month: 4_000.0,

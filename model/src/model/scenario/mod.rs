@@ -740,8 +740,12 @@ pub struct Platform {
     pub storage_read_slowdown_pct: f64,
     /// Efficiency of multi-node jobs (0–1): 0.9 means 10 % of their GPU time is scaling loss.
     pub multi_node_efficiency: f64,
-    /// Egress price, USD per GB.
+    /// Egress price, USD per GB (with published tiers, the first tier's price, per GiB on
+    /// Google Cloud's).
     pub egress_usd_per_gb: f64,
+    /// How egress is priced: flat (absent), or by the cloud's published volume tiers.
+    #[serde(skip_serializing_if = "crate::model::egress::EgressTiers::is_flat")]
+    pub egress_tiers: crate::model::egress::EgressTiers,
     /// Free egress, GB per month.
     pub egress_free_gb_per_month: f64,
     /// Dataset and checkpoint storage, GB.

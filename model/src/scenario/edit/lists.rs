@@ -4,6 +4,7 @@
 //! whether it changed the scenario; none leaves it invalid where it was valid.
 
 use crate::model::catalog::{self, InstanceType};
+use crate::model::egress::EgressTiers;
 use crate::model::platforms::{meta_fleet_node_failures_per_node_hour, Profile};
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
 use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
@@ -32,9 +33,9 @@ pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
 
 /// Adds a platform of `profile`, named after it, on its cloud's default instance; nothing
 /// when the scenario has the most platforms. Its nodes fail at the rate derived from Meta's
-/// fleet ([`meta_fleet_node_failures_per_node_hour`]), as a new pool's do: a scenario
-/// written before node failures keeps nodes that never fail, a platform added now is
-/// realistic.
+/// fleet ([`meta_fleet_node_failures_per_node_hour`]), as a new pool's do, and its egress is
+/// priced by its cloud's published tiers: a scenario written before these keeps nodes that
+/// never fail and flat egress, a platform added now is realistic.
 pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     if scenario.platforms.len() >= limits::PLATFORMS_MAX {
         return false;
@@ -48,6 +49,10 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
         pool.node_failures_per_node_hour =
             meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
     }
+    platform.egress_tiers = match platform.cloud {
+        Cloud::Aws => EgressTiers::AwsInternet,
+        Cloud::Gcp => EgressTiers::GcpPremium,
+    };
     scenario.platforms.push(platform);
     true
 }

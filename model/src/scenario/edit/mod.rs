@@ -147,6 +147,7 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "usd_per_1000_transitions",
     "free_transitions_per_month",
     "after",
+    "egress_tiers",
 ];
 
 /// Objects a scenario document leaves out when every field in them holds its default: an
