@@ -679,8 +679,8 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     Field::<Platform>::other("egress_tiers", "Egress pricing", Value::Choice {
         choices: &[
             ("flat", "One price per GB"),
-            ("aws_internet", "AWS internet tiers (per GB)"),
-            ("gcp_premium", "Google Cloud Premium tiers (per GiB)"),
+            ("aws_internet", "AWS tiers, per GB"),
+            ("gcp_premium", "Google Cloud tiers, per GiB"),
         ],
         get: |p| match p.egress_tiers {
             EgressTiers::Flat => "flat",
