@@ -186,3 +186,36 @@ fn failures_cost_rework_and_replacement_provisioning() {
     assert_eq!(rework(st), 0.0);
     assert!(f.monthly_tco_usd.p50 > st.monthly_tco_usd.p50);
 }
+
+#[test]
+fn a_platform_added_in_the_page_fails_like_metas_fleet_per_gpu_whatever_its_instance() {
+    use gpucost::model::catalog::catalog;
+    use gpucost::model::egress::EgressTiers;
+    use gpucost::model::platforms::{Profile, META_FLEET_NODE_FAILURES_PER_GPU_HOUR};
+    use gpucost::scenario::edit::{add_platform, set_pool_instance};
+    // 419 × 0.78 ÷ (16,384 × 54 × 24) per GPU-hour.
+    let per_gpu = 419.0 * 0.78 / (16_384.0 * 54.0 * 24.0);
+    assert!((META_FLEET_NODE_FAILURES_PER_GPU_HOUR - per_gpu).abs() < 1e-18);
+    let mut s = Scenario::default();
+    assert!(add_platform(&mut s, Profile::Eks));
+    let added = s.platforms.len() - 1;
+    let pool = s.platforms[added].first_pool();
+    let gpus = f64::from(pool.gpus_per_node);
+    assert!((pool.node_failures_per_node_hour - per_gpu * gpus).abs() < 1e-15);
+    assert_eq!(s.platforms[added].egress_tiers, EgressTiers::AwsInternet);
+    // Moved onto a 1-GPU instance, it keeps the rate per GPU.
+    let row = catalog()
+        .iter()
+        .position(|r| r.name == "g5.xlarge" && r.region == "us-east-1")
+        .expect("g5.xlarge in us-east-1");
+    assert!(set_pool_instance(&mut s, added, 0, row));
+    let pool = s.platforms[added].first_pool();
+    assert_eq!(pool.gpus_per_node, 1);
+    assert!((pool.node_failures_per_node_hour - per_gpu).abs() < 1e-15);
+    // A GKE platform prices egress by Google Cloud's tiers.
+    assert!(add_platform(&mut s, Profile::GkeStandard));
+    assert_eq!(
+        s.platforms.last().unwrap().egress_tiers,
+        EgressTiers::GcpPremium
+    );
+}

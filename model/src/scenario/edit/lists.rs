@@ -76,8 +76,8 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
 }
 
 /// Moves pool `pool` of platform `index` onto catalog row `row`: its profile's defaults for
-/// that instance, keeping the pool's name, what it buys beyond the reservation, and its
-/// reserved share.
+/// that instance, keeping the pool's name, what it buys beyond the reservation, its
+/// reserved share, and its node failure rate per GPU.
 pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row: usize) -> bool {
     let (Some(platform), Some(instance)) =
         (scenario.platforms.get(index), catalog::catalog().get(row))
@@ -93,6 +93,10 @@ pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row
     let mut fresh = profile.pool_on(&old.name, instance, &scenario.reference_gpu);
     fresh.purchase.overflow = old.purchase.overflow;
     fresh.purchase.reserved_share = old.purchase.reserved_share;
+    // Node failures keep their rate per GPU: a node of more GPUs fails more often.
+    fresh.node_failures_per_node_hour = old.node_failures_per_node_hour
+        / f64::from(old.gpus_per_node.max(1))
+        * f64::from(fresh.gpus_per_node.max(1));
     scenario.platforms[index].node_pools[pool] = fresh;
     true
 }
