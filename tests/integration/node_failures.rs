@@ -219,3 +219,27 @@ fn a_platform_added_in_the_page_fails_like_metas_fleet_per_gpu_whatever_its_inst
         EgressTiers::GcpPremium
     );
 }
+
+#[test]
+fn replicas_on_a_failed_training_node_move_and_the_gpu_time_still_adds_up() {
+    use gpucost::model::monte_carlo::run_replication;
+    // one-cluster-for-both: services' replicas share the training nodes. With nodes failing
+    // every 50 node-hours, failures hit nodes holding replicas: their time up to the failure
+    // is the services', they are placed again, and every paid GPU-second is in a category.
+    let mut s = gpucost::scenario::presets::preset("one-cluster-for-both")
+        .unwrap()
+        .scenario();
+    for p in &mut s.platforms {
+        for pool in &mut p.node_pools {
+            pool.node_failures_per_node_hour = 0.02;
+        }
+    }
+    let mut failures = 0;
+    for r in 0..3 {
+        for o in run_replication(&s, r) {
+            crate::support::adds_up(&o);
+            failures += o.node_failures;
+        }
+    }
+    assert!(failures > 0);
+}

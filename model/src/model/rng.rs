@@ -24,6 +24,9 @@ pub enum Purpose {
     Nodes = 3,
     /// A service's traffic and requests, keyed by the service: the same on every platform.
     Traffic = 4,
+    /// The hardware failure clock of a node, keyed by the node's index: the n-th node of
+    /// every platform fails after the same draw, whatever it is bought as.
+    NodeFailures = 5,
 }
 
 /// z-score of the 90th percentile of the standard normal distribution.

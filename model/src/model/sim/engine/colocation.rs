@@ -137,6 +137,30 @@ impl Sim<'_> {
         true
     }
 
+    /// `node` is lost (its hardware failed): the services' time on it is counted up to now,
+    /// and its units wait for GPUs elsewhere, first in line (placed again at the next
+    /// placement pass, on a replacement node, a new on-demand node or by preemption).
+    pub(super) fn lose_units_on(&mut self, node: usize) {
+        if self.nodes[node].service_gpus == 0 {
+            return;
+        }
+        self.settle_service_time(node);
+        let Some(c) = self.colocated.as_mut() else {
+            return;
+        };
+        settle_unplaced(c, self.now);
+        for class in 0..c.units.len() {
+            let gpus = c.demand.sizes[class];
+            let before = c.units[class].len();
+            c.units[class].retain(|&n| n as usize != node);
+            let lost = (before - c.units[class].len()) as u32;
+            c.unplaced[class] += lost;
+            c.unplaced_gpus += u64::from(lost * gpus);
+        }
+        self.nodes[node].service_gpus = 0;
+        self.units_unplaced = c.unplaced_gpus > 0;
+    }
+
     /// Takes a unit of `gpus` off `node`.
     fn take_unit_off(&mut self, node: usize, gpus: u32) {
         self.settle_service_time(node);

@@ -179,9 +179,17 @@ impl Sim<'_> {
         } else {
             0.0
         };
-        // After it, for the same reason: where nodes never fail, no draw moves.
+        // From a stream of its own (not after the interruption clock, which only spot nodes
+        // draw): the n-th node fails after the same draw on every platform, and where nodes
+        // never fail nothing is drawn.
         let failure_draw = if pool.node_failures_per_node_hour > 0.0 {
-            rng.exponential(1.0)
+            Stream::new(
+                self.scenario.seed,
+                self.replication,
+                Purpose::NodeFailures,
+                id as u64,
+            )
+            .exponential(1.0)
         } else {
             0.0
         };
@@ -988,6 +996,8 @@ impl Sim<'_> {
         }
         self.node_failures += 1;
         self.stop_every_job_on(node, |_, _| Close::NodeFailed);
+        // Services' replicas on it (where they share the training nodes) move elsewhere.
+        self.lose_units_on(node);
         let kind = self.nodes[node].kind;
         self.release_node(node);
         if kind == NodeKind::Reserved {
