@@ -45,7 +45,7 @@ pub struct NodeSpan {
     pub ready_s: Option<i64>,
     /// When it was released (or the horizon), s.
     pub end_s: i64,
-    /// A spot interruption ended it.
+    /// A spot interruption or a hardware failure ended it.
     pub interrupted: bool,
     /// Its platform's node pool (an index).
     pub pool: usize,
