@@ -4,6 +4,7 @@
 use crate::format::group_thousands;
 use crate::model::catalog;
 use crate::model::platforms::Profile;
+use crate::model::scaling;
 use crate::model::scenario::{limits, Scenario};
 use crate::model::ENGINE_VERSION;
 use leptos::prelude::*;
@@ -35,6 +36,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>"Arrivals are steady, Poisson, Poisson bursts, or Poisson with an hour-of-day and day-of-week profile (fitted from a job history: hour 0 is the start of the horizon, a Monday; the instant estimate uses the daily mean rate, the simulation the hourly peaks)."</li>
                 <li>"Job-history import: one class per GPU count; its rate = jobs ÷ observed window (first to last submission, widened by one mean gap); a log-normal duration through the data's median and 90th percentile, with the Kolmogorov–Smirnov distance shown; the failed share of runs with a known outcome as transient failures."</li>
                 <li>"Every platform sees the same job stream in a replication (common random numbers), so \"A is cheaper than B in X % of runs\" compares like with like."</li>
+                <li>{scaling::describe()}</li>
                 <li>"Checkpoint advice: Young's interval √(2·δ·M) and Daly's (2006) expected wall time M·e^(R/M)·(e^((τ+δ)/M) − 1)·Ts/τ."</li>
                 <li>"The instant estimate uses expected values only (Daly's wall time for spot rework; failed attempts run to their failure point and are retried up to the limit, as if nothing were checkpointed, and only finished jobs' work is useful; no queueing, no idle warm windows), and leaves out demand beyond what the platform can run (its reservation when it has no overflow, else its node limit)."</li>
             </ul>

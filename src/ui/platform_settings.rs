@@ -71,6 +71,8 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             {choice_field(scenario, id("placement"), row("placement"), at)}
             {flag_field(scenario, id("gang"), row("gang_scheduling"), at)}
             {choice_field(scenario, id("egress-tiers"), row("egress_tiers"), at)}
+            {choice_field(scenario, id("interconnect"), row("interconnect"), at)}
+            {flag_field(scenario, id("compact-placement"), row("compact_placement"), at)}
             {fields}
             {move || {
                 (0..pools.get())

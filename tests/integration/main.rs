@@ -30,6 +30,7 @@ mod payback;
 mod pipelines;
 mod presets;
 mod report;
+mod scaling;
 mod sensitivity;
 mod serving;
 mod split;

@@ -113,11 +113,7 @@ pub fn checkpoint_advice(
     let nodes = libm::ceil(c.gpus_per_job / gpn);
     let mtbi_s = HOUR_S / (pool.spot_interruptions_per_node_hour * nodes);
     let delta = c.checkpoint_write_s.max(1.0);
-    let efficiency = if nodes > 1.0 {
-        p.multi_node_efficiency
-    } else {
-        1.0
-    };
+    let efficiency = p.scaling_efficiency(nodes as u32);
     let solve_s = c.duration.mean_hours() * HOUR_S / pool.relative_throughput
         * (1.0 + p.storage_read_slowdown_pct / 100.0)
         / efficiency;
@@ -289,11 +285,7 @@ fn estimate_pool(
         let jobs = class.arrivals.jobs_per_day() * days_per_month;
         let gpus = class.gpus_per_job;
         let nodes = libm::ceil(gpus / gpn);
-        let efficiency = if nodes > 1.0 {
-            p.multi_node_efficiency
-        } else {
-            1.0
-        };
+        let efficiency = p.scaling_efficiency(nodes as u32);
         // As the simulation holds them: whole nodes for multi-node and exclusive jobs.
         let held = if holds_whole_nodes(nodes as u32, p.placement) {
             nodes * gpn

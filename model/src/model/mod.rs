@@ -22,6 +22,7 @@ pub mod platforms;
 pub mod pricing;
 pub mod rng;
 pub mod rounding;
+pub mod scaling;
 pub mod scenario;
 pub mod sensitivity;
 pub mod serving;

@@ -7,6 +7,7 @@
 
 use super::catalog::{self, InstanceType};
 use super::egress::EgressTiers;
+use super::scaling::Interconnect;
 use super::scenario::fields::{NODE_POOL_FIELDS, PLATFORM_FIELDS};
 use super::scenario::node_pool::DEFAULT_POOL_NAME;
 pub use super::scenario::Profile;
@@ -151,6 +152,10 @@ impl Profile {
             // One price per GB unless a scenario asks for the published tiers (older
             // scenarios keep their numbers); the page's new platforms use the tiers.
             egress_tiers: EgressTiers::Flat,
+            // The fixed efficiency above unless a scenario sets an interconnect (older
+            // scenarios keep their numbers); the page's new platforms use their instance's.
+            interconnect: Interconnect::Fixed,
+            compact_placement: false,
             // [assumption] 2 TB of datasets and checkpoints
             storage_gb: 2_000.0,
             // [ref] S3 Standard $0.023; GCS Standard us-central1 $0.020 per GB-month

@@ -16,6 +16,7 @@ use super::{
     Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts, TeamPolicy,
 };
 use crate::model::egress::EgressTiers;
+use crate::model::scaling::Interconnect;
 use crate::model::scenario::limits;
 
 /// How a field's value is read and written.
@@ -667,8 +668,40 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         .source("seed 002: direct object-store reads +12 %, parallel file system +1 %"),
     num!(Platform; "multi_node_efficiency", "Multi-node scaling efficiency", "0–1", (0.05, 1.0),
         |p| p.multi_node_efficiency, |p, v| p.multi_node_efficiency = v)
-        .doc("Efficiency of multi-node jobs: 0.9 means 10 % of their GPU time is scaling loss.")
+        .doc("Efficiency of multi-node jobs where the interconnect is fixed: 0.9 means 10 % of their GPU time is scaling loss. An interconnect's curve replaces it.")
         .source("assumption: 90 % (seed 001 reports 78–92 % at 64 GPUs)"),
+    Field::<Platform>::other("interconnect", "Interconnect (scaling efficiency)", Value::Choice {
+        choices: &[
+            ("fixed", "Fixed: the multi-node efficiency above"),
+            ("efa", "EFA"),
+            ("gpudirect_tcpxo", "GPUDirect-TCPXO"),
+            ("gpudirect_tcpx", "GPUDirect-TCPX"),
+            ("tcp", "Plain TCP (NVLink within a node only)"),
+        ],
+        get: |p| match p.interconnect {
+            Interconnect::Fixed => "fixed",
+            Interconnect::Efa => "efa",
+            Interconnect::GpudirectTcpxo => "gpudirect_tcpxo",
+            Interconnect::GpudirectTcpx => "gpudirect_tcpx",
+            Interconnect::Tcp => "tcp",
+        },
+        set: |p, v| match v {
+            "fixed" => p.interconnect = Interconnect::Fixed,
+            "efa" => p.interconnect = Interconnect::Efa,
+            "gpudirect_tcpxo" => p.interconnect = Interconnect::GpudirectTcpxo,
+            "gpudirect_tcpx" => p.interconnect = Interconnect::GpudirectTcpx,
+            "tcp" => p.interconnect = Interconnect::Tcp,
+            _ => {}
+        },
+    })
+    .doc("The network between nodes. Other than fixed, a job on n nodes runs at 1 ÷ (1 + α·(n − 1)^0.2) of its single-node speed, α by the interconnect and placement, in place of the fixed efficiency.")
+    .source("α of EFA fitted to seed 001's 92 % on eight p5 nodes placed together; TCPX 1.15 × EFA (seed 002: 15 % all-reduce overhead); TCPXO as EFA, plain TCP 4 × EFA and the exponent 0.2 are assumptions; new platforms use their instance's interconnect"),
+    Field::<Platform>::other("compact_placement", "Nodes placed together", Value::Flag {
+        get: |p| p.compact_placement,
+        set: |p, on| p.compact_placement = on,
+    })
+    .doc("A multi-node job's nodes are placed close together (EC2 cluster placement group, GKE compact placement); without it the curve's overhead is 3.24 times as large. Only the interconnect curve uses it.")
+    .source("seed 001: the same 64-GPU job on eight EFA nodes, 92 % placed together (SageMaker) against 78 % scattered (EKS); new SageMaker and ParallelCluster platforms place nodes together"),
     num!(Platform; "egress_usd_per_gb", "Egress price", "$/GB", (0.0, 10.0),
         |p| p.egress_usd_per_gb, |p, v| p.egress_usd_per_gb = v)
         .doc("Egress price.")
@@ -1155,6 +1188,8 @@ mod tests {
         out[2].payback.current = out[2].platforms[0].name.clone();
         // Egress by the cloud's tiers.
         out[2].platforms[0].egress_tiers = EgressTiers::AwsInternet;
+        out[2].platforms[0].interconnect = Interconnect::Efa;
+        out[2].platforms[0].compact_placement = true;
         out[2].platforms[0].orchestration = super::super::Orchestration {
             usd_per_1000_transitions: 0.025,
             free_transitions_per_month: 4_000.0,

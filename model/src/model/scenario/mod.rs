@@ -739,7 +739,17 @@ pub struct Platform {
     /// object-store reads +12 %, a parallel file system +1 %).
     pub storage_read_slowdown_pct: f64,
     /// Efficiency of multi-node jobs (0–1): 0.9 means 10 % of their GPU time is scaling loss.
+    /// With an [`Interconnect`](crate::model::scaling::Interconnect) other than `fixed`, the
+    /// curve in the node count replaces it.
     pub multi_node_efficiency: f64,
+    /// The network between nodes, for the scaling-efficiency curve: `fixed` (absent) keeps
+    /// `multi_node_efficiency` for every multi-node job.
+    #[serde(skip_serializing_if = "crate::model::scaling::Interconnect::is_fixed")]
+    pub interconnect: crate::model::scaling::Interconnect,
+    /// A multi-node job's nodes are placed together (an EC2 cluster placement group, GKE
+    /// compact placement, SageMaker's own); only the curve uses it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub compact_placement: bool,
     /// Egress price, USD per GB (with published tiers, the first tier's price, per GiB on
     /// Google Cloud's).
     pub egress_usd_per_gb: f64,
@@ -937,6 +947,13 @@ impl Platform {
                 None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
             )
             && self.placement != Placement::Exclusive
+    }
+
+    /// Scaling efficiency of a job on `nodes` nodes here: 1 on one node, else the fixed
+    /// `multi_node_efficiency` or the interconnect's curve ([`crate::model::scaling`]).
+    pub fn scaling_efficiency(&self, nodes: u32) -> f64 {
+        self.interconnect
+            .efficiency(nodes, self.compact_placement, self.multi_node_efficiency)
     }
 }
 

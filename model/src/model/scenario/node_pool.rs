@@ -318,11 +318,7 @@ impl Platform {
         need: PoolNeed,
     ) -> f64 {
         let nodes = pool.nodes_needed(need.gpus);
-        let efficiency = if nodes > 1 {
-            self.multi_node_efficiency
-        } else {
-            1.0
-        };
+        let efficiency = self.scaling_efficiency(nodes);
         let usd_per_hour = f64::from(nodes)
             * pool.overflow_usd_per_node_hour()
             * scenario.list_price_factor(self, pool);

@@ -6,6 +6,7 @@
 use crate::model::catalog::{self, InstanceType};
 use crate::model::egress::EgressTiers;
 use crate::model::platforms::{meta_fleet_node_failures_per_node_hour, Profile};
+use crate::model::scaling::Interconnect;
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
 use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
 
@@ -53,6 +54,8 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
         Cloud::Aws => EgressTiers::AwsInternet,
         Cloud::Gcp => EgressTiers::GcpPremium,
     };
+    platform.interconnect = Interconnect::of_instance(&instance.name);
+    platform.compact_placement = places_nodes_together(profile);
     scenario.platforms.push(platform);
     true
 }
@@ -71,6 +74,11 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
     fresh.node_pools = old.node_pools.clone();
     fresh.class_pools = old.class_pools.clone();
+    // How egress is priced and whether nodes are placed together are the platform's
+    // choices, not the instance's; the interconnect follows the instance (below).
+    fresh.egress_tiers = old.egress_tiers;
+    fresh.interconnect = old.interconnect;
+    fresh.compact_placement = old.compact_placement;
     scenario.platforms[index] = fresh;
     set_pool_instance(scenario, index, 0, row)
 }
@@ -97,8 +105,20 @@ pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row
     fresh.node_failures_per_node_hour = old.node_failures_per_node_hour
         / f64::from(old.gpus_per_node.max(1))
         * f64::from(fresh.gpus_per_node.max(1));
-    scenario.platforms[index].node_pools[pool] = fresh;
+    let platform = &mut scenario.platforms[index];
+    platform.node_pools[pool] = fresh;
+    // The platform's interconnect is its first pool's instance's, where it uses the curve.
+    if pool == 0 && !platform.interconnect.is_fixed() {
+        platform.interconnect = Interconnect::of_instance(&instance.name);
+    }
     true
+}
+
+/// Whether new platforms of `profile` place a multi-node job's nodes together: SageMaker
+/// does (seed 001), and ParallelCluster's configuration names a placement group (seed 002);
+/// elsewhere it is a setting left off by default.
+fn places_nodes_together(profile: Profile) -> bool {
+    matches!(profile, Profile::Sagemaker | Profile::ParallelCluster)
 }
 
 /// Adds a pool on catalog row `row` to platform `index`, with its profile's defaults and a

@@ -148,6 +148,8 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "free_transitions_per_month",
     "after",
     "egress_tiers",
+    "interconnect",
+    "compact_placement",
 ];
 
 /// Objects a scenario document leaves out when every field in them holds its default: an

@@ -286,11 +286,7 @@ pub(super) fn new_sim<'a>(
     }
     for job in jobs {
         let on = &platform.node_pools[sim.class_pool[job.class]];
-        let efficiency = if own_plans[job.class].nodes_needed > 1 {
-            platform.multi_node_efficiency
-        } else {
-            1.0
-        };
+        let efficiency = platform.scaling_efficiency(own_plans[job.class].nodes_needed);
         let wall = job.work_ref_s / on.relative_throughput * (1.0 + slowdown) / efficiency;
         let submitted = match &sim.pipelines {
             Some(runs) if !runs.submits_on_arrival(job.class) => None,

@@ -838,11 +838,7 @@ impl Sim<'_> {
         let finished_done = if finished { remaining } else { done };
         let writes = compute_phase - finished_done;
         let held_nodes = st.holds.len();
-        let efficiency = if held_nodes > 1 {
-            self.platform.multi_node_efficiency
-        } else {
-            1.0
-        };
+        let efficiency = self.platform.scaling_efficiency(held_nodes as u32);
         let lost = finished_done - kept;
         let held = plan.held_gpus();
         // By index: charging never changes the job's nodes.
