@@ -132,6 +132,7 @@ fn PoolSettings(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> impl
         {(pool > 0).then(|| choice_field(scenario, id("purchase"), row("purchase.overflow"), at))}
         {flag_field(scenario, id("cache"), row("image_cache"), at)}
         {numbers}
+        {flag_field(scenario, id("reclaim-fallback"), row("spot_reclaims.fall_back_to_on_demand"), at)}
         // How the reservation is committed: only where the pool reserves something.
         <Show when=move || reserves(scenario, index, pool)>
             {choice_field(scenario, id("payment"), row("purchase.payment"), at)}

@@ -34,5 +34,6 @@ mod scaling;
 mod sensitivity;
 mod serving;
 mod split;
+mod spot_reclaims;
 mod support;
 mod teams;

@@ -2,13 +2,12 @@
 //! job (M = 1 ÷ (failures per node-hour × nodes)), the failure count against its Poisson
 //! mean, what a failure costs and where, and the neutral default.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{bare_class, bare_platform, job_walls, scenario, WallFrom};
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::MonteCarlo;
 use gpucost::model::scenario::{Arrivals, Duration, Overflow, Platform, Scenario};
-use gpucost::model::sim::{generate_jobs, simulate_platform};
-use gpucost::model::stats::{mean, standard_error};
+use gpucost::model::stats::mean;
 
 /// `nodes`-node gang jobs (1-GPU nodes), checkpointed, on a platform whose nodes fail at
 /// 1 ÷ (`mtbf_h` × `nodes`) per node-hour, with no replacement provisioning or pull.
@@ -34,28 +33,6 @@ fn gang_scenario(
     scenario(200.0, 4, vec![class], vec![platform])
 }
 
-/// Mean wall time (arrival to finish) of the jobs that arrived in the first 160 days, and its
-/// standard error; the platform's outcomes.
-fn walls(s: &Scenario) -> (f64, f64, Vec<gpucost::model::sim::PlatformOutcome>) {
-    let last_arrival = 160 * 86_400;
-    let mut walls = Vec::new();
-    let mut outcomes = Vec::new();
-    for r in 0..u64::from(s.replications) {
-        let jobs = generate_jobs(s, r);
-        let (outcome, records) = simulate_platform(s, 0, r, &jobs, true);
-        for j in records
-            .unwrap()
-            .iter()
-            .filter(|j| j.arrival_s <= last_arrival)
-        {
-            let finished = j.finished_s.expect("job finished within the horizon");
-            walls.push((finished - j.arrival_s) as f64);
-        }
-        outcomes.push(outcome);
-    }
-    (mean(&walls), standard_error(&walls), outcomes)
-}
-
 fn check_daly(platform: Platform, nodes: u32, solve_h: f64, interval_min: f64, mtbf_h: f64) {
     let (write_s, restart_s) = (300.0, 600.0);
     let s = gang_scenario(
@@ -67,7 +44,7 @@ fn check_daly(platform: Platform, nodes: u32, solve_h: f64, interval_min: f64, m
         restart_s,
         mtbf_h,
     );
-    let (simulated, se, outcomes) = walls(&s);
+    let (simulated, se, outcomes) = job_walls(&s, WallFrom::Arrival);
     let expected = daly_wall_time_s(
         solve_h * 3600.0,
         interval_min * 60.0,
@@ -112,7 +89,7 @@ fn a_gang_job_on_failing_reserved_nodes_takes_dalys_wall_time_and_the_failures_a
     let mtbf_h = 10.0;
     let mut s = gang_scenario(platform, nodes, 8.0, 60.0, 300.0, 600.0, mtbf_h);
     s.reference_gpus = 24;
-    let (simulated, se, outcomes) = walls(&s);
+    let (simulated, se, outcomes) = job_walls(&s, WallFrom::Arrival);
     let expected = daly_wall_time_s(8.0 * 3600.0, 60.0 * 60.0, 300.0, 600.0, mtbf_h * 3600.0);
     println!(
         "Daly, reserved: simulated {simulated:.1} s, closed form {expected:.1} s, se {se:.1} s"

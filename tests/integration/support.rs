@@ -57,6 +57,7 @@ pub fn bare_pool(name: &str) -> NodePool {
             ..Purchase::default()
         },
         spot_interruptions_per_node_hour: 0.0,
+        spot_reclaims: Default::default(),
         node_failures_per_node_hour: 0.0,
         image_cache: true,
         warm_pool_window_s: 0.0,
@@ -131,4 +132,43 @@ pub fn adds_up(o: &gpucost::model::sim::outcome::PlatformOutcome) {
     for c in Category::ALL {
         assert!(o.gpu_seconds[c] >= -1e-6, "{c:?} {}", o.gpu_seconds[c]);
     }
+}
+
+/// Where a job's wall time starts, for [`job_walls`].
+#[derive(Clone, Copy)]
+pub enum WallFrom {
+    /// Its arrival (queue wait included).
+    Arrival,
+    /// Its first compute (Daly's wall time: no wait before the work starts).
+    FirstCompute,
+}
+
+/// The mean wall time, to its finish, of the jobs of platform 0 that arrived in the first
+/// 160 days, its standard error, and each replication's outcome.
+pub fn job_walls(
+    s: &Scenario,
+    from: WallFrom,
+) -> (f64, f64, Vec<gpucost::model::sim::PlatformOutcome>) {
+    use gpucost::model::sim::{generate_jobs, simulate_platform};
+    use gpucost::model::stats::{mean, standard_error};
+    let mut walls = Vec::new();
+    let mut outcomes = Vec::new();
+    for r in 0..u64::from(s.replications) {
+        let jobs = generate_jobs(s, r);
+        let (outcome, records) = simulate_platform(s, 0, r, &jobs, true);
+        for j in records
+            .unwrap()
+            .iter()
+            .filter(|j| j.arrival_s <= 160 * 86_400)
+        {
+            let finished = j.finished_s.expect("job finished within the horizon");
+            let start = match from {
+                WallFrom::Arrival => j.arrival_s,
+                WallFrom::FirstCompute => j.first_compute_s.expect("computed"),
+            };
+            walls.push((finished - start) as f64);
+        }
+        outcomes.push(outcome);
+    }
+    (mean(&walls), standard_error(&walls), outcomes)
 }

@@ -111,7 +111,9 @@ pub fn checkpoint_advice(
     }
     let gpn = f64::from(pool.gpus_per_node.max(1));
     let nodes = libm::ceil(c.gpus_per_job / gpn);
-    let mtbi_s = HOUR_S / (pool.spot_interruptions_per_node_hour * nodes);
+    // Everything that stops the job: its nodes' spot clocks, the reclaim waves that hit it,
+    // and hardware failures.
+    let mtbi_s = HOUR_S / pool.job_stops_per_hour(nodes);
     let delta = c.checkpoint_write_s.max(1.0);
     let efficiency = p.scaling_efficiency(nodes as u32);
     let solve_s = c.duration.mean_hours() * HOUR_S / pool.relative_throughput
@@ -270,14 +272,6 @@ fn estimate_pool(
     let prices = GpuSecondPrices::of(scenario, p, pool);
     let days_per_month = HOURS_PER_MONTH / 24.0;
     let slowdown = 1.0 + p.storage_read_slowdown_pct / 100.0;
-    // What stops a node's jobs with no checkpoint on notice: spot interruptions where the
-    // pool buys spot, and hardware failures on any node.
-    let spot_rate = if pool.purchase.overflow == Overflow::Spot {
-        pool.spot_interruptions_per_node_hour
-    } else {
-        0.0
-    };
-    let stop_rate = spot_rate + pool.node_failures_per_node_hour;
     let mut paid_gpu_h = 0.0;
     let mut useful_ref_h = 0.0;
     let mut egress_gb = 0.0;
@@ -300,9 +294,12 @@ fn estimate_pool(
         } else {
             0.0
         };
+        // What stops the job with no checkpoint on notice: spot interruptions where the
+        // pool buys spot (its nodes' own and the reclaim waves that hit it), and hardware
+        // failures on any node.
+        let stop_rate = pool.job_stops_per_hour(nodes);
         let wall_s = if stop_rate > 0.0 {
-            // Daly with the nodes of the job stopped independently: rate × nodes.
-            let mtbi = HOUR_S / (stop_rate * nodes);
+            let mtbi = HOUR_S / stop_rate;
             let interval = if tau > 0.0 {
                 tau.min(compute_s)
             } else {

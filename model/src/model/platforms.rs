@@ -105,6 +105,9 @@ impl Profile {
             purchase: Purchase::default(),
             // [assumption] MTBI 200 h: GPU pools sit in the Spot Advisor's ">20 %" band
             spot_interruptions_per_node_hour: 0.005,
+            // Each spot node on its own clock unless a scenario sets reclaim waves (older
+            // scenarios keep their numbers).
+            spot_reclaims: Default::default(),
             // Nodes never fail unless a scenario says so (old scenarios keep their numbers);
             // the page's new platforms and new presets use META_FLEET_NODE_FAILURES_PER_GPU_HOUR.
             node_failures_per_node_hour: 0.0,

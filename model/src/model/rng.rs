@@ -27,6 +27,11 @@ pub enum Purpose {
     /// The hardware failure clock of a node, keyed by the node's index: the n-th node of
     /// every platform fails after the same draw, whatever it is bought as.
     NodeFailures = 5,
+    /// The times of a pool's spot reclaim waves, keyed by the pool's index on its platform:
+    /// the same on every platform.
+    ReclaimWaves = 6,
+    /// Which nodes one reclaim wave takes, keyed by the pool's index and the wave's number.
+    ReclaimedNodes = 7,
 }
 
 /// z-score of the 90th percentile of the standard normal distribution.

@@ -157,6 +157,12 @@ pub fn presets() -> &'static [Preset] {
             description: "64-GPU FSDP training on eight p5 nodes over EFA: SageMaker places them together, EKS scatters them, EKS with a placement group (seed 001's 92 % vs 78 %)",
             build: fsdp_64_gpu_scaling,
         },
+        Preset {
+            name: "spot-reclaim-waves",
+            version: 1,
+            description: "4-node gang jobs on EKS spot p4d: interruptions node by node, the same rate in reclaim waves with a capacity drought, and waves with a fall-back to on demand (seed 002)",
+            build: spot_reclaim_waves,
+        },
     ]
 }
 
@@ -1280,6 +1286,69 @@ fn fsdp_64_gpu_scaling() -> Scenario {
             on_p5(Profile::Sagemaker, "SageMaker, nodes placed together", true),
             on_p5(Profile::Eks, "EKS, pods scattered", false),
             on_p5(Profile::Eks, "EKS, placement group", true),
+        ],
+        ..Scenario::default()
+    }
+}
+
+/// Seed 002's "a bidder at the same pool got an interrupt": spot capacity is reclaimed in
+/// waves. Three EKS platforms on spot p4d.24xlarge, identical but for how interruptions come:
+/// node by node at the default 0.005 per node-hour; the same mean rate with 80 % of it in
+/// reclaim waves that each take half the pool and leave no spot capacity for 30 minutes
+/// (assumptions: no public figure); and those waves with Karpenter's fall-back to on-demand
+/// capacity. 32-GPU (4-node) gang jobs, checkpointed every 30 minutes in 5-minute writes (longer
+/// than the notice); nodes fail as Meta's
+/// fleet did, EFA between nodes, AWS's egress tiers, as the page's new platforms have them.
+fn spot_reclaim_waves() -> Scenario {
+    use crate::model::egress::EgressTiers;
+    use crate::model::platforms::meta_fleet_node_failures_per_node_hour;
+    use crate::model::scaling::Interconnect;
+    use crate::model::scenario::node_pool::SpotReclaims;
+    let eks_spot = |name: &str, reclaims: SpotReclaims| {
+        let mut p = Profile::Eks.platform(name, "p4d.24xlarge", "us-east-1");
+        for pool in &mut p.node_pools {
+            pool.purchase.overflow = Overflow::Spot;
+            pool.node_failures_per_node_hour =
+                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
+            pool.spot_reclaims = reclaims.clone();
+        }
+        p.interconnect = Interconnect::Efa;
+        p.egress_tiers = EgressTiers::AwsInternet;
+        p
+    };
+    let waves = SpotReclaims {
+        share_of_rate: 0.8,
+        fraction_of_nodes: 0.5,
+        capacity_drought_min: 30.0,
+        fall_back_to_on_demand: false,
+    };
+    let falling_back = SpotReclaims {
+        fall_back_to_on_demand: true,
+        ..waves.clone()
+    };
+    Scenario {
+        reference_gpus: 64,
+        job_classes: vec![JobClass {
+            name: "32-GPU gang training".into(),
+            arrivals: Arrivals::Poisson { per_day: 3.0 },
+            duration: Duration::LogNormal {
+                median_hours: 8.0,
+                p90_hours: 16.0,
+            },
+            gpus_per_job: 32.0,
+            gpu_memory_gb: 40.0,
+            image_gb: 15.0,
+            checkpoint_interval_min: 30.0,
+            // Longer than the 2-minute notice: an interrupted job loses its work since the
+            // last checkpoint.
+            checkpoint_write_s: 300.0,
+            restart_overhead_s: 600.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![
+            eks_spot("EKS spot, node by node", SpotReclaims::default()),
+            eks_spot("EKS spot, reclaim waves", waves),
+            eks_spot("EKS spot, waves, on-demand fall-back", falling_back),
         ],
         ..Scenario::default()
     }

@@ -47,6 +47,11 @@ pub struct NodePool {
     pub purchase: Purchase,
     /// Spot interruptions per spot node-hour (λ).
     pub spot_interruptions_per_node_hour: f64,
+    /// Spot reclaims in waves: a share of the interruption rate comes as pool-wide events
+    /// that take many nodes at once, with capacity short after them (absent: every spot
+    /// node is interrupted on its own clock).
+    #[serde(skip_serializing_if = "SpotReclaims::is_default")]
+    pub spot_reclaims: SpotReclaims,
     /// Hardware failures per node-hour, on every purchase type (reserved, on-demand, spot):
     /// a failure ends the node's jobs with no notice and the node is replaced through
     /// provisioning. 0 (absent): nodes never fail.
@@ -61,6 +66,52 @@ pub struct NodePool {
     /// whole GPUs only).
     #[serde(skip_serializing_if = "GpuSharing::is_none")]
     pub gpu_sharing: GpuSharing,
+}
+
+/// Correlated spot reclaims of a pool. A share of the pool's interruption rate λ arrives as
+/// reclaim waves, pool-wide events at `share_of_rate` × λ ÷ `fraction_of_nodes` per hour;
+/// each takes each of the pool's running spot nodes at once with probability
+/// `fraction_of_nodes`. So a spot node is still interrupted λ times per hour on average, in a
+/// pool of any size: (1 − share) × λ on its own clock, share × λ in waves. After a wave the
+/// pool's spot capacity is short for `capacity_drought_min`: a spot node asked for then waits
+/// for its end, or is bought on demand where `fall_back_to_on_demand` is set (as a Karpenter
+/// NodePool allowing both capacity types does).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct SpotReclaims {
+    /// Share of the interruption rate that comes in waves (0–1; 0: none).
+    pub share_of_rate: f64,
+    /// Chance a wave takes a given running spot node of the pool (0–1].
+    pub fraction_of_nodes: f64,
+    /// How long after a wave no spot capacity is to be had, minutes.
+    pub capacity_drought_min: f64,
+    /// Spot nodes asked for in a drought are bought on demand instead of waiting.
+    pub fall_back_to_on_demand: bool,
+}
+
+impl Default for SpotReclaims {
+    fn default() -> Self {
+        SpotReclaims {
+            share_of_rate: 0.0,
+            // [assumption] a wave takes half the pool; no public figure
+            fraction_of_nodes: 0.5,
+            capacity_drought_min: 0.0,
+            fall_back_to_on_demand: false,
+        }
+    }
+}
+
+impl SpotReclaims {
+    /// Whether these are the defaults (not written in a scenario document).
+    pub fn is_default(&self) -> bool {
+        *self == SpotReclaims::default()
+    }
+
+    /// Whether reclaims come in waves at all.
+    pub fn in_waves(&self) -> bool {
+        self.share_of_rate > 0.0
+    }
 }
 
 /// The name a pool gets where a scenario gives none (a platform of the old, single-pool
@@ -86,6 +137,7 @@ pub const SINGLE_POOL_FIELDS: &[&str] = &[
     "service_premium_pct",
     "purchase",
     "spot_interruptions_per_node_hour",
+    "spot_reclaims",
     "node_failures_per_node_hour",
     "image_cache",
     "warm_pool_window_s",
@@ -181,6 +233,46 @@ impl PoolNeed {
 }
 
 impl NodePool {
+    /// Spot interruptions per hour of a spot node on its own clock: the rate less the share
+    /// that comes in reclaim waves.
+    pub fn own_spot_interruptions_per_node_hour(&self) -> f64 {
+        if self.spot_reclaims.in_waves() {
+            self.spot_interruptions_per_node_hour * (1.0 - self.spot_reclaims.share_of_rate)
+        } else {
+            self.spot_interruptions_per_node_hour
+        }
+    }
+
+    /// Reclaim waves per hour in this pool: share × λ ÷ fraction (0 without waves), so each
+    /// spot node loses share × λ per hour to them.
+    pub fn reclaim_waves_per_hour(&self) -> f64 {
+        let r = &self.spot_reclaims;
+        if r.in_waves() && r.fraction_of_nodes > 0.0 {
+            r.share_of_rate * self.spot_interruptions_per_node_hour / r.fraction_of_nodes
+        } else {
+            0.0
+        }
+    }
+
+    /// How often a job holding `nodes` nodes here is stopped with no checkpoint of its own
+    /// choosing, per hour: each node's own spot clock and hardware failures, plus the waves
+    /// that take at least one of its nodes (1 − (1 − fraction)^nodes of them), where the
+    /// pool buys spot; hardware failures alone elsewhere.
+    pub fn job_stops_per_hour(&self, nodes: f64) -> f64 {
+        if self.purchase.overflow != super::Overflow::Spot {
+            return self.node_failures_per_node_hour * nodes;
+        }
+        let per_node =
+            self.own_spot_interruptions_per_node_hour() + self.node_failures_per_node_hour;
+        let waves = self.reclaim_waves_per_hour();
+        let hit = if waves > 0.0 {
+            waves * (1.0 - libm::pow(1.0 - self.spot_reclaims.fraction_of_nodes, nodes))
+        } else {
+            0.0
+        };
+        per_node * nodes + hit
+    }
+
     /// Nodes a job of `gpus` GPUs needs here (one for a fraction).
     pub fn nodes_needed(&self, gpus: f64) -> u32 {
         super::gpu_sharing::whole_gpus(gpus).div_ceil(self.gpus_per_node.max(1))

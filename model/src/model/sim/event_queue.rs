@@ -27,6 +27,8 @@ pub enum Event {
     Interrupt(usize),
     /// A node's hardware fails (any purchase type).
     NodeFailure(usize),
+    /// The pool's `n`-th spot reclaim wave.
+    SpotReclaim(usize),
     /// A node's warm-pool window ends, if nothing used it since (`generation`).
     IdleTimeout { node: usize, generation: u32 },
 }
@@ -40,9 +42,10 @@ impl Event {
         let (tag, id, generation) = match self {
             Event::NodeReady(node) => (0, node, 0),
             Event::AttemptEnd { job, generation } => (1, job, generation),
-            // Two node events share tag 2, told apart by the generation bits they never use.
+            // Three events share tag 2, told apart by the generation bits they never use.
             Event::Interrupt(node) => (2, node, 0),
             Event::NodeFailure(node) => (2, node, 1),
+            Event::SpotReclaim(wave) => (2, wave, 2),
             Event::IdleTimeout { node, generation } => (3, node, generation),
         };
         debug_assert!(id <= u32::MAX as usize && u64::from(generation) <= GENERATION_MASK);
@@ -59,6 +62,7 @@ impl Event {
                 generation,
             },
             2 if generation == 1 => Event::NodeFailure(id),
+            2 if generation == 2 => Event::SpotReclaim(id),
             2 => Event::Interrupt(id),
             _ => Event::IdleTimeout {
                 node: id,

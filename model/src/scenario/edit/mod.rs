@@ -154,7 +154,7 @@ const OPTIONAL_FIELDS: &[&str] = &[
 
 /// Objects a scenario document leaves out when every field in them holds its default: an
 /// edit of one of their fields adds them where their parent is.
-const OPTIONAL_OBJECTS: &[&str] = &["one_off", "payback", "orchestration"];
+const OPTIONAL_OBJECTS: &[&str] = &["one_off", "payback", "orchestration", "spot_reclaims"];
 
 /// Adds `path`'s last part to the object its prefix names when it is one of the
 /// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there), adding that object

@@ -91,6 +91,8 @@ pub(super) struct Sim<'a> {
     pub(super) interruptions: u64,
     /// Nodes whose hardware failed.
     pub(super) node_failures: u64,
+    /// The current pool's spot reclaim waves, where it has them.
+    pub(super) reclaims: Option<super::reclaims::ReclaimWaves>,
     /// Events handled (arrivals and queued events), for the benchmarks.
     pub(super) events: u64,
     /// Reused buffer of node ids (no allocation per placement attempt).
@@ -223,6 +225,7 @@ pub(super) fn new_sim<'a>(
         egress_gb: 0.0,
         interruptions: 0,
         node_failures: 0,
+        reclaims: None,
         events: 0,
         scratch_nodes: Vec::new(),
         event_budget: limits::EVENTS_PER_REPLICATION_MAX,
@@ -348,6 +351,7 @@ impl Sim<'_> {
         }
         self.pool = pool;
         self.pool_index = index;
+        self.reclaims = None;
         self.prices = GpuSecondPrices::of(self.scenario, platform, pool);
         self.warm_pool_window_s = rounding::round(pool.warm_pool_window_s) as i64;
         self.share_capacity = capacity_of(pool);

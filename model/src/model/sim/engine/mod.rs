@@ -26,6 +26,7 @@ mod outcome;
 mod pipelines;
 
 pub use pipelines::{pass_order, pool_edges};
+mod reclaims;
 mod records;
 mod showback;
 mod teams;
@@ -153,6 +154,9 @@ impl Sim<'_> {
     // ----- nodes -----
 
     fn add_node(&mut self, kind: NodeKind, ready_now: bool) -> usize {
+        // In a drought after a reclaim wave, spot capacity is short: a spot node is bought
+        // on demand where the pool falls back, else it waits for the drought's end.
+        let (kind, drought_end) = self.spot_capacity(kind);
         let id = self.nodes.len();
         let price = match kind {
             NodeKind::Reserved => self.prices.reserved,
@@ -198,7 +202,7 @@ impl Sim<'_> {
         let billing_start = if ready_now || kind == NodeKind::Reserved {
             self.now
         } else {
-            self.now + rounding::round(capacity_wait) as i64
+            (self.now + rounding::round(capacity_wait) as i64).max(drought_end)
         };
         self.nodes.push(Node {
             kind,
@@ -293,7 +297,7 @@ impl Sim<'_> {
         // Its clocks start now: a spot node's interruption, and any node's hardware failure.
         if n.kind == NodeKind::Spot {
             let draw = self.nodes[node].interruption_draw;
-            let rate = self.pool.spot_interruptions_per_node_hour;
+            let rate = self.pool.own_spot_interruptions_per_node_hour();
             self.schedule_on_clock(draw, rate, Event::Interrupt(node));
         }
         let draw = self.nodes[node].failure_draw;
@@ -1057,6 +1061,7 @@ impl Sim<'_> {
         for _ in 0..reserved {
             self.add_node(NodeKind::Reserved, true);
         }
+        self.start_reclaim_waves();
         let mut next_job = 0;
         loop {
             let next_event = self.queue.peek_time();
@@ -1174,6 +1179,7 @@ impl Sim<'_> {
             Event::NodeReady(node) | Event::Interrupt(node) | Event::NodeFailure(node) => {
                 self.nodes[node].released
             }
+            Event::SpotReclaim(_) => false,
             Event::AttemptEnd { job, generation } => {
                 Event::generation_stored(self.states[job].generation) != generation
             }
@@ -1217,6 +1223,7 @@ impl Sim<'_> {
             },
             Event::Interrupt(node) => self.interrupt(node),
             Event::NodeFailure(node) => self.fail_node(node),
+            Event::SpotReclaim(wave) => self.reclaim_wave(wave),
             Event::IdleTimeout { node, .. } => {
                 if self.nodes[node].holders.is_empty() && self.nodes[node].service_gpus == 0 {
                     self.release_node(node);
