@@ -73,6 +73,8 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             {choice_field(scenario, id("egress-tiers"), row("egress_tiers"), at)}
             {choice_field(scenario, id("interconnect"), row("interconnect"), at)}
             {flag_field(scenario, id("compact-placement"), row("compact_placement"), at)}
+            {choice_field(scenario, id("region"), row("region"), at)}
+            {choice_field(scenario, id("data-path"), row("data_path"), at)}
             {fields}
             {move || {
                 (0..pools.get())

@@ -3,7 +3,7 @@
 //! could set. Ranges and labels are the table's; a value the scenario's validation would refuse
 //! is refused here with validation's own message, and the scenario keeps its last valid value.
 
-use super::controls::NumberField;
+use super::controls::{choice_field, ItemAt, NumberField};
 use crate::model::catalog::GPU_MODELS;
 use crate::model::scenario::fields::{field, Control, Value, SCENARIO_FIELDS};
 use crate::model::scenario::Scenario;
@@ -55,6 +55,12 @@ pub fn SimulationSettings(scenario: RwSignal<Scenario>) -> impl IntoView {
         <details class="simulation-settings">
             <summary>"Simulation settings"</summary>
             {numbers}
+            {choice_field(
+                scenario,
+                "simulation-data-region".to_string(),
+                field(SCENARIO_FIELDS, "data_region").expect("the data region field"),
+                ItemAt::scenario(),
+            )}
             <div class="field">
                 <label for="simulation-reference-gpu">{gpu.label}</label>
                 <select

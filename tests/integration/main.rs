@@ -29,6 +29,7 @@ mod node_pools;
 mod payback;
 mod pipelines;
 mod presets;
+mod regions;
 mod report;
 mod scaling;
 mod sensitivity;

@@ -31,7 +31,11 @@ fn numbers_of(report: &str) -> String {
 fn without_zero_categories_added_since(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
-            for key in ["preemption_rework", "hardware_failure_rework"] {
+            for key in [
+                "preemption_rework",
+                "hardware_failure_rework",
+                "data_transfer",
+            ] {
                 if let Some(x) = map.remove(key) {
                     let zero = |x: &serde_json::Value| x.as_f64() == Some(0.0);
                     let all_zero = zero(&x) || x.as_object().is_some_and(|m| m.values().all(zero));

@@ -7,7 +7,7 @@
 //! - A first-order monthly cost estimate per platform ([`estimate_platform`]): expected
 //!   values only, no queueing, shown instantly while the simulation runs.
 
-use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
+use crate::model::pricing::{other_monthly_costs, GpuSecondPrices, Transferred};
 use crate::model::scenario::{
     FailureKind, Failures, JobClass, Overflow, Placement, Platform, Scenario, Service, DAY_S,
     HOUR_S,
@@ -231,7 +231,8 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     let scenario = &*scenario.simulated();
     let p = &scenario.platforms[index];
     let services_at = p.services_pool(scenario);
-    let (mut compute_usd, mut useful_ref_h, mut egress_gb) = (0.0, 0.0, 0.0);
+    let (mut compute_usd, mut useful_ref_h) = (0.0, 0.0);
+    let mut moved = Transferred::default();
     for pool in 0..p.pools().len() {
         let view = if p.pools().len() == 1 {
             std::borrow::Cow::Borrowed(p)
@@ -245,9 +246,10 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         let part = estimate_pool(scenario, &view, &classes, pool == services_at);
         compute_usd += part.0;
         useful_ref_h += part.1;
-        egress_gb += part.2;
+        moved.egress_gb += part.2.egress_gb;
+        moved.data_read_gb += part.2.data_read_gb;
     }
-    let other_usd = other_monthly_costs(scenario, p, egress_gb, 1.0).total();
+    let other_usd = other_monthly_costs(scenario, p, moved, 1.0).total();
     let total = compute_usd + other_usd;
     Estimate {
         monthly_tco_usd: total,
@@ -266,7 +268,7 @@ fn estimate_pool(
     p: &Platform,
     classes: &[&JobClass],
     with_services: bool,
-) -> (f64, f64, f64) {
+) -> (f64, f64, Transferred) {
     let pool = p.first_pool();
     let gpn = f64::from(pool.gpus_per_node.max(1));
     let prices = GpuSecondPrices::of(scenario, p, pool);
@@ -274,7 +276,8 @@ fn estimate_pool(
     let slowdown = 1.0 + p.storage_read_slowdown_pct / 100.0;
     let mut paid_gpu_h = 0.0;
     let mut useful_ref_h = 0.0;
-    let mut egress_gb = 0.0;
+    let mut moved = Transferred::default();
+    let reads_pay_transfer = p.data_read_usd_per_gb(scenario).is_some();
     for class in classes {
         let jobs = class.arrivals.jobs_per_day() * days_per_month;
         let gpus = class.gpus_per_job;
@@ -328,9 +331,16 @@ fn estimate_pool(
             + provisioning_s * f.attempts * nodes * gpn;
         paid_gpu_h += jobs * per_job_gpu_s / HOUR_S;
         useful_ref_h += jobs * f.finished * class.duration.mean_hours() * gpus;
-        egress_gb += jobs
-            * (class.egress_gb_per_job * f.finished
-                + class.data_read_gb_per_attempt * class.data_read_billed_share * f.attempts);
+        // Data reads: transfer where the platform and the data have regions, else their
+        // billed share as egress.
+        if reads_pay_transfer {
+            moved.egress_gb += jobs * class.egress_gb_per_job * f.finished;
+            moved.data_read_gb += jobs * class.data_read_gb_per_attempt * f.attempts;
+        } else {
+            moved.egress_gb += jobs
+                * (class.egress_gb_per_job * f.finished
+                    + class.data_read_gb_per_attempt * class.data_read_billed_share * f.attempts);
+        }
     }
     let reserved_nodes = pool.reserved_nodes(scenario.reference_gpus);
     let reserved_gpu_h = f64::from(reserved_nodes) * gpn * HOURS_PER_MONTH;
@@ -351,7 +361,8 @@ fn estimate_pool(
     if paid_gpu_h > capacity_gpu_h {
         let served = capacity_gpu_h / paid_gpu_h;
         useful_ref_h *= served;
-        egress_gb *= served;
+        moved.egress_gb *= served;
+        moved.data_read_gb *= served;
         paid_gpu_h = capacity_gpu_h;
     }
     let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);
@@ -444,7 +455,7 @@ fn estimate_pool(
     }
     let compute_usd =
         reserved_gpu_h * reserved_price + overflow_gpu_h * overflow_price + serving_usd;
-    (compute_usd, useful_ref_h, egress_gb)
+    (compute_usd, useful_ref_h, moved)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! indexed by it.
 //!
 //! The first thirteen categories are GPU time (every paid GPU-second is charged to exactly one of
-//! them where it is spent); the last five are other costs. The declaration order is the
+//! them where it is spent); the last six are other costs. The declaration order is the
 //! display order of the breakdown chart, the CSV and the JSON report. A new category is one
 //! line in [`Category::ALL`] with its key, label and colour, plus its accounting.
 
@@ -53,10 +53,12 @@ pub enum Category {
     OpsPeople,
     /// Tools and add-ons.
     Tools,
+    /// Transfer paid to read jobs' data across regions or clouds, or through a NAT gateway.
+    DataTransfer,
 }
 
 /// Number of categories.
-pub const CATEGORY_COUNT: usize = 18;
+pub const CATEGORY_COUNT: usize = 19;
 
 /// (category, key, label, colour, doc): the one table the rest follows.
 type Row = (
@@ -86,6 +88,7 @@ const TABLE: [Row; CATEGORY_COUNT] = [
     (Category::Storage, "storage", "Storage", "#117733", "Storage."),
     (Category::OpsPeople, "ops_people", "Ops people", "#0072b2", "Ops people."),
     (Category::Tools, "tools", "Tools", "#aa4499", "Tools and add-ons."),
+    (Category::DataTransfer, "data_transfer", "Data transfer", "#6699cc", "Transfer paid to read jobs' data across regions or clouds, or through a NAT gateway."),
 ];
 
 impl Category {
@@ -247,7 +250,9 @@ impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for PerCategory<T> {
                         // Categories added after reports were first written: absent is none.
                         None if matches!(
                             c,
-                            Category::GpuSharingLoss | Category::HardwareFailureRework
+                            Category::GpuSharingLoss
+                                | Category::HardwareFailureRework
+                                | Category::DataTransfer
                         ) =>
                         {
                             T::default()
@@ -325,7 +330,7 @@ mod tests {
     fn totals_add_in_display_order() {
         let b = Breakdown::from_fn(|c| if c.is_gpu_time() { 1.0 } else { 10.0 });
         assert_eq!(b.gpu_time_total(), 13.0);
-        assert_eq!(b.total(), 63.0);
+        assert_eq!(b.total(), 73.0);
         let mut twice = b;
         twice.add(&b);
         assert_eq!(twice, b.scaled(2.0));

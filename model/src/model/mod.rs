@@ -31,6 +31,7 @@ pub mod split;
 pub mod stats;
 pub mod step;
 pub mod topological;
+pub mod transfer;
 pub mod ziggurat;
 
 /// Version of the engine that computed a result; every result carries it.

@@ -152,6 +152,10 @@ impl Profile {
             // [ref] AWS $0.09/GB after 100 GB/month free; GCP Premium tier $0.12/GiB (0–1 TiB)
             egress_usd_per_gb: if aws { 0.09 } else { 0.12 },
             egress_free_gb_per_month: if aws { 100.0 } else { 0.0 },
+            // No region unless a scenario sets one (older scenarios keep their numbers); the
+            // page's new platforms take their instance's.
+            region: String::new(),
+            data_path: Default::default(),
             // One price per GB unless a scenario asks for the published tiers (older
             // scenarios keep their numbers); the page's new platforms use the tiers.
             egress_tiers: EgressTiers::Flat,

@@ -35,16 +35,28 @@ impl GpuSecondPrices {
     }
 }
 
+/// What a platform's jobs moved over a span: GB sent out (and data reads billed as egress),
+/// and GB of data read where reads are priced as transfer between regions.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Transferred {
+    /// Egress, GB.
+    pub egress_gb: f64,
+    /// Data read priced as transfer ([`Platform::data_read_usd_per_gb`]), GB.
+    pub data_read_gb: f64,
+}
+
 /// The monthly costs of `platform` beyond GPU time, in their categories (the GPU-time ones
 /// are 0): the control-plane fee for every hour, tools, its share of an engineer, storage,
-/// and the egress of `egress_gb` sent over `months` beyond the free allowance, per month.
+/// the egress `moved` sent over `months` beyond the free allowance, and its data reads'
+/// transfer, per month.
 pub fn other_monthly_costs(
     scenario: &Scenario,
     platform: &Platform,
-    egress_gb: f64,
+    moved: Transferred,
     months: f64,
 ) -> Breakdown {
     let p = platform;
+    let egress_gb = moved.egress_gb;
     let mut out = Breakdown::default();
     out[Category::Fees] = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH;
     out[Category::Tools] = p.tooling_usd_per_month;
@@ -61,6 +73,9 @@ pub fn other_monthly_costs(
             p.egress_free_gb_per_month,
         )
     };
+    if let Some(usd_per_gb) = p.data_read_usd_per_gb(scenario) {
+        out[Category::DataTransfer] = moved.data_read_gb / months * usd_per_gb;
+    }
     out
 }
 
@@ -94,7 +109,11 @@ mod tests {
         assert!((prices.spot * 3600.0 - 1.0125).abs() < 1e-12);
         assert!((prices.reserved * 3600.0 - 3.0375).abs() < 1e-12);
         // 1,300 GB over two months, 200 GB free: 1,100 GB × $0.09 ÷ 2 = $49.50 a month.
-        let other = other_monthly_costs(&s, &p, 1_300.0, 2.0);
+        let moved = Transferred {
+            egress_gb: 1_300.0,
+            data_read_gb: 0.0,
+        };
+        let other = other_monthly_costs(&s, &p, moved, 2.0);
         assert!((other[Category::Fees] - 73.0).abs() < 1e-12);
         assert_eq!(other[Category::Tools], 50.0);
         assert_eq!(other[Category::OpsPeople], 5_000.0);

@@ -18,6 +18,7 @@ use super::{
 use crate::model::egress::EgressTiers;
 use crate::model::scaling::Interconnect;
 use crate::model::scenario::limits;
+use crate::model::transfer::DataPath;
 
 /// How a field's value is read and written.
 pub enum Value<T: 'static> {
@@ -354,7 +355,34 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     .doc("How idle capacity, node overheads, fees, people, tools, storage and egress enter each team's bill.")
     .source("OpenCost: idle costs kept apart by default, or shared by each tenant's cost (opencost.io docs, Idle costs)")
     .control(Control::Elsewhere),
+    Field::<Scenario>::other("data_region", "Where the training data is kept", Value::Choice {
+        choices: REGION_CHOICES,
+        get: |s| region_choice(&s.data_region),
+        set: |s, v| s.data_region = v.to_string(),
+    })
+    .doc("The region of the bucket the jobs read. Set with a platform's region, its data reads pay the transfer between them (inter-region, or the data cloud's internet egress across clouds, plus a NAT gateway's charge where it reads through one) in place of each class's billed share.")
+    .source("AWS inter-region $0.02/GB between US regions, NAT gateway $0.045/GB (2026); Google Cloud inter-region $0.02/GiB within North America (assumption: third-party guides give $0.01–0.02), Cloud NAT $0.045/GiB (2026-10-16); across clouds the first tier of the data cloud's internet egress")
+    .control(Control::Elsewhere),
 ];
+
+/// The catalog's regions, and none, as choices ([`crate::model::transfer::regions`] gives
+/// the same, tested).
+pub const REGION_CHOICES: &[(&str, &str)] = &[
+    ("", "Not set"),
+    ("us-east-1", "AWS us-east-1 (N. Virginia)"),
+    ("us-west-2", "AWS us-west-2 (Oregon)"),
+    ("us-central1", "Google Cloud us-central1 (Iowa)"),
+    ("us-east4", "Google Cloud us-east4 (N. Virginia)"),
+];
+
+/// `region` as one of [`REGION_CHOICES`] ("" for one the catalog lacks, which validation
+/// refuses).
+fn region_choice(region: &str) -> &'static str {
+    REGION_CHOICES
+        .iter()
+        .find(|(key, _)| *key == region)
+        .map_or("", |(key, _)| key)
+}
 
 fn per_day(c: &JobClass) -> Option<f64> {
     match c.arrivals {
@@ -729,6 +757,30 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     })
     .doc("How a month's egress is priced: one price per GB, or the cloud's volume tiers with the egress price as the first tier's (per GiB on Google Cloud) and later tiers at their published ratio to it.")
     .source("AWS us-east-1: $0.09/GB to 10 TB, $0.085 next 40 TB, $0.07 next 100 TB, $0.05 beyond (2026-06); Google Cloud Premium from us-central1: $0.12/GiB to 1 TiB, $0.11 to 10 TiB, $0.08 beyond (billing catalog 2026-07-30); new platforms use their cloud's tiers"),
+    Field::<Platform>::other("region", "Region", Value::Choice {
+        choices: REGION_CHOICES,
+        get: |p| region_choice(&p.region),
+        set: |p, v| p.region = v.to_string(),
+    })
+    .doc("The region its nodes run in. With the scenario's data region, its jobs' data reads pay the transfer between the two (in place of each class's billed share of reads).")
+    .source("the catalog's regions; new platforms take their instance's"),
+    Field::<Platform>::other("data_path", "How nodes reach the data", Value::Choice {
+        choices: &[
+            ("private_endpoint", "Gateway endpoint / Private Google Access (no charge)"),
+            ("nat_gateway", "NAT gateway (charged per GB processed)"),
+        ],
+        get: |p| match p.data_path {
+            DataPath::PrivateEndpoint => "private_endpoint",
+            DataPath::NatGateway => "nat_gateway",
+        },
+        set: |p, v| match v {
+            "private_endpoint" => p.data_path = DataPath::PrivateEndpoint,
+            "nat_gateway" => p.data_path = DataPath::NatGateway,
+            _ => {}
+        },
+    })
+    .doc("Where regions are set: through an S3 gateway endpoint or Private Google Access reads pay no processing; through a NAT gateway every GB read pays its charge.")
+    .source("AWS NAT gateway $0.045/GB processed (aws.amazon.com/vpc/pricing, 2026-09-20); Cloud NAT $0.045/GiB (cloud.google.com/nat/pricing, 2026-10-16); gateway endpoints and Private Google Access: no charge"),
     num!(Platform; "egress_free_gb_per_month", "Free egress", "GB/month", (0.0, 1e9),
         |p| p.egress_free_gb_per_month, |p, v| p.egress_free_gb_per_month = v)
         .doc("Free egress a month."),
@@ -1207,6 +1259,9 @@ mod tests {
         // Egress by the cloud's tiers.
         out[2].platforms[0].egress_tiers = EgressTiers::AwsInternet;
         out[2].platforms[0].interconnect = Interconnect::Efa;
+        out[2].platforms[0].region = "us-east-1".into();
+        out[2].platforms[0].data_path = DataPath::NatGateway;
+        out[2].data_region = "us-west-2".into();
         out[2].platforms[0].first_pool_mut().spot_reclaims =
             super::super::node_pool::SpotReclaims {
                 share_of_rate: 0.5,
@@ -1324,6 +1379,16 @@ mod tests {
         for path in paths.chain(PLATFORM_FIELDS.iter().map(|f| f.path)) {
             assert!(seen.contains(&path), "{path} is in no scenario document");
         }
+    }
+
+    #[test]
+    fn the_region_choices_are_the_catalogs_regions() {
+        let listed: Vec<&str> = REGION_CHOICES[1..].iter().map(|(key, _)| *key).collect();
+        let catalog: Vec<&str> = crate::model::transfer::regions()
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        assert_eq!(listed, catalog);
     }
 
     #[test]

@@ -76,6 +76,11 @@ pub struct Scenario {
     /// have finished (absent: none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pipelines: Vec<Pipeline>,
+    /// The catalog region the job classes' data is kept in (absent: none; each class's
+    /// `data_read_billed_share` says what its reads pay). With it and a platform's `region`,
+    /// reads pay the transfer between them ([`crate::model::transfer`]) instead.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub data_region: String,
     /// Where the pipelines' stages begin among `job_classes` in the scenario the simulation
     /// runs ([`Scenario::simulated`]); `None` in every scenario a user writes.
     #[serde(skip)]
@@ -131,6 +136,7 @@ impl Default for Scenario {
             showback: Showback::default(),
             payback: PaybackSettings::default(),
             pipelines: Vec::new(),
+            data_region: String::new(),
             stage_classes_from: None,
         }
     }
@@ -758,6 +764,13 @@ pub struct Platform {
     pub egress_tiers: crate::model::egress::EgressTiers,
     /// Free egress, GB per month.
     pub egress_free_gb_per_month: f64,
+    /// The catalog region its nodes run in (absent: none). With the scenario's
+    /// `data_region`, its data reads pay the transfer between them.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub region: String,
+    /// How its nodes reach the data: a private endpoint (absent) or a NAT gateway.
+    #[serde(skip_serializing_if = "crate::model::transfer::DataPath::is_default")]
+    pub data_path: crate::model::transfer::DataPath,
     /// Dataset and checkpoint storage, GB.
     pub storage_gb: f64,
     /// Storage price, USD per GB-month.
@@ -947,6 +960,21 @@ impl Platform {
                 None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
             )
             && self.placement != Placement::Exclusive
+    }
+
+    /// USD per GB its jobs' data reads pay in transfer, where it and the scenario have
+    /// regions ([`crate::model::transfer::read_usd_per_gb`]); `None` otherwise, and then each
+    /// class's `data_read_billed_share` of its reads counts as egress.
+    pub fn data_read_usd_per_gb(&self, scenario: &Scenario) -> Option<f64> {
+        if self.region.is_empty() || scenario.data_region.is_empty() {
+            return None;
+        }
+        crate::model::transfer::read_usd_per_gb(
+            self.cloud,
+            &self.region,
+            &scenario.data_region,
+            self.data_path,
+        )
     }
 
     /// Scaling efficiency of a job on `nodes` nodes here: 1 on one node, else the fixed

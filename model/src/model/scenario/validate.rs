@@ -49,6 +49,18 @@ impl Scenario {
     /// Checks every field; the first problem found is returned with its field path.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         check_fields(SCENARIO_FIELDS, self, "")?;
+        if !self.data_region.is_empty()
+            && crate::model::transfer::cloud_of(&self.data_region).is_none()
+        {
+            return Err(ScenarioError::Invalid {
+                field: "data_region".into(),
+                reason: format!(
+                    "\"{}\" is not a region of the catalog ({})",
+                    self.data_region,
+                    catalog_regions(None)
+                ),
+            });
+        }
         self.check_pipelines()?;
         // The job classes and platforms as the simulation sees them: a pipeline's stages are
         // classes of their own, named back to their place in the pipeline.
@@ -367,6 +379,22 @@ impl Scenario {
                 MAX_NODE_POOLS,
             )?;
             check_fields(PLATFORM_FIELDS, platform, &at)?;
+            if !platform.region.is_empty()
+                && crate::model::transfer::cloud_of(&platform.region) != Some(platform.cloud)
+            {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.region"),
+                    reason: format!(
+                        "\"{}\" is not a {} region of the catalog ({})",
+                        platform.region,
+                        match platform.cloud {
+                            super::Cloud::Aws => "AWS",
+                            super::Cloud::Gcp => "Google Cloud",
+                        },
+                        catalog_regions(Some(platform.cloud))
+                    ),
+                });
+            }
             if self.platforms[..i].iter().any(|p| p.name == platform.name) {
                 return Err(ScenarioError::DuplicateName {
                     field: format!("{at}.name"),
@@ -1081,4 +1109,14 @@ fn check_slot(
             })
         }
     }
+}
+
+/// The catalog's regions (of `cloud`, or all), as a list for a message.
+fn catalog_regions(cloud: Option<super::Cloud>) -> String {
+    crate::model::transfer::regions()
+        .into_iter()
+        .filter(|(c, _)| cloud.is_none_or(|want| *c == want))
+        .map(|(_, r)| r)
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -32,8 +32,8 @@ pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Adds a platform of `profile`, named after it, on its cloud's default instance; nothing
-/// when the scenario has the most platforms. Its nodes fail at the rate derived from Meta's
+/// Adds a platform of `profile`, named after it, on its cloud's default instance (in that
+/// instance's region); nothing when the scenario has the most platforms. Its nodes fail at the rate derived from Meta's
 /// fleet ([`meta_fleet_node_failures_per_node_hour`]), as a new pool's do, and its egress is
 /// priced by its cloud's published tiers: a scenario written before these keeps nodes that
 /// never fail and flat egress, a platform added now is realistic.
@@ -56,6 +56,7 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     };
     platform.interconnect = Interconnect::of_instance(&instance.name);
     platform.compact_placement = places_nodes_together(profile);
+    platform.region = instance.region.clone();
     scenario.platforms.push(platform);
     true
 }
@@ -79,6 +80,8 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     fresh.egress_tiers = old.egress_tiers;
     fresh.interconnect = old.interconnect;
     fresh.compact_placement = old.compact_placement;
+    fresh.region = old.region.clone();
+    fresh.data_path = old.data_path;
     scenario.platforms[index] = fresh;
     set_pool_instance(scenario, index, 0, row)
 }
@@ -110,6 +113,10 @@ pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row
     // The platform's interconnect is its first pool's instance's, where it uses the curve.
     if pool == 0 && !platform.interconnect.is_fixed() {
         platform.interconnect = Interconnect::of_instance(&instance.name);
+    }
+    // Its region too, where it has one: the nodes run where the instance is priced.
+    if pool == 0 && !platform.region.is_empty() {
+        platform.region = instance.region.clone();
     }
     true
 }

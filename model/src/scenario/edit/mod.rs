@@ -150,6 +150,9 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "egress_tiers",
     "interconnect",
     "compact_placement",
+    "region",
+    "data_path",
+    "data_region",
 ];
 
 /// Objects a scenario document leaves out when every field in them holds its default: an
@@ -163,6 +166,14 @@ fn add_optional_field(doc: &mut Value, path: &str, value: Value) -> Option<()> {
     let (prefix, last) = path.rsplit_once('.').unwrap_or(("", path));
     if !OPTIONAL_FIELDS.contains(&last) {
         return None;
+    }
+    // A field of the scenario itself.
+    if prefix.is_empty() {
+        let Value::Object(map) = doc else {
+            return None;
+        };
+        map.insert(last.to_string(), value);
+        return Some(());
     }
     if field_mut(doc, prefix).is_err() {
         let (parent, object) = prefix.rsplit_once('.').unwrap_or(("", prefix));

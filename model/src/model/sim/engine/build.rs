@@ -88,6 +88,11 @@ pub(super) struct Sim<'a> {
     /// Where every paid GPU-second went.
     pub(super) ledger: Ledger,
     pub(super) egress_gb: f64,
+    /// Data read where the platform and the data have regions (priced as transfer), GB.
+    pub(super) data_read_gb: f64,
+    /// Whether data reads pay transfer between regions ([`Platform::data_read_usd_per_gb`])
+    /// rather than a billed share as egress.
+    pub(super) reads_pay_transfer: bool,
     pub(super) interruptions: u64,
     /// Nodes whose hardware failed.
     pub(super) node_failures: u64,
@@ -223,6 +228,8 @@ pub(super) fn new_sim<'a>(
             slowdown,
         ),
         egress_gb: 0.0,
+        data_read_gb: 0.0,
+        reads_pay_transfer: platform.data_read_usd_per_gb(scenario).is_some(),
         interruptions: 0,
         node_failures: 0,
         reclaims: None,

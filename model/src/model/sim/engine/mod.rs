@@ -776,8 +776,14 @@ impl Sim<'_> {
         };
         st.fail_after_c = fail_after;
         let generation = st.generation;
-        // The attempt reads its data once, however many nodes share the work.
-        self.egress_gb += class.data_read_gb_per_attempt * class.data_read_billed_share;
+        // The attempt reads its data once, however many nodes share the work: priced as
+        // transfer between the platform's region and the data's where both are set, else
+        // its billed share as egress.
+        if self.reads_pay_transfer {
+            self.data_read_gb += class.data_read_gb_per_attempt;
+        } else {
+            self.egress_gb += class.data_read_gb_per_attempt * class.data_read_billed_share;
+        }
         let end = self.attempt_end_s(job);
         self.push(end, Event::AttemptEnd { job, generation });
     }

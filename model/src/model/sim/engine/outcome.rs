@@ -6,7 +6,7 @@ use super::super::outcome::PlatformOutcome;
 use super::super::summary::{wait_s, JobSummary};
 use super::build::Sim;
 use crate::model::cost_category::{Category, PerCategory};
-use crate::model::pricing::{other_monthly_costs, GpuSecondPrices};
+use crate::model::pricing::{other_monthly_costs, GpuSecondPrices, Transferred};
 use crate::model::scenario::HOUR_S;
 use crate::model::serving::platform::{serve_on_platform, Served, ServiceOutcome};
 use crate::model::HOURS_PER_MONTH;
@@ -19,7 +19,15 @@ impl Sim<'_> {
         let months = hours / HOURS_PER_MONTH;
         let per_month = 1.0 / months;
         let mut breakdown = self.ledger.usd.scaled(per_month);
-        let other = other_monthly_costs(self.scenario, p, self.egress_gb, months);
+        let other = other_monthly_costs(
+            self.scenario,
+            p,
+            Transferred {
+                egress_gb: self.egress_gb,
+                data_read_gb: self.data_read_gb,
+            },
+            months,
+        );
         for c in Category::ALL.into_iter().filter(|c| !c.is_gpu_time()) {
             breakdown[c] = other[c];
         }
