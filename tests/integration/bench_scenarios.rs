@@ -103,6 +103,7 @@ fn pools_and_teams(mut s: Scenario) -> Scenario {
         reclaim_quota: true,
         lower_priority: true,
         grace_period_s: 120.0,
+        ..Default::default()
     };
     s
 }

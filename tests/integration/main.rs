@@ -8,6 +8,7 @@ mod cli;
 mod closed_forms;
 mod colocation;
 mod commitments;
+mod consolidation;
 mod determinism;
 mod egress;
 mod fractional_jobs;

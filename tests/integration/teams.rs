@@ -391,6 +391,7 @@ fn with_teams_and_preemption_costs_and_jobs_add_up() {
         reclaim_quota: true,
         lower_priority: true,
         grace_period_s: 0.0,
+        ..Default::default()
     };
     let class = |team: &str, per_day: f64| JobClass {
         name: team.into(),

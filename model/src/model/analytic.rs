@@ -300,7 +300,14 @@ fn estimate_pool(
         // What stops the job with no checkpoint on notice: spot interruptions where the
         // pool buys spot (its nodes' own and the reclaim waves that hit it), and hardware
         // failures on any node.
-        let stop_rate = pool.job_stops_per_hour(nodes);
+        // Node consolidation, on pools with no reservation (the estimate does not split a
+        // job's time between reserved and other nodes).
+        let consolidation = if pool.purchase.reserved_share == 0.0 {
+            p.preemption.consolidation_evictions_per_node_hour * nodes
+        } else {
+            0.0
+        };
+        let stop_rate = pool.job_stops_per_hour(nodes) + consolidation;
         let wall_s = if stop_rate > 0.0 {
             let mtbi = HOUR_S / stop_rate;
             let interval = if tau > 0.0 {

@@ -579,8 +579,10 @@ impl Results {
                             }
                         })
                         .collect(),
-                    preemptions: (colocated || !platform.preemption.is_off())
-                        .then(|| summary(col(&|o| o.preemptions as f64))),
+                    preemptions: (colocated
+                        || !platform.preemption.is_off()
+                        || platform.preemption.consolidates())
+                    .then(|| summary(col(&|o| o.preemptions as f64))),
                     node_failures: platform
                         .node_pools
                         .iter()

@@ -32,6 +32,8 @@ pub enum Purpose {
     ReclaimWaves = 6,
     /// Which nodes one reclaim wave takes, keyed by the pool's index and the wave's number.
     ReclaimedNodes = 7,
+    /// The node-consolidation clock of a node, keyed by the node's index.
+    Consolidation = 8,
 }
 
 /// z-score of the 90th percentile of the standard normal distribution.

@@ -403,6 +403,7 @@ fn multi_team_cluster() -> Scenario {
         reclaim_quota: true,
         lower_priority: true,
         grace_period_s: 120.0,
+        ..Default::default()
     };
     let mut sagemaker = Profile::Sagemaker.platform(
         "SageMaker, an instance type per team",
@@ -446,6 +447,7 @@ fn multi_team_cluster() -> Scenario {
         reclaim_quota: false,
         lower_priority: true,
         grace_period_s: 0.0,
+        ..Default::default()
     };
     let class = |name: &str,
                  team: &str,

@@ -55,6 +55,11 @@ pub struct Preemption {
     /// Seconds an evicted job has before it is stopped: a checkpoint written within them
     /// keeps its work (as within a spot notice).
     pub grace_period_s: f64,
+    /// Kubernetes only: running jobs evicted by node consolidation (Karpenter) or
+    /// scale-down (cluster autoscaler), per node-hour of a node bought beyond the
+    /// reservation; the node is removed and its jobs queue again. 0 (absent): jobs are marked
+    /// `karpenter.sh/do-not-disrupt` or `safe-to-evict: "false"`, as a tuned cluster runs.
+    pub consolidation_evictions_per_node_hour: f64,
 }
 
 impl Preemption {
@@ -63,9 +68,14 @@ impl Preemption {
         *self == Preemption::default()
     }
 
-    /// Whether no job is ever evicted.
+    /// Whether no job is ever evicted for another job (quotas or priorities).
     pub fn is_off(&self) -> bool {
         !self.reclaim_quota && !self.lower_priority
+    }
+
+    /// Whether node consolidation evicts running jobs.
+    pub fn consolidates(&self) -> bool {
+        self.consolidation_evictions_per_node_hour > 0.0
     }
 }
 

@@ -379,6 +379,25 @@ impl Scenario {
                 MAX_NODE_POOLS,
             )?;
             check_fields(PLATFORM_FIELDS, platform, &at)?;
+            let kubernetes = matches!(
+                platform.profile.profile(),
+                None | Some(
+                    super::Profile::Eks
+                        | super::Profile::GkeStandard
+                        | super::Profile::GkeAutopilot
+                )
+            );
+            if platform.preemption.consolidates() && !kubernetes {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.preemption.consolidation_evictions_per_node_hour"),
+                    reason: format!(
+                        "platform \"{}\" ({}) does not consolidate nodes under running jobs: \
+                         only Kubernetes platforms (EKS, GKE) do",
+                        platform.name,
+                        platform.profile.as_str()
+                    ),
+                });
+            }
             if !platform.region.is_empty()
                 && crate::model::transfer::cloud_of(&platform.region) != Some(platform.cloud)
             {

@@ -29,6 +29,8 @@ pub enum Event {
     NodeFailure(usize),
     /// The pool's `n`-th spot reclaim wave.
     SpotReclaim(usize),
+    /// Kubernetes consolidates a node away, evicting its jobs.
+    Consolidate(usize),
     /// A node's warm-pool window ends, if nothing used it since (`generation`).
     IdleTimeout { node: usize, generation: u32 },
 }
@@ -46,6 +48,7 @@ impl Event {
             Event::Interrupt(node) => (2, node, 0),
             Event::NodeFailure(node) => (2, node, 1),
             Event::SpotReclaim(wave) => (2, wave, 2),
+            Event::Consolidate(node) => (2, node, 3),
             Event::IdleTimeout { node, generation } => (3, node, generation),
         };
         debug_assert!(id <= u32::MAX as usize && u64::from(generation) <= GENERATION_MASK);
@@ -63,6 +66,7 @@ impl Event {
             },
             2 if generation == 1 => Event::NodeFailure(id),
             2 if generation == 2 => Event::SpotReclaim(id),
+            2 if generation == 3 => Event::Consolidate(id),
             2 => Event::Interrupt(id),
             _ => Event::IdleTimeout {
                 node: id,

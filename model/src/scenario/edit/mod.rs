@@ -153,11 +153,21 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "region",
     "data_path",
     "data_region",
+    "reclaim_quota",
+    "lower_priority",
+    "grace_period_s",
+    "consolidation_evictions_per_node_hour",
 ];
 
 /// Objects a scenario document leaves out when every field in them holds its default: an
 /// edit of one of their fields adds them where their parent is.
-const OPTIONAL_OBJECTS: &[&str] = &["one_off", "payback", "orchestration", "spot_reclaims"];
+const OPTIONAL_OBJECTS: &[&str] = &[
+    "one_off",
+    "payback",
+    "orchestration",
+    "spot_reclaims",
+    "preemption",
+];
 
 /// Adds `path`'s last part to the object its prefix names when it is one of the
 /// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there), adding that object

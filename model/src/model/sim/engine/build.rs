@@ -96,6 +96,8 @@ pub(super) struct Sim<'a> {
     pub(super) interruptions: u64,
     /// Nodes whose hardware failed.
     pub(super) node_failures: u64,
+    /// Jobs evicted by node consolidation.
+    pub(super) consolidation_evictions: u64,
     /// The current pool's spot reclaim waves, where it has them.
     pub(super) reclaims: Option<super::reclaims::ReclaimWaves>,
     /// Events handled (arrivals and queued events), for the benchmarks.
@@ -233,6 +235,7 @@ pub(super) fn new_sim<'a>(
         interruptions: 0,
         node_failures: 0,
         reclaims: None,
+        consolidation_evictions: 0,
         events: 0,
         scratch_nodes: Vec::new(),
         event_budget: limits::EVENTS_PER_REPLICATION_MAX,

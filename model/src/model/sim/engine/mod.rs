@@ -197,6 +197,20 @@ impl Sim<'_> {
         } else {
             0.0
         };
+        // Kubernetes consolidates nodes bought beyond the reservation: a stream of its own,
+        // drawn only where it evicts anything.
+        let consolidation_draw =
+            if kind != NodeKind::Reserved && self.platform.preemption.consolidates() {
+                Stream::new(
+                    self.scenario.seed,
+                    self.replication,
+                    Purpose::Consolidation,
+                    id as u64,
+                )
+                .exponential(1.0)
+            } else {
+                0.0
+            };
         // A reservation holds its capacity: a reserved node (the replacement of a failed one)
         // waits for none.
         let billing_start = if ready_now || kind == NodeKind::Reserved {
@@ -218,6 +232,7 @@ impl Sim<'_> {
             idle_generation: 0,
             interruption_draw,
             failure_draw,
+            consolidation_draw,
             service_gpus: 0,
             service_since_s: self.now,
         });
@@ -303,6 +318,14 @@ impl Sim<'_> {
         let draw = self.nodes[node].failure_draw;
         let rate = self.pool.node_failures_per_node_hour;
         self.schedule_on_clock(draw, rate, Event::NodeFailure(node));
+        if self.nodes[node].kind != NodeKind::Reserved {
+            let draw = self.nodes[node].consolidation_draw;
+            let rate = self
+                .platform
+                .preemption
+                .consolidation_evictions_per_node_hour;
+            self.schedule_on_clock(draw, rate, Event::Consolidate(node));
+        }
         // By index: a job starting here does not change this node's holders.
         for i in 0..self.nodes[node].holders.len() {
             let job = self.nodes[node].holders[i] as usize;
@@ -1011,6 +1034,33 @@ impl Sim<'_> {
         }
     }
 
+    /// Kubernetes consolidates `node` away (Karpenter consolidation, cluster-autoscaler
+    /// scale-down): its jobs are evicted with the preemption grace period to checkpoint in
+    /// (their lost compute is preemption rework) and queue again, and the node is released.
+    fn consolidate(&mut self, node: usize) {
+        if self.nodes[node].released {
+            return;
+        }
+        let grace = self.platform.preemption.grace_period_s;
+        let evicted: Vec<usize> = self.nodes[node]
+            .holders
+            .iter()
+            .map(|&j| j as usize)
+            .collect();
+        self.stop_every_job_on(node, |sim, job| {
+            let class = &sim.scenario.job_classes[sim.jobs[job].class];
+            let on_notice =
+                class.checkpoint_interval_min > 0.0 && grace >= class.checkpoint_write_s;
+            Close::Preempted { on_notice }
+        });
+        for job in evicted {
+            self.consolidation_evictions += 1;
+            self.class_preempted[self.jobs[job].class] += 1;
+        }
+        self.lose_units_on(node);
+        self.release_node(node);
+    }
+
     /// Stops `job` wherever it is (running or holding nodes) and queues it again: its
     /// running attempt closes as `close` says (interrupted or preempted, with a checkpoint
     /// written in the notice or not). An attempt ending this very second ends first (then
@@ -1182,9 +1232,10 @@ impl Sim<'_> {
     #[inline]
     fn is_stale(&self, event: &Event) -> bool {
         match *event {
-            Event::NodeReady(node) | Event::Interrupt(node) | Event::NodeFailure(node) => {
-                self.nodes[node].released
-            }
+            Event::NodeReady(node)
+            | Event::Interrupt(node)
+            | Event::NodeFailure(node)
+            | Event::Consolidate(node) => self.nodes[node].released,
             Event::SpotReclaim(_) => false,
             Event::AttemptEnd { job, generation } => {
                 Event::generation_stored(self.states[job].generation) != generation
@@ -1230,6 +1281,7 @@ impl Sim<'_> {
             Event::Interrupt(node) => self.interrupt(node),
             Event::NodeFailure(node) => self.fail_node(node),
             Event::SpotReclaim(wave) => self.reclaim_wave(wave),
+            Event::Consolidate(node) => self.consolidate(node),
             Event::IdleTimeout { node, .. } => {
                 if self.nodes[node].holders.is_empty() && self.nodes[node].service_gpus == 0 {
                     self.release_node(node);

@@ -171,7 +171,8 @@ impl Sim<'_> {
             services,
             serving_gpu_usd_per_month: serving_gpu_s * price * per_month,
             preemptions: self.colocated.as_ref().map_or(0, |c| c.preemptions)
-                + self.teams.as_ref().map_or(0, |t| t.preemptions),
+                + self.teams.as_ref().map_or(0, |t| t.preemptions)
+                + self.consolidation_evictions,
             service_gpu_hours_without_node: self
                 .colocated
                 .as_ref()

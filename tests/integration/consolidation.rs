@@ -1,0 +1,83 @@
+//! Kubernetes node consolidation evicting running jobs: a gang job's wall time against Daly's
+//! with M = 1 ÷ (rate × nodes), the evictions against their Poisson mean, the grace period
+//! that saves the work, the neutral default, and the profiles that have it.
+
+use crate::support::{bare_class, bare_platform, job_walls, scenario, WallFrom};
+use gpucost::model::analytic::daly_wall_time_s;
+use gpucost::model::cost_category::Category;
+use gpucost::model::platforms::Profile;
+use gpucost::model::scenario::{Arrivals, Duration, Scenario};
+
+/// 4-node gang jobs (1-GPU on-demand nodes) of 10 h, checkpointed hourly (300 s writes, 600 s
+/// restarts), six a day, on an EKS platform consolidating at `rate` per node-hour with a
+/// `grace_s` grace period, no provisioning or pull.
+fn consolidated(rate: f64, grace_s: f64) -> Scenario {
+    let mut platform = bare_platform("eks");
+    platform.profile = gpucost::model::scenario::ProfileName::Known(Profile::Eks);
+    platform.preemption.consolidation_evictions_per_node_hour = rate;
+    platform.preemption.grace_period_s = grace_s;
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 6.0 },
+        Duration::Fixed { hours: 10.0 },
+    );
+    class.gpus_per_job = 4.0;
+    class.checkpoint_interval_min = 60.0;
+    class.checkpoint_write_s = 300.0;
+    class.restart_overhead_s = 600.0;
+    scenario(200.0, 4, vec![class], vec![platform])
+}
+
+#[test]
+fn a_gang_job_evicted_by_consolidation_takes_dalys_wall_time() {
+    // 1 ÷ (rate × 4 nodes) = 15 h between evictions of a job.
+    let rate = 1.0 / (15.0 * 4.0);
+    let s = consolidated(rate, 0.0);
+    let (simulated, se, outcomes) = job_walls(&s, WallFrom::Arrival);
+    let expected = daly_wall_time_s(36_000.0, 3_600.0, 300.0, 600.0, 15.0 * 3_600.0);
+    println!("consolidation: {simulated:.0} s (se {se:.0}), Daly {expected:.0} s");
+    assert!(
+        (simulated - expected).abs() < 3.0 * se,
+        "{simulated} vs {expected}"
+    );
+    // Evicted compute is preemption rework; each eviction is counted.
+    assert!(outcomes
+        .iter()
+        .all(|o| o.gpu_seconds[Category::PreemptionRework] > 0.0));
+    // Evictions: Poisson with mean rate × node-hours (1-GPU nodes, billed from ready: paid
+    // GPU-hours are node-hours; every node holds a job while up).
+    let evicted: f64 = outcomes.iter().map(|o| o.preemptions as f64).sum();
+    let node_hours: f64 = outcomes.iter().map(|o| o.paid_gpu_seconds / 3_600.0).sum();
+    let mean = rate * node_hours;
+    println!("evictions {evicted}, expected {mean:.1}");
+    assert!(
+        (evicted - mean).abs() < 3.0 * mean.sqrt(),
+        "{evicted} vs {mean}"
+    );
+}
+
+#[test]
+fn a_grace_period_long_enough_to_checkpoint_saves_the_work() {
+    let s = consolidated(1.0 / 60.0, 300.0);
+    let (_, _, outcomes) = job_walls(&s, WallFrom::Arrival);
+    assert!(outcomes.iter().all(|o| o.preemptions > 0));
+    for o in &outcomes {
+        assert_eq!(o.gpu_seconds[Category::PreemptionRework], 0.0);
+    }
+}
+
+#[test]
+fn no_consolidation_changes_no_bit_and_only_kubernetes_consolidates() {
+    let quiet = consolidated(0.0, 30.0);
+    let mut none = quiet.clone();
+    none.platforms[0].preemption = Default::default();
+    none.platforms[0].preemption.grace_period_s = 30.0;
+    let walls = |s: &Scenario| job_walls(s, WallFrom::Arrival).0.to_bits();
+    assert_eq!(walls(&quiet), walls(&none));
+    let mut batch = consolidated(0.01, 0.0);
+    batch.platforms[0].profile = gpucost::model::scenario::ProfileName::Known(Profile::AwsBatch);
+    let err = batch.validate().unwrap_err().to_string();
+    assert!(
+        err.contains("consolidation_evictions_per_node_hour") && err.contains("Kubernetes"),
+        "{err}"
+    );
+}
