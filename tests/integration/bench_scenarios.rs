@@ -108,16 +108,58 @@ fn pools_and_teams(mut s: Scenario) -> Scenario {
     s
 }
 
+/// Failures and data movement: every pool's nodes fail at the rate derived from Meta's
+/// fleet; EKS's spot reclaims half its rate in waves taking half its nodes, with a 30-minute
+/// drought, and consolidates nodes at 0.002 per node-hour (120 s grace); every platform has
+/// the EFA scaling curve (SageMaker's nodes placed together), AWS's egress tiers, and runs in
+/// us-east-1 reading data kept in us-west-2, EKS through a NAT gateway.
+fn failures_and_data(mut s: Scenario) -> Scenario {
+    use gpucost::model::egress::EgressTiers;
+    use gpucost::model::platforms::{meta_fleet_node_failures_per_node_hour, Profile};
+    use gpucost::model::scaling::Interconnect;
+    use gpucost::model::scenario::node_pool::SpotReclaims;
+    use gpucost::model::transfer::DataPath;
+    s.data_region = "us-west-2".into();
+    for p in &mut s.platforms {
+        for pool in &mut p.node_pools {
+            pool.node_failures_per_node_hour =
+                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
+        }
+        p.interconnect = Interconnect::Efa;
+        p.compact_placement = p.profile.profile() == Some(Profile::Sagemaker);
+        p.egress_tiers = EgressTiers::AwsInternet;
+        p.region = "us-east-1".into();
+    }
+    let eks = &mut s.platforms[1];
+    eks.first_pool_mut().spot_reclaims = SpotReclaims {
+        share_of_rate: 0.5,
+        fraction_of_nodes: 0.5,
+        capacity_drought_min: 30.0,
+        fall_back_to_on_demand: false,
+    };
+    eks.preemption.consolidation_evictions_per_node_hour = 0.002;
+    eks.preemption.grace_period_s = 120.0;
+    eks.data_path = DataPath::NatGateway;
+    s
+}
+
 #[test]
 fn each_variant_is_the_benchmark_scenario_with_its_mechanism_changed() {
     let base = read("mixed-fleet.json");
     type Edit = fn(Scenario) -> Scenario;
-    let variants: [(&str, Edit); 4] = [
+    let variants: [(&str, Edit); 5] = [
         ("mmc-core.json", mmc_core),
         ("spot-everywhere.json", spot_everywhere),
         ("cold-nodes.json", cold_nodes),
         ("pools-and-teams.json", pools_and_teams),
+        ("failures-and-data.json", failures_and_data),
     ];
+    if std::env::var_os("GPUCOST_WRITE_BENCH_SCENARIOS").is_some() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/scenarios/failures-and-data.json");
+        let text = serde_json::to_string_pretty(&failures_and_data(base.clone())).unwrap() + "\n";
+        std::fs::write(path, text).unwrap();
+    }
     for (file, edit) in variants {
         let expected = edit(base.clone());
         assert!(expected != base, "{file}: the edit changes nothing");
@@ -153,6 +195,10 @@ fn the_list_names_each_scenario_file() {
             (
                 "node pools, teams with quotas, priorities and preemption",
                 "pools-and-teams.json"
+            ),
+            (
+                "failures and data movement: node failures, reclaim waves, consolidation, scaling curve, regions",
+                "failures-and-data.json"
             ),
         ]
     );

@@ -2,29 +2,20 @@
 //! with M = 1 ÷ (rate × nodes), the evictions against their Poisson mean, the grace period
 //! that saves the work, the neutral default, and the profiles that have it.
 
-use crate::support::{bare_class, bare_platform, job_walls, scenario, WallFrom};
+use crate::support::{bare_platform, gang_jobs, job_walls, WallFrom};
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::cost_category::Category;
 use gpucost::model::platforms::Profile;
-use gpucost::model::scenario::{Arrivals, Duration, Scenario};
+use gpucost::model::scenario::Scenario;
 
-/// 4-node gang jobs (1-GPU on-demand nodes) of 10 h, checkpointed hourly (300 s writes, 600 s
-/// restarts), six a day, on an EKS platform consolidating at `rate` per node-hour with a
-/// `grace_s` grace period, no provisioning or pull.
+/// [`gang_jobs`] on an EKS platform of on-demand nodes consolidating at `rate` per node-hour
+/// with a `grace_s` grace period.
 fn consolidated(rate: f64, grace_s: f64) -> Scenario {
     let mut platform = bare_platform("eks");
     platform.profile = gpucost::model::scenario::ProfileName::Known(Profile::Eks);
     platform.preemption.consolidation_evictions_per_node_hour = rate;
     platform.preemption.grace_period_s = grace_s;
-    let mut class = bare_class(
-        Arrivals::Steady { per_day: 6.0 },
-        Duration::Fixed { hours: 10.0 },
-    );
-    class.gpus_per_job = 4.0;
-    class.checkpoint_interval_min = 60.0;
-    class.checkpoint_write_s = 300.0;
-    class.restart_overhead_s = 600.0;
-    scenario(200.0, 4, vec![class], vec![platform])
+    gang_jobs(platform)
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //! after each wave adds its length to every stop (Daly's model with an unexposed wait), and
 //! with waves off nothing moves.
 
-use crate::support::{bare_class, bare_platform, job_walls, scenario, with_pool, WallFrom};
+use crate::support::{
+    bare_class, bare_platform, gang_jobs, job_walls, scenario, with_pool, WallFrom,
+};
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::monte_carlo::MonteCarlo;
 use gpucost::model::scenario::node_pool::SpotReclaims;
@@ -91,20 +93,6 @@ fn waves_spread_a_months_interruptions_as_a_compound_poisson_process() {
     println!("variance ÷ mean: node by node {alone:.2}, in waves {in_waves:.2} (10.5 expected)");
     assert!((0.75..1.3).contains(&alone), "{alone}");
     assert!((7.0..14.5).contains(&in_waves), "{in_waves}");
-}
-
-/// 4-node gang jobs (1-GPU nodes) of 10 h, checkpointed every hour (300 s writes, 600 s
-/// restarts), six a day, on `platform` with no notice, provisioning or pull.
-fn gang_jobs(platform: Platform) -> Scenario {
-    let mut class = bare_class(
-        Arrivals::Steady { per_day: 6.0 },
-        Duration::Fixed { hours: 10.0 },
-    );
-    class.gpus_per_job = 4.0;
-    class.checkpoint_interval_min = 60.0;
-    class.checkpoint_write_s = 300.0;
-    class.restart_overhead_s = 600.0;
-    scenario(200.0, 4, vec![class], vec![platform])
 }
 
 #[test]

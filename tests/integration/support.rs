@@ -172,3 +172,17 @@ pub fn job_walls(
     }
     (mean(&walls), standard_error(&walls), outcomes)
 }
+
+/// 4-node gang jobs (1-GPU nodes) of 10 h, checkpointed every hour (300 s writes, 600 s
+/// restarts), six a day, on `platform` with no notice, provisioning or pull.
+pub fn gang_jobs(platform: Platform) -> Scenario {
+    let mut class = bare_class(
+        Arrivals::Steady { per_day: 6.0 },
+        Duration::Fixed { hours: 10.0 },
+    );
+    class.gpus_per_job = 4.0;
+    class.checkpoint_interval_min = 60.0;
+    class.checkpoint_write_s = 300.0;
+    class.restart_overhead_s = 600.0;
+    scenario(200.0, 4, vec![class], vec![platform])
+}
