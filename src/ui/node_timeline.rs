@@ -121,9 +121,7 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
                                 </text>
                                 {r.provisioning.map(|(x, w)| view! { <rect class="tl-provisioning" x=x y=r.y width=w height=r.height><title>"provisioning (billed)"</title></rect> })}
                                 {r.ready.map(|(x, w)| view! { <rect class="tl-idle" x=x y=r.y width=w height=r.height><title>"node up: idle where no job runs"</title></rect> })}
-                                {r.interrupted_at.map(|x| {
-                                    // Only spot nodes are interrupted; any node may fail.
-                                    let what = if r.kind == "spot" { "spot interruption (or hardware failure, where nodes fail)" } else { "hardware failure" };
+                                {r.lost_at.map(|(x, what)| {
                                     view! { <line class="tl-interrupt" x1=x x2=x y1=r.y - 1.0 y2=r.y + r.height + 1.0><title>{what}</title></line> }
                                 })}
                             }).collect_view()}

@@ -115,16 +115,13 @@ fn pools_and_teams(mut s: Scenario) -> Scenario {
 /// us-east-1 reading data kept in us-west-2, EKS through a NAT gateway.
 fn failures_and_data(mut s: Scenario) -> Scenario {
     use gpucost::model::egress::EgressTiers;
-    use gpucost::model::platforms::{meta_fleet_node_failures_per_node_hour, Profile};
+    use gpucost::model::platforms::{failing_as_meta_fleet, Profile};
     use gpucost::model::scaling::Interconnect;
     use gpucost::model::scenario::node_pool::SpotReclaims;
     use gpucost::model::transfer::DataPath;
     s.data_region = "us-west-2".into();
+    s.platforms = s.platforms.into_iter().map(failing_as_meta_fleet).collect();
     for p in &mut s.platforms {
-        for pool in &mut p.node_pools {
-            pool.node_failures_per_node_hour =
-                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
-        }
         p.interconnect = Interconnect::Efa;
         p.compact_placement = p.profile.profile() == Some(Profile::Sagemaker);
         p.egress_tiers = EgressTiers::AwsInternet;

@@ -72,3 +72,29 @@ fn no_consolidation_changes_no_bit_and_only_kubernetes_consolidates() {
         "{err}"
     );
 }
+
+#[test]
+fn the_timeline_names_what_took_each_node() {
+    use gpucost::model::sim::{generate_jobs, simulate_platform_timeline, NodeLoss};
+    // Consolidation and hardware failures on the same on-demand nodes: each lost node says
+    // which, and their counts are the outcome's.
+    let mut s = consolidated(1.0 / 60.0, 0.0);
+    s.platforms[0].first_pool_mut().node_failures_per_node_hour = 1.0 / 60.0;
+    s.horizon_days = 20.0;
+    let jobs = generate_jobs(&s, 0);
+    let (o, timeline) = simulate_platform_timeline(&s, 0, 0, &jobs);
+    let count = |loss| {
+        timeline
+            .nodes
+            .iter()
+            .filter(|n| n.lost_to == Some(loss))
+            .count() as u64
+    };
+    assert_eq!(count(NodeLoss::HardwareFailure), o.node_failures);
+    assert!(count(NodeLoss::Consolidation) > 0);
+    assert_eq!(count(NodeLoss::SpotInterruption), 0);
+    assert_eq!(
+        NodeLoss::Consolidation.label(),
+        "consolidated away (jobs evicted)"
+    );
+}

@@ -23,8 +23,9 @@ pub struct NodeRow {
     pub provisioning: Option<(f64, f64)>,
     /// Ready time (idle unless a bar covers it), as (x, width).
     pub ready: Option<(f64, f64)>,
-    /// x of the end when a spot interruption ended it.
-    pub interrupted_at: Option<f64>,
+    /// x of the end, and what took the node, when it was lost (spot interruption, hardware
+    /// failure, consolidation).
+    pub lost_at: Option<(f64, &'static str)>,
 }
 
 /// One attempt on one node.
@@ -104,8 +105,10 @@ pub fn layout_timeline(
             height,
             provisioning: clip(n.billing_start_s, n.ready_s.unwrap_or(n.end_s)),
             ready: n.ready_s.and_then(|r| clip(r, n.end_s)),
-            interrupted_at: (n.interrupted && n.end_s >= w0 && n.end_s <= w1)
-                .then(|| scale.map(n.end_s as f64)),
+            lost_at: n
+                .lost_to
+                .filter(|_| n.end_s >= w0 && n.end_s <= w1)
+                .map(|loss| (scale.map(n.end_s as f64), loss.label())),
         });
         y += height + 4.0;
     }
@@ -179,7 +182,7 @@ mod tests {
             billing_start_s: start,
             ready_s: Some(ready),
             end_s: end,
-            interrupted: false,
+            lost_to: None,
             pool: 0,
             gpus,
         }

@@ -45,6 +45,16 @@ pub fn meta_fleet_node_failures_per_node_hour(gpus_per_node: u32) -> f64 {
     META_FLEET_NODE_FAILURES_PER_GPU_HOUR * f64::from(gpus_per_node.max(1))
 }
 
+/// `platform` with every pool's nodes failing at the rate derived from Meta's fleet, as the
+/// page's new platforms and the new presets have them.
+pub fn failing_as_meta_fleet(mut platform: Platform) -> Platform {
+    for pool in &mut platform.node_pools {
+        pool.node_failures_per_node_hour =
+            meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
+    }
+    platform
+}
+
 impl Default for Platform {
     fn default() -> Self {
         Profile::AwsBatch.platform("AWS Batch", "p4d.24xlarge", "us-east-1")

@@ -1202,15 +1202,8 @@ fn commit_1y_vs_3y() -> Scenario {
 /// node-hour). The price of waiting is on at $100 an hour (the default FTE cost over 2,000
 /// hours, an assumption) for the one person waiting for each job, beside the TCO.
 fn h100_capacity_wait() -> Scenario {
-    use crate::model::platforms::meta_fleet_node_failures_per_node_hour;
+    use crate::model::platforms::failing_as_meta_fleet as failing;
     use crate::model::scenario::People;
-    let failing = |mut p: crate::model::scenario::Platform| {
-        for pool in &mut p.node_pools {
-            pool.node_failures_per_node_hour =
-                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
-        }
-        p
-    };
     let mut gke_spot = failing(Profile::GkeStandard.platform(
         "GKE Standard, spot (4 h capacity wait)",
         "a3-highgpu-8g",
@@ -1260,14 +1253,10 @@ fn h100_capacity_wait() -> Scenario {
 /// egress tiers, as the page's new platforms have them.
 fn fsdp_64_gpu_scaling() -> Scenario {
     use crate::model::egress::EgressTiers;
-    use crate::model::platforms::meta_fleet_node_failures_per_node_hour;
+    use crate::model::platforms::failing_as_meta_fleet;
     use crate::model::scaling::Interconnect;
     let on_p5 = |profile: Profile, name: &str, placed: bool| {
-        let mut p = profile.platform(name, "p5.48xlarge", "us-east-1");
-        for pool in &mut p.node_pools {
-            pool.node_failures_per_node_hour =
-                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
-        }
+        let mut p = failing_as_meta_fleet(profile.platform(name, "p5.48xlarge", "us-east-1"));
         p.interconnect = Interconnect::Efa;
         p.compact_placement = placed;
         p.egress_tiers = EgressTiers::AwsInternet;
@@ -1309,15 +1298,13 @@ fn fsdp_64_gpu_scaling() -> Scenario {
 /// fleet did, EFA between nodes, AWS's egress tiers, as the page's new platforms have them.
 fn spot_reclaim_waves() -> Scenario {
     use crate::model::egress::EgressTiers;
-    use crate::model::platforms::meta_fleet_node_failures_per_node_hour;
+    use crate::model::platforms::failing_as_meta_fleet;
     use crate::model::scaling::Interconnect;
     use crate::model::scenario::node_pool::SpotReclaims;
     let eks_spot = |name: &str, reclaims: SpotReclaims| {
-        let mut p = Profile::Eks.platform(name, "p4d.24xlarge", "us-east-1");
+        let mut p = failing_as_meta_fleet(Profile::Eks.platform(name, "p4d.24xlarge", "us-east-1"));
         for pool in &mut p.node_pools {
             pool.purchase.overflow = Overflow::Spot;
-            pool.node_failures_per_node_hour =
-                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
             pool.spot_reclaims = reclaims.clone();
         }
         p.interconnect = Interconnect::Efa;
@@ -1372,14 +1359,12 @@ fn spot_reclaim_waves() -> Scenario {
 /// egress of results priced by the clouds' tiers, as the page's new platforms have them.
 fn data_gravity_egress() -> Scenario {
     use crate::model::egress::EgressTiers;
-    use crate::model::platforms::meta_fleet_node_failures_per_node_hour;
+    use crate::model::platforms::failing_as_meta_fleet;
     use crate::model::transfer::DataPath;
     let spot = |profile: Profile, name: &str, instance: &str, region: &str, path: DataPath| {
-        let mut p = profile.platform(name, instance, region);
+        let mut p = failing_as_meta_fleet(profile.platform(name, instance, region));
         for pool in &mut p.node_pools {
             pool.purchase.overflow = Overflow::Spot;
-            pool.node_failures_per_node_hour =
-                meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
         }
         p.region = region.into();
         p.data_path = path;

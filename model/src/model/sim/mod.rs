@@ -34,4 +34,4 @@ pub use crate::model::cost_category::{Breakdown, Category, PerCategory};
 pub use engine::{simulate_platform, simulate_platform_timeline, simulate_platform_within};
 pub use jobs::{generate_jobs, Job};
 pub use outcome::PlatformOutcome;
-pub use timeline::{AttemptEnd, AttemptSpan, JobRecord, NodeSpan, Timeline};
+pub use timeline::{AttemptEnd, AttemptSpan, JobRecord, NodeLoss, NodeSpan, Timeline};

@@ -45,8 +45,8 @@ pub struct NodeSpan {
     pub ready_s: Option<i64>,
     /// When it was released (or the horizon), s.
     pub end_s: i64,
-    /// A spot interruption or a hardware failure ended it.
-    pub interrupted: bool,
+    /// What took it away, if it did not end with its work (released, or the horizon).
+    pub lost_to: Option<NodeLoss>,
     /// Its platform's node pool (an index).
     pub pool: usize,
     /// Its GPUs.
@@ -83,4 +83,27 @@ pub struct Timeline {
     pub nodes: Vec<NodeSpan>,
     /// Attempts in the order they ended.
     pub attempts: Vec<AttemptSpan>,
+}
+
+/// What took a node away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeLoss {
+    /// A spot interruption (on its own clock or in a reclaim wave).
+    SpotInterruption,
+    /// Its hardware failed.
+    HardwareFailure,
+    /// Kubernetes consolidated it away.
+    Consolidation,
+}
+
+impl NodeLoss {
+    /// As the timeline's tooltip says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            NodeLoss::SpotInterruption => "spot interruption",
+            NodeLoss::HardwareFailure => "hardware failure",
+            NodeLoss::Consolidation => "consolidated away (jobs evicted)",
+        }
+    }
 }

@@ -5,7 +5,9 @@
 
 use crate::model::catalog::{self, InstanceType};
 use crate::model::egress::EgressTiers;
-use crate::model::platforms::{meta_fleet_node_failures_per_node_hour, Profile};
+use crate::model::platforms::{
+    failing_as_meta_fleet, meta_fleet_node_failures_per_node_hour, Profile,
+};
 use crate::model::scaling::Interconnect;
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
 use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
@@ -45,11 +47,8 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
         return false;
     };
     let name = unique_platform_name(scenario, profile.label());
-    let mut platform = profile.platform_on(&name, instance, &scenario.reference_gpu);
-    for pool in &mut platform.node_pools {
-        pool.node_failures_per_node_hour =
-            meta_fleet_node_failures_per_node_hour(pool.gpus_per_node);
-    }
+    let mut platform =
+        failing_as_meta_fleet(profile.platform_on(&name, instance, &scenario.reference_gpu));
     platform.egress_tiers = match platform.cloud {
         Cloud::Aws => EgressTiers::AwsInternet,
         Cloud::Gcp => EgressTiers::GcpPremium,

@@ -37,7 +37,7 @@ use super::event_queue::{Event, EventQueue};
 use super::jobs::Job;
 use super::outcome::PlatformOutcome;
 use super::state::{ClassPlan, Close, Hold, Node, NodeKind, Phase};
-use super::timeline::{JobRecord, Timeline};
+use super::timeline::{JobRecord, NodeLoss, Timeline};
 use crate::model::cost_category::Category;
 use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding::{self, ceil_div};
@@ -989,7 +989,7 @@ impl Sim<'_> {
             return;
         }
         self.interruptions += 1;
-        self.stop_every_job_on(node, |sim, job| {
+        self.stop_every_job_on(node, NodeLoss::SpotInterruption, |sim, job| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
             let on_notice = class.checkpoint_interval_min > 0.0
                 && sim.platform.spot_notice_s >= class.checkpoint_write_s;
@@ -1000,9 +1000,14 @@ impl Sim<'_> {
 
     /// `node` is lost (interrupted or failed; the timeline marks it): every job on it stops
     /// as `close` says for that job, and queues again.
-    fn stop_every_job_on(&mut self, node: usize, close: impl Fn(&Self, usize) -> Close) {
+    fn stop_every_job_on(
+        &mut self,
+        node: usize,
+        lost_to: NodeLoss,
+        close: impl Fn(&Self, usize) -> Close,
+    ) {
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
-            span.interrupted = true;
+            span.lost_to = Some(lost_to);
         }
         for job in self.nodes[node]
             .holders
@@ -1024,7 +1029,7 @@ impl Sim<'_> {
             return;
         }
         self.node_failures += 1;
-        self.stop_every_job_on(node, |_, _| Close::NodeFailed);
+        self.stop_every_job_on(node, NodeLoss::HardwareFailure, |_, _| Close::NodeFailed);
         // Services' replicas on it (where they share the training nodes) move elsewhere.
         self.lose_units_on(node);
         let kind = self.nodes[node].kind;
@@ -1047,7 +1052,7 @@ impl Sim<'_> {
             .iter()
             .map(|&j| j as usize)
             .collect();
-        self.stop_every_job_on(node, |sim, job| {
+        self.stop_every_job_on(node, NodeLoss::Consolidation, |sim, job| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
             let on_notice =
                 class.checkpoint_interval_min > 0.0 && grace >= class.checkpoint_write_s;

@@ -18,7 +18,7 @@ impl Sim<'_> {
             billing_start_s: billing_start,
             ready_s: None,
             end_s: self.horizon_s,
-            interrupted: false,
+            lost_to: None,
             pool: self.pool_index,
             gpus: self.pool.gpus_per_node,
         };
