@@ -989,7 +989,7 @@ impl Sim<'_> {
             return;
         }
         self.interruptions += 1;
-        self.stop_every_job_on(node, NodeLoss::SpotInterruption, |sim, job| {
+        let _ = self.stop_every_job_on(node, NodeLoss::SpotInterruption, |sim, job| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
             let on_notice = class.checkpoint_interval_min > 0.0
                 && sim.platform.spot_notice_s >= class.checkpoint_write_s;
@@ -998,14 +998,16 @@ impl Sim<'_> {
         self.release_node(node);
     }
 
-    /// `node` is lost (interrupted or failed; the timeline marks it): every job on it stops
-    /// as `close` says for that job, and queues again.
+    /// `node` is lost (interrupted, failed or consolidated; the timeline marks it): every
+    /// job on it stops as `close` says for that job, and queues again. Returns the jobs
+    /// stopped (not one whose attempt ended this very second: it ended first).
     fn stop_every_job_on(
         &mut self,
         node: usize,
         lost_to: NodeLoss,
         close: impl Fn(&Self, usize) -> Close,
-    ) {
+    ) -> Vec<usize> {
+        let mut stopped = Vec::new();
         if let Some(span) = self.timeline.as_mut().and_then(|t| t.nodes.get_mut(node)) {
             span.lost_to = Some(lost_to);
         }
@@ -1016,8 +1018,11 @@ impl Sim<'_> {
             .map(|j| j as usize)
         {
             let how = close(self, job);
-            let _ = self.stop_job(job, how);
+            if self.stop_job(job, how) {
+                stopped.push(job);
+            }
         }
+        stopped
     }
 
     /// `node`'s hardware fails: its jobs stop with no notice (each queues again, losing its
@@ -1029,7 +1034,7 @@ impl Sim<'_> {
             return;
         }
         self.node_failures += 1;
-        self.stop_every_job_on(node, NodeLoss::HardwareFailure, |_, _| Close::NodeFailed);
+        let _ = self.stop_every_job_on(node, NodeLoss::HardwareFailure, |_, _| Close::NodeFailed);
         // Services' replicas on it (where they share the training nodes) move elsewhere.
         self.lose_units_on(node);
         let kind = self.nodes[node].kind;
@@ -1047,12 +1052,7 @@ impl Sim<'_> {
             return;
         }
         let grace = self.platform.preemption.grace_period_s;
-        let evicted: Vec<usize> = self.nodes[node]
-            .holders
-            .iter()
-            .map(|&j| j as usize)
-            .collect();
-        self.stop_every_job_on(node, NodeLoss::Consolidation, |sim, job| {
+        let evicted = self.stop_every_job_on(node, NodeLoss::Consolidation, |sim, job| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
             let on_notice =
                 class.checkpoint_interval_min > 0.0 && grace >= class.checkpoint_write_s;
