@@ -297,11 +297,10 @@ fn estimate_pool(
         } else {
             0.0
         };
-        // What stops the job with no checkpoint on notice: spot interruptions where the
-        // pool buys spot (its nodes' own and the reclaim waves that hit it), and hardware
-        // failures on any node.
-        // Node consolidation, on pools with no reservation (the estimate does not split a
-        // job's time between reserved and other nodes).
+        // What stops the job: spot interruptions where the pool buys spot (its nodes' own
+        // and the reclaim waves that hit it), hardware failures on any node, and node
+        // consolidation on pools with no reservation (the estimate does not split a job's
+        // time between reserved and other nodes).
         let consolidation = if pool.purchase.reserved_share == 0.0 {
             p.preemption.consolidation_evictions_per_node_hour * nodes
         } else {

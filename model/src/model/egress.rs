@@ -45,6 +45,15 @@ const AWS_TIERS: [(f64, f64); 4] = [
 const GCP_TIERS: [(f64, f64); 3] = [(1_024.0, 0.12), (10_240.0, 0.11), (f64::INFINITY, 0.08)];
 
 impl EgressTiers {
+    /// The published tiers of `cloud`'s internet egress (what the page's new platforms and
+    /// the new presets use).
+    pub fn of_cloud(cloud: super::scenario::Cloud) -> EgressTiers {
+        match cloud {
+            super::scenario::Cloud::Aws => EgressTiers::AwsInternet,
+            super::scenario::Cloud::Gcp => EgressTiers::GcpPremium,
+        }
+    }
+
     /// Whether this is flat pricing (not written in a scenario document).
     pub fn is_flat(&self) -> bool {
         *self == EgressTiers::Flat

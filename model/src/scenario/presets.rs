@@ -1368,10 +1368,7 @@ fn data_gravity_egress() -> Scenario {
         }
         p.region = region.into();
         p.data_path = path;
-        p.egress_tiers = match p.cloud {
-            crate::model::scenario::Cloud::Aws => EgressTiers::AwsInternet,
-            crate::model::scenario::Cloud::Gcp => EgressTiers::GcpPremium,
-        };
+        p.egress_tiers = EgressTiers::of_cloud(p.cloud);
         p
     };
     Scenario {

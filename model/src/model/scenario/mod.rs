@@ -571,6 +571,12 @@ impl JobClass {
         gpu_sharing::milli_gpus(self.gpus_per_job)
     }
 
+    /// Whether a job stopped with `notice_s` seconds' warning (a spot notice, a grace period)
+    /// writes a checkpoint in them and so keeps its work.
+    pub fn checkpoints_within(&self, notice_s: f64) -> bool {
+        self.checkpoint_interval_min > 0.0 && notice_s >= self.checkpoint_write_s
+    }
+
     /// Whether a job asks for a fraction of one GPU.
     pub fn is_fractional(&self) -> bool {
         self.gpu_milli() < gpu_sharing::MILLI
@@ -955,11 +961,17 @@ impl Platform {
     /// nodes.
     pub fn jobs_share_gpus_on(&self, pool: &NodePool) -> bool {
         !pool.gpu_sharing.is_none()
-            && matches!(
-                self.profile.profile(),
-                None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
-            )
+            && self.runs_kubernetes()
             && self.placement != Placement::Exclusive
+    }
+
+    /// Whether it is a Kubernetes platform (EKS, GKE Standard or Autopilot; a profile this
+    /// build does not know counts as one): Kueue's cohorts, GPU sharing, node consolidation.
+    pub fn runs_kubernetes(&self) -> bool {
+        matches!(
+            self.profile.profile(),
+            None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
+        )
     }
 
     /// USD per GB its jobs' data reads pay in transfer, where it and the scenario have

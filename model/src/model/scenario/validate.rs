@@ -379,15 +379,7 @@ impl Scenario {
                 MAX_NODE_POOLS,
             )?;
             check_fields(PLATFORM_FIELDS, platform, &at)?;
-            let kubernetes = matches!(
-                platform.profile.profile(),
-                None | Some(
-                    super::Profile::Eks
-                        | super::Profile::GkeStandard
-                        | super::Profile::GkeAutopilot
-                )
-            );
-            if platform.preemption.consolidates() && !kubernetes {
+            if platform.preemption.consolidates() && !platform.runs_kubernetes() {
                 return Err(ScenarioError::Invalid {
                     field: format!("{at}.preemption.consolidation_evictions_per_node_hour"),
                     reason: format!(
@@ -976,10 +968,7 @@ fn check_gpu_sharing(platform: &Platform, pool: &NodePool, at: &str) -> Result<(
         return Ok(());
     }
     let profile = platform.profile.profile();
-    let kubernetes = matches!(
-        profile,
-        None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
-    );
+    let kubernetes = platform.runs_kubernetes();
     // A SageMaker multi-model endpoint time-slices its GPUs among the models it holds.
     let multi_model = profile == Some(Profile::Sagemaker)
         && matches!(pool.gpu_sharing, GpuSharing::TimeSlicing { .. });

@@ -35,10 +35,11 @@ pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
 }
 
 /// Adds a platform of `profile`, named after it, on its cloud's default instance (in that
-/// instance's region); nothing when the scenario has the most platforms. Its nodes fail at the rate derived from Meta's
-/// fleet ([`meta_fleet_node_failures_per_node_hour`]), as a new pool's do, and its egress is
-/// priced by its cloud's published tiers: a scenario written before these keeps nodes that
-/// never fail and flat egress, a platform added now is realistic.
+/// instance's region); nothing when the scenario has the most platforms. Its nodes fail at
+/// the rate derived from Meta's fleet ([`meta_fleet_node_failures_per_node_hour`]), as a
+/// new pool's do, its egress is priced by its cloud's published tiers, and its scaling
+/// follows its instance's interconnect: a scenario written before these keeps nodes that
+/// never fail, flat egress and the fixed efficiency; a platform added now is realistic.
 pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     if scenario.platforms.len() >= limits::PLATFORMS_MAX {
         return false;
@@ -49,10 +50,7 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     let name = unique_platform_name(scenario, profile.label());
     let mut platform =
         failing_as_meta_fleet(profile.platform_on(&name, instance, &scenario.reference_gpu));
-    platform.egress_tiers = match platform.cloud {
-        Cloud::Aws => EgressTiers::AwsInternet,
-        Cloud::Gcp => EgressTiers::GcpPremium,
-    };
+    platform.egress_tiers = EgressTiers::of_cloud(platform.cloud);
     platform.interconnect = Interconnect::of_instance(&instance.name);
     platform.compact_placement = places_nodes_together(profile);
     platform.region = instance.region.clone();

@@ -297,9 +297,14 @@ pub(super) fn new_sim<'a>(
     if own_plans.iter().any(|plan| plan.fractional()) {
         sim.job_gpu = vec![u32::MAX; jobs.len()];
     }
+    // Per class, not per job: the curve takes two powers a call.
+    let efficiency: Vec<f64> = own_plans
+        .iter()
+        .map(|plan| platform.scaling_efficiency(plan.nodes_needed))
+        .collect();
     for job in jobs {
         let on = &platform.node_pools[sim.class_pool[job.class]];
-        let efficiency = platform.scaling_efficiency(own_plans[job.class].nodes_needed);
+        let efficiency = efficiency[job.class];
         let wall = job.work_ref_s / on.relative_throughput * (1.0 + slowdown) / efficiency;
         let submitted = match &sim.pipelines {
             Some(runs) if !runs.submits_on_arrival(job.class) => None,

@@ -989,11 +989,12 @@ impl Sim<'_> {
             return;
         }
         self.interruptions += 1;
+        let notice = self.platform.spot_notice_s;
         let _ = self.stop_every_job_on(node, NodeLoss::SpotInterruption, |sim, job| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
-            let on_notice = class.checkpoint_interval_min > 0.0
-                && sim.platform.spot_notice_s >= class.checkpoint_write_s;
-            Close::Interrupted { on_notice }
+            Close::Interrupted {
+                on_notice: class.checkpoints_within(notice),
+            }
         });
         self.release_node(node);
     }
@@ -1054,9 +1055,9 @@ impl Sim<'_> {
         let grace = self.platform.preemption.grace_period_s;
         let evicted = self.stop_every_job_on(node, NodeLoss::Consolidation, |sim, job| {
             let class = &sim.scenario.job_classes[sim.jobs[job].class];
-            let on_notice =
-                class.checkpoint_interval_min > 0.0 && grace >= class.checkpoint_write_s;
-            Close::Preempted { on_notice }
+            Close::Preempted {
+                on_notice: class.checkpoints_within(grace),
+            }
         });
         for job in evicted {
             self.consolidation_evictions += 1;

@@ -10,7 +10,7 @@
 use super::super::state::{Close, Phase};
 use super::build::Sim;
 use crate::model::scenario::gpu_sharing::milli_gpus;
-use crate::model::scenario::{Platform, Preemption, Profile, Scenario};
+use crate::model::scenario::{Platform, Preemption, Scenario};
 
 /// No team policy: no quota, priority 0.
 const NO_POLICY: usize = usize::MAX;
@@ -57,10 +57,7 @@ impl Teams {
             return None;
         }
         // Borrowing within a cohort is Kueue's; a Slurm QOS limit and AWS Batch have none.
-        let cohorts = matches!(
-            platform.profile.profile(),
-            None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
-        );
+        let cohorts = platform.runs_kubernetes();
         let class_team: Vec<usize> = scenario
             .job_classes
             .iter()
@@ -307,7 +304,7 @@ impl Sim<'_> {
                 continue;
             }
             let c = &self.scenario.job_classes[self.jobs[victim].class];
-            let on_notice = c.checkpoint_interval_min > 0.0 && grace >= c.checkpoint_write_s;
+            let on_notice = c.checkpoints_within(grace);
             if self.stop_job(victim, Close::Preempted { on_notice }) {
                 if let Some(t) = self.teams.as_mut() {
                     t.count_preemption();
