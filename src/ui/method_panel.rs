@@ -6,6 +6,7 @@ use crate::model::catalog;
 use crate::model::platforms::Profile;
 use crate::model::scaling;
 use crate::model::scenario::{limits, Scenario};
+use crate::model::storage;
 use crate::model::ENGINE_VERSION;
 use leptos::prelude::*;
 
@@ -22,7 +23,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>"Spot interruption rate λ: interruptions per spot node-hour. Mean time between interruptions = 1/λ; share of always-on nodes interrupted in a month = 1 − e^(−730·λ)."</li>
                 <li>"Utilization (the input): offered load = Σ arrival rate × mean reference-GPU-hours ÷ reference GPUs. GPU utilization (the output): useful GPU-time ÷ paid GPU-time."</li>
                 <li>"Reserved share: reserved GPUs ÷ reference GPUs, rounded up to whole nodes; reserved nodes are billed for the whole horizon."</li>
-                <li>"Queue wait: submission to the start of useful compute, including capacity wait, provisioning and image pull; the card splits its mean into waiting for a slot on the nodes there were, waiting for capacity and provisioning (of the node the job waited for longest) and pulling images. A job stopped by a spot interruption before its first compute keeps waiting, to the compute of the attempt that gets there (its pulls and nodes on the way count in the parts). A job that has not started computing by the end of the horizon counts its wait up to the end (a lower bound), and the card says how many were still waiting when they average a job or more."</li>
+                <li>"Queue wait: submission to the start of useful compute, including capacity wait, provisioning, image pull and data staging; the card splits its mean into waiting for a slot on the nodes there were, waiting for capacity and provisioning (of the node the job waited for longest), pulling images and staging data. A job stopped by a spot interruption before its first compute keeps waiting, to the compute of the attempt that gets there (its pulls and nodes on the way count in the parts). A job that has not started computing by the end of the horizon counts its wait up to the end (a lower bound), and the card says how many were still waiting when they average a job or more."</li>
                 <li>"Restart overhead: the job's own restart time after an interruption or failure; replacement nodes and pulls are simulated separately."</li>
                 <li>"Horizon: costs and work within the horizon count; progress of jobs still running at the end counts as useful; jobs still queued count in neither."</li>
             </ul>
@@ -39,6 +40,11 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>{scaling::describe()}</li>
                 <li>"Kubernetes node consolidation (a platform's evictions by consolidation, off unless set; EKS and GKE only): each node bought beyond the reservation is consolidated away at that rate per node-hour, as Karpenter's consolidation or the cluster autoscaler's scale-down does to pods not marked do-not-disrupt; its jobs are evicted with the preemption grace period to checkpoint in (what they lose is preemption rework, and they count as preemptions) and queue again."</li>
                 <li>"Data reads: an attempt reads its class's data once, whatever its nodes. Where the scenario names the data's region and a platform its own, the reads pay transfer between them in the data-transfer category (inter-region within a cloud; the data cloud's internet egress, at its first tier, across clouds; a NAT gateway's processing charge where the platform reads through one); otherwise the class's billed share of its reads counts as egress. Within a region, object storage reads through a gateway endpoint or Private Google Access cost nothing."</li>
+                <li>{storage::describe()}
+                    <ul class="sources">
+                        {storage::product_lines().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                    </ul>
+                </li>
                 <li>"Checkpoint advice: Young's interval √(2·δ·M) and Daly's (2006) expected wall time M·e^(R/M)·(e^((τ+δ)/M) − 1)·Ts/τ."</li>
                 <li>"The instant estimate uses expected values only (Daly's wall time for spot rework; failed attempts run to their failure point and are retried up to the limit, as if nothing were checkpointed, and only finished jobs' work is useful; no queueing, no idle warm windows), and leaves out demand beyond what the platform can run (its reservation when it has no overflow, else its node limit)."</li>
             </ul>

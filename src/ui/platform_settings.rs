@@ -75,6 +75,7 @@ pub fn PlatformSettings(scenario: RwSignal<Scenario>, index: usize) -> impl Into
             {flag_field(scenario, id("compact-placement"), row("compact_placement"), at)}
             {choice_field(scenario, id("region"), row("region"), at)}
             {choice_field(scenario, id("data-path"), row("data_path"), at)}
+            {choice_field(scenario, id("staging-storage"), row("staging.storage"), at)}
             {fields}
             {move || {
                 (0..pools.get())

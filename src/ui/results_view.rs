@@ -40,7 +40,7 @@ fn summary_range(s: &Summary, f: fn(f64) -> String) -> String {
 }
 
 /// The queue wait's mean and its parts (waiting for a slot on the nodes there were, for
-/// capacity, provisioning, pulling images), and the jobs still queued at the horizon when there is a
+/// capacity, provisioning, pulling images, staging data), and the jobs still queued at the horizon when there is a
 /// backlog (their waits are counted up to it, so the figures are lower bounds then).
 fn queue_wait_detail(result: &PlatformResult) -> String {
     let mean = result.queue_wait_mean_min.mean;
@@ -54,6 +54,13 @@ fn queue_wait_detail(result: &PlatformResult) -> String {
         (capacity, "waiting for capacity"),
         (provisioning, "provisioning"),
         (result.queue_wait_image_pull_min.mean, "pulling images"),
+        (
+            result
+                .queue_wait_staging_min
+                .as_ref()
+                .map_or(0.0, |s| s.mean),
+            "staging data",
+        ),
     ]
     .into_iter()
     .map(|(minutes, what)| (in_wait_unit(minutes, unit), what))

@@ -75,4 +75,4 @@ pub fn golden_report_fingerprint() -> (usize, u64) {
 /// bytes since the breakdown gained `hardware_failure_rework` and the scenario's node pools
 /// `node_failures_per_node_hour` (both 0 here): without those lines, the 18,419 bytes of
 /// before, tested in golden_values.rs.)
-pub const GOLDEN_REPORT: (usize, u64) = (18_773, 1_430_788_639_279_835_791);
+pub const GOLDEN_REPORT: (usize, u64) = (18_860, 16_785_151_963_932_819_695);

@@ -118,6 +118,7 @@ fn failures_and_data(mut s: Scenario) -> Scenario {
     use gpucost::model::platforms::{failing_as_meta_fleet, Profile};
     use gpucost::model::scaling::Interconnect;
     use gpucost::model::scenario::node_pool::SpotReclaims;
+    use gpucost::model::storage::{DataStaging, StorageProduct};
     use gpucost::model::transfer::DataPath;
     s.data_region = "us-west-2".into();
     s.platforms = s.platforms.into_iter().map(failing_as_meta_fleet).collect();
@@ -137,6 +138,16 @@ fn failures_and_data(mut s: Scenario) -> Scenario {
     eks.preemption.consolidation_evictions_per_node_hour = 0.002;
     eks.preemption.grace_period_s = 120.0;
     eks.data_path = DataPath::NatGateway;
+    // Data staging: Batch straight from S3, EKS from a small FSx for Lustre its reads share,
+    // SageMaker from one sized for its throughput.
+    let staging = |storage, capacity_gib| DataStaging {
+        storage,
+        capacity_gib,
+        ..DataStaging::default()
+    };
+    s.platforms[0].staging = staging(StorageProduct::ObjectStore, 0.0);
+    s.platforms[1].staging = staging(StorageProduct::FsxLustrePersistent125, 2_400.0);
+    s.platforms[2].staging = staging(StorageProduct::FsxLustrePersistent250, 12_000.0);
     s
 }
 
@@ -194,7 +205,7 @@ fn the_list_names_each_scenario_file() {
                 "pools-and-teams.json"
             ),
             (
-                "failures and data movement: node failures, reclaim waves, consolidation, scaling curve, regions",
+                "failures and data movement: node failures, reclaim waves, consolidation, scaling curve, regions, data staging",
                 "failures-and-data.json"
             ),
         ]

@@ -103,6 +103,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                 0.0f64..0.3,
                 (1u32..3_600, 0u32..3_600, 0.0f64..3_600.0),
                 any::<bool>(),
+                prop::option::of((0.5f64..50.0, 0.05f64..5.0)),
             ),
             1..4,
         ),
@@ -125,6 +126,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             rate,
                             (gran, min, warm),
                             two_pools,
+                            staging,
                         ),
                     )| {
                         let (instance, region) =
@@ -145,6 +147,16 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                         p.billing.minimum_s = min;
                         p.first_pool_mut().warm_pool_window_s = warm;
                         p.first_pool_mut().max_nodes = 16;
+                        // Data staging from storage of a random throughput: the classes read
+                        // their default 200 GB an attempt.
+                        if let Some((storage, node)) = staging {
+                            p.staging = gpucost::model::storage::DataStaging {
+                                storage: gpucost::model::storage::StorageProduct::ObjectStore,
+                                capacity_gib: 0.0,
+                                throughput_gb_per_s: storage,
+                                node_read_gb_per_s: node,
+                            };
+                        }
                         if two_pools && profile != Profile::CloudRun {
                             // A second pool of 1-GPU nodes with the first's purchase; the
                             // classes alternate between the pools by name, so that a price

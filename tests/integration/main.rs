@@ -37,5 +37,6 @@ mod sensitivity;
 mod serving;
 mod split;
 mod spot_reclaims;
+mod staging;
 mod support;
 mod teams;

@@ -17,7 +17,8 @@ use gpucost::scenario::report::report_json_text;
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/before-node-pools");
 
 /// A report's text without what names the scenario's shape or the engine: every number.
-/// The cost categories added since (preemption rework, hardware-failure rework) must be zero
+/// The cost categories added since (preemption rework, hardware-failure rework, data transfer,
+/// data staging) must be zero
 /// wherever they are, and are left out.
 fn numbers_of(report: &str) -> String {
     let mut v: serde_json::Value = serde_json::from_str(report).unwrap();
@@ -35,6 +36,7 @@ fn without_zero_categories_added_since(v: &mut serde_json::Value) {
                 "preemption_rework",
                 "hardware_failure_rework",
                 "data_transfer",
+                "data_staging",
             ] {
                 if let Some(x) = map.remove(key) {
                     let zero = |x: &serde_json::Value| x.as_f64() == Some(0.0);

@@ -87,8 +87,8 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
             }
         }
     }
-    // 18 summaries + 19 categories + 2 × (n − 1) comparisons per platform, and the extra.
-    assert_eq!(rows, n * (18 + 19 + 2 * (n - 1) + extra));
+    // 18 summaries + 20 categories + 2 × (n − 1) comparisons per platform, and the extra.
+    assert_eq!(rows, n * (18 + 20 + 2 * (n - 1) + extra));
 }
 
 /// The page colours each category with `--cat-<index>`; its light-theme value is the one the

@@ -248,6 +248,7 @@ pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
         useful_ref_h += part.1;
         moved.egress_gb += part.2.egress_gb;
         moved.data_read_gb += part.2.data_read_gb;
+        moved.staged_gb += part.2.staged_gb;
     }
     let other_usd = other_monthly_costs(scenario, p, moved, 1.0).total();
     let total = compute_usd + other_usd;
@@ -278,6 +279,24 @@ fn estimate_pool(
     let mut useful_ref_h = 0.0;
     let mut moved = Transferred::default();
     let reads_pay_transfer = p.data_read_usd_per_gb(scenario).is_some();
+    // Data staging: the pool's reads arrive at `read_load` GB/s on average against the
+    // storage's throughput; a read shares it as processor sharing does (its time alone ÷
+    // (1 − the storage's load)), and no node reads faster than its limit.
+    let staging = &p.staging;
+    let storage_gb_per_s = staging.throughput_gb_per_s();
+    let read_load: f64 = if staging.stages() {
+        classes
+            .iter()
+            .map(|c| {
+                c.arrivals.jobs_per_day() / DAY_S
+                    * c.data_read_gb_per_attempt
+                    * failure_factors(&c.failures).attempts
+            })
+            .sum()
+    } else {
+        0.0
+    };
+    let storage_busy = (read_load / storage_gb_per_s).min(0.95);
     for class in classes {
         let jobs = class.arrivals.jobs_per_day() * days_per_month;
         let gpus = class.gpus_per_job;
@@ -333,12 +352,27 @@ fn estimate_pool(
             crate::model::rng::lognormal_mean(p.provisioning_median_s, p.provisioning_p90_s)
         };
         let f = failure_factors(&class.failures);
-        let per_job_gpu_s = (wall_s * f.compute + pull_s * f.attempts) * held
+        let stage_s = if staging.stages() && class.data_read_gb_per_attempt > 0.0 {
+            let read = class.data_read_gb_per_attempt;
+            let readers = if holds_whole_nodes(nodes as u32, p.placement) {
+                nodes
+            } else {
+                1.0
+            };
+            (read / readers / staging.node_read_gb_per_s)
+                .max(read / storage_gb_per_s / (1.0 - storage_busy))
+        } else {
+            0.0
+        };
+        let per_job_gpu_s = (wall_s * f.compute + (pull_s + stage_s) * f.attempts) * held
             + provisioning_s * f.attempts * nodes * gpn;
         paid_gpu_h += jobs * per_job_gpu_s / HOUR_S;
         useful_ref_h += jobs * f.finished * class.duration.mean_hours() * gpus;
         // Data reads: transfer where the platform and the data have regions, else their
         // billed share as egress.
+        if staging.stages() {
+            moved.staged_gb += jobs * class.data_read_gb_per_attempt * f.attempts;
+        }
         if reads_pay_transfer {
             moved.egress_gb += jobs * class.egress_gb_per_job * f.finished;
             moved.data_read_gb += jobs * class.data_read_gb_per_attempt * f.attempts;
@@ -369,6 +403,7 @@ fn estimate_pool(
         useful_ref_h *= served;
         moved.egress_gb *= served;
         moved.data_read_gb *= served;
+        moved.staged_gb *= served;
         paid_gpu_h = capacity_gpu_h;
     }
     let overflow_gpu_h = (paid_gpu_h - reserved_gpu_h).max(0.0);

@@ -1,7 +1,7 @@
 //! The cost categories of MODEL.md, as one enum, and [`PerCategory`]: one value per category,
 //! indexed by it.
 //!
-//! The first thirteen categories are GPU time (every paid GPU-second is charged to exactly one of
+//! The first fourteen categories are GPU time (every paid GPU-second is charged to exactly one of
 //! them where it is spent); the last six are other costs. The declaration order is the
 //! display order of the breakdown chart, the CSV and the JSON report. A new category is one
 //! line in [`Category::ALL`] with its key, label and colour, plus its accounting.
@@ -43,6 +43,9 @@ pub enum Category {
     /// Compute lost to hardware failures of nodes (since the last checkpoint: a failure
     /// gives no notice).
     HardwareFailureRework,
+    /// Nodes held while a job's attempt reads its data from storage before computing (data
+    /// staging).
+    DataStaging,
     /// Control-plane and management fees.
     Fees,
     /// Egress.
@@ -58,7 +61,7 @@ pub enum Category {
 }
 
 /// Number of categories.
-pub const CATEGORY_COUNT: usize = 19;
+pub const CATEGORY_COUNT: usize = 20;
 
 /// (category, key, label, colour, doc): the one table the rest follows.
 type Row = (
@@ -83,6 +86,7 @@ const TABLE: [Row; CATEGORY_COUNT] = [
     (Category::GpuSharingLoss, "gpu_sharing_loss", "GPU sharing loss", "#661100", "Shared GPUs' slices no replica holds, and time-slicing's context switches."),
     (Category::PreemptionRework, "preemption_rework", "Preemption rework", "#ee3377", "Rework lost by jobs evicted for another team's quota or a higher priority."),
     (Category::HardwareFailureRework, "hardware_failure_rework", "Hardware-failure rework", "#8c564b", "Compute lost when a node's hardware fails (since the last checkpoint)."),
+    (Category::DataStaging, "data_staging", "Data staging", "#bbcc33", "Nodes held while jobs read their data from storage before computing."),
     (Category::Fees, "fees", "Fees", "#332288", "Control-plane and management fees."),
     (Category::Egress, "egress", "Egress", "#44aa99", "Egress."),
     (Category::Storage, "storage", "Storage", "#117733", "Storage."),
@@ -104,7 +108,7 @@ impl Category {
     };
 
     /// Number of GPU-time categories (they come first).
-    pub const GPU_TIME_COUNT: usize = 13;
+    pub const GPU_TIME_COUNT: usize = 14;
 
     /// Position in [`Category::ALL`].
     pub const fn index(self) -> usize {
@@ -329,8 +333,8 @@ mod tests {
     #[test]
     fn totals_add_in_display_order() {
         let b = Breakdown::from_fn(|c| if c.is_gpu_time() { 1.0 } else { 10.0 });
-        assert_eq!(b.gpu_time_total(), 13.0);
-        assert_eq!(b.total(), 73.0);
+        assert_eq!(b.gpu_time_total(), 14.0);
+        assert_eq!(b.total(), 74.0);
         let mut twice = b;
         twice.add(&b);
         assert_eq!(twice, b.scaled(2.0));

@@ -30,6 +30,7 @@ pub mod sim;
 pub mod split;
 pub mod stats;
 pub mod step;
+pub mod storage;
 pub mod topological;
 pub mod transfer;
 pub mod ziggurat;

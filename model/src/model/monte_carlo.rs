@@ -312,6 +312,10 @@ pub struct PlatformResult {
     pub queue_wait_for_nodes_min: Summary,
     /// Part of the mean queue wait spent pulling images, minutes.
     pub queue_wait_image_pull_min: Summary,
+    /// Part of the mean queue wait spent reading data before the first compute, minutes
+    /// (only where the platform stages data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_wait_staging_min: Option<Summary>,
     /// Of the part waiting for nodes: waiting for capacity (nodes requested, GPUs not yet
     /// available), minutes.
     pub queue_wait_capacity_min: Summary,
@@ -529,6 +533,10 @@ impl Results {
                     queue_wait_image_pull_min: summary(col(&|o| {
                         o.queue_wait_image_pull_mean_s / 60.0
                     })),
+                    queue_wait_staging_min: platform
+                        .staging
+                        .stages()
+                        .then(|| summary(col(&|o| o.queue_wait_staging_mean_s / 60.0))),
                     queue_wait_capacity_min: summary(col(&|o| o.queue_wait_capacity_mean_s / 60.0)),
                     queue_wait_provisioning_min: summary(col(&|o| {
                         o.queue_wait_provisioning_mean_s / 60.0

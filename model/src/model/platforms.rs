@@ -166,6 +166,7 @@ impl Profile {
             // page's new platforms take their instance's.
             region: String::new(),
             data_path: Default::default(),
+            staging: Default::default(),
             // One price per GB unless a scenario asks for the published tiers (older
             // scenarios keep their numbers); the page's new platforms use the tiers.
             egress_tiers: EgressTiers::Flat,

@@ -43,6 +43,8 @@ pub struct Transferred {
     pub egress_gb: f64,
     /// Data read priced as transfer ([`Platform::data_read_usd_per_gb`]), GB.
     pub data_read_gb: f64,
+    /// Data staged from the platform's storage (EFS bills each GB read), GB.
+    pub staged_gb: f64,
 }
 
 /// The monthly costs of `platform` beyond GPU time, in their categories (the GPU-time ones
@@ -61,7 +63,8 @@ pub fn other_monthly_costs(
     out[Category::Fees] = p.fee_usd_per_cluster_hour * HOURS_PER_MONTH;
     out[Category::Tools] = p.tooling_usd_per_month;
     out[Category::OpsPeople] = p.ops_fte * scenario.people.fte_cost_usd_per_year / 12.0;
-    out[Category::Storage] = p.storage_gb * p.storage_usd_per_gb_month;
+    out[Category::Storage] =
+        p.storage_gb * p.storage_usd_per_gb_month + p.staging.monthly_usd(moved.staged_gb / months);
     out[Category::Egress] = if p.egress_tiers.is_flat() {
         let billable_egress = (egress_gb - p.egress_free_gb_per_month * months).max(0.0);
         billable_egress * p.egress_usd_per_gb * (1.0 / months)
@@ -112,6 +115,7 @@ mod tests {
         let moved = Transferred {
             egress_gb: 1_300.0,
             data_read_gb: 0.0,
+            staged_gb: 0.0,
         };
         let other = other_monthly_costs(&s, &p, moved, 2.0);
         assert!((other[Category::Fees] - 73.0).abs() < 1e-12);

@@ -169,6 +169,12 @@ pub fn presets() -> &'static [Preset] {
             description: "4-GPU G5 spot jobs reading 150 GB each from one S3 bucket in us-east-1: Batch beside it, Batch in us-west-2 through a NAT gateway, and GKE in us-central1 (seed 000's 23 % S3 egress premium)",
             build: data_gravity_egress,
         },
+        Preset {
+            name: "fsx-vs-s3-direct",
+            version: 1,
+            description: "16-GPU training on two p4d nodes, each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre sized for its throughput (1 % slower), and from an FSx too small for it (seeds 002 and 000)",
+            build: fsx_vs_s3_direct,
+        },
     ]
 }
 
@@ -1412,6 +1418,75 @@ fn data_gravity_egress() -> Scenario {
                 "g2-standard-48",
                 "us-central1",
                 DataPath::PrivateEndpoint,
+            ),
+        ],
+        ..Scenario::default()
+    }
+}
+
+/// The same 16-GPU training on EKS on demand, its data staged from S3 directly or from FSx
+/// for Lustre: seed 002's +12 % compute reading S3 directly against +1 % on FSx, and the
+/// storage's throughput as seed 000's throttled dataset pulls (a file system sized for its
+/// capacity, not its throughput).
+fn fsx_vs_s3_direct() -> Scenario {
+    use crate::model::egress::EgressTiers;
+    use crate::model::platforms::failing_as_meta_fleet;
+    use crate::model::scaling::Interconnect;
+    use crate::model::storage::{DataStaging, StorageProduct};
+    let eks = |name: &str, storage: StorageProduct, capacity_gib: f64, slowdown_pct: f64| {
+        let mut p = failing_as_meta_fleet(Profile::Eks.platform(name, "p4d.24xlarge", "us-east-1"));
+        p.interconnect = Interconnect::Efa;
+        p.compact_placement = true;
+        p.egress_tiers = EgressTiers::AwsInternet;
+        p.region = "us-east-1".into();
+        p.storage_read_slowdown_pct = slowdown_pct;
+        // The datasets and checkpoints stay in S3 (an FSx file system links to the bucket).
+        p.storage_gb = 20_000.0;
+        p.staging = DataStaging {
+            storage,
+            capacity_gib,
+            ..DataStaging::default()
+        };
+        p
+    };
+    Scenario {
+        reference_gpus: 64,
+        reference_gpu: "A100".into(),
+        data_region: "us-east-1".into(),
+        job_classes: vec![JobClass {
+            name: "16-GPU training".into(),
+            arrivals: Arrivals::Poisson { per_day: 4.0 },
+            duration: Duration::LogNormal {
+                median_hours: 6.0,
+                p90_hours: 12.0,
+            },
+            gpus_per_job: 16.0,
+            gpu_memory_gb: 40.0,
+            image_gb: 15.0,
+            data_read_gb_per_attempt: 2_000.0,
+            checkpoint_interval_min: 30.0,
+            checkpoint_write_s: 60.0,
+            restart_overhead_s: 300.0,
+            ..JobClass::default()
+        }],
+        platforms: vec![
+            eks(
+                "EKS reading S3 directly",
+                StorageProduct::ObjectStore,
+                0.0,
+                12.0,
+            ),
+            eks(
+                "EKS on FSx for Lustre, 25 TiB at 250 MB/s per TiB",
+                StorageProduct::FsxLustrePersistent250,
+                24_000.0,
+                1.0,
+            ),
+            eks(
+                "EKS on FSx for Lustre, 2.4 TiB at 125 MB/s per TiB",
+                StorageProduct::FsxLustrePersistent125,
+                2_400.0,
+                1.0,
             ),
         ],
         ..Scenario::default()

@@ -105,6 +105,9 @@ pub fn report_csv(results: &Results) -> String {
         }
         // Where the scenario has them: the price of waiting, node failures, and each
         // pipeline's figures.
+        if let Some(staging) = &p.queue_wait_staging_min {
+            row(&mut out, "queue_wait_staging_min", Some(staging));
+        }
         if let Some(waiting) = &p.waiting_cost_usd {
             row(&mut out, "waiting_cost_usd", Some(waiting));
         }

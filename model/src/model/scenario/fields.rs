@@ -18,6 +18,7 @@ use super::{
 use crate::model::egress::EgressTiers;
 use crate::model::scaling::Interconnect;
 use crate::model::scenario::limits;
+use crate::model::storage::StorageProduct;
 use crate::model::transfer::DataPath;
 
 /// How a field's value is read and written.
@@ -363,6 +364,45 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     .doc("The region of the bucket the jobs read. Set with a platform's region, its data reads pay the transfer between them (inter-region, or the data cloud's internet egress across clouds, plus a NAT gateway's charge where it reads through one) in place of each class's billed share.")
     .source("AWS inter-region $0.02/GB between US regions, NAT gateway $0.045/GB (2026); Google Cloud inter-region $0.02/GiB within North America (assumption: third-party guides give $0.01–0.02), Cloud NAT $0.045/GiB (2026-10-16); across clouds the first tier of the data cloud's internet egress")
     .control(Control::Elsewhere),
+];
+
+/// The storage products jobs may stage data from, (key, label) in the page's order: a test
+/// keeps them in step with [`StorageProduct::ALL`].
+pub const STORAGE_CHOICES: &[(&str, &str)] = &[
+    ("none", "None: reads take no time"),
+    ("object_store", "S3 / Cloud Storage read directly"),
+    (
+        "fsx_lustre_scratch_2",
+        "FSx for Lustre Scratch 2, 200 MB/s per TiB",
+    ),
+    (
+        "fsx_lustre_persistent_125",
+        "FSx for Lustre Persistent 2, 125 MB/s per TiB",
+    ),
+    (
+        "fsx_lustre_persistent_250",
+        "FSx for Lustre Persistent 2, 250 MB/s per TiB",
+    ),
+    (
+        "fsx_lustre_persistent_500",
+        "FSx for Lustre Persistent 2, 500 MB/s per TiB",
+    ),
+    (
+        "fsx_lustre_persistent_1000",
+        "FSx for Lustre Persistent 2, 1,000 MB/s per TiB",
+    ),
+    (
+        "fsx_lustre_hdd_12",
+        "FSx for Lustre Persistent 1 HDD, 12 MB/s per TiB",
+    ),
+    (
+        "fsx_lustre_hdd_40",
+        "FSx for Lustre Persistent 1 HDD, 40 MB/s per TiB",
+    ),
+    ("efs_elastic", "EFS Standard, Elastic throughput"),
+    ("filestore_basic_hdd", "Filestore Basic HDD"),
+    ("filestore_basic_ssd", "Filestore Basic SSD"),
+    ("filestore_zonal", "Filestore Zonal, 260 MiB/s per TiB"),
 ];
 
 /// The catalog's regions, and none, as choices ([`crate::model::transfer::regions`] gives
@@ -781,6 +821,28 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     })
     .doc("Where regions are set: through an S3 gateway endpoint or Private Google Access reads pay no processing; through a NAT gateway every GB read pays its charge.")
     .source("AWS NAT gateway $0.045/GB processed (aws.amazon.com/vpc/pricing, 2026-09-20); Cloud NAT $0.045/GiB (cloud.google.com/nat/pricing, 2026-10-16); gateway endpoints and Private Google Access: no charge"),
+    Field::<Platform>::other("staging.storage", "Data staged from", Value::Choice {
+        choices: STORAGE_CHOICES,
+        get: |p| p.staging.storage.key(),
+        set: |p, v| {
+            if let Some(product) = StorageProduct::ALL.into_iter().find(|s| s.key() == v) {
+                p.staging.storage = product;
+            }
+        },
+    })
+    .doc("Where jobs read their data before computing. None: reads take no time. Otherwise each attempt's data is read by its nodes in parallel after the image pull, each node at most its limit and all nodes reading at once sharing the storage's throughput; the GPU time held meanwhile is data staging. A file system is billed on its capacity, its throughput following that capacity.")
+    .source("each product's price, throughput and sizes with its source and date in the method panel; prices not read from a price page are labelled assumption there"),
+    num!(Platform; "staging.capacity_gib", "File system capacity", "GiB", (0.0, 1e7),
+        |p| p.staging.capacity_gib, |p, v| p.staging.capacity_gib = v)
+        .doc("The file system's provisioned capacity, rounded up to the product's minimum and steps as it bills them; its throughput follows it. Unused for object storage.")
+        .source("assumption: sized by the user to hold the datasets"),
+    num!(Platform; "staging.throughput_gb_per_s", "Storage read throughput (0: what the capacity buys)", "GB/s", (0.0, 10_000.0),
+        |p| p.staging.throughput_gb_per_s, |p, v| p.staging.throughput_gb_per_s = v)
+        .doc("The storage's read throughput shared by every node reading. 0 takes what the product's capacity buys (no limit for object storage)."),
+    num!(Platform; "staging.node_read_gb_per_s", "Read throughput per node", "GB/s", (0.01, 1_000.0),
+        |p| p.staging.node_read_gb_per_s, |p, v| p.staging.node_read_gb_per_s = v)
+        .doc("What one node reads at most when staging data.")
+        .source("assumption: 1.25 GB/s (10 Gbit/s): a data loader on one network interface; g5.xlarge has 10 Gbit/s burst, 2.5 baseline (EC2 User Guide, 2023); EFS allows 1,500 MiB/s per client"),
     num!(Platform; "egress_free_gb_per_month", "Free egress", "GB/month", (0.0, 1e9),
         |p| p.egress_free_gb_per_month, |p, v| p.egress_free_gb_per_month = v)
         .doc("Free egress a month."),
@@ -1266,6 +1328,11 @@ mod tests {
         out[2].platforms[0].interconnect = Interconnect::Efa;
         out[2].platforms[0].region = "us-east-1".into();
         out[2].platforms[0].data_path = DataPath::NatGateway;
+        out[2].platforms[0].staging = crate::model::storage::DataStaging {
+            storage: StorageProduct::FsxLustrePersistent250,
+            capacity_gib: 4_800.0,
+            ..Default::default()
+        };
         out[2].data_region = "us-west-2".into();
         out[2].platforms[0].first_pool_mut().spot_reclaims =
             super::super::node_pool::SpotReclaims {

@@ -777,6 +777,10 @@ pub struct Platform {
     /// How its nodes reach the data: a private endpoint (absent) or a NAT gateway.
     #[serde(skip_serializing_if = "crate::model::transfer::DataPath::is_default")]
     pub data_path: crate::model::transfer::DataPath,
+    /// Where its jobs stage their data from before computing (absent: nowhere, reads take
+    /// no time), and the file system that costs.
+    #[serde(skip_serializing_if = "crate::model::storage::DataStaging::is_default")]
+    pub staging: crate::model::storage::DataStaging,
     /// Dataset and checkpoint storage, GB.
     pub storage_gb: f64,
     /// Storage price, USD per GB-month.

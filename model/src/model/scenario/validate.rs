@@ -390,6 +390,22 @@ impl Scenario {
                     ),
                 });
             }
+            let storage = platform.staging.storage.terms();
+            if storage.cloud.is_some_and(|c| c != platform.cloud) {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.staging.storage"),
+                    reason: format!(
+                        "{} is not sold on {}: platform \"{}\" stages its data from its own \
+                         cloud's storage",
+                        storage.name,
+                        match platform.cloud {
+                            super::Cloud::Aws => "AWS",
+                            super::Cloud::Gcp => "Google Cloud",
+                        },
+                        platform.name
+                    ),
+                });
+            }
             if !platform.region.is_empty()
                 && crate::model::transfer::cloud_of(&platform.region) != Some(platform.cloud)
             {

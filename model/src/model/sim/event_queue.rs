@@ -31,6 +31,9 @@ pub enum Event {
     SpotReclaim(usize),
     /// Kubernetes consolidates a node away, evicting its jobs.
     Consolidate(usize),
+    /// The first data read under way ends, if no read started or ended since it was
+    /// scheduled (the `n`-th end scheduled; the shared reads of `sim::reads`).
+    ReadsEnd(usize),
     /// A node's warm-pool window ends, if nothing used it since (`generation`).
     IdleTimeout { node: usize, generation: u32 },
 }
@@ -44,11 +47,12 @@ impl Event {
         let (tag, id, generation) = match self {
             Event::NodeReady(node) => (0, node, 0),
             Event::AttemptEnd { job, generation } => (1, job, generation),
-            // Three events share tag 2, told apart by the generation bits they never use.
+            // Five events share tag 2, told apart by the generation bits they never use.
             Event::Interrupt(node) => (2, node, 0),
             Event::NodeFailure(node) => (2, node, 1),
             Event::SpotReclaim(wave) => (2, wave, 2),
             Event::Consolidate(node) => (2, node, 3),
+            Event::ReadsEnd(n) => (2, n, 4),
             Event::IdleTimeout { node, generation } => (3, node, generation),
         };
         debug_assert!(id <= u32::MAX as usize && u64::from(generation) <= GENERATION_MASK);
@@ -67,6 +71,7 @@ impl Event {
             2 if generation == 1 => Event::NodeFailure(id),
             2 if generation == 2 => Event::SpotReclaim(id),
             2 if generation == 3 => Event::Consolidate(id),
+            2 if generation == 4 => Event::ReadsEnd(id),
             2 => Event::Interrupt(id),
             _ => Event::IdleTimeout {
                 node: id,

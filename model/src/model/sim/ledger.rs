@@ -137,8 +137,10 @@ impl Ledger {
             .map(std::mem::take)
             .unwrap_or_default();
         for (category, part) in kept.parts() {
-            self.usd[category] -= part.usd;
-            self.gpu_s[category] -= part.gpu_s;
+            // What was charged comes off again; rounding in the sums may leave a whisker
+            // below 0 (−1e-14 where all of it goes), never a cost.
+            self.usd[category] = (self.usd[category] - part.usd).max(0.0);
+            self.gpu_s[category] = (self.gpu_s[category] - part.gpu_s).max(0.0);
             self.usd[Category::FailedAttempts] += part.usd;
             self.gpu_s[Category::FailedAttempts] += part.gpu_s;
             if category == Category::UsefulCompute {

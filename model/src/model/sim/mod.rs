@@ -25,6 +25,7 @@ pub mod jobs;
 mod ledger;
 pub mod node_index;
 pub mod outcome;
+mod reads;
 mod shared_gpus;
 pub mod state;
 mod summary;

@@ -57,6 +57,10 @@ pub struct PlatformOutcome {
     pub queue_wait_for_nodes_mean_s: f64,
     /// The part of the mean queue wait spent pulling the image, s.
     pub queue_wait_image_pull_mean_s: f64,
+    /// The part of the mean queue wait spent reading data before the first compute (data
+    /// staging), s.
+    #[serde(default)]
+    pub queue_wait_staging_mean_s: f64,
     /// Of the part waiting for nodes: waiting for capacity on the node the job waited for
     /// (requested, GPUs not yet available, not billed), s.
     pub queue_wait_capacity_mean_s: f64,

@@ -63,6 +63,17 @@ pub(super) enum Phase {
     GaveUp,
 }
 
+/// Where a job's attempt is with reading its data (data staging, [`super::reads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Staging {
+    /// Read (or nothing to read): the read took this long, s.
+    Staged(i64),
+    /// Pulling its image: the read starts when the pull ends.
+    AfterPull,
+    /// Reading, since the pull ended.
+    Reading,
+}
+
 /// A node a job holds.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Hold {
@@ -100,6 +111,8 @@ pub(super) struct JobState {
     pub(super) attempt_start_s: i64,
     pub(super) pull_s: i64,
     pub(super) restart_s: i64,
+    /// Its data read, between the pull and the restart.
+    pub(super) staging: Staging,
     /// Compute the attempt runs before failing, s; `None` if it does not fail.
     pub(super) fail_after_c: Option<i64>,
     /// Start of its first compute, s: planned when the attempt that reaches it starts (an
@@ -108,6 +121,9 @@ pub(super) struct JobState {
     /// Image pulls before its first compute, s (a part of the queue wait): the one of the
     /// attempt that computes first, and what attempts stopped before computing had pulled.
     pub(super) first_pull_s: i64,
+    /// Data staged before its first compute, s (a part of the queue wait): the reads of the
+    /// attempts on its way there, whole or up to where they were stopped.
+    pub(super) first_stage_s: i64,
     pub(super) finished_s: Option<i64>,
     /// When it was submitted, s: its arrival, or for a pipeline's stage when its last
     /// predecessor finished; `i64::MAX` while it is not submitted.
@@ -134,6 +150,9 @@ pub(super) struct ClassPlan {
     pub(super) pull_s: i64,
     /// Restart overhead of a resumed attempt, s.
     pub(super) restart_s: i64,
+    /// GB an attempt reads before computing, shared by its nodes (0: none, or the platform
+    /// stages nothing).
+    pub(super) read_gb: f64,
     /// A job asks for a fraction of one GPU (`share`): it uses that much of what it holds
     /// (a share of a shared GPU, else a whole GPU whose rest is idle).
     pub(super) partial: bool,
@@ -213,6 +232,11 @@ impl ClassPlan {
             delta,
             pull_s: rounding::round(class.image_gb / platform.image_pull_gb_per_s) as i64,
             restart_s: rounding::round(class.restart_overhead_s) as i64,
+            read_gb: if platform.staging.stages() {
+                class.data_read_gb_per_attempt
+            } else {
+                0.0
+            },
             partial: class.is_fractional(),
             share: match share {
                 Some(need) => need.share,
@@ -269,9 +293,11 @@ impl JobState {
             attempt_start_s: 0,
             pull_s: 0,
             restart_s: 0,
+            staging: Staging::Staged(0),
             fail_after_c: None,
             first_compute_s: None,
             first_pull_s: 0,
+            first_stage_s: 0,
             finished_s: None,
         }
     }

@@ -16,6 +16,8 @@ pub(super) struct JobSummary {
     pub p95_s: f64,
     /// The image-pull part of the mean queue wait, s.
     pub pull_mean_s: f64,
+    /// The data-staging part of the mean queue wait, s.
+    pub stage_mean_s: f64,
     /// Jobs the means are over (at least 1, so a mean of nothing is 0).
     pub counted: f64,
     /// Jobs running at the horizon.
@@ -35,6 +37,7 @@ impl JobSummary {
     pub fn of(jobs: &[Job], states: &[JobState], horizon: i64) -> JobSummary {
         let mut waits: Vec<i64> = Vec::with_capacity(states.len());
         let mut pull_total = -0.0;
+        let mut stage_total = 0i64;
         let (mut running, mut waiting) = (0u64, 0u64);
         for (j, s) in jobs.iter().zip(states) {
             // (Jobs come in arrival order; a pipeline's stage is submitted at its
@@ -47,12 +50,24 @@ impl JobSummary {
             }
             waits.push(wait_s(s, horizon));
             match s.first_compute_s {
-                Some(c) if c <= horizon => pull_total += s.first_pull_s as f64,
+                Some(c) if c <= horizon => {
+                    pull_total += s.first_pull_s as f64;
+                    stage_total += s.first_stage_s;
+                }
                 Some(_) => {
                     // Pulling its image (or restarting) at the horizon: of its attempt's
                     // pull, the part before the horizon.
                     let pulled = (horizon - s.attempt_start_s).clamp(0, s.pull_s);
                     pull_total += (s.first_pull_s - s.pull_s + pulled) as f64;
+                    stage_total += s.first_stage_s;
+                }
+                None if s.phase == Phase::Running => {
+                    // Pulling its image or reading its data at the horizon, on the way to its
+                    // first compute: its parts up to the horizon.
+                    let pulled = (horizon - s.attempt_start_s).clamp(0, s.pull_s);
+                    pull_total += (s.first_pull_s - s.pull_s + pulled) as f64;
+                    stage_total +=
+                        s.first_stage_s + (horizon - s.attempt_start_s - s.pull_s).max(0);
                 }
                 None => {}
             }
@@ -78,6 +93,7 @@ impl JobSummary {
             p50_s,
             p95_s,
             pull_mean_s: pull_total / counted,
+            stage_mean_s: stage_total as f64 / counted,
             counted,
             running,
             waiting,

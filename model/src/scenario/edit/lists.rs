@@ -79,6 +79,7 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     fresh.compact_placement = old.compact_placement;
     fresh.region = old.region.clone();
     fresh.data_path = old.data_path;
+    fresh.staging = old.staging.clone();
     scenario.platforms[index] = fresh;
     set_pool_instance(scenario, index, 0, row)
 }

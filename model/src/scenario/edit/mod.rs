@@ -157,6 +157,10 @@ const OPTIONAL_FIELDS: &[&str] = &[
     "lower_priority",
     "grace_period_s",
     "consolidation_evictions_per_node_hour",
+    "storage",
+    "capacity_gib",
+    "throughput_gb_per_s",
+    "node_read_gb_per_s",
 ];
 
 /// Objects a scenario document leaves out when every field in them holds its default: an
@@ -167,6 +171,7 @@ const OPTIONAL_OBJECTS: &[&str] = &[
     "orchestration",
     "spot_reclaims",
     "preemption",
+    "staging",
 ];
 
 /// Adds `path`'s last part to the object its prefix names when it is one of the

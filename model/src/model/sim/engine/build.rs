@@ -100,6 +100,10 @@ pub(super) struct Sim<'a> {
     pub(super) consolidation_evictions: u64,
     /// The current pool's spot reclaim waves, where it has them.
     pub(super) reclaims: Option<super::reclaims::ReclaimWaves>,
+    /// The data reads under way on the current pool, where the platform stages data.
+    pub(super) reads: Option<super::super::reads::SharedReads>,
+    /// Data staged (read before computing), GB.
+    pub(super) staged_gb: f64,
     /// Events handled (arrivals and queued events), for the benchmarks.
     pub(super) events: u64,
     /// Reused buffer of node ids (no allocation per placement attempt).
@@ -235,6 +239,8 @@ pub(super) fn new_sim<'a>(
         interruptions: 0,
         node_failures: 0,
         reclaims: None,
+        reads: None,
+        staged_gb: 0.0,
         consolidation_evictions: 0,
         events: 0,
         scratch_nodes: Vec::new(),
@@ -367,6 +373,8 @@ impl Sim<'_> {
         self.pool = pool;
         self.pool_index = index;
         self.reclaims = None;
+        // A pool's nodes read only with each other: passes run one after another.
+        self.reads = self.new_reads();
         self.prices = GpuSecondPrices::of(self.scenario, platform, pool);
         self.warm_pool_window_s = rounding::round(pool.warm_pool_window_s) as i64;
         self.share_capacity = capacity_of(pool);

@@ -13,7 +13,8 @@
 //! slots that jobs hold → empty → released after the warm-pool window (reserved nodes stay for
 //! the horizon). Spot nodes draw an exponential interruption time when they become ready.
 //!
-//! A job attempt: [image pull][restart overhead][compute τ, write δ]… with a checkpoint written
+//! A job attempt: [image pull][data staging][restart overhead][compute τ, write δ]… with a
+//! checkpoint written
 //! after every τ of compute, including the last (the final save). An interruption loses the
 //! compute since the last checkpoint, unless the notice is long enough to write one (checkpoint
 //! on notice). A failing attempt loses its compute since the last checkpoint; a job that gives
@@ -29,6 +30,7 @@ pub use pipelines::{pass_order, pool_edges};
 mod reclaims;
 mod records;
 mod showback;
+mod staging;
 mod teams;
 mod waits;
 
@@ -36,7 +38,7 @@ use super::checkpoint::{checkpoints_in, compute_done, writes_before};
 use super::event_queue::{Event, EventQueue};
 use super::jobs::Job;
 use super::outcome::PlatformOutcome;
-use super::state::{ClassPlan, Close, Hold, Node, NodeKind, Phase};
+use super::state::{ClassPlan, Close, Hold, Node, NodeKind, Phase, Staging};
 use super::timeline::{JobRecord, NodeLoss, Timeline};
 use crate::model::cost_category::Category;
 use crate::model::rng::{Purpose, Stream};
@@ -753,9 +755,19 @@ impl Sim<'_> {
         st.attempt_start_s = self.now;
         st.pull_s = pull_s;
         st.restart_s = restart_s;
+        // Where the platform stages data, the read follows the pull and its length is known
+        // only when it ends ([`Sim::begin_read`]): so is the attempt's first compute.
+        let reads = plan.read_gb > 0.0;
+        st.staging = match (reads, pull_s > 0) {
+            (false, _) => Staging::Staged(0),
+            (true, true) => Staging::AfterPull,
+            (true, false) => Staging::Reading,
+        };
         let compute_start = self.now + pull_s + restart_s;
         if st.first_compute_s.is_none() {
-            st.first_compute_s = Some(compute_start);
+            if !reads {
+                st.first_compute_s = Some(compute_start);
+            }
             st.first_pull_s += pull_s;
         }
         let remaining = st.total_c - st.committed_c;
@@ -807,14 +819,28 @@ impl Sim<'_> {
         } else {
             self.egress_gb += class.data_read_gb_per_attempt * class.data_read_billed_share;
         }
-        let end = self.attempt_end_s(job);
-        self.push(end, Event::AttemptEnd { job, generation });
+        self.staged_gb += plan.read_gb;
+        match self.states[job].staging {
+            Staging::Staged(_) => {
+                let end = self.attempt_end_s(job);
+                self.push(end, Event::AttemptEnd { job, generation });
+            }
+            // The end of the pull, where the read begins.
+            Staging::AfterPull => {
+                self.push(self.now + pull_s, Event::AttemptEnd { job, generation })
+            }
+            Staging::Reading => self.begin_read(job),
+        }
     }
 
-    /// When the running attempt of `job` ends, finished or failed, s: its pull and restart,
-    /// then its compute up to the end or the failure with the checkpoints written on the way.
+    /// When the running attempt of `job` ends, finished or failed, s: its pull, data read
+    /// and restart, then its compute up to the end or the failure with the checkpoints
+    /// written on the way (`i64::MAX` while its read's end is not known).
     fn attempt_end_s(&self, job: usize) -> i64 {
         let st = &self.states[job];
+        let Staging::Staged(stage_s) = st.staging else {
+            return i64::MAX;
+        };
         let plan = self.plan(job);
         let (tau, delta) = (plan.tau, plan.delta);
         let remaining = st.total_c - st.committed_c;
@@ -822,7 +848,7 @@ impl Sim<'_> {
             Some(f) => f + writes_before(f, tau) * delta,
             None => remaining + checkpoints_in(remaining, tau) * delta,
         };
-        st.attempt_start_s + st.pull_s + st.restart_s + compute_wall
+        st.attempt_start_s + st.pull_s + stage_s + st.restart_s + compute_wall
     }
 
     /// Charges the attempt's time up to now, ended by `end`: pulls, restarts, checkpoint
@@ -833,14 +859,24 @@ impl Sim<'_> {
         if self.timeline.is_some() {
             self.record_attempt(job, end);
         }
+        if self.states[job].staging == Staging::Reading {
+            self.stop_read(job);
+        }
         let finished = end == Close::Finished;
         let lost_as = end.lost_as();
         let on_notice = end.on_notice();
         let st = &self.states[job];
         let elapsed = self.now - st.attempt_start_s;
         let pull = elapsed.min(st.pull_s);
-        let restart = (elapsed - st.pull_s).clamp(0, st.restart_s);
-        let compute_phase = (elapsed - st.pull_s - st.restart_s).max(0);
+        // A read not ended yet lasts to now.
+        let stage_s = match st.staging {
+            Staging::Staged(s) => s,
+            Staging::AfterPull | Staging::Reading => (elapsed - st.pull_s).max(0),
+        };
+        let stage = (elapsed - st.pull_s).clamp(0, stage_s);
+        let before_restart = st.pull_s + stage_s;
+        let restart = (elapsed - before_restart).clamp(0, st.restart_s);
+        let compute_phase = (elapsed - before_restart - st.restart_s).max(0);
         let remaining = st.total_c - st.committed_c;
         let plan = self.plan(job);
         let (tau, delta) = (plan.tau, plan.delta);
@@ -889,6 +925,7 @@ impl Sim<'_> {
                 Category::ProvisioningAndPulls,
                 pull as f64 * used_here,
             );
+            self.charge_job(job, node, Category::DataStaging, stage as f64 * used_here);
             self.charge_job(
                 job,
                 node,
@@ -1078,10 +1115,16 @@ impl Sim<'_> {
                     self.attempt_end(job);
                     return false;
                 }
+                let reading = !matches!(self.states[job].staging, Staging::Staged(_));
                 self.close_attempt(job, close);
                 let st = &mut self.states[job];
                 st.generation += 1;
-                if st.first_compute_s.is_some_and(|c| c > self.now) {
+                if reading && st.first_compute_s.is_none() {
+                    // Stopped before its read ended, on its way to its first compute: what
+                    // it pulled so far stays a part of its queue wait.
+                    let pulled = (self.now - st.attempt_start_s).clamp(0, st.pull_s);
+                    st.first_pull_s -= st.pull_s - pulled;
+                } else if st.first_compute_s.is_some_and(|c| c > self.now) {
                     // Stopped while pulling its image (or restarting) on its way to its
                     // first compute: that compute has not started, so its queue wait goes
                     // on; what it pulled so far stays a part of it.
@@ -1243,6 +1286,10 @@ impl Sim<'_> {
             | Event::NodeFailure(node)
             | Event::Consolidate(node) => self.nodes[node].released,
             Event::SpotReclaim(_) => false,
+            Event::ReadsEnd(n) => self
+                .reads
+                .as_ref()
+                .is_none_or(|r| r.generation as usize != n),
             Event::AttemptEnd { job, generation } => {
                 Event::generation_stored(self.states[job].generation) != generation
             }
@@ -1276,6 +1323,10 @@ impl Sim<'_> {
         match event {
             Event::NodeReady(node) => self.node_ready(node),
             Event::AttemptEnd { job, .. } => match self.states[job].phase {
+                // The pull is over: the data read begins.
+                Phase::Running if self.states[job].staging == Staging::AfterPull => {
+                    self.begin_read(job)
+                }
                 Phase::Running => self.attempt_end(job),
                 Phase::BackingOff => {
                     // The retry's backoff is over: it queues again.
@@ -1288,6 +1339,7 @@ impl Sim<'_> {
             Event::NodeFailure(node) => self.fail_node(node),
             Event::SpotReclaim(wave) => self.reclaim_wave(wave),
             Event::Consolidate(node) => self.consolidate(node),
+            Event::ReadsEnd(_) => self.reads_end(),
             Event::IdleTimeout { node, .. } => {
                 if self.nodes[node].holders.is_empty() && self.nodes[node].service_gpus == 0 {
                     self.release_node(node);

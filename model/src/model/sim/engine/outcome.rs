@@ -25,6 +25,7 @@ impl Sim<'_> {
             Transferred {
                 egress_gb: self.egress_gb,
                 data_read_gb: self.data_read_gb,
+                staged_gb: self.staged_gb,
             },
             months,
         );
@@ -160,8 +161,9 @@ impl Sim<'_> {
             queue_wait_mean_s: waits.mean_s,
             queue_wait_p50_s: waits.p50_s,
             queue_wait_p95_s: waits.p95_s,
-            queue_wait_for_nodes_mean_s: waits.mean_s - waits.pull_mean_s,
+            queue_wait_for_nodes_mean_s: waits.mean_s - waits.pull_mean_s - waits.stage_mean_s,
             queue_wait_image_pull_mean_s: waits.pull_mean_s,
+            queue_wait_staging_mean_s: waits.stage_mean_s,
             queue_wait_capacity_mean_s: self.wait_capacity_s as f64 / waits.counted,
             queue_wait_provisioning_mean_s: self.wait_provisioning_s as f64 / waits.counted,
             turnaround_inflation: (self.completed > 0)

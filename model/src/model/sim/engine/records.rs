@@ -1,7 +1,7 @@
 //! The timeline's records, kept only when a timeline is asked for: each node from its
 //! request, each attempt when it ends.
 
-use super::super::state::{Close, NodeKind};
+use super::super::state::{Close, NodeKind, Staging};
 use super::super::timeline::{AttemptEnd, AttemptSpan, NodeSpan};
 use super::build::Sim;
 
@@ -30,12 +30,18 @@ impl Sim<'_> {
     /// Adds the attempt of `job` that `end` closes now to the timeline.
     pub(super) fn record_attempt(&mut self, job: usize, end: Close) {
         let st = &self.states[job];
+        // (An attempt closed while reading has its read so far as its staging.)
+        let stage_s = match st.staging {
+            Staging::Staged(s) => s,
+            Staging::AfterPull | Staging::Reading => 0,
+        };
         let span = AttemptSpan {
             job,
             class: self.jobs[job].class,
             nodes: st.holds.iter().map(|h| (h.node(), h.used)).collect(),
             start_s: st.attempt_start_s,
-            compute_start_s: (st.attempt_start_s + st.pull_s + st.restart_s).min(self.now),
+            compute_start_s: (st.attempt_start_s + st.pull_s + st.restart_s + stage_s)
+                .min(self.now),
             end_s: self.now,
             ended: match end {
                 Close::Finished => AttemptEnd::Finished,
