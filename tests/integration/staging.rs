@@ -135,9 +135,9 @@ fn without_a_storage_product_reads_take_no_time() {
 
 #[test]
 fn a_file_system_is_billed_on_its_capacity_and_efs_on_its_reads() {
-    // 10,000 GiB of FSx for Lustre Persistent 2 at 250 MB/s per TiB: 10,800 GiB billed at
-    // $0.215 = $2,322 a month, and 2.7 GB/s shared: one 1-node job reading 270 GB alone,
-    // at min(1.25, 2.7) GB/s, 216 s.
+    // 10,000 GiB of FSx for Lustre Persistent 2 at 250 MB/s per TiB: 12,000 GiB billed (its
+    // sizes are 1.2 TiB and multiples of 2.4 TiB) at $0.215 = $2,580 a month, and 3 GB/s
+    // shared: one 1-node job reading 270 GB alone, at min(1.25, 3) GB/s, 216 s.
     let mut p = bare_platform("fsx");
     p.staging = DataStaging {
         storage: StorageProduct::FsxLustrePersistent250,
@@ -146,7 +146,7 @@ fn a_file_system_is_billed_on_its_capacity_and_efs_on_its_reads() {
     };
     let s = scenario(1.0, 1, vec![one_job_at_zero(1.0, 270.0)], vec![p.clone()]);
     let (o, records) = run(&s);
-    assert!((o.breakdown_usd[Category::Storage] - 10_800.0 * 0.215).abs() < 1e-6);
+    assert!((o.breakdown_usd[Category::Storage] - 12_000.0 * 0.215).abs() < 1e-6);
     assert_eq!(records[0].first_compute_s, Some(216));
     // EFS Elastic: 500 GiB stored ($150 a month) and each GB read at $0.03: one job reading
     // 270 GB in a day is 270 × 730 ÷ 24 GB a month.

@@ -75,7 +75,8 @@ pub struct ProductTerms {
     pub cloud: Option<Cloud>,
     /// Smallest capacity, GiB.
     pub minimum_gib: f64,
-    /// Capacity beyond the minimum in steps of, GiB (0: any).
+    /// Capacities above the minimum are multiples of this, GiB (0: any): FSx for Lustre SSD
+    /// is 1.2 TiB, 2.4 TiB, then steps of 2.4 TiB.
     pub step_gib: f64,
     /// Capacity price, USD per GiB-month.
     pub usd_per_gib_month: f64,
@@ -276,8 +277,7 @@ impl DataStaging {
         if t.step_gib <= 0.0 {
             return self.capacity_gib;
         }
-        let steps = ((self.capacity_gib - t.minimum_gib) / t.step_gib - 1e-9).ceil();
-        t.minimum_gib + steps * t.step_gib
+        (self.capacity_gib / t.step_gib - 1e-9).ceil() * t.step_gib
     }
 
     /// The storage's read throughput, GB/s (infinite: no limit but the nodes').
@@ -343,16 +343,23 @@ mod tests {
 
     #[test]
     fn fsx_capacity_rounds_up_to_its_steps_and_buys_its_tier() {
-        // 10,000 GiB of Persistent 2 at 250 MB/s per TiB: 1,200 + 4 × 2,400 = 10,800 GiB
-        // billed at $0.215, and 10.8 × 250 MB/s = 2.7 GB/s.
-        let s = DataStaging {
+        // 10,000 GiB of Persistent 2 at 250 MB/s per TiB: the next size of 1.2, 2.4, 4.8, …
+        // TiB is 12,000 GiB, billed at $0.215, and 12 × 250 MB/s = 3 GB/s; 1,000 GiB is the
+        // 1.2 TiB minimum, 2,000 GiB the 2.4 TiB size.
+        let mut s = DataStaging {
             storage: StorageProduct::FsxLustrePersistent250,
             capacity_gib: 10_000.0,
             ..DataStaging::default()
         };
-        assert_eq!(s.billed_gib(), 10_800.0);
-        assert!((s.throughput_gb_per_s() - 2.7).abs() < 1e-12);
-        assert!((s.monthly_usd(0.0) - 10_800.0 * 0.215).abs() < 1e-9);
+        assert_eq!(s.billed_gib(), 12_000.0);
+        assert!((s.throughput_gb_per_s() - 3.0).abs() < 1e-12);
+        assert!((s.monthly_usd(0.0) - 12_000.0 * 0.215).abs() < 1e-9);
+        s.capacity_gib = 1_000.0;
+        assert_eq!(s.billed_gib(), 1_200.0);
+        s.capacity_gib = 2_000.0;
+        assert_eq!(s.billed_gib(), 2_400.0);
+        s.capacity_gib = 2_400.0;
+        assert_eq!(s.billed_gib(), 2_400.0);
     }
 
     #[test]

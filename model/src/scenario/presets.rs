@@ -172,7 +172,7 @@ pub fn presets() -> &'static [Preset] {
         Preset {
             name: "fsx-vs-s3-direct",
             version: 1,
-            description: "16-GPU training on two p4d nodes, each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre sized for its throughput (1 % slower), and from an FSx too small for it (seeds 002 and 000)",
+            description: "16-GPU training on two p4d nodes, each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre at 250 MB/s per TiB sized for its throughput (1 % slower), and from 2.4 TiB at 125 MB/s per TiB, too small for it (seeds 002 and 000)",
             build: fsx_vs_s3_direct,
         },
     ]
@@ -1470,20 +1470,15 @@ fn fsx_vs_s3_direct() -> Scenario {
             ..JobClass::default()
         }],
         platforms: vec![
+            eks("EKS, S3 direct", StorageProduct::ObjectStore, 0.0, 12.0),
             eks(
-                "EKS reading S3 directly",
-                StorageProduct::ObjectStore,
-                0.0,
-                12.0,
-            ),
-            eks(
-                "EKS on FSx for Lustre, 25 TiB at 250 MB/s per TiB",
+                "EKS, FSx 24 TiB at 250",
                 StorageProduct::FsxLustrePersistent250,
                 24_000.0,
                 1.0,
             ),
             eks(
-                "EKS on FSx for Lustre, 2.4 TiB at 125 MB/s per TiB",
+                "EKS, FSx 2.4 TiB at 125",
                 StorageProduct::FsxLustrePersistent125,
                 2_400.0,
                 1.0,

@@ -836,7 +836,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         |p| p.staging.capacity_gib, |p, v| p.staging.capacity_gib = v)
         .doc("The file system's provisioned capacity, rounded up to the product's minimum and steps as it bills them; its throughput follows it. Unused for object storage.")
         .source("assumption: sized by the user to hold the datasets"),
-    num!(Platform; "staging.throughput_gb_per_s", "Storage read throughput (0: what the capacity buys)", "GB/s", (0.0, 10_000.0),
+    num!(Platform; "staging.throughput_gb_per_s", "Storage read throughput", "GB/s", (0.0, 10_000.0),
         |p| p.staging.throughput_gb_per_s, |p, v| p.staging.throughput_gb_per_s = v)
         .doc("The storage's read throughput shared by every node reading. 0 takes what the product's capacity buys (no limit for object storage)."),
     num!(Platform; "staging.node_read_gb_per_s", "Read throughput per node", "GB/s", (0.01, 1_000.0),

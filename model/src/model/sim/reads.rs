@@ -67,6 +67,8 @@ pub(crate) struct SharedReads {
     targets: BinaryHeap<Target>,
     /// Counts the ends scheduled: only the latest is live.
     pub(crate) generation: u32,
+    /// When the live end is due, s, if one is scheduled.
+    pub(crate) pending_s: Option<i64>,
 }
 
 impl SharedReads {
@@ -81,6 +83,7 @@ impl SharedReads {
             at_s: 0,
             targets: BinaryHeap::new(),
             generation: 0,
+            pending_s: None,
         }
     }
 

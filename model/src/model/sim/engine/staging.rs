@@ -54,6 +54,9 @@ impl Sim<'_> {
 
     /// The reads ended by now end: each attempt's compute is scheduled after its restart.
     pub(super) fn reads_end(&mut self) {
+        if let Some(reads) = self.reads.as_mut() {
+            reads.pending_s = None;
+        }
         loop {
             let now = self.now;
             let states = &self.states;
@@ -79,19 +82,23 @@ impl Sim<'_> {
         self.schedule_reads_end();
     }
 
-    /// Schedules the end of the first read under way (a new one: any scheduled before is
-    /// stale).
+    /// Schedules the end of the first read under way. An end already scheduled at or before
+    /// it stays (one due before any read ends finds none ended, and schedules the next):
+    /// a read joining only moves ends later, so most changes push no event.
     fn schedule_reads_end(&mut self) {
         let states = &self.states;
         let Some(reads) = self.reads.as_mut() else {
             return;
         };
-        reads.generation = reads.generation.wrapping_add(1);
-        let n = reads.generation as usize;
-        if let Some(at) = reads.next_end_s(|j, a| reading(&states[j], a)) {
-            if at < self.horizon_s {
-                self.push(at, Event::ReadsEnd(n));
-            }
+        let Some(at) = reads.next_end_s(|j, a| reading(&states[j], a)) else {
+            return;
+        };
+        if at >= self.horizon_s || reads.pending_s.is_some_and(|p| p <= at) {
+            return;
         }
+        reads.generation = reads.generation.wrapping_add(1);
+        reads.pending_s = Some(at);
+        let n = reads.generation as usize;
+        self.push(at, Event::ReadsEnd(n));
     }
 }
