@@ -8,6 +8,7 @@
 //! gpucost schema
 //! gpucost link [--preset NAME] [--set path=value]…   # prints the link fragment
 //! gpucost eval --url LINK                            # evaluates a shared link
+//! gpucost cases [--format text|json] [--check]        # the seeds' case studies, checked
 //! ```
 //!
 //! Exit 0 on success; exit 2 with a one-line message naming the bad field or flag.
@@ -118,6 +119,17 @@ mod cli {
             #[arg(long)]
             team_classes: bool,
         },
+        /// The seed articles' case studies: each story's claim beside the model's figure for
+        /// the same quantity on its preset, and why they differ.
+        Cases {
+            /// Output format.
+            #[arg(long, value_enum, default_value_t = CasesFormat::Text)]
+            format: CasesFormat,
+            /// Run every case's preset and check that the model's figure is the one shown
+            /// (exit 2 naming any that moved).
+            #[arg(long)]
+            check: bool,
+        },
         /// Print the link of a preset with edits: its fragment (`#v=1&…`), or with a base
         /// URL the whole address to paste.
         Link {
@@ -173,6 +185,14 @@ mod cli {
     }
 
     #[derive(Clone, Copy, ValueEnum)]
+    enum CasesFormat {
+        /// One block per case.
+        Text,
+        /// An array of {story, title, seed, preset, quote, claim, model, difference}.
+        Json,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
     enum SchemaOf {
         /// A scenario (`gpucost scenario`, `--scenario FILE`).
         Scenario,
@@ -224,6 +244,7 @@ mod cli {
                 serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
             }
             Command::Eval(args) => eval(args),
+            Command::Cases { format, check } => cases(format, check),
             Command::Link {
                 preset: name,
                 base: url,
@@ -287,6 +308,72 @@ mod cli {
                 }
             })
             .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// `gpucost cases`: the entries, or with `check` each one's figure recomputed.
+    fn cases(format: CasesFormat, check: bool) -> Result<String, String> {
+        use gpucost::scenario::cases::{cases, recompute, shows_as_stored};
+        let all = cases();
+        if check {
+            let mut lines = Vec::new();
+            let mut moved = Vec::new();
+            for case in &all {
+                let value = recompute(case)?;
+                let ok = shows_as_stored(case, value);
+                lines.push(format!(
+                    "{}\t{}\t{value}\t{}",
+                    case.story,
+                    case.model_text(),
+                    if ok { "ok" } else { "moved" }
+                ));
+                if !ok {
+                    moved.push(format!("{} (now {value})", case.story));
+                }
+            }
+            if !moved.is_empty() {
+                return Err(format!(
+                    "the model's figure moved for {}: update data/cases/",
+                    moved.join(", ")
+                ));
+            }
+            return Ok(lines.join("\n"));
+        }
+        match format {
+            CasesFormat::Json => {
+                let entries: Vec<serde_json::Value> = all
+                    .iter()
+                    .map(|c| {
+                        serde_json::json!({
+                            "story": c.story,
+                            "title": c.title,
+                            "seed": c.seed,
+                            "preset": c.preset,
+                            "quote": c.quote,
+                            "claim": format!("{}: {}", c.claim.what, c.claim_text()),
+                            "model": c.model_text(),
+                            "difference": c.difference,
+                        })
+                    })
+                    .collect();
+                serde_json::to_string_pretty(&entries).map_err(|e| e.to_string())
+            }
+            CasesFormat::Text => Ok(all
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} (seed {}, preset {})\n  The article: {}: {}\n  The model:   {}\n  Why: {}",
+                        c.title,
+                        c.seed,
+                        c.preset,
+                        c.claim.what,
+                        c.claim_text(),
+                        c.model_text(),
+                        c.difference
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n\n")),
         }
     }
 

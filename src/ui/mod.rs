@@ -6,6 +6,7 @@
 //! file opened from disk); a newer input cancels the older run.
 
 mod breakdown_chart;
+mod case_studies;
 mod chart_width;
 mod compare;
 mod controls;
@@ -187,6 +188,7 @@ pub fn App() -> impl IntoView {
                         <TornadoCharts state=run.tornado scenario=scenario />
                         <BreakEvens found=run.break_evens scenario=scenario />
                         <CheckpointAdvicePanel scenario=scenario />
+                        <case_studies::CaseStudies scenario=scenario preset_name=preset_name />
                         <MethodPanel scenario=scenario />
                     }
                     .into_any()

@@ -4,6 +4,7 @@
 
 mod backoff;
 mod bench_scenarios;
+mod cases;
 mod cli;
 mod closed_forms;
 mod colocation;

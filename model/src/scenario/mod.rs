@@ -7,6 +7,7 @@
 //! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
 //! - [`verdict`]: the sentence that says which platform costs least, how much less and how often.
 
+pub mod cases;
 pub mod compare;
 pub mod edit;
 pub mod link;

@@ -1,0 +1,268 @@
+//! The seed articles' case studies, checked: each story's claim beside what the model gives
+//! for the same quantity on a preset built from the inputs the article states.
+//!
+//! A case lives in `data/cases/<story>.json`, beside the presets and never inside a scenario,
+//! so claims enter no link, report or golden fingerprint. It names its preset, quotes the
+//! article (naming the seed file), lists the inputs the article states and those assumed
+//! where it is silent, and gives the claim, the model's figure with the [`Metric`] that
+//! reads it from the preset's `gpucost eval` report, and why the two differ. The model's
+//! figure is stored so that the page and `gpucost cases` show it without a run; a test
+//! recomputes it from the preset (`tests/integration/cases.rs`), so it cannot go stale.
+
+use crate::model::cost_category::Category;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One story of the seeds, checked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Its key (the file's name without `.json`).
+    pub story: String,
+    /// A short title.
+    pub title: String,
+    /// The seed article's file name in `../shared/seeds/`.
+    pub seed: String,
+    /// The preset that reproduces it (opening the case loads it).
+    pub preset: String,
+    /// The article's words, briefly.
+    pub quote: String,
+    /// The preset's inputs as the article states them.
+    pub inputs: Vec<String>,
+    /// What the preset assumes where the article is silent.
+    pub assumed: Vec<String>,
+    /// The article's figure.
+    pub claim: Claim,
+    /// The model's figure for the same quantity.
+    pub model: ModelFigure,
+    /// Why they differ, where they do (an input the article leaves out, a number that does
+    /// not reconcile, a mechanism the model lacks).
+    pub difference: String,
+}
+
+/// A figure the article gives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// What it measures, e.g. "effective spot discount".
+    pub what: String,
+    /// Its value.
+    pub value: f64,
+    /// Its unit: "%", "$/GPU-hour", "$/month", "h".
+    pub unit: String,
+}
+
+/// The model's figure: how it is read from the preset's report, and its value there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFigure {
+    /// How the figure is read from the report.
+    pub metric: Metric,
+    /// Its value on the preset (recomputed by a test).
+    pub value: f64,
+    /// Its unit.
+    pub unit: String,
+    /// Decimals shown.
+    pub decimals: u32,
+}
+
+/// How a case's figure is read from a `gpucost eval` report. `field` is a dotted path in a
+/// platform's entry (`usd_per_useful_gpu_hour`, `breakdown_usd.egress`); a summary gives its
+/// mean.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Metric {
+    /// The field's value on one platform, times `scale` (e.g. 1/60 for minutes in hours).
+    Value {
+        platform: String,
+        field: String,
+        #[serde(default = "one")]
+        scale: f64,
+    },
+    /// How much less `platform` pays than `against` on the field, % (1 − a ÷ b).
+    Saving {
+        platform: String,
+        against: String,
+        field: String,
+    },
+    /// How much less `platform` pays than `against` for the GPU time of a finished job, %:
+    /// 1 − a ÷ b of the GPU-time categories' dollars per job completed (the compute bill,
+    /// without fees, people, storage or egress).
+    GpuTimeSaving { platform: String, against: String },
+    /// The share of a platform's kept compute that is not scaling loss, % (its multi-node
+    /// scaling efficiency as the run measured it).
+    ScalingEfficiency { platform: String },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl Metric {
+    /// The figure in `report` (a `gpucost eval` report as JSON), or why it cannot be read.
+    pub fn of(&self, report: &Value) -> Result<f64, String> {
+        match self {
+            Metric::Value {
+                platform,
+                field,
+                scale,
+            } => Ok(field_of(report, platform, field)? * scale),
+            Metric::Saving {
+                platform,
+                against,
+                field,
+            } => {
+                let a = field_of(report, platform, field)?;
+                let b = field_of(report, against, field)?;
+                Ok(100.0 * (1.0 - a / b))
+            }
+            Metric::GpuTimeSaving { platform, against } => {
+                let per_job = |name: &str| -> Result<f64, String> {
+                    let mut usd = 0.0;
+                    for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
+                        usd += field_of(report, name, &format!("breakdown_usd.{}", c.key()))?;
+                    }
+                    Ok(usd / field_of(report, name, "jobs_completed")?)
+                };
+                Ok(100.0 * (1.0 - per_job(platform)? / per_job(against)?))
+            }
+            Metric::ScalingEfficiency { platform } => {
+                let useful = field_of(report, platform, "breakdown_usd.useful_compute")?;
+                let slowdown = field_of(report, platform, "breakdown_usd.storage_read_slowdown")?;
+                let loss = field_of(report, platform, "breakdown_usd.multi_node_scaling_loss")?;
+                Ok(100.0 * (useful + slowdown) / (useful + slowdown + loss))
+            }
+        }
+    }
+}
+
+/// `field` (dotted) of the platform named `platform` in `report`: a number, or a summary's
+/// mean.
+fn field_of(report: &Value, platform: &str, field: &str) -> Result<f64, String> {
+    let entry = report["platforms"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == platform))
+        .ok_or_else(|| format!("no platform \"{platform}\" in the report"))?;
+    let value = field.split('.').fold(entry, |v, key| &v[key]);
+    value
+        .as_f64()
+        .or_else(|| value["mean"].as_f64())
+        .ok_or_else(|| format!("no number at {field} of \"{platform}\""))
+}
+
+impl Case {
+    /// The claim as the page shows it.
+    pub fn claim_text(&self) -> String {
+        figure_text(
+            self.claim.value,
+            &self.claim.unit,
+            decimals_of(self.claim.value),
+        )
+    }
+
+    /// The model's figure as the page shows it.
+    pub fn model_text(&self) -> String {
+        figure_text(self.model.value, &self.model.unit, self.model.decimals)
+    }
+}
+
+/// Decimals a claim is shown with: as many as it has, up to 2.
+fn decimals_of(value: f64) -> u32 {
+    (0..=2)
+        .find(|&d| {
+            let scaled = value * 10f64.powi(d as i32);
+            (scaled - scaled.round()).abs() < 1e-9
+        })
+        .unwrap_or(2)
+}
+
+/// `value` with `decimals` decimals and thousands separated, in `unit`: "$3.80/GPU-hour",
+/// "31 %", "4.0 h", "$9,500/month".
+pub fn figure_text(value: f64, unit: &str, decimals: u32) -> String {
+    let number = grouped(value, decimals);
+    match unit {
+        "%" => format!("{number} %"),
+        u if u.starts_with('$') => format!("${number}{}", &u[1..]),
+        u => format!("{number} {u}"),
+    }
+}
+
+fn grouped(value: f64, decimals: u32) -> String {
+    let scale = 10u64.pow(decimals);
+    let units = (value.abs() * scale as f64).round() as u64;
+    let sign = if value < 0.0 && units > 0 { "−" } else { "" };
+    let whole = crate::format::group_thousands(units / scale);
+    if decimals == 0 {
+        format!("{sign}{whole}")
+    } else {
+        let width = decimals as usize;
+        format!("{sign}{whole}.{:0width$}", units % scale)
+    }
+}
+
+/// The case files, in the page's order.
+const FILES: &[&str] = &[
+    include_str!("../../../data/cases/snap-p4d-spot.json"),
+    include_str!("../../../data/cases/bnp-six-jobs.json"),
+    include_str!("../../../data/cases/fsdp-92-vs-78.json"),
+    include_str!("../../../data/cases/egress-10-tb.json"),
+    include_str!("../../../data/cases/s3-direct-vs-fsx.json"),
+    include_str!("../../../data/cases/h100-four-hour-wait.json"),
+];
+
+/// Every case. The files are part of the build; a test reads each.
+pub fn cases() -> Vec<Case> {
+    FILES
+        .iter()
+        .filter_map(|text| serde_json::from_str(text).ok())
+        .collect()
+}
+
+/// The case of `story`.
+pub fn case(story: &str) -> Option<Case> {
+    cases().into_iter().find(|c| c.story == story)
+}
+
+/// The model's figure for `case`, recomputed: its preset run to the end, the metric read from
+/// the report.
+pub fn recompute(case: &Case) -> Result<f64, String> {
+    let preset = super::presets::preset(&case.preset)
+        .ok_or_else(|| format!("{}: no preset \"{}\"", case.story, case.preset))?;
+    let scenario = preset.scenario();
+    let mut run = crate::model::monte_carlo::MonteCarlo::new(scenario.clone())
+        .map_err(|e| format!("{}: {e}", case.story))?;
+    run.run_to_end();
+    let report = serde_json::to_value(super::report::report(&scenario, &run.results()))
+        .map_err(|e| e.to_string())?;
+    case.model.metric.of(&report)
+}
+
+/// Whether `recomputed` shows as `case`'s stored figure (the same text).
+pub fn shows_as_stored(case: &Case, recomputed: f64) -> bool {
+    figure_text(recomputed, &case.model.unit, case.model.decimals) == case.model_text()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_case_file_reads() {
+        for text in FILES {
+            let case: Result<Case, _> = serde_json::from_str(text);
+            assert!(case.is_ok(), "{:?}", case.err());
+        }
+        assert_eq!(cases().len(), FILES.len());
+    }
+
+    #[test]
+    fn figures_read_as_the_page_shows_them() {
+        assert_eq!(figure_text(3.8, "$/GPU-hour", 2), "$3.80/GPU-hour");
+        assert_eq!(figure_text(31.0, "%", 0), "31 %");
+        assert_eq!(figure_text(9_500.0, "$/month", 0), "$9,500/month");
+        assert_eq!(figure_text(1_234_567.891, "h", 1), "1,234,567.9 h");
+        assert_eq!(figure_text(-12.3, "%", 1), "−12.3 %");
+        assert_eq!(decimals_of(3.8), 1);
+        assert_eq!(decimals_of(31.0), 0);
+    }
+}
