@@ -89,6 +89,10 @@ pub enum Metric {
     /// 1 − a ÷ b of the GPU-time categories' dollars per job completed (the compute bill,
     /// without fees, people, storage or egress).
     GpuTimeSaving { platform: String, against: String },
+    /// What a platform's GPU time costs per useful GPU-hour, USD: the GPU-time categories'
+    /// dollars over the useful reference-GPU-hours (the "effective GPU-hour" of the articles,
+    /// without fees, people, storage or egress).
+    GpuTimePerUsefulHour { platform: String },
     /// The share of a platform's kept compute that is not scaling loss, % (its multi-node
     /// scaling efficiency as the run measured it).
     ScalingEfficiency { platform: String },
@@ -118,13 +122,13 @@ impl Metric {
             }
             Metric::GpuTimeSaving { platform, against } => {
                 let per_job = |name: &str| -> Result<f64, String> {
-                    let mut usd = 0.0;
-                    for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
-                        usd += field_of(report, name, &format!("breakdown_usd.{}", c.key()))?;
-                    }
-                    Ok(usd / field_of(report, name, "jobs_completed")?)
+                    Ok(gpu_time_usd(report, name)? / field_of(report, name, "jobs_completed")?)
                 };
                 Ok(100.0 * (1.0 - per_job(platform)? / per_job(against)?))
+            }
+            Metric::GpuTimePerUsefulHour { platform } => {
+                Ok(gpu_time_usd(report, platform)?
+                    / field_of(report, platform, "useful_gpu_hours")?)
             }
             Metric::ScalingEfficiency { platform } => {
                 let useful = field_of(report, platform, "breakdown_usd.useful_compute")?;
@@ -134,6 +138,15 @@ impl Metric {
             }
         }
     }
+}
+
+/// The GPU-time categories' dollars a month of the platform named `platform` in `report`.
+fn gpu_time_usd(report: &Value, platform: &str) -> Result<f64, String> {
+    let mut usd = 0.0;
+    for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
+        usd += field_of(report, platform, &format!("breakdown_usd.{}", c.key()))?;
+    }
+    Ok(usd)
 }
 
 /// `field` (dotted) of the platform named `platform` in `report`: a number, or a summary's
@@ -202,12 +215,15 @@ fn grouped(value: f64, decimals: u32) -> String {
 
 /// The case files, in the page's order.
 const FILES: &[&str] = &[
+    include_str!("../../../data/cases/autopilot-a100.json"),
     include_str!("../../../data/cases/snap-p4d-spot.json"),
     include_str!("../../../data/cases/bnp-six-jobs.json"),
     include_str!("../../../data/cases/fsdp-92-vs-78.json"),
+    include_str!("../../../data/cases/sagemaker-vs-eks-tco.json"),
     include_str!("../../../data/cases/egress-10-tb.json"),
     include_str!("../../../data/cases/s3-direct-vs-fsx.json"),
     include_str!("../../../data/cases/h100-four-hour-wait.json"),
+    include_str!("../../../data/cases/a3-commitment.json"),
 ];
 
 /// Every case. The files are part of the build; a test reads each.
