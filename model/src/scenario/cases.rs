@@ -217,6 +217,7 @@ fn grouped(value: f64, decimals: u32) -> String {
 const FILES: &[&str] = &[
     include_str!("../../../data/cases/autopilot-a100.json"),
     include_str!("../../../data/cases/snap-p4d-spot.json"),
+    include_str!("../../../data/cases/robinhood-ri-spot.json"),
     include_str!("../../../data/cases/bnp-six-jobs.json"),
     include_str!("../../../data/cases/fsdp-92-vs-78.json"),
     include_str!("../../../data/cases/sagemaker-vs-eks-tco.json"),

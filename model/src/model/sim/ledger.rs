@@ -137,16 +137,27 @@ impl Ledger {
             .map(std::mem::take)
             .unwrap_or_default();
         for (category, part) in kept.parts() {
-            // What was charged comes off again; rounding in the sums may leave a whisker
-            // below 0 (−1e-14 where all of it goes), never a cost.
-            self.usd[category] = (self.usd[category] - part.usd).max(0.0);
-            self.gpu_s[category] = (self.gpu_s[category] - part.gpu_s).max(0.0);
+            // What was charged comes off again. Where it was all of the category, rounding
+            // in the sums leaves a whisker (±1e-14) that is no cost: it would make the
+            // category depend on the price in the last bits.
+            self.usd[category] = without(self.usd[category], part.usd);
+            self.gpu_s[category] = without(self.gpu_s[category], part.gpu_s);
             self.usd[Category::FailedAttempts] += part.usd;
             self.gpu_s[Category::FailedAttempts] += part.gpu_s;
             if category == Category::UsefulCompute {
                 self.useful_ref_gpu_s -= part.gpu_s * self.relative_throughput;
             }
         }
+    }
+}
+
+/// `total` less `part`, 0 where what is left is rounding (within 1e-9 of `part`).
+fn without(total: f64, part: f64) -> f64 {
+    let left = total - part;
+    if left.abs() <= 1e-9 * part.abs() {
+        0.0
+    } else {
+        left.max(0.0)
     }
 }
 
