@@ -13,7 +13,7 @@ use leptos::prelude::*;
 pub fn CaseStudies(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>) -> impl IntoView {
     let entries = cases();
     view! {
-        <details class="method case-studies" id="case-studies">
+        <details class="case-studies" id="case-studies">
             <summary>"Case studies: the articles' numbers, checked"</summary>
             <p class="muted">
                 "Each story of the articles this calculator was built from, on a preset made of the inputs the article states (what it leaves out is listed as assumed). The article's figure is an anecdote; the model's is the preset's result for the same quantity."

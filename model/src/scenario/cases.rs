@@ -218,6 +218,7 @@ const FILES: &[&str] = &[
     include_str!("../../../data/cases/autopilot-a100.json"),
     include_str!("../../../data/cases/snap-p4d-spot.json"),
     include_str!("../../../data/cases/robinhood-ri-spot.json"),
+    include_str!("../../../data/cases/batch-g5-vs-gke.json"),
     include_str!("../../../data/cases/bnp-six-jobs.json"),
     include_str!("../../../data/cases/fsdp-92-vs-78.json"),
     include_str!("../../../data/cases/sagemaker-vs-eks-tco.json"),
