@@ -117,6 +117,36 @@ fn one_job_on_twenty_nodes_reads_fifty_gigabytes_on_each() {
 }
 
 #[test]
+fn a_read_under_way_at_the_horizon_is_its_queue_wait_once() {
+    // One job from time 0 reading 10 TB at 1 GB/s (10,000 s) in a horizon of 3,600 s: its
+    // wait is the horizon, all of it staging data (it was counted twice), and the GPU it
+    // holds is staging.
+    let mut s = scenario(
+        1.0,
+        1,
+        vec![one_job_at_zero(1.0, 10_000.0)],
+        vec![reading_at(10.0, 1.0)],
+    );
+    s.horizon_days = 3_600.0 / 86_400.0;
+    let (o, records) = run(&s);
+    assert_eq!(records[0].first_compute_s, None);
+    assert_eq!(
+        (
+            o.queue_wait_mean_s,
+            o.queue_wait_staging_mean_s,
+            o.queue_wait_for_nodes_mean_s
+        ),
+        (3_600.0, 3_600.0, 0.0)
+    );
+    assert_eq!(o.gpu_seconds[Category::DataStaging], 3_600.0);
+    // The timeline draws the read as no compute: it would start at the horizon.
+    let jobs = generate_jobs(&s, 0);
+    let (_, timeline) = gpucost::model::sim::simulate_platform_timeline(&s, 0, 0, &jobs);
+    let attempt = &timeline.attempts[0];
+    assert_eq!((attempt.start_s, attempt.compute_start_s), (0, 3_600));
+}
+
+#[test]
 fn without_a_storage_product_reads_take_no_time() {
     let mut s = scenario(
         1.0,

@@ -140,9 +140,13 @@ impl SharedReads {
         let top = self.targets.peek()?;
         let rate = self.rate_gb_per_s();
         let left = (top.gb - self.progress_gb).max(0.0);
-        let after = if rate > 0.0 {
-            // A whisker under a whole second is that second (rounding in the progress).
-            (left / rate - 1e-9).ceil().max(0.0)
+        let after = if reached(top.gb, self.progress_gb) {
+            0.0
+        } else if rate > 0.0 {
+            // A whisker under a whole second is that second (rounding in the progress); a
+            // read not yet reached ends a second later at the soonest, when `pop_ended`
+            // takes it (the same test, `reached`).
+            (left / rate - 1e-9).ceil().max(1.0)
         } else {
             f64::INFINITY
         };
@@ -163,7 +167,7 @@ impl SharedReads {
                 self.targets.pop();
                 continue;
             }
-            if top.gb <= self.progress_gb + 1e-9 * top.gb.max(1.0) {
+            if reached(top.gb, self.progress_gb) {
                 self.targets.pop();
                 return Some((job, attempt));
             }
@@ -171,6 +175,12 @@ impl SharedReads {
         }
         None
     }
+}
+
+/// Whether a read whose target is `target_gb` has ended at `progress_gb` (rounding in the
+/// progress aside).
+fn reached(target_gb: f64, progress_gb: f64) -> bool {
+    target_gb <= progress_gb + 1e-9 * target_gb.max(1.0)
 }
 
 #[cfg(test)]
@@ -245,6 +255,26 @@ mod tests {
             ends(f64::INFINITY, 1.25, &[(0, 100.0, 4), (10, 50.0, 2)]),
             vec![80, 50]
         );
+    }
+
+    #[test]
+    fn a_tiny_read_ends_instead_of_rescheduling_in_the_same_second() {
+        // 1e-6 GB at 1,000 GB/s: 1e-9 s of reading. Its end is now or a second later, and
+        // at that time it has ended (before, a leftover between the two tolerances was
+        // scheduled now and never taken).
+        let live = |_: usize, _: u32| true;
+        let mut r = SharedReads::new(f64::INFINITY, 1_000.0);
+        r.join(0, 0, 1, 1e-6, 1);
+        let at = r.next_end_s(live).unwrap();
+        assert!(at <= 1, "{at}");
+        assert_eq!(r.pop_ended(at, live), Some((0, 1)));
+        // 0.5 GB at 1,000 GB/s beside a long read: it ends in the next second.
+        let mut r = SharedReads::new(f64::INFINITY, 1_000.0);
+        r.join(0, 0, 1, 1e6, 1);
+        r.join(3, 1, 1, 0.5, 1);
+        let at = r.next_end_s(live).unwrap();
+        assert_eq!(at, 4);
+        assert_eq!(r.pop_ended(at, live), Some((1, 1)));
     }
 
     #[test]

@@ -63,11 +63,11 @@ impl JobSummary {
                 }
                 None if s.phase == Phase::Running => {
                     // Pulling its image or reading its data at the horizon, on the way to its
-                    // first compute: its parts up to the horizon.
+                    // first compute: its parts up to the horizon (the horizon's close counted
+                    // the read so far in `first_stage_s`).
                     let pulled = (horizon - s.attempt_start_s).clamp(0, s.pull_s);
                     pull_total += (s.first_pull_s - s.pull_s + pulled) as f64;
-                    stage_total +=
-                        s.first_stage_s + (horizon - s.attempt_start_s - s.pull_s).max(0);
+                    stage_total += s.first_stage_s;
                 }
                 None => {}
             }

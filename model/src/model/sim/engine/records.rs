@@ -30,10 +30,11 @@ impl Sim<'_> {
     /// Adds the attempt of `job` that `end` closes now to the timeline.
     pub(super) fn record_attempt(&mut self, job: usize, end: Close) {
         let st = &self.states[job];
-        // (An attempt closed while reading has its read so far as its staging.)
+        // An attempt closed while reading has its read so far as its staging.
         let stage_s = match st.staging {
             Staging::Staged(s) => s,
-            Staging::AfterPull | Staging::Reading => 0,
+            Staging::AfterPull => 0,
+            Staging::Reading => (self.now - st.attempt_start_s - st.pull_s).max(0),
         };
         let span = AttemptSpan {
             job,
