@@ -10,6 +10,7 @@ mod closed_forms;
 mod colocation;
 mod commitments;
 mod consolidation;
+mod decision_map;
 mod determinism;
 mod egress;
 mod fractional_jobs;

@@ -9,6 +9,7 @@
 
 pub mod cases;
 pub mod compare;
+pub mod decision_map;
 pub mod edit;
 pub mod link;
 pub mod presets;
