@@ -18,9 +18,10 @@ use crate::model::sensitivity::{BreakEvenSet, TornadoRun};
 use crate::model::sim::PlatformOutcome;
 use crate::model::step::{run_slice, Step, Stepped};
 use crate::run_coordinator::tuning::{
-    coarse_replications, BREAK_EVEN_REPS, SENSITIVITY_SLICE_MS, TORNADO_PCT, TORNADO_REPS,
-    WORKER_SLICE_MS,
+    coarse_replications, BREAK_EVEN_REPS, MAP_SLICE_MS, SENSITIVITY_SLICE_MS, TORNADO_PCT,
+    TORNADO_REPS, WORKER_SLICE_MS,
 };
+use crate::scenario::decision_map::{DecisionMapRun, MapSettings};
 use crate::worker_protocol::{WorkerInput, WorkerOutput};
 
 /// The current run: its id, the shard, how many of the coarse pass's replications are still
@@ -57,10 +58,12 @@ impl Step for ShareStep<'_> {
     }
 }
 
-/// A sensitivity computation queued after a run's replications.
+/// A sensitivity computation queued after a run's replications (or, in the map's own worker,
+/// the decision map).
 enum Sensitivity {
     Tornado(Box<TornadoRun>),
     BreakEvens(BreakEvenSet),
+    DecisionMap(Box<DecisionMapRun>),
 }
 
 impl Step for Sensitivity {
@@ -68,6 +71,7 @@ impl Step for Sensitivity {
         match self {
             Sensitivity::Tornado(run) => Step::step(run.as_mut()),
             Sensitivity::BreakEvens(set) => Step::step(set),
+            Sensitivity::DecisionMap(map) => Step::step(map.as_mut()),
         }
     }
 }
@@ -153,6 +157,36 @@ impl SimulationWorker {
                     }
                 }
             }
+            WorkerInput::DecisionMap {
+                map_id,
+                scenario,
+                settings,
+            } => {
+                let map = scenario.read().and_then(|s| {
+                    MapSettings::from_link_value(&settings)
+                        .and_then(|settings| DecisionMapRun::new(&s, settings))
+                });
+                match map {
+                    Ok(map) => self.queue(map_id, Sensitivity::DecisionMap(Box::new(map))),
+                    Err(error) => {
+                        self.sensitivity.clear();
+                        answer(WorkerOutput::DecisionMap {
+                            map_id,
+                            cells: Vec::new(),
+                            done: 0,
+                            total: 0,
+                            error: Some(error),
+                        });
+                        None
+                    }
+                }
+            }
+            WorkerInput::Stop => {
+                self.current = None;
+                self.sensitivity.clear();
+                self.scheduled = None;
+                None
+            }
         }
     }
 
@@ -226,7 +260,11 @@ impl SimulationWorker {
         if *id != run_id {
             return false;
         }
-        let complete = run_slice(task, SENSITIVITY_SLICE_MS, now_ms);
+        let budget = match task {
+            Sensitivity::DecisionMap(_) => MAP_SLICE_MS,
+            _ => SENSITIVITY_SLICE_MS,
+        };
+        let complete = run_slice(task, budget, now_ms);
         match task {
             Sensitivity::Tornado(run) => answer(WorkerOutput::Tornado {
                 run_id,
@@ -239,6 +277,16 @@ impl SimulationWorker {
                 found: set.found(),
             }),
             Sensitivity::BreakEvens(_) => {}
+            Sensitivity::DecisionMap(map) => {
+                let (done, total) = map.progress();
+                answer(WorkerOutput::DecisionMap {
+                    map_id: run_id,
+                    cells: map.cells().to_vec(),
+                    done,
+                    total,
+                    error: None,
+                })
+            }
         }
         if complete {
             self.sensitivity.remove(0);
@@ -333,6 +381,65 @@ mod tests {
         );
         assert!(
             matches!(&answers[1], WorkerOutput::Invalid { run_id: 3, message } if message.contains("replications"))
+        );
+    }
+
+    #[test]
+    fn a_map_answers_its_coarse_pass_first_and_a_newer_map_or_a_stop_replaces_it() {
+        let s = Scenario {
+            replications: 4,
+            horizon_days: 0.5,
+            ..Scenario::default()
+        };
+        let request = |map_id| WorkerInput::DecisionMap {
+            map_id,
+            scenario: ScenarioText::of(&s),
+            settings: "spot_interruption_rate,utilization".into(),
+        };
+        let mut worker = SimulationWorker::default();
+        let answers = run_worker(&mut worker, request(1));
+        let cells: Vec<usize> = answers
+            .iter()
+            .map(|a| match a {
+                WorkerOutput::DecisionMap {
+                    map_id: 1,
+                    cells,
+                    error: None,
+                    ..
+                } => cells.len(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        // The clock never moves: one answer at the coarse pass, one at the end.
+        assert_eq!(cells, [16, 144]);
+        assert!(answers.last().unwrap().ends_work());
+
+        // A newer map replaces an older one mid-way; a stop drops it.
+        let mut answers = Vec::new();
+        let first = worker.received(request(2), &mut |a| answers.push(a));
+        assert_eq!(first, Some(2));
+        let next = worker.received(request(3), &mut |a| answers.push(a));
+        assert_eq!(next, Some(3));
+        assert!(!worker.slice(2, &|| 0.0, &mut |a| answers.push(a)));
+        assert!(answers.is_empty());
+        assert_eq!(
+            worker.received(WorkerInput::Stop, &mut |a| answers.push(a)),
+            None
+        );
+        assert!(!worker.slice(3, &|| 0.0, &mut |a| answers.push(a)));
+        assert!(answers.is_empty());
+
+        // Settings the scenario refuses are answered with the reason.
+        let refused = run_worker(
+            &mut worker,
+            WorkerInput::DecisionMap {
+                map_id: 4,
+                scenario: ScenarioText::of(&s),
+                settings: "traffic,utilization".into(),
+            },
+        );
+        assert!(
+            matches!(&refused[0], WorkerOutput::DecisionMap { error: Some(e), .. } if e.contains("Traffic"))
         );
     }
 }

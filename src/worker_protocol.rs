@@ -6,6 +6,7 @@
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{FoundBreakEven, TornadoBar};
 use crate::model::sim::PlatformOutcome;
+use crate::scenario::decision_map::MapCell;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::rc::Rc;
 
@@ -74,6 +75,18 @@ pub enum WorkerInput {
         /// The scenario.
         scenario: ScenarioText,
     },
+    /// The decision map of a scenario (the map's own worker), replacing any older map.
+    DecisionMap {
+        /// Identifies the map in the answers.
+        map_id: u64,
+        /// The scenario.
+        scenario: ScenarioText,
+        /// The map's settings, as the link's `map=` value.
+        settings: String,
+    },
+    /// Drop whatever the worker is doing (the map's inputs changed; its new request waits for
+    /// the main run to finish).
+    Stop,
 }
 
 /// What the worker answers.
@@ -114,6 +127,19 @@ pub enum WorkerOutput {
         /// What was found.
         found: Vec<FoundBreakEven>,
     },
+    /// Decision map progress: every cell done so far.
+    DecisionMap {
+        /// The map answered.
+        map_id: u64,
+        /// The cells done, in the order computed.
+        cells: Vec<MapCell>,
+        /// Replications run and in all.
+        done: u32,
+        /// Replications in the whole map.
+        total: u32,
+        /// Why the map cannot be drawn, if it cannot (then nothing more comes).
+        error: Option<String>,
+    },
     /// The scenario was refused.
     Invalid {
         /// The run answered.
@@ -131,6 +157,9 @@ impl WorkerOutput {
             WorkerOutput::Ready | WorkerOutput::Started { .. } => false,
             WorkerOutput::Progress { finished, .. } => *finished,
             WorkerOutput::Tornado { bars, .. } => bars.is_some(),
+            WorkerOutput::DecisionMap {
+                done, total, error, ..
+            } => done >= total || error.is_some(),
             WorkerOutput::BreakEvens { .. } | WorkerOutput::Invalid { .. } => true,
         }
     }

@@ -67,6 +67,10 @@ pub const PAGE_SLICE_MS: f64 = 12.0;
 pub const WORKER_SLICE_MS: f64 = 16.0;
 /// Longest a worker's slice of a sensitivity pass runs, milliseconds.
 pub const SENSITIVITY_SLICE_MS: f64 = 4.0;
+/// A slice of the decision map, in its own worker: long enough that its answers (every cell so
+/// far) come some 25 times a second, not hundreds; short enough that newer inputs stop it at
+/// once.
+pub const MAP_SLICE_MS: f64 = 40.0;
 
 /// Milliseconds to wait for the workers to load before running on the main thread (a worker
 /// that stays silent; one that fails to start falls back at once).

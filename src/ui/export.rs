@@ -14,6 +14,7 @@ const CHARTS: &[(&str, &str, &str)] = &[
     ("histograms", "cost-histograms", "Cost histograms"),
     ("timeline", "node-timeline", "Node timeline"),
     ("tornado", "sensitivity-tornado", "Sensitivity tornado"),
+    ("decision-map", "decision-map", "Decision map"),
 ];
 
 /// Computed style properties copied onto every exported SVG element, as presentation
@@ -64,18 +65,7 @@ pub fn ExportBar(
         set_message.set(outcome.err());
     };
     let export_chart = move |png: bool| {
-        let class = chart.get_untracked();
-        let Some((_, file, _)) = CHARTS.iter().find(|c| c.0 == class) else {
-            return;
-        };
-        let outcome = standalone_svg(&class).and_then(|svg| {
-            if png {
-                download_png(&format!("{file}.png"), &svg)
-            } else {
-                download_text(&format!("{file}.svg"), "image/svg+xml", &svg.text)
-            }
-        });
-        set_message.set(outcome.err());
+        set_message.set(save_chart(&chart.get_untracked(), png).err());
     };
     view! {
         <div class="export-bar" role="group" aria-label="Export">
@@ -90,6 +80,21 @@ pub fn ExportBar(
             <button type="button" on:click=move |_| export_chart(true)>"PNG"</button>
             <span class="readout" role="status">{move || message.get()}</span>
         </div>
+    }
+}
+
+/// Saves the chart `figure.chart.<class>` (one of [`CHARTS`]) as a standalone SVG file, or
+/// a PNG rendered from it.
+pub fn save_chart(class: &str, png: bool) -> Result<(), String> {
+    let (_, file, _) = CHARTS
+        .iter()
+        .find(|c| c.0 == class)
+        .ok_or("No such chart.")?;
+    let svg = standalone_svg(class)?;
+    if png {
+        download_png(&format!("{file}.png"), &svg)
+    } else {
+        download_text(&format!("{file}.svg"), "image/svg+xml", &svg.text)
     }
 }
 

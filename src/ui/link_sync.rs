@@ -2,6 +2,7 @@
 //! ignored), written back as the user edits (history replace, debounced, so the back button
 //! is not flooded), and copied with the "Copy link" button.
 
+use super::decision_map::MapChoice;
 use crate::model::scenario::Scenario;
 use crate::scenario::link::{decode_link, encode_link, DecodedLink, EmbedChart};
 use leptos::prelude::*;
@@ -33,9 +34,13 @@ pub fn sync_to_location(
     embed: Option<EmbedChart>,
 ) {
     let pending = StoredValue::new(0u64);
+    let map = use_context::<MapChoice>();
     Effect::new(move |first: Option<()>| {
         scenario.track();
         preset_name.track();
+        if let Some(MapChoice(map)) = map {
+            map.track();
+        }
         if first.is_none() {
             return; // the page just opened on this scenario: leave the link as the user gave it
         }
@@ -49,6 +54,7 @@ pub fn sync_to_location(
                 }
                 let mut link =
                     scenario.with_untracked(|s| encode_link(s, &preset_name.get_untracked()));
+                link.push_str(&map_part(map));
                 if let Some(chart) = embed {
                     link.push_str(&embed_parts(chart));
                 }
@@ -65,12 +71,23 @@ pub fn sync_to_location(
     });
 }
 
-/// The link of the current page, for the "Copy link" button.
-pub fn current_link(scenario: &Scenario, preset_name: &str) -> String {
+/// The decision map's part of the link (`&map=…`) when the page shows one; empty otherwise.
+fn map_part(map: Option<MapChoice>) -> String {
+    map.and_then(|MapChoice(map)| map.with_untracked(|m| m.as_ref().map(|m| m.link_part())))
+        .map(|part| format!("&{part}"))
+        .unwrap_or_default()
+}
+
+/// The link of the current page, for the "Copy link" button (with the decision map shown).
+pub fn current_link(scenario: &Scenario, preset_name: &str, map: Option<MapChoice>) -> String {
     let location = window().location();
     let base = location.href().unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default().to_string();
-    format!("{base}#{}", encode_link(scenario, preset_name))
+    format!(
+        "{base}#{}{}",
+        encode_link(scenario, preset_name),
+        map_part(map)
+    )
 }
 
 /// The `<iframe>` snippet that embeds the current scenario, showing `chart`, in another site
@@ -147,7 +164,13 @@ pub fn LinkBar(
     /// The page's own run is in flight (the comparison waits for it).
     busy: Signal<bool>,
 ) -> impl IntoView {
-    let full_link = move || scenario.with(|s| current_link(s, &preset_name.get()));
+    let map = use_context::<MapChoice>();
+    let full_link = move || {
+        if let Some(MapChoice(m)) = map {
+            m.track();
+        }
+        scenario.with(|s| current_link(s, &preset_name.get(), map))
+    };
     let (show_embed, set_show_embed) = signal(false);
     let (show_compare, set_show_compare) = signal(false);
     if embed {
@@ -160,7 +183,7 @@ pub fn LinkBar(
     }
     let (copied, set_copied) = signal(None::<String>);
     let copy = move |_| {
-        let link = scenario.with(|s| current_link(s, &preset_name.get_untracked()));
+        let link = scenario.with(|s| current_link(s, &preset_name.get_untracked(), map));
         let clipboard = window().navigator().clipboard();
         let promise = clipboard.write_text(&link);
         wasm_bindgen_futures::spawn_local(async move {

@@ -10,6 +10,8 @@ mod case_studies;
 mod chart_width;
 mod compare;
 mod controls;
+mod decision_map;
+mod decision_map_worker;
 mod embed_view;
 mod export;
 mod histogram_chart;
@@ -70,6 +72,9 @@ pub fn App() -> impl IntoView {
     let embed_chart = from_link.embed_chart;
     let preset_name = RwSignal::new(from_link.preset.clone());
     let scenario = RwSignal::new(from_link.scenario.clone());
+    provide_context(decision_map::MapChoice(RwSignal::new(
+        from_link.map.clone(),
+    )));
     link_sync::sync_to_location(scenario, preset_name, embed.then_some(embed_chart));
     let valid = Memo::new(move |_| scenario.with(|s| s.validate().map_err(|e| e.to_string())));
     let estimates = Memo::new(move |_| {
@@ -188,6 +193,7 @@ pub fn App() -> impl IntoView {
                         <TornadoCharts state=run.tornado scenario=scenario />
                         <BreakEvens found=run.break_evens scenario=scenario />
                         <CheckpointAdvicePanel scenario=scenario />
+                        <decision_map::DecisionMapPanel scenario=scenario busy=run.running.into() />
                         <case_studies::CaseStudies scenario=scenario preset_name=preset_name />
                         <MethodPanel scenario=scenario />
                     }

@@ -231,3 +231,27 @@ proptest! {
         prop_assert_eq!(back.scenario, s);
     }
 }
+
+#[test]
+fn a_links_decision_map_opens_with_it_and_a_bad_one_says_what_was_ignored() {
+    let link = encode_link(&preset(DEFAULT).unwrap().scenario(), DEFAULT);
+    let read = decode_link(&format!("{link}&map=fte_cost:0:300000,egress_price,tco"));
+    assert!(read.notices.is_empty(), "{:?}", read.notices);
+    let map = read.map.expect("the map's settings");
+    assert_eq!(
+        (map.x.knob.as_str(), map.x.to, map.y.knob.as_str(), map.y.to),
+        ("fte_cost", 300_000.0, "egress_price", 0.25)
+    );
+    assert_eq!(
+        map.link_part(),
+        "map=fte_cost:0:300000,egress_price:0:0.25,tco"
+    );
+    let bad = decode_link(&format!("{link}&map=warp_factor,fte_cost"));
+    assert_eq!(bad.map, None);
+    assert_eq!(
+        bad.notices,
+        ["Ignored the decision map's settings: \"warp_factor\" is not an input the map can vary."]
+    );
+    // The scenario itself is read as without the part.
+    assert_eq!(bad.scenario, decode_link(&link).scenario);
+}

@@ -9,6 +9,7 @@
 //! a notice that says exactly what was ignored. Output sizes are bounded against hostile links.
 
 use super::compare::leaf_differences;
+use super::decision_map::MapSettings;
 use super::edit::field_mut;
 use super::presets::{preset, preset_scenario_at, DEFAULT};
 use super::shorten;
@@ -166,6 +167,8 @@ pub struct DecodedLink {
     /// The content key of the job history the link was made replaying (`r=…`): the page
     /// replays it if this browser keeps it, else shows the fitted classes the link carries.
     pub replay_key: Option<String>,
+    /// The decision map the link shows (`map=…`, see [`MapSettings::link_part`]).
+    pub map: Option<MapSettings>,
 }
 
 /// Reads a fragment (with or without the leading `#`, or a whole URL). Never fails.
@@ -180,6 +183,7 @@ pub fn decode_link(link: &str) -> DecodedLink {
         embed_chart: EmbedChart::default(),
         notices: Vec::new(),
         replay_key: None,
+        map: None,
     };
     if fragment.trim().is_empty() {
         return out;
@@ -208,6 +212,10 @@ pub fn decode_link(link: &str) -> DecodedLink {
                  the link carries are shown.",
                 shorten(40, value)
             )),
+            "map" => match MapSettings::from_link_value(value) {
+                Ok(map) => out.map = Some(map),
+                Err(why) => notices.push(format!("Ignored the decision map's settings: {why}.")),
+            },
             "chart" => match EmbedChart::from_key(value) {
                 Some(chart) => out.embed_chart = chart,
                 None => notices.push(format!(

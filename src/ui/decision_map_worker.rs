@@ -1,0 +1,212 @@
+//! The decision map's own worker (a simulation worker started from the same loader, asked
+//! only for maps), so the map never delays the main run's workers. It is started when the
+//! first map is asked for; requests wait until it says it is ready, and a newer request or a
+//! stop replaces the older one there. Where no worker can start, or it fails, the map runs in
+//! main-thread slices instead, so an answer always comes.
+
+use super::runner::{run_on_main_thread, WORKER_LOADER};
+use super::sim_worker::WorkerPool;
+use crate::model::scenario::Scenario;
+use crate::scenario::decision_map::{DecisionMapRun, MapCell, MapSettings};
+use crate::worker_protocol::{encode, ScenarioText, WorkerInput, WorkerOutput};
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+use wasm_bindgen::JsValue;
+
+/// A map's progress, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MapAnswer {
+    /// The request answered.
+    pub map_id: u64,
+    /// The cells done, in the order computed.
+    pub cells: Vec<MapCell>,
+    /// Replications run.
+    pub done: u32,
+    /// Replications in the whole map.
+    pub total: u32,
+    /// Why the map cannot be drawn, if it cannot.
+    pub error: Option<String>,
+}
+
+/// A request, kept for a worker not yet ready and for the main thread after a failure.
+struct Request {
+    map_id: u64,
+    scenario: Scenario,
+    settings: MapSettings,
+}
+
+struct Inner {
+    pool: RefCell<Option<WorkerPool>>,
+    ready: Cell<bool>,
+    /// No worker can run here, or it failed: maps run on the main thread.
+    on_page: Cell<bool>,
+    latest: RefCell<Option<Request>>,
+    busy: Signal<bool>,
+    on_answer: Rc<dyn Fn(MapAnswer)>,
+}
+
+/// The page's decision-map computer.
+#[derive(Clone)]
+pub struct MapWorker(Rc<Inner>);
+
+impl MapWorker {
+    /// A computer answering through `on_answer`; `busy` holds main-thread slices back while
+    /// the main run is in flight.
+    pub fn new(busy: Signal<bool>, on_answer: Rc<dyn Fn(MapAnswer)>) -> MapWorker {
+        MapWorker(Rc::new(Inner {
+            pool: RefCell::new(None),
+            ready: Cell::new(false),
+            on_page: Cell::new(false),
+            latest: RefCell::new(None),
+            busy,
+            on_answer,
+        }))
+    }
+
+    /// Computes the map of `scenario` with `settings`, replacing any older map.
+    pub fn request(&self, map_id: u64, scenario: Scenario, settings: MapSettings) {
+        *self.0.latest.borrow_mut() = Some(Request {
+            map_id,
+            scenario,
+            settings,
+        });
+        if !self.0.on_page.get() && self.0.pool.borrow().is_none() {
+            self.start();
+        }
+        if self.0.on_page.get() {
+            run_here(&self.0);
+        } else if self.0.ready.get() {
+            post_latest(&self.0);
+        }
+    }
+
+    /// Drops the map in progress (its inputs changed).
+    pub fn stop(&self) {
+        self.0.latest.borrow_mut().take();
+        if self.0.ready.get() {
+            post(&self.0, &WorkerInput::Stop);
+        }
+    }
+
+    fn start(&self) {
+        let weak: Weak<Inner> = Rc::downgrade(&self.0);
+        let pool = WorkerPool::start(
+            WORKER_LOADER,
+            1,
+            Rc::new(move |_, answer| {
+                if let Some(inner) = weak.upgrade() {
+                    heard(&inner, answer);
+                }
+            }),
+        );
+        match pool {
+            Some(pool) => *self.0.pool.borrow_mut() = Some(pool),
+            None => self.0.on_page.set(true),
+        }
+    }
+}
+
+fn post(inner: &Inner, input: &WorkerInput) {
+    if let (Ok(text), Some(pool)) = (encode(input), inner.pool.borrow().as_ref()) {
+        pool.post(0, &JsValue::from_str(&text));
+    }
+}
+
+fn post_latest(inner: &Inner) {
+    let input = inner
+        .latest
+        .borrow()
+        .as_ref()
+        .map(|r| WorkerInput::DecisionMap {
+            map_id: r.map_id,
+            scenario: ScenarioText::of(&r.scenario),
+            settings: r
+                .settings
+                .link_part()
+                .trim_start_matches("map=")
+                .to_string(),
+        });
+    if let Some(input) = input {
+        post(inner, &input);
+    }
+}
+
+/// What the worker said.
+fn heard(inner: &Rc<Inner>, answer: Result<WorkerOutput, String>) {
+    match answer {
+        Ok(WorkerOutput::Ready) => {
+            inner.ready.set(true);
+            post_latest(inner);
+        }
+        Ok(WorkerOutput::DecisionMap {
+            map_id,
+            cells,
+            done,
+            total,
+            error,
+        }) => (inner.on_answer)(MapAnswer {
+            map_id,
+            cells,
+            done,
+            total,
+            error,
+        }),
+        Ok(_) => {}
+        Err(_) => {
+            // The worker could not start or crashed: maps run here from now on.
+            inner.on_page.set(true);
+            inner.ready.set(false);
+            let pool = inner.pool.borrow_mut().take();
+            set_timeout(move || drop(pool), std::time::Duration::ZERO);
+            run_here(inner);
+        }
+    }
+}
+
+/// Runs the latest request in main-thread slices.
+fn run_here(inner: &Rc<Inner>) {
+    let Some((map_id, map)) = inner.latest.borrow().as_ref().map(|r| {
+        (
+            r.map_id,
+            DecisionMapRun::new(&r.scenario, r.settings.clone()),
+        )
+    }) else {
+        return;
+    };
+    let map = match map {
+        Ok(map) => map,
+        Err(error) => {
+            (inner.on_answer)(MapAnswer {
+                map_id,
+                error: Some(error),
+                ..MapAnswer::default()
+            });
+            return;
+        }
+    };
+    let weak = Rc::downgrade(inner);
+    let current = {
+        let weak = weak.clone();
+        move || {
+            weak.upgrade().is_some_and(|i| {
+                i.latest
+                    .borrow()
+                    .as_ref()
+                    .is_some_and(|r| r.map_id == map_id)
+            })
+        }
+    };
+    run_on_main_thread(map, current, inner.busy, move |map, _| {
+        if let Some(inner) = weak.upgrade() {
+            let (done, total) = map.progress();
+            (inner.on_answer)(MapAnswer {
+                map_id,
+                cells: map.cells().to_vec(),
+                done,
+                total,
+                error: None,
+            });
+        }
+    });
+}
