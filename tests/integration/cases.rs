@@ -1,7 +1,8 @@
 //! The seeds' case studies: every entry's model figure recomputed from its preset and shown
 //! as the panel shows it; the stories' own arithmetic checked by hand (seed 002's egress at
 //! its flat prices and as the tiers price it; seed 000's Snap numbers, which do not
-//! reconcile).
+//! reconcile; seed 000's failure burn, Sequoia's budget and the fintech's payback; seed
+//! 004's bursty jobs step by step).
 
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::egress::EgressTiers;
@@ -11,7 +12,7 @@ use gpucost::scenario::presets::preset;
 #[test]
 fn every_case_shows_the_figure_its_preset_gives() {
     let all = cases();
-    assert!(all.len() >= 6, "{}", all.len());
+    assert!(all.len() >= 20, "{}", all.len());
     for c in &all {
         assert!(
             preset(&c.preset).is_some(),
@@ -95,4 +96,84 @@ fn snaps_numbers_do_not_reconcile_and_the_preset_says_which_it_takes() {
     // The model's discount on the compute is the list's, nearly: 62.0 %.
     let c = case("snap-p4d-spot").unwrap();
     assert!((c.model.value - 62.0).abs() < 0.5, "{}", c.model.value);
+}
+
+#[test]
+fn a_broken_experiment_burns_its_attempts_halfway_through_each() {
+    // Three attempts (the first and two retries), each failing on average halfway through
+    // the run and reading its data 12 % slow: 3 × 0.5 × 1.12 = 1.68 runs' GPU-hours.
+    let s = preset("case-sequoia-av-experiments").unwrap().scenario();
+    let class = s
+        .job_classes
+        .iter()
+        .find(|c| c.name == "Experiment")
+        .unwrap();
+    let attempts = f64::from(1 + class.failures.max_retries);
+    let slow = 1.0 + s.platforms[0].storage_read_slowdown_pct / 100.0;
+    let by_hand = attempts * 0.5 * slow;
+    assert!((by_hand - 1.68).abs() < 1e-12);
+    let c = case("sequoia-av-burn").unwrap();
+    assert!((c.model.value - by_hand).abs() < 0.05, "{}", c.model.value);
+    // The article's 2.3 takes a fourth attempt: 4 × 0.5 × 1.12 = 2.24.
+    assert!((4.0 * 0.5 * slow - 2.24).abs() < 1e-12);
+    // Its budget: $890K of $2.1M is the share a 34 % reality keeps of an 80 % plan.
+    assert!((2_100_000.0 * 34.0 / 80.0 - 892_500.0_f64).abs() < 1e-6);
+}
+
+#[test]
+fn the_fintechs_payback_is_the_engineering_cost_over_the_monthly_saving() {
+    use gpucost::model::monte_carlo::MonteCarlo;
+    let s = preset("case-fintech-autopilot-payback").unwrap().scenario();
+    let mut run = MonteCarlo::new(s.clone()).unwrap();
+    run.run_to_end();
+    let results = run.results();
+    let saving =
+        results.platforms[0].monthly_tco_usd.mean - results.platforms[1].monthly_tco_usd.mean;
+    // Six engineer-months at $200,000 a year: $100,000, repaid at `saving` a month; a month
+    // is 730 ÷ 168 weeks.
+    let one_off = 6.0 * s.people.fte_cost_usd_per_year / 12.0;
+    assert_eq!(one_off, 100_000.0);
+    let weeks = one_off / saving * 730.0 / 168.0;
+    let recomputed = recompute(&case("fintech-payback").unwrap()).unwrap();
+    assert!((recomputed - weeks).abs() < 1e-6, "{recomputed} vs {weeks}");
+    // 11 weeks would take $39,502 a month.
+    assert!((one_off / (11.0 * 168.0 / 730.0) - 39_502.16).abs() < 0.01);
+}
+
+#[test]
+fn bursty_g5_steps_pull_as_the_bursts_fall() {
+    // Steps 1 and 2: every job waits for a full pull (the cache alone changes nothing while
+    // nodes leave at once).
+    for story in ["bursty-g5-1-cold", "bursty-g5-2-image-cache"] {
+        let c = case(story).unwrap();
+        assert!(
+            (c.model.value - 100.0).abs() < 0.1,
+            "{story}: {}",
+            c.model.value
+        );
+    }
+    // Step 3: a 30-minute window catches the next of 6 bursts a day with a chance of
+    // 1 − e^(−6 × 0.5 ÷ 24); the others pull.
+    let s = preset("case-bursty-g5-steps").unwrap().scenario();
+    let window_h = s.platforms[2].first_pool().warm_pool_window_s / 3_600.0;
+    let missed = (-6.0 * window_h / 24.0_f64).exp();
+    assert!((missed - 0.882_497).abs() < 1e-6);
+    let c = case("bursty-g5-3-warm-window").unwrap();
+    assert!(
+        (c.model.value - 100.0 * missed).abs() < 1.0,
+        "{}",
+        c.model.value
+    );
+    // Step 4: one pull for each 4-GPU node, 1 in 4 of those bursts' jobs (about: a job that
+    // ends early frees a warm slot for the next burst).
+    let c = case("bursty-g5-4-four-gpu").unwrap();
+    assert!(
+        (c.model.value - 25.0 * missed).abs() < 2.5,
+        "{}",
+        c.model.value
+    );
+    // The metric's scale: one pull of the 15 GB image at 0.06 GB/s is 250 s, 4.1667 min,
+    // and 100 % ÷ 4.1667 min = 24.
+    let pull_min = s.job_classes[0].image_gb / s.platforms[0].image_pull_gb_per_s / 60.0;
+    assert!((100.0 / pull_min - 24.0).abs() < 1e-9);
 }

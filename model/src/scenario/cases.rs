@@ -10,6 +10,8 @@
 //! recomputes it from the preset (`tests/integration/cases.rs`), so it cannot go stale.
 
 use crate::model::cost_category::Category;
+use crate::model::scenario::JobClass;
+use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -96,11 +98,30 @@ pub enum Metric {
     /// The share of a platform's kept compute that is not scaling loss, % (its multi-node
     /// scaling efficiency as the run measured it).
     ScalingEfficiency { platform: String },
+    /// The field on `platform` over the field on `against` (a ÷ b): with
+    /// `turnaround_inflation`, how many times as long a result takes there.
+    Ratio {
+        platform: String,
+        against: String,
+        field: String,
+    },
+    /// Weeks until `platform`'s cumulative cash in the payback view falls to the current
+    /// platform's: its break-even month × the weeks in a month (730 h ÷ 168 h).
+    PaybackWeeks { platform: String },
+    /// The GPU time a given-up job burned, in multiples of the GPU time one job of `class`
+    /// takes to finish: the failed attempts' dollars per job given up, over the class's
+    /// nominal reference-GPU-hours (its GPUs × its mean duration) at the platform's price of
+    /// a useful reference-GPU-hour of compute (`useful_compute` ÷ `useful_gpu_hours`). Read
+    /// where only that class fails for good (its failures deterministic).
+    FailureBurn { platform: String, class: String },
 }
 
 fn one() -> f64 {
     1.0
 }
+
+/// Hours in a week.
+const WEEK_H: f64 = 168.0;
 
 impl Metric {
     /// The figure in `report` (a `gpucost eval` report as JSON), or why it cannot be read.
@@ -135,6 +156,34 @@ impl Metric {
                 let slowdown = field_of(report, platform, "breakdown_usd.storage_read_slowdown")?;
                 let loss = field_of(report, platform, "breakdown_usd.multi_node_scaling_loss")?;
                 Ok(100.0 * (useful + slowdown) / (useful + slowdown + loss))
+            }
+            Metric::Ratio {
+                platform,
+                against,
+                field,
+            } => Ok(field_of(report, platform, field)? / field_of(report, against, field)?),
+            Metric::PaybackWeeks { platform } => {
+                let month = report["payback"]["platforms"]
+                    .as_array()
+                    .and_then(|ps| ps.iter().find(|p| p["name"] == platform.as_str()))
+                    .ok_or_else(|| format!("no payback line for \"{platform}\" in the report"))?
+                    ["breakeven_month"]
+                    .as_f64()
+                    .ok_or_else(|| format!("\"{platform}\" does not pay back within 36 months"))?;
+                Ok(month * HOURS_PER_MONTH / WEEK_H)
+            }
+            Metric::FailureBurn { platform, class } => {
+                let nominal_gpu_hours = report["scenario"]["job_classes"]
+                    .as_array()
+                    .and_then(|cs| cs.iter().find(|c| c["name"] == class.as_str()))
+                    .and_then(|c| serde_json::from_value::<JobClass>(c.clone()).ok())
+                    .map(|c| c.gpus_per_job * c.duration.mean_hours())
+                    .ok_or_else(|| format!("no job class \"{class}\" in the report"))?;
+                let usd_per_gpu_hour = field_of(report, platform, "breakdown_usd.useful_compute")?
+                    / field_of(report, platform, "useful_gpu_hours")?;
+                let burned_per_job = field_of(report, platform, "breakdown_usd.failed_attempts")?
+                    / field_of(report, platform, "jobs_failed")?;
+                Ok(burned_per_job / (nominal_gpu_hours * usd_per_gpu_hour))
             }
         }
     }
@@ -219,13 +268,22 @@ const FILES: &[&str] = &[
     include_str!("../../../data/cases/snap-p4d-spot.json"),
     include_str!("../../../data/cases/robinhood-ri-spot.json"),
     include_str!("../../../data/cases/batch-g5-vs-gke.json"),
+    include_str!("../../../data/cases/sequoia-av-burn.json"),
+    include_str!("../../../data/cases/sequoia-av-utilisation.json"),
+    include_str!("../../../data/cases/uber-55-vs-85.json"),
+    include_str!("../../../data/cases/fintech-payback.json"),
     include_str!("../../../data/cases/bnp-six-jobs.json"),
     include_str!("../../../data/cases/fsdp-92-vs-78.json"),
     include_str!("../../../data/cases/sagemaker-vs-eks-tco.json"),
+    include_str!("../../../data/cases/datastax-inference.json"),
     include_str!("../../../data/cases/egress-10-tb.json"),
     include_str!("../../../data/cases/s3-direct-vs-fsx.json"),
     include_str!("../../../data/cases/h100-four-hour-wait.json"),
     include_str!("../../../data/cases/a3-commitment.json"),
+    include_str!("../../../data/cases/bursty-g5-1-cold.json"),
+    include_str!("../../../data/cases/bursty-g5-2-image-cache.json"),
+    include_str!("../../../data/cases/bursty-g5-3-warm-window.json"),
+    include_str!("../../../data/cases/bursty-g5-4-four-gpu.json"),
 ];
 
 /// Every case. The files are part of the build; a test reads each.
@@ -282,5 +340,79 @@ mod tests {
         assert_eq!(figure_text(-12.3, "%", 1), "−12.3 %");
         assert_eq!(decimals_of(3.8), 1);
         assert_eq!(decimals_of(31.0), 0);
+    }
+
+    /// A report with two platforms, a payback view and one job class, numbers chosen to be
+    /// worked by hand.
+    fn hand_report() -> Value {
+        let mut a = serde_json::json!({
+            "name": "A",
+            "turnaround_inflation": { "mean": 4.5 },
+            "useful_gpu_hours": { "mean": 100.0 },
+            "jobs_failed": { "mean": 10.0 },
+            "breakdown_usd": {},
+        });
+        for c in Category::ALL {
+            a["breakdown_usd"][c.key()] = 0.0.into();
+        }
+        a["breakdown_usd"]["useful_compute"] = 300.0.into();
+        a["breakdown_usd"]["failed_attempts"] = 90.0.into();
+        let mut b = a.clone();
+        b["name"] = "B".into();
+        b["turnaround_inflation"]["mean"] = 1.5.into();
+        serde_json::json!({
+            "platforms": [a, b],
+            "payback": { "platforms": [
+                { "name": "A", "breakeven_month": null },
+                { "name": "B", "breakeven_month": 2.0 },
+            ] },
+            "scenario": { "job_classes": [{
+                "name": "Experiment",
+                "gpus_per_job": 2,
+                "duration": { "kind": "fixed", "hours": 0.5 },
+            }] },
+        })
+    }
+
+    #[test]
+    fn a_ratio_divides_one_platforms_field_by_the_others() {
+        let m = Metric::Ratio {
+            platform: "A".into(),
+            against: "B".into(),
+            field: "turnaround_inflation".into(),
+        };
+        // 4.5 ÷ 1.5.
+        assert!((m.of(&hand_report()).unwrap() - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn payback_weeks_are_the_breakeven_month_in_weeks() {
+        let m = Metric::PaybackWeeks {
+            platform: "B".into(),
+        };
+        // 2 months of 730 hours are 1,460 hours, 8.690476 weeks of 168.
+        let weeks = m.of(&hand_report()).unwrap();
+        assert!((weeks - 1_460.0 / 168.0).abs() < 1e-12, "{weeks}");
+        assert!((weeks - 8.690_476).abs() < 1e-6);
+        let never = Metric::PaybackWeeks {
+            platform: "A".into(),
+        };
+        assert!(never.of(&hand_report()).is_err());
+    }
+
+    #[test]
+    fn failure_burn_is_a_failed_jobs_dollars_over_a_nominal_runs() {
+        let m = Metric::FailureBurn {
+            platform: "A".into(),
+            class: "Experiment".into(),
+        };
+        // $300 for 100 useful GPU-hours: $3 a GPU-hour. A job: 2 GPUs × 0.5 h = 1 GPU-hour,
+        // $3. Failed: $90 over 10 jobs, $9 each: 3 times a successful run.
+        assert!((m.of(&hand_report()).unwrap() - 3.0).abs() < 1e-12);
+        let missing = Metric::FailureBurn {
+            platform: "A".into(),
+            class: "Retrain".into(),
+        };
+        assert!(missing.of(&hand_report()).is_err());
     }
 }
