@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engine.mjs';
 import { measurePage, measurePipeline, measureServing, measureSingleFile } from './page-latency.mjs';
 import { measureNativeImport, measurePageImport } from './history-import.mjs';
+import { measureDecisionMap } from './decision-map.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 // The page-weight budget, kB gzip of every .wasm and .js (scripts/bundle-sizes.sh warns past it).
@@ -158,6 +159,14 @@ const pl = pipeline.latency;
 add('Pipeline page (pharma-14-stage-pipeline)', '≤ 150 ms coarse p95 and ≤ 1 s full after a utilization input (around the preset\'s ten runs a day); no main-thread task over 50 ms; a newer input cancels the older run',
   `Inputs at 33–43 % utilization (9 to 11.5 runs a day): coarse p95 ${fmt(pl.coarseP95)} ms (median ${fmt(pl.coarseMedian)}), full p95 ${fmt(pl.fullP95)} ms (median ${fmt(pl.fullMedian)}) over 30 inputs; dragging: ${pipeline.dragging.longTasks} long tasks, ${pipeline.dragging.olderRunsFinished} older runs finished of ${pipeline.dragging.inputs}`,
   pl.coarseP95 <= 150 && pl.fullP95 <= 1000 && pipeline.dragging.longTasks === 0 && pipeline.dragging.olderRunsFinished === 0);
+const map = await measureDecisionMap();
+add('Decision map', '≤ 1 s from choosing its inputs to the coarse 4 × 4 pass on screen and ≤ 5 s to the 12 × 12 map (16 replications a cell, in a worker of its own, once the main run is done); no main-thread task over 50 ms',
+  `coarse median ${fmt(map.coarseMedian, 0)} ms (longest ${fmt(map.coarseMax, 0)}), full median ${fmt(map.fullMedian, 0)} ms (longest ${fmt(map.fullMax, 0)}) over ${map.samples.length} choices (opening the panel on spot rate × utilization, then new inputs across); ${map.longTasks} long tasks`,
+  map.coarseMax <= 1000 && map.fullMax <= 5000 && map.longTasks === 0);
+const mapPipeline = await measureDecisionMap(pipelineLink, ['fte_cost']);
+const mapServing = await measureDecisionMap(servingLink, ['fte_cost']);
+add('Decision map, heavier presets', 'report: the same, on pharma-14-stage-pipeline and agent-traffic-spike (opening the panel, then FTE cost across)',
+  `pipeline: coarse median ${fmt(mapPipeline.coarseMedian, 0)} ms, full median ${fmt(mapPipeline.fullMedian, 0)} ms, ${mapPipeline.longTasks} long tasks; serving: coarse median ${fmt(mapServing.coarseMedian, 0)} ms, full median ${fmt(mapServing.fullMedian, 0)} ms, ${mapServing.longTasks} long tasks`, null);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
 add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 

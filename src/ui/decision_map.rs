@@ -161,7 +161,9 @@ fn MapControls(
         })
     };
     let pick = move |x_axis: bool, id: String| {
-        if let Some(axis) = knob(&id).and_then(MapAxis::whole) {
+        if let Some(axis) =
+            knob(&id).and_then(|k| scenario.with_untracked(|s| MapAxis::chosen(k, s)))
+        {
             choice.update(|c| {
                 if let Some(c) = c {
                     if x_axis {

@@ -54,6 +54,19 @@ impl MapAxis {
         })
     }
 
+    /// The range a map takes for `knob` when it is chosen for `scenario`: the slider's whole
+    /// range, but traffic only up to four times the scenario's own (at least 1 req/s): its
+    /// slider runs to 5,000 req/s, where a service of 100 would spend the map on loads it never
+    /// sees, and slowly (replicas by the thousand in every cell).
+    pub fn chosen(knob: &Knob, scenario: &Scenario) -> Option<MapAxis> {
+        let mut axis = MapAxis::whole(knob)?;
+        if knob.id == "traffic" {
+            let own = (knob.get)(scenario);
+            axis.to = (4.0 * own).clamp(1.0, axis.to);
+        }
+        Some(axis)
+    }
+
     /// The knob this axis varies.
     pub fn knob(&self) -> Option<&'static Knob> {
         knob(&self.knob)
@@ -120,8 +133,8 @@ impl MapSettings {
             },
         };
         Some(MapSettings {
-            x: MapAxis::whole(x)?,
-            y: MapAxis::whole(y)?,
+            x: MapAxis::chosen(x, scenario)?,
+            y: MapAxis::chosen(y, scenario)?,
             metric: VerdictMetric::default(),
         })
     }
@@ -584,6 +597,13 @@ mod tests {
             .check(&s)
             .unwrap_err()
             .contains("lower to a higher"));
+        // A service's traffic is mapped up to four times its own: 0 to 120 req/s at 30.
+        let mut serving = s.clone();
+        let mut service = crate::model::scenario::Service::default();
+        service.traffic.mean_rps = 30.0;
+        serving.services = vec![service];
+        let traffic = MapAxis::chosen(knob("traffic").unwrap(), &serving).unwrap();
+        assert_eq!((traffic.from, traffic.to), (0.0, 120.0));
         // The serving inputs mean nothing to a training scenario.
         let serving = MapSettings::from_link_value("traffic,fte_cost").unwrap();
         assert!(serving.check(&s).unwrap_err().contains("means nothing"));
