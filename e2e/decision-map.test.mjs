@@ -43,13 +43,17 @@ test('the decision map renders its coarse pass, refines, is stopped by a newer i
     assert.match(await page.locator(`${figure} .map-status`).textContent(), /12 × 12 cells, 16 replications each \(the main run has 200\)/);
     assert.match(await settledHash(page), /&map=spot_interruption_rate:0:0\.2,utilization:5:150$/);
 
-    // New axes: a new map. Once its coarse pass is in, a newer input stops it.
+    // New axes: a new map. Once its coarse pass is in, a newer input stops it: here 2,000
+    // replications, so the main run takes a second or more, in which an older map left running
+    // would answer some 25 times (every 40 ms) and might finish.
+    await page.locator('details.simulation-settings > summary').click();
     await page.locator('#map-x').selectOption('fte_cost');
     await waitForCells(page, 16, done.id);
     const older = await mapState(page);
     assert.notEqual(older.state, 'done', 'refining when the input comes');
     const run = await runId(page);
-    await typeNumber(page, 'spot-rate-number', 0.05);
+    const inputAt = await page.evaluate(() => performance.now());
+    await typeNumber(page, 'simulation-replications', 2000);
     await waitForRun(page, run);
     await page.waitForFunction((id) => {
       const f = document.querySelector('figure.chart.decision-map');
@@ -57,9 +61,13 @@ test('the decision map renders its coarse pass, refines, is stopped by a newer i
     }, older.id, { timeout: 60_000 });
     const newer = await mapState(page);
     assert.ok(newer.id > older.id);
+    const answersAfter = await page.evaluate(([id, t]) => performance.getEntriesByName(`gpucost:map-answer:${id}`)
+      .filter((m) => m.startTime > t).length, [older.id, inputAt]);
+    assert.ok(answersAfter <= 2, `${answersAfter} answers of the stopped map after the input`);
     const full = await marks(page, 'map-full');
     assert.ok(full.includes(`gpucost:map-full:${newer.id}`), full.join());
     assert.ok(!full.includes(`gpucost:map-full:${older.id}`), 'the stopped map never finished');
+    assert.match(await page.locator(`${figure} .map-status`).textContent(), /\(the main run has 2000\)/);
     const hash = await settledHash(page);
     assert.match(hash, /&map=fte_cost:0:600000,utilization:5:150$/);
 
@@ -70,6 +78,19 @@ test('the decision map renders its coarse pass, refines, is stopped by a newer i
     assert.equal(await page.locator('#decision-map').evaluate((d) => d.open), true);
     assert.equal(await page.locator('#map-x').inputValue(), 'fte_cost');
     await waitForCells(page, 16);
+
+    // Choosing for one axis the other's input swaps the axes; the ranges stay unfolded and
+    // a reversed range is refused in words.
+    await page.locator('.map-ranges > summary').click();
+    await page.locator('#map-y').selectOption('fte_cost');
+    assert.equal(await page.locator('#map-x').inputValue(), 'utilization');
+    assert.equal(await page.locator('#map-y').inputValue(), 'fte_cost');
+    assert.equal(await page.locator('.map-ranges').evaluate((d) => d.open), true);
+    await typeNumber(page, 'map-y-from', 700000);
+    assert.match(await page.locator('.map-ranges .input-error').first().textContent(), /between|from 0|600/);
+    await typeNumber(page, 'map-y-to', 100000);
+    await typeNumber(page, 'map-y-from', 200000);
+    assert.match(await page.locator('.map-ranges').textContent(), /lower to a higher value/);
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

@@ -35,8 +35,19 @@ const CELL: f64 = SIDE / MAP_SIZE as f64;
 struct MapState {
     /// The request the page wants answered (each change of inputs asks anew).
     wanted: u64,
-    /// The latest answer to it (an older request's cells stay, marked stale, until then).
+    /// What was asked for it, once sent.
+    asked: Option<Drawn>,
+    /// The latest answer (an older request's cells stay, marked stale, until a newer one).
     answer: MapAnswer,
+    /// The settings and platforms the answer's cells belong to.
+    drawn: Option<Drawn>,
+}
+
+/// A map's settings and the names of the platforms it ranks.
+#[derive(Debug, Clone, PartialEq)]
+struct Drawn {
+    settings: MapSettings,
+    names: Vec<String>,
 }
 
 impl MapState {
@@ -71,34 +82,40 @@ pub fn DecisionMapPanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> imp
         if answer.total > 0 && answer.done >= answer.total {
             mark("map-full", wanted);
         }
-        state.update(|s| s.answer = answer);
+        state.update(|s| {
+            s.answer = answer;
+            s.drawn = s.asked.clone();
+        });
     });
     let worker = StoredValue::new_local(MapWorker::new(busy, on_answer));
+    let open = Memo::new(move |_| choice.with(Option::is_some));
     // A change of inputs (or of the scenario) stops the map in progress and asks anew.
     Effect::new(move |_| {
         let settings = choice.get();
-        let checked = scenario.with(|s| settings.as_ref().map(|m| m.check(s)));
+        let checked = scenario.with(|s| {
+            settings
+                .as_ref()
+                .map(|m| (m.check(s), m.inputs_unused_by(s)))
+        });
         worker.with_value(MapWorker::stop);
-        match checked {
-            None => {}
-            Some(Err(_)) => {
-                // Inputs that mean nothing for a newly opened scenario give way to its own.
-                let own = scenario.with_untracked(MapSettings::default_for);
-                if own.is_some() && own != settings {
-                    choice.set(own);
-                    return;
-                }
+        if let Some((Err(_), true)) = &checked {
+            // Inputs that mean nothing for a newly opened scenario give way to its own.
+            let own = scenario.with_untracked(MapSettings::default_for);
+            if own.is_some() && own != settings {
+                choice.set(own);
+                return;
             }
-            Some(Ok(())) => {}
         }
         state.update(|s| {
             s.wanted += 1;
-            if let Some(Err(error)) = &checked {
+            s.asked = None;
+            if let Some((Err(error), _)) = &checked {
                 s.answer = MapAnswer {
                     map_id: s.wanted,
                     error: Some(error.clone()),
                     ..MapAnswer::default()
                 };
+                s.drawn = None;
             }
         });
     });
@@ -115,68 +132,104 @@ pub fn DecisionMapPanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> imp
         sent.set_value(wanted);
         mark("map-sent", wanted);
         let s = scenario.get_untracked();
+        let names = s.platforms.iter().map(|p| p.name.clone()).collect();
+        state.update_untracked(|m| {
+            m.asked = Some(Drawn {
+                settings: settings.clone(),
+                names,
+            })
+        });
         worker.with_value(|w| w.request(wanted, s, settings));
     });
+    // Folding the panel stops the map and takes it out of the link; unfolding it again brings
+    // back the inputs it had, where the scenario still has them.
+    let last = StoredValue::new(None::<MapSettings>);
     let toggle = move |ev: leptos::ev::Event| {
         let open = event_target::<web_sys::HtmlDetailsElement>(&ev).open();
         if open && choice.with_untracked(Option::is_none) {
-            choice.set(scenario.with_untracked(MapSettings::default_for));
+            let again = scenario.with_untracked(|s| {
+                last.get_value()
+                    .filter(|m| m.check(s).is_ok())
+                    .or_else(|| MapSettings::default_for(s))
+            });
+            choice.set(again);
         } else if !open && choice.with_untracked(Option::is_some) {
+            last.set_value(choice.get_untracked());
             choice.set(None);
         }
     };
     view! {
-        <details class="decision-map-panel" id="decision-map" prop:open=move || choice.with(Option::is_some)
+        <details class="decision-map-panel" id="decision-map" prop:open=move || open.get()
             on:toggle=toggle>
             <summary>"Decision map: which platform wins across two inputs"</summary>
             <p class="muted">
                 "Pick two inputs; each cell of the grid runs the scenario at its middle and is shaded by the platform that costs least there, on the verdict's metric. "
                 {format!("Each cell runs {MAP_REPS} replications (fewer than the main run); a cell is decisive where its leader is lower than every other platform in at least {} % of them.", (DECISIVE_SHARE * 100.0).round())}
             </p>
-            {move || choice.get().map(|settings| view! {
-                <MapControls settings=settings choice=choice scenario=scenario />
-            })}
-            {move || choice.with(Option::is_some).then(|| view! {
+            {move || open.get().then(|| view! {
+                <MapControls choice=choice scenario=scenario />
                 <MapFigure choice=choice scenario=scenario state=state busy=busy />
             })}
         </details>
     }
 }
 
-/// The inputs' and metric's pickers and the axes' ranges.
+/// The inputs' and metric's pickers and the axes' ranges, mounted once while the panel is
+/// open (so a choice keeps its focus and the ranges stay unfolded).
 #[component]
 fn MapControls(
-    settings: MapSettings,
     choice: RwSignal<Option<MapSettings>>,
     scenario: RwSignal<Scenario>,
 ) -> impl IntoView {
-    let options = move |selected: String| {
-        scenario.with(|s| {
-            map_knobs(s)
-                .into_iter()
-                .map(|k| {
-                    view! { <option value=k.id selected=k.id == selected>{format!("{} ({})", k.label, k.unit)}</option> }
-                })
-                .collect_view()
+    let ids = Memo::new(move |_| {
+        scenario.with(|s| map_knobs(s).iter().map(|k| k.id).collect::<Vec<_>>())
+    });
+    let axis_ids = Memo::new(move |_| {
+        choice.with(|c| c.as_ref().map(|c| (c.x.knob.clone(), c.y.knob.clone())))
+    });
+    let current = move |x_axis: bool| {
+        axis_ids.with(|a| {
+            a.as_ref()
+                .map(|(x, y)| if x_axis { x.clone() } else { y.clone() })
+                .unwrap_or_default()
         })
     };
-    let pick = move |x_axis: bool, id: String| {
-        if let Some(axis) =
-            knob(&id).and_then(|k| scenario.with_untracked(|s| MapAxis::chosen(k, s)))
-        {
-            choice.update(|c| {
-                if let Some(c) = c {
-                    if x_axis {
-                        c.x = axis
-                    } else {
-                        c.y = axis
-                    }
+    let options = move |x_axis: bool| {
+        ids.get()
+            .into_iter()
+            .filter_map(knob)
+            .map(|k| {
+                view! {
+                    <option value=k.id prop:selected=move || current(x_axis) == k.id>
+                        {format!("{} ({})", k.label, k.unit)}
+                    </option>
                 }
-            });
-        }
+            })
+            .collect_view()
     };
-    let range_field = move |x_axis: bool, axis: &MapAxis, to: bool| {
-        let k = axis.knob()?;
+    // Choosing for one axis the other's input swaps them.
+    let pick = move |x_axis: bool, id: String| {
+        let Some(axis) = knob(&id).and_then(|k| scenario.with_untracked(|s| MapAxis::chosen(k, s)))
+        else {
+            return;
+        };
+        choice.update(|c| {
+            if let Some(c) = c {
+                let (mine, other) = if x_axis {
+                    (&mut c.x, &mut c.y)
+                } else {
+                    (&mut c.y, &mut c.x)
+                };
+                if other.knob == axis.knob {
+                    std::mem::swap(mine, other);
+                } else {
+                    *mine = axis;
+                }
+            }
+        });
+    };
+    let range_field = move |x_axis: bool, id: &str, to: bool| {
+        let k = knob(id)?;
         let slider = k.slider?;
         let end = if to { "to" } else { "from" };
         let side = if x_axis { "x" } else { "y" };
@@ -186,7 +239,14 @@ fn MapControls(
             (false, false) => "Up, from",
             (false, true) => "Up, to",
         };
-        let value = if to { axis.to } else { axis.from };
+        let end_of = move |c: &MapSettings, to: bool| {
+            let a = if x_axis { &c.x } else { &c.y };
+            if to {
+                a.to
+            } else {
+                a.from
+            }
+        };
         Some(view! {
             <NumberField
                 id=format!("map-{side}-{end}")
@@ -194,7 +254,7 @@ fn MapControls(
                 unit=k.unit
                 min=slider.min
                 max=slider.max
-                value=Signal::derive(move || value)
+                value=Signal::derive(move || choice.with(|c| c.as_ref().map_or(0.0, |c| end_of(c, to))))
                 on_change=Callback::new(move |v: f64| choice.update(|c| {
                     if let Some(c) = c {
                         let a = if x_axis { &mut c.x } else { &mut c.y };
@@ -202,27 +262,24 @@ fn MapControls(
                     }
                 }))
                 check=Callback::new(move |v: f64| {
-                    let other = choice.with_untracked(|c| c.as_ref().map(|c| {
-                        let a = if x_axis { &c.x } else { &c.y };
-                        if to { a.from } else { a.to }
-                    }))?;
+                    let other = choice.with_untracked(|c| c.as_ref().map(|c| end_of(c, !to)))?;
                     let ordered = if to { v > other } else { v < other };
                     (!ordered).then(|| format!("The range must run from a lower to a higher value ({} {}).", if to { "above" } else { "below" }, trim_number(other)))
                 })
             />
         })
     };
-    let x_id = settings.x.knob.clone();
-    let y_id = settings.y.knob.clone();
+    let metric_is =
+        move |m: VerdictMetric| choice.with(|c| c.as_ref().is_some_and(|c| c.metric == m));
     view! {
         <div class="map-controls">
             <div class="field">
                 <label for="map-x">"Across"</label>
-                <select id="map-x" on:change=move |ev| pick(true, event_target_value(&ev))>{options(x_id)}</select>
+                <select id="map-x" on:change=move |ev| pick(true, event_target_value(&ev))>{move || options(true)}</select>
             </div>
             <div class="field">
                 <label for="map-y">"Up"</label>
-                <select id="map-y" on:change=move |ev| pick(false, event_target_value(&ev))>{options(y_id)}</select>
+                <select id="map-y" on:change=move |ev| pick(false, event_target_value(&ev))>{move || options(false)}</select>
             </div>
             <div class="field">
                 <label for="map-metric">"Ranked by"</label>
@@ -230,16 +287,19 @@ fn MapControls(
                     let metric = if event_target_value(&ev) == "tco" { VerdictMetric::MonthlyTco } else { VerdictMetric::UsdPerUsefulGpuHour };
                     choice.update(|c| if let Some(c) = c { c.metric = metric });
                 }>
-                    <option value="useful" selected=settings.metric == VerdictMetric::UsdPerUsefulGpuHour>"$ per useful GPU-hour"</option>
-                    <option value="tco" selected=settings.metric == VerdictMetric::MonthlyTco>"Monthly TCO"</option>
+                    <option value="useful" prop:selected=move || metric_is(VerdictMetric::UsdPerUsefulGpuHour)>"$ per useful GPU-hour"</option>
+                    <option value="tco" prop:selected=move || metric_is(VerdictMetric::MonthlyTco)>"Monthly TCO"</option>
                 </select>
             </div>
             <details class="map-ranges">
                 <summary>"Ranges"</summary>
-                {range_field(true, &settings.x, false)}
-                {range_field(true, &settings.x, true)}
-                {range_field(false, &settings.y, false)}
-                {range_field(false, &settings.y, true)}
+                // Made again only when an axis's input changes (its unit and slider range).
+                {move || axis_ids.get().map(|(x, y)| view! {
+                    {range_field(true, &x, false)}
+                    {range_field(true, &x, true)}
+                    {range_field(false, &y, false)}
+                    {range_field(false, &y, true)}
+                })}
             </details>
         </div>
     }
@@ -287,13 +347,13 @@ fn MapFigure(
     busy: Signal<bool>,
 ) -> impl IntoView {
     let (message, set_message) = signal(None::<String>);
+    // The platforms of the map drawn (the scenario's until one is).
     let names = Memo::new(move |_| {
-        scenario.with(|s| {
-            s.platforms
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>()
-        })
+        state
+            .with(|m| m.drawn.as_ref().map(|d| d.names.clone()))
+            .unwrap_or_else(|| {
+                scenario.with(|s| s.platforms.iter().map(|p| p.name.clone()).collect())
+            })
     });
     let phase = move || {
         state.with(|s| {
@@ -330,10 +390,14 @@ fn MapFigure(
         })
     };
     let csv = move |_| {
-        let text = choice.with_untracked(|c| {
-            c.as_ref().map(|c| {
-                scenario
-                    .with_untracked(|s| state.with_untracked(|m| map_csv(c, s, &m.answer.cells)))
+        let text = state.with_untracked(|m| {
+            m.drawn.as_ref().map(|d| {
+                let mut named = scenario.get_untracked();
+                named.platforms.truncate(d.names.len());
+                for (p, name) in named.platforms.iter_mut().zip(&d.names) {
+                    p.name = name.clone();
+                }
+                map_csv(&d.settings, &named, &m.answer.cells)
             })
         });
         if let Some(text) = text {
@@ -341,7 +405,7 @@ fn MapFigure(
         }
     };
     let drawing = move || {
-        let settings = choice.get()?;
+        let settings = state.with(|m| m.drawn.as_ref().map(|d| d.settings.clone()))?;
         let names = names.get();
         let here = scenario.with(|s| {
             let at = |a: &MapAxis| a.knob().map(|k| a.position((k.get)(s), MAP_SIZE));
@@ -425,9 +489,9 @@ fn MapFigure(
                 }).collect_view()}
             </ul>
             <div class="map-export" role="group" aria-label="Export the decision map">
-                <button type="button" class="map-svg" on:click=move |_| set_message.set(save_chart("decision-map", false).err())>"SVG"</button>
-                <button type="button" class="map-png" on:click=move |_| set_message.set(save_chart("decision-map", true).err())>"PNG"</button>
-                <button type="button" class="map-csv" on:click=csv>"CSV"</button>
+                <button type="button" class="map-svg" prop:disabled=move || phase() != "done" on:click=move |_| set_message.set(save_chart("decision-map", false).err())>"SVG"</button>
+                <button type="button" class="map-png" prop:disabled=move || phase() != "done" on:click=move |_| set_message.set(save_chart("decision-map", true).err())>"PNG"</button>
+                <button type="button" class="map-csv" prop:disabled=move || phase() != "done" on:click=csv>"CSV"</button>
                 <span class="readout" role="status">{move || message.get()}</span>
             </div>
         </figure>
@@ -481,19 +545,35 @@ fn cell_view(
         (None, None) => format!("{at}: no platform did useful work"),
     };
     let own = (usize::from(cell.col), usize::from(cell.row)) == (col, row);
-    let split = (!cell.decisive() && cell.rival.is_some()).then(|| {
+    let title = if own {
+        title
+    } else {
+        format!("{title} (for now the coarse pass's cell in the middle of this 3 × 3 block)")
+    };
+    let class = |i: Option<u8>| {
+        if cell.error.is_some() {
+            "map-cell error".to_string()
+        } else {
+            format!("map-cell {}", series(i))
+        }
+    };
+    // Not decisive: the leader's colour in the upper-left half, the rival's in the other.
+    let shape = if !cell.decisive() && cell.rival.is_some() {
         view! {
-            <path class=format!("map-cell {}", series(cell.rival)) fill-opacity=opacity.clone()
+            <path class=class(cell.leader) fill-opacity=opacity.clone()
+                d=format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z", x, y, x + CELL, y, x, y + CELL) />
+            <path class=class(cell.rival) fill-opacity=opacity.clone()
                 d=format!("M{:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z", x + CELL, y, x + CELL, y + CELL, x, y + CELL) />
         }
-    });
+        .into_any()
+    } else {
+        view! { <rect class=class(cell.leader) fill-opacity=opacity.clone() x=x y=y width=CELL height=CELL /> }.into_any()
+    };
     view! {
         <g data-col=col data-row=row data-leader=name(cell.leader).unwrap_or_default()
             data-share=cell.share.to_string() data-own=own.to_string()>
             <title>{title}</title>
-            <rect class=format!("map-cell {}", if cell.error.is_some() { "error".to_string() } else { series(cell.leader) })
-                fill-opacity=opacity.clone() x=x y=y width=CELL height=CELL />
-            {split}
+            {shape}
         </g>
     }
     .into_any()

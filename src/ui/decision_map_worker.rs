@@ -7,6 +7,7 @@
 use super::runner::{run_on_main_thread, WORKER_LOADER};
 use super::sim_worker::WorkerPool;
 use crate::model::scenario::Scenario;
+use crate::run_coordinator::tuning::WORKER_WATCHDOG_MS;
 use crate::scenario::decision_map::{DecisionMapRun, MapCell, MapSettings};
 use crate::worker_protocol::{encode, ScenarioText, WorkerInput, WorkerOutput};
 use leptos::prelude::*;
@@ -104,6 +105,19 @@ impl MapWorker {
             Some(pool) => *self.0.pool.borrow_mut() = Some(pool),
             None => self.0.on_page.set(true),
         }
+        // A worker that never says it is ready (its module refused where no error is
+        // reported) is given up, as the main run's are: the map runs here.
+        let weak: Weak<Inner> = Rc::downgrade(&self.0);
+        set_timeout(
+            move || {
+                if let Some(inner) = weak.upgrade() {
+                    if !inner.ready.get() && !inner.on_page.get() {
+                        give_up_worker(&inner);
+                    }
+                }
+            },
+            std::time::Duration::from_millis(WORKER_WATCHDOG_MS as u64),
+        );
     }
 }
 
@@ -145,23 +159,41 @@ fn heard(inner: &Rc<Inner>, answer: Result<WorkerOutput, String>) {
             done,
             total,
             error,
-        }) => (inner.on_answer)(MapAnswer {
-            map_id,
-            cells,
-            done,
-            total,
-            error,
-        }),
-        Ok(_) => {}
-        Err(_) => {
-            // The worker could not start or crashed: maps run here from now on.
-            inner.on_page.set(true);
-            inner.ready.set(false);
-            let pool = inner.pool.borrow_mut().take();
-            set_timeout(move || drop(pool), std::time::Duration::ZERO);
-            run_here(inner);
+        }) => {
+            // Every answer the worker gives, before the page keeps only the current map's:
+            // the tests count an older map's answers after a stop.
+            if let Some(p) = window().performance() {
+                let _ = p.mark(&format!("gpucost:map-answer:{map_id}"));
+            }
+            let finished = error.is_some() || done >= total;
+            if finished {
+                // Nothing to redo should the worker fail later.
+                let mut latest = inner.latest.borrow_mut();
+                if latest.as_ref().is_some_and(|r| r.map_id == map_id) {
+                    *latest = None;
+                }
+            }
+            (inner.on_answer)(MapAnswer {
+                map_id,
+                cells,
+                done,
+                total,
+                error,
+            })
         }
+        Ok(_) => {}
+        Err(_) if inner.on_page.get() => {} // a later error of a worker already given up
+        Err(_) => give_up_worker(inner),
     }
+}
+
+/// The worker could not start, crashed or stayed silent: maps run here from now on.
+fn give_up_worker(inner: &Rc<Inner>) {
+    inner.on_page.set(true);
+    inner.ready.set(false);
+    let pool = inner.pool.borrow_mut().take();
+    set_timeout(move || drop(pool), std::time::Duration::ZERO);
+    run_here(inner);
 }
 
 /// Runs the latest request in main-thread slices.

@@ -139,6 +139,15 @@ impl MapSettings {
         })
     }
 
+    /// Whether an input of these settings is unknown or means nothing for `scenario` (a newly
+    /// opened scenario without spot, jobs or services): then the map takes the scenario's own
+    /// inputs instead. Other refusals are shown.
+    pub fn inputs_unused_by(&self, scenario: &Scenario) -> bool {
+        [&self.x, &self.y]
+            .iter()
+            .any(|a| a.knob().is_none_or(|k| !(k.when)(scenario)))
+    }
+
     /// Why these settings cannot map `scenario`, if they cannot.
     pub fn check(&self, scenario: &Scenario) -> Result<(), String> {
         if self.x.knob == self.y.knob {
@@ -185,6 +194,12 @@ impl MapSettings {
 
     /// The settings of a link's `map=` value, or why it cannot be read.
     pub fn from_link_value(value: &str) -> Result<MapSettings, String> {
+        // A link passed through a mail or chat program may come back percent-encoded.
+        let value = value
+            .replace("%2C", ",")
+            .replace("%2c", ",")
+            .replace("%3A", ":")
+            .replace("%3a", ":");
         let parts: Vec<&str> = value.split(',').collect();
         let axis = |text: &str| -> Result<MapAxis, String> {
             let fields: Vec<&str> = text.split(':').collect();
@@ -201,7 +216,9 @@ impl MapSettings {
             let mut axis = MapAxis::whole(k).ok_or("no slider")?;
             if let [_, from, to] = fields.as_slice() {
                 match (from.parse::<f64>(), to.parse::<f64>()) {
-                    (Ok(f), Ok(t)) => (axis.from, axis.to) = (f, t),
+                    (Ok(f), Ok(t)) if f.is_finite() && t.is_finite() => {
+                        (axis.from, axis.to) = (f, t)
+                    }
                     _ => return Err(format!("the range of {} is not two numbers", k.id)),
                 }
             } else if fields.len() != 1 {
@@ -457,22 +474,23 @@ pub struct Boundary {
 
 /// The break-even lines of a shaded grid: every edge where the leader changes.
 pub fn boundaries(grid: &[Vec<Option<&MapCell>>]) -> Vec<Boundary> {
-    let leader = |col: usize, row: usize| grid[row][col].map(|c| c.leader);
+    // Only between cells that both have a leader: a cell not yet computed, refused, or where
+    // no platform did useful work has no side of a break-even.
+    let leader = |col: usize, row: usize| grid[row][col].and_then(|c| c.leader);
     let mut out = Vec::new();
     for row in 0..MAP_SIZE {
         for col in 0..MAP_SIZE {
-            let here = leader(col, row);
-            if here.is_none() {
+            let Some(here) = leader(col, row) else {
                 continue;
-            }
-            if col + 1 < MAP_SIZE && leader(col + 1, row).is_some_and(|l| Some(l) != here) {
+            };
+            if col + 1 < MAP_SIZE && leader(col + 1, row).is_some_and(|l| l != here) {
                 let x = (col + 1) as f64;
                 out.push(Boundary {
                     from: (x, row as f64),
                     to: (x, (row + 1) as f64),
                 });
             }
-            if row + 1 < MAP_SIZE && leader(col, row + 1).is_some_and(|l| Some(l) != here) {
+            if row + 1 < MAP_SIZE && leader(col, row + 1).is_some_and(|l| l != here) {
                 let y = (row + 1) as f64;
                 out.push(Boundary {
                     from: (col as f64, y),
@@ -575,6 +593,9 @@ mod tests {
         );
         let back = MapSettings::from_link_value(part.trim_start_matches("map=")).unwrap();
         assert_eq!(back, settings);
+        // Percent-encoded, as a mail program may pass it on.
+        let encoded = "spot_interruption_rate%3A0%3A0.05%2Cutilization%3A5%3A150%2Ctco";
+        assert_eq!(MapSettings::from_link_value(encoded).unwrap(), settings);
         // One name alone takes the slider's whole range.
         let whole = MapSettings::from_link_value("fte_cost,egress_price").unwrap();
         assert_eq!((whole.x.from, whole.x.to), (0.0, 600_000.0));
@@ -584,6 +605,8 @@ mod tests {
             ("utilization:1,fte_cost", "both ends"),
             ("utilization:a:b,fte_cost", "not two numbers"),
             ("utilization,fte_cost,median", "not a metric"),
+            ("utilization:5:inf,fte_cost", "not two numbers"),
+            ("utilization:NaN:100,fte_cost", "not two numbers"),
         ] {
             let e = MapSettings::from_link_value(bad).unwrap_err();
             assert!(e.contains(says), "{bad}: {e}");
@@ -607,6 +630,8 @@ mod tests {
         // The serving inputs mean nothing to a training scenario.
         let serving = MapSettings::from_link_value("traffic,fte_cost").unwrap();
         assert!(serving.check(&s).unwrap_err().contains("means nothing"));
+        assert!(serving.inputs_unused_by(&s));
+        assert!(!outside.inputs_unused_by(&s) && !same.inputs_unused_by(&s));
     }
 
     fn cell(col: u8, row: u8, leader: u8) -> MapCell {
@@ -647,6 +672,15 @@ mod tests {
             from: (5.0, 1.0),
             to: (6.0, 1.0)
         }));
+        // A cell where no platform did useful work is on no break-even.
+        let mut idle = cells.clone();
+        idle.push(MapCell {
+            leader: None,
+            rival: None,
+            ..cell(2, 0, 0)
+        });
+        let lines = boundaries(&shaded_grid(&idle));
+        assert_eq!(lines.len(), 12, "{lines:?}");
     }
 
     #[test]
