@@ -98,6 +98,7 @@ pub fn DecisionMapPanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> imp
                 .map(|m| (m.check(s), m.inputs_unused_by(s)))
         });
         worker.with_value(MapWorker::stop);
+        mark("map-stop", state.with_untracked(|s| s.wanted));
         if let Some((Err(_), true)) = &checked {
             // Inputs that mean nothing for a newly opened scenario give way to its own.
             let own = scenario.with_untracked(MapSettings::default_for);
