@@ -301,4 +301,14 @@ impl JobState {
             finished_s: None,
         }
     }
+
+    /// The current attempt's staging as of `now`, s: its read's length once read, the read so
+    /// far while reading (what a stopped read counts), none while the image is still pulling.
+    pub(super) fn stage_s(&self, now: i64) -> i64 {
+        match self.staging {
+            Staging::Staged(s) => s,
+            Staging::AfterPull => 0,
+            Staging::Reading => (now - self.attempt_start_s - self.pull_s).max(0),
+        }
+    }
 }

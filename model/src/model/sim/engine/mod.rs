@@ -868,11 +868,9 @@ impl Sim<'_> {
         let st = &self.states[job];
         let elapsed = self.now - st.attempt_start_s;
         let pull = elapsed.min(st.pull_s);
-        // A read not ended yet lasts to now.
-        let stage_s = match st.staging {
-            Staging::Staged(s) => s,
-            Staging::AfterPull | Staging::Reading => (elapsed - st.pull_s).max(0),
-        };
+        // A read under way was stopped above: its read so far is its staging. An attempt
+        // closed while pulling its image has read nothing.
+        let stage_s = st.stage_s(self.now);
         let stage = (elapsed - st.pull_s).clamp(0, stage_s);
         let before_restart = st.pull_s + stage_s;
         let restart = (elapsed - before_restart).clamp(0, st.restart_s);

@@ -1,7 +1,7 @@
 //! The timeline's records, kept only when a timeline is asked for: each node from its
 //! request, each attempt when it ends.
 
-use super::super::state::{Close, NodeKind, Staging};
+use super::super::state::{Close, NodeKind};
 use super::super::timeline::{AttemptEnd, AttemptSpan, NodeSpan};
 use super::build::Sim;
 
@@ -31,11 +31,7 @@ impl Sim<'_> {
     pub(super) fn record_attempt(&mut self, job: usize, end: Close) {
         let st = &self.states[job];
         // An attempt closed while reading has its read so far as its staging.
-        let stage_s = match st.staging {
-            Staging::Staged(s) => s,
-            Staging::AfterPull => 0,
-            Staging::Reading => (self.now - st.attempt_start_s - st.pull_s).max(0),
-        };
+        let stage_s = st.stage_s(self.now);
         let span = AttemptSpan {
             job,
             class: self.jobs[job].class,

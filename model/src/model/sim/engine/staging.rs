@@ -40,7 +40,7 @@ impl Sim<'_> {
     pub(super) fn stop_read(&mut self, job: usize) {
         let nodes = self.states[job].holds.len().max(1) as u32;
         let st = &mut self.states[job];
-        let staged = (self.now - st.attempt_start_s - st.pull_s).max(0);
+        let staged = st.stage_s(self.now);
         st.staging = Staging::Staged(staged);
         if st.first_compute_s.is_none() {
             st.first_stage_s += staged;
@@ -69,7 +69,7 @@ impl Sim<'_> {
             let nodes = self.states[job].holds.len().max(1) as u32;
             reads.leave(now, nodes);
             let st = &mut self.states[job];
-            let staged = now - st.attempt_start_s - st.pull_s;
+            let staged = st.stage_s(now);
             st.staging = Staging::Staged(staged);
             if st.first_compute_s.is_none() {
                 st.first_compute_s = Some(now + st.restart_s);
