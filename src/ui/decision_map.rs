@@ -380,7 +380,7 @@ fn MapFigure(
                 "waiting" if busy.get() => "Waiting for the main run to finish…".to_string(),
                 "waiting" | "starting" => "Computing the coarse 4 × 4 pass…".to_string(),
                 "refining" => format!(
-                    "Coarse 4 × 4 pass shown (each cell shades its 3 × 3 block); refining to 12 × 12: {} of {} cells.",
+                    "Coarse 4 × 4 pass shown, paler (each cell shades its 3 × 3 block until its own answer comes); refining to 12 × 12: {} of {} cells.",
                     a.cells.len(),
                     MAP_SIZE * MAP_SIZE
                 ),
@@ -529,7 +529,9 @@ fn cell_view(
             .into_any();
     };
     let series = |i: Option<u8>| i.map_or("none".to_string(), |i| format!("series-{}", i % 4));
-    let opacity = format!("{:.2}", strength(cell.share));
+    let own = (usize::from(cell.col), usize::from(cell.row)) == (col, row);
+    // A cell shaded by its block's coarse cell until its own answer comes is drawn paler.
+    let opacity = format!("{:.2}", strength(cell.share) * if own { 1.0 } else { 0.6 });
     let title = match (&cell.error, name(cell.leader)) {
         (Some(e), _) => format!("{at}: {e}"),
         (None, Some(leader)) => {
@@ -545,7 +547,6 @@ fn cell_view(
         }
         (None, None) => format!("{at}: no platform did useful work"),
     };
-    let own = (usize::from(cell.col), usize::from(cell.row)) == (col, row);
     let title = if own {
         title
     } else {
