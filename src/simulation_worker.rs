@@ -22,7 +22,7 @@ use crate::run_coordinator::tuning::{
     TORNADO_REPS, WORKER_SLICE_MS,
 };
 use crate::scenario::decision_map::{DecisionMapRun, MapSettings};
-use crate::worker_protocol::{WorkerInput, WorkerOutput};
+use crate::worker_protocol::{MapProgress, WorkerInput, WorkerOutput};
 
 /// The current run: its id, the shard, how many of the coarse pass's replications are still
 /// this shard's, and the outcomes not yet answered.
@@ -170,13 +170,11 @@ impl SimulationWorker {
                     Ok(map) => self.queue(map_id, Sensitivity::DecisionMap(Box::new(map))),
                     Err(error) => {
                         self.sensitivity.clear();
-                        answer(WorkerOutput::DecisionMap {
+                        answer(WorkerOutput::DecisionMap(MapProgress {
                             map_id,
-                            cells: Vec::new(),
-                            done: 0,
-                            total: 0,
                             error: Some(error),
-                        });
+                            ..MapProgress::default()
+                        }));
                         None
                     }
                 }
@@ -279,13 +277,13 @@ impl SimulationWorker {
             Sensitivity::BreakEvens(_) => {}
             Sensitivity::DecisionMap(map) => {
                 let (done, total) = map.progress();
-                answer(WorkerOutput::DecisionMap {
+                answer(WorkerOutput::DecisionMap(MapProgress {
                     map_id: run_id,
                     cells: map.cells().to_vec(),
                     done,
                     total,
                     error: None,
-                })
+                }))
             }
         }
         if complete {
@@ -401,12 +399,12 @@ mod tests {
         let cells: Vec<usize> = answers
             .iter()
             .map(|a| match a {
-                WorkerOutput::DecisionMap {
+                WorkerOutput::DecisionMap(MapProgress {
                     map_id: 1,
                     cells,
                     error: None,
                     ..
-                } => cells.len(),
+                }) => cells.len(),
                 other => panic!("{other:?}"),
             })
             .collect();
@@ -439,7 +437,7 @@ mod tests {
             },
         );
         assert!(
-            matches!(&refused[0], WorkerOutput::DecisionMap { error: Some(e), .. } if e.contains("Traffic"))
+            matches!(&refused[0], WorkerOutput::DecisionMap(MapProgress { error: Some(e), .. }) if e.contains("Traffic"))
         );
     }
 }

@@ -89,6 +89,29 @@ pub enum WorkerInput {
     Stop,
 }
 
+/// A decision map's progress: every cell done so far (the map's worker's answer, and what the
+/// page draws from).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MapProgress {
+    /// The map answered.
+    pub map_id: u64,
+    /// The cells done, in the order computed.
+    pub cells: Vec<MapCell>,
+    /// Replications run.
+    pub done: u32,
+    /// Replications in the whole map.
+    pub total: u32,
+    /// Why the map cannot be drawn, if it cannot (then nothing more comes).
+    pub error: Option<String>,
+}
+
+impl MapProgress {
+    /// The map is complete, or refused.
+    pub fn finished(&self) -> bool {
+        self.error.is_some() || (self.total > 0 && self.done >= self.total)
+    }
+}
+
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorkerOutput {
@@ -128,18 +151,7 @@ pub enum WorkerOutput {
         found: Vec<FoundBreakEven>,
     },
     /// Decision map progress: every cell done so far.
-    DecisionMap {
-        /// The map answered.
-        map_id: u64,
-        /// The cells done, in the order computed.
-        cells: Vec<MapCell>,
-        /// Replications run and in all.
-        done: u32,
-        /// Replications in the whole map.
-        total: u32,
-        /// Why the map cannot be drawn, if it cannot (then nothing more comes).
-        error: Option<String>,
-    },
+    DecisionMap(MapProgress),
     /// The scenario was refused.
     Invalid {
         /// The run answered.
@@ -157,9 +169,7 @@ impl WorkerOutput {
             WorkerOutput::Ready | WorkerOutput::Started { .. } => false,
             WorkerOutput::Progress { finished, .. } => *finished,
             WorkerOutput::Tornado { bars, .. } => bars.is_some(),
-            WorkerOutput::DecisionMap {
-                done, total, error, ..
-            } => done >= total || error.is_some(),
+            WorkerOutput::DecisionMap(progress) => progress.finished(),
             WorkerOutput::BreakEvens { .. } | WorkerOutput::Invalid { .. } => true,
         }
     }

@@ -5,8 +5,9 @@
 //! its settings are in the link.
 
 use super::controls::NumberField;
-use super::decision_map_worker::{MapAnswer, MapWorker};
+use super::decision_map_worker::MapWorker;
 use super::export::{download_text, save_chart};
+use super::runner::mark;
 use crate::format::trim_number;
 use crate::model::knobs::knob;
 use crate::model::scenario::Scenario;
@@ -15,6 +16,7 @@ use crate::scenario::decision_map::{
     MAP_REPS, MAP_SIZE,
 };
 use crate::scenario::verdict::{VerdictMetric, DECISIVE_SHARE};
+use crate::worker_protocol::MapProgress;
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -38,7 +40,7 @@ struct MapState {
     /// What was asked for it, once sent.
     asked: Option<Drawn>,
     /// The latest answer (an older request's cells stay, marked stale, until a newer one).
-    answer: MapAnswer,
+    answer: MapProgress,
     /// The settings and platforms the answer's cells belong to.
     drawn: Option<Drawn>,
 }
@@ -56,19 +58,13 @@ impl MapState {
     }
 }
 
-fn mark(what: &str, id: u64) {
-    if let Some(p) = window().performance() {
-        let _ = p.mark(&format!("gpucost:{what}:{id}"));
-    }
-}
-
 /// The collapsible decision-map panel.
 #[component]
 pub fn DecisionMapPanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> impl IntoView {
     let MapChoice(choice) = expect_context::<MapChoice>();
     let state = RwSignal::new(MapState::default());
     let sent = StoredValue::new(0u64);
-    let on_answer: Rc<dyn Fn(MapAnswer)> = Rc::new(move |answer: MapAnswer| {
+    let on_answer: Rc<dyn Fn(MapProgress)> = Rc::new(move |answer: MapProgress| {
         let wanted = state.with_untracked(|s| s.wanted);
         if answer.map_id != wanted {
             return;
@@ -111,10 +107,10 @@ pub fn DecisionMapPanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> imp
             s.wanted += 1;
             s.asked = None;
             if let Some((Err(error), _)) = &checked {
-                s.answer = MapAnswer {
+                s.answer = MapProgress {
                     map_id: s.wanted,
                     error: Some(error.clone()),
-                    ..MapAnswer::default()
+                    ..MapProgress::default()
                 };
                 s.drawn = None;
             }
@@ -362,7 +358,7 @@ fn MapFigure(
                 "error"
             } else if s.stale() {
                 "waiting"
-            } else if s.answer.total > 0 && s.answer.done >= s.answer.total {
+            } else if s.answer.finished() {
                 "done"
             } else if s.answer.cells.len() >= COARSE_SIZE * COARSE_SIZE {
                 "refining"
@@ -392,14 +388,9 @@ fn MapFigure(
     };
     let csv = move |_| {
         let text = state.with_untracked(|m| {
-            m.drawn.as_ref().map(|d| {
-                let mut named = scenario.get_untracked();
-                named.platforms.truncate(d.names.len());
-                for (p, name) in named.platforms.iter_mut().zip(&d.names) {
-                    p.name = name.clone();
-                }
-                map_csv(&d.settings, &named, &m.answer.cells)
-            })
+            m.drawn
+                .as_ref()
+                .map(|d| map_csv(&d.settings, &d.names, &m.answer.cells))
         });
         if let Some(text) = text {
             set_message.set(download_text("decision-map.csv", "text/csv", &text).err());

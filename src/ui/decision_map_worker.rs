@@ -4,31 +4,16 @@
 //! stop replaces the older one there. Where no worker can start, or it fails, the map runs in
 //! main-thread slices instead, so an answer always comes.
 
-use super::runner::{run_on_main_thread, WORKER_LOADER};
+use super::runner::{mark, run_on_main_thread, WORKER_LOADER};
 use super::sim_worker::WorkerPool;
 use crate::model::scenario::Scenario;
 use crate::run_coordinator::tuning::WORKER_WATCHDOG_MS;
-use crate::scenario::decision_map::{DecisionMapRun, MapCell, MapSettings};
-use crate::worker_protocol::{encode, ScenarioText, WorkerInput, WorkerOutput};
+use crate::scenario::decision_map::{DecisionMapRun, MapSettings};
+use crate::worker_protocol::{encode, MapProgress, ScenarioText, WorkerInput, WorkerOutput};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 use wasm_bindgen::JsValue;
-
-/// A map's progress, as the page shows it.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct MapAnswer {
-    /// The request answered.
-    pub map_id: u64,
-    /// The cells done, in the order computed.
-    pub cells: Vec<MapCell>,
-    /// Replications run.
-    pub done: u32,
-    /// Replications in the whole map.
-    pub total: u32,
-    /// Why the map cannot be drawn, if it cannot.
-    pub error: Option<String>,
-}
 
 /// A request, kept for a worker not yet ready and for the main thread after a failure.
 struct Request {
@@ -44,7 +29,7 @@ struct Inner {
     on_page: Cell<bool>,
     latest: RefCell<Option<Request>>,
     busy: Signal<bool>,
-    on_answer: Rc<dyn Fn(MapAnswer)>,
+    on_answer: Rc<dyn Fn(MapProgress)>,
 }
 
 /// The page's decision-map computer.
@@ -54,7 +39,7 @@ pub struct MapWorker(Rc<Inner>);
 impl MapWorker {
     /// A computer answering through `on_answer`; `busy` holds main-thread slices back while
     /// the main run is in flight.
-    pub fn new(busy: Signal<bool>, on_answer: Rc<dyn Fn(MapAnswer)>) -> MapWorker {
+    pub fn new(busy: Signal<bool>, on_answer: Rc<dyn Fn(MapProgress)>) -> MapWorker {
         MapWorker(Rc::new(Inner {
             pool: RefCell::new(None),
             ready: Cell::new(false),
@@ -153,33 +138,18 @@ fn heard(inner: &Rc<Inner>, answer: Result<WorkerOutput, String>) {
             inner.ready.set(true);
             post_latest(inner);
         }
-        Ok(WorkerOutput::DecisionMap {
-            map_id,
-            cells,
-            done,
-            total,
-            error,
-        }) => {
+        Ok(WorkerOutput::DecisionMap(progress)) => {
             // Every answer the worker gives, before the page keeps only the current map's:
             // the tests count an older map's answers after a stop.
-            if let Some(p) = window().performance() {
-                let _ = p.mark(&format!("gpucost:map-answer:{map_id}"));
-            }
-            let finished = error.is_some() || done >= total;
-            if finished {
+            mark("map-answer", progress.map_id);
+            if progress.finished() {
                 // Nothing to redo should the worker fail later.
                 let mut latest = inner.latest.borrow_mut();
-                if latest.as_ref().is_some_and(|r| r.map_id == map_id) {
+                if latest.as_ref().is_some_and(|r| r.map_id == progress.map_id) {
                     *latest = None;
                 }
             }
-            (inner.on_answer)(MapAnswer {
-                map_id,
-                cells,
-                done,
-                total,
-                error,
-            })
+            (inner.on_answer)(progress)
         }
         Ok(_) => {}
         Err(_) if inner.on_page.get() => {} // a later error of a worker already given up
@@ -209,10 +179,10 @@ fn run_here(inner: &Rc<Inner>) {
     let map = match map {
         Ok(map) => map,
         Err(error) => {
-            (inner.on_answer)(MapAnswer {
+            (inner.on_answer)(MapProgress {
                 map_id,
                 error: Some(error),
-                ..MapAnswer::default()
+                ..MapProgress::default()
             });
             return;
         }
@@ -232,7 +202,7 @@ fn run_here(inner: &Rc<Inner>) {
     run_on_main_thread(map, current, inner.busy, move |map, _| {
         if let Some(inner) = weak.upgrade() {
             let (done, total) = map.progress();
-            (inner.on_answer)(MapAnswer {
+            (inner.on_answer)(MapProgress {
                 map_id,
                 cells: map.cells().to_vec(),
                 done,

@@ -132,8 +132,9 @@ fn worker_count() -> u32 {
 
 /// A performance mark (`gpucost:<what>:<run>`) for the benchmarks' latency measurements and
 /// the tests: `sent`, `answer`, `coarse`, `full`; `terminated` (a worker stuck in an older
-/// run's replication was replaced for this run) and `restarted` (a crashed worker was).
-fn mark(what: &str, run: u64) {
+/// run's replication was replaced for this run) and `restarted` (a crashed worker was); the
+/// decision map's `map-sent`, `map-coarse`, `map-full`, `map-stop` and `map-answer`, by map.
+pub(super) fn mark(what: &str, run: u64) {
     if let Some(p) = window().performance() {
         let _ = p.mark(&format!("gpucost:{what}:{run}"));
     }

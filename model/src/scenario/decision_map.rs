@@ -14,6 +14,7 @@
 //! The map's settings travel in the link beside the scenario (`map=…`), not in it, so no
 //! scenario, report or golden fingerprint changes with them.
 
+use super::report::csv_cell;
 use super::verdict::{verdict, VerdictMetric, DECISIVE_SHARE};
 use crate::format::trim_number;
 use crate::model::knobs::{knob, Knob, KNOBS};
@@ -502,11 +503,12 @@ pub fn boundaries(grid: &[Vec<Option<&MapCell>>]) -> Vec<Boundary> {
     out
 }
 
-/// The map as CSV: one row per cell, with both inputs' values at its middle.
-pub fn map_csv(settings: &MapSettings, scenario: &Scenario, cells: &[MapCell]) -> String {
+/// The map as CSV: one row per cell, with both inputs' values at its middle; `platforms` are
+/// the names of the scenario's platforms the cells' indices refer to.
+pub fn map_csv(settings: &MapSettings, platforms: &[String], cells: &[MapCell]) -> String {
     let name = |i: Option<u8>| {
-        i.and_then(|i| scenario.platforms.get(usize::from(i)))
-            .map(|p| csv_text(&p.name))
+        i.and_then(|i| platforms.get(usize::from(i)))
+            .map(|p| csv_cell(p))
             .unwrap_or_default()
     };
     let metric = match settings.metric {
@@ -515,8 +517,8 @@ pub fn map_csv(settings: &MapSettings, scenario: &Scenario, cells: &[MapCell]) -
     };
     let mut out = format!(
         "{},{},leader,rival,leader_lower_share,decisive,{metric},replications,error\n",
-        csv_text(&settings.x.label()),
-        csv_text(&settings.y.label())
+        csv_cell(&settings.x.label()),
+        csv_cell(&settings.y.label())
     );
     let mut sorted: Vec<&MapCell> = cells.iter().collect();
     sorted.sort_by_key(|c| (c.row, c.col));
@@ -530,19 +532,10 @@ pub fn map_csv(settings: &MapSettings, scenario: &Scenario, cells: &[MapCell]) -
             c.share,
             c.decisive(),
             c.value.map(|v| v.to_string()).unwrap_or_default(),
-            c.error.as_deref().map(csv_text).unwrap_or_default()
+            c.error.as_deref().map(csv_cell).unwrap_or_default()
         );
     }
     out
-}
-
-/// A CSV field, quoted when it holds a comma, quote or line break.
-fn csv_text(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
 }
 
 #[cfg(test)]
@@ -688,7 +681,8 @@ mod tests {
         let s = Scenario::default();
         let settings =
             MapSettings::from_link_value("spot_interruption_rate:0:0.12,fte_cost").unwrap();
-        let text = map_csv(&settings, &s, &[cell(1, 0, 0)]);
+        let names: Vec<String> = s.platforms.iter().map(|p| p.name.clone()).collect();
+        let text = map_csv(&settings, &names, &[cell(1, 0, 0)]);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[0].starts_with("Spot interruption rate (per node-hour),"));

@@ -188,7 +188,7 @@ fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 18] {
 
 /// A CSV cell: quoted when it holds a comma, quote or line break (RFC 4180), and prefixed with
 /// an apostrophe when it starts like a spreadsheet formula.
-fn csv_cell(text: &str) -> String {
+pub(crate) fn csv_cell(text: &str) -> String {
     let text = if text.starts_with(['=', '+', '-', '@']) {
         format!("'{text}")
     } else {
