@@ -17,6 +17,7 @@
 //!   billing. Its handlers are one mutually recursive state machine and stay together; its
 //!   set-up, outcome, timeline records and wait parts are files of their own.
 
+mod attempt_failure;
 mod checkpoint;
 pub mod engine;
 pub mod event_queue;

@@ -37,15 +37,6 @@ pub(super) struct Node {
     /// Spot interruption clock: an Exp(1) draw, scaled by 1/λ when the node becomes ready (0
     /// and unused on nodes that are never interrupted).
     pub(super) interruption_draw: f64,
-    /// Hardware failure clock: an Exp(1) draw, scaled by 1/rate when the node becomes ready
-    /// (0 and unused where nodes never fail).
-    pub(super) failure_draw: f64,
-    /// Exp(1) draw for its consolidation clock (0 where consolidation evicts nothing).
-    pub(super) consolidation_draw: f64,
-    /// GPU slots services' replicas hold here (where replicas share training's nodes).
-    pub(super) service_gpus: u32,
-    /// Since when `service_gpus` has been unchanged (while ready), s.
-    pub(super) service_since_s: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,15 +18,181 @@
 //! enters its warm window as after a job. A unit's GPUs are the services' while its node is
 //! ready; while it is provisioned, the node's provisioning is charged as for any node.
 
-use super::build::Colocated;
-use super::Sim;
+use super::build::Sim;
+use super::mechanism::{Mechanism, NewNode, PoolStart, Setup};
+use crate::model::pricing::GpuSecondPrices;
+use crate::model::serving::platform::{
+    serve_on_training_nodes, shares_training_nodes, Served, ServiceDemand,
+};
 use crate::model::sim::state::{Close, NodeKind};
 
+/// The services' replicas on the training nodes: what they ask for over time (worked out
+/// before the run, from the services' own simulation) and where the run placed them. Its
+/// pool's pass places them; other pools' passes leave it as it is (`active` false).
+pub(super) struct Colocation {
+    /// The pool the services share training's nodes on.
+    pub(super) pool: usize,
+    /// Whether the current pass is that pool's.
+    active: bool,
+    /// The services' outcomes, their GPU time as their own simulation counted it.
+    pub(super) served: Served,
+    /// The units of GPUs they hold over time.
+    demand: ServiceDemand,
+    /// The next change of `demand` to apply, and when it is due, s (`i64::MAX`: never, or
+    /// not this pass: the event loop of a pass without them pays one comparison).
+    next_change: usize,
+    next_change_s: i64,
+    /// Per size class, the nodes its placed units are on (the last placed is removed first).
+    units: Vec<Vec<u32>>,
+    /// Per size class, units asked for that found no GPU yet.
+    unplaced: Vec<u32>,
+    /// Unplaced GPUs now, and since when, s.
+    unplaced_gpus: u64,
+    unplaced_since_s: i64,
+    /// GPU-seconds asked for that found no GPU.
+    pub(super) unplaced_gpu_s: f64,
+    /// The nodes replicas may use (reserved and on-demand, not released), by id.
+    steady_nodes: Vec<usize>,
+    /// Per node (by id): GPU slots the replicas hold there, and since when that is
+    /// unchanged (while ready), s.
+    on_node: Vec<(u32, i64)>,
+    /// GPU-seconds the replicas held on ready nodes, and their price, USD.
+    pub(super) held_gpu_s: f64,
+    pub(super) held_usd: f64,
+    /// Training jobs stopped to make room for a replica.
+    pub(super) preemptions: u64,
+}
+
+impl Mechanism for Colocation {
+    /// On where the scenario has services and the platform runs them on training's nodes:
+    /// the services' own simulation runs here, once per replication.
+    fn of(setup: &Setup) -> Option<Colocation> {
+        let (scenario, platform) = (setup.scenario, setup.platform);
+        if scenario.services.is_empty() || !shares_training_nodes(platform) {
+            return None;
+        }
+        // Every service on the one pool (validation refuses services of several pools on
+        // training's nodes).
+        let at = platform.services_pool(scenario);
+        let view = platform.pool_view(at);
+        let prices = GpuSecondPrices::of(scenario, platform, &platform.node_pools[at]);
+        let (served, demand) =
+            serve_on_training_nodes(scenario, &view, setup.replication, prices.on_demand);
+        let classes = demand.sizes.len();
+        Some(Colocation {
+            pool: at,
+            active: false,
+            served,
+            demand,
+            next_change: 0,
+            next_change_s: i64::MAX,
+            units: vec![Vec::new(); classes],
+            unplaced: vec![0; classes],
+            unplaced_gpus: 0,
+            unplaced_since_s: 0,
+            unplaced_gpu_s: 0.0,
+            steady_nodes: Vec::new(),
+            on_node: Vec::new(),
+            held_gpu_s: 0.0,
+            held_usd: 0.0,
+            preemptions: 0,
+        })
+    }
+
+    fn enter_pool(&mut self, pool: &PoolStart) {
+        self.active = pool.index == self.pool;
+        self.next_change_s = if self.active {
+            self.demand
+                .changes
+                .get(self.next_change)
+                .map_or(i64::MAX, |c| c.0)
+        } else {
+            i64::MAX
+        };
+    }
+
+    fn node_added(&mut self, node: NewNode) {
+        self.on_node.resize(node.id, (0, 0));
+        self.on_node.push((0, 0));
+        if self.active && node.kind != NodeKind::Spot {
+            self.steady_nodes.push(node.id);
+        }
+    }
+
+    /// The replicas' time on the node counts from now (its provisioning is the node's).
+    fn node_ready(
+        &mut self,
+        node: usize,
+        _kind: NodeKind,
+        now: i64,
+        _clocks: &mut super::mechanism::Clocks,
+    ) {
+        if let Some(slot) = self.on_node.get_mut(node) {
+            slot.1 = now;
+        }
+    }
+
+    fn node_released(&mut self, node: usize) {
+        if self.active {
+            self.steady_nodes.retain(|&n| n != node);
+        }
+    }
+}
+
+impl Colocation {
+    /// Whether some units wait for a GPU (placed first at the next placement pass).
+    #[inline]
+    pub(super) fn units_unplaced(&self) -> bool {
+        self.active && self.unplaced_gpus > 0
+    }
+
+    /// Counts the GPU-seconds asked for that found no GPU, up to `now`.
+    fn settle_unplaced(&mut self, now: i64) {
+        let since = std::mem::replace(&mut self.unplaced_since_s, now);
+        self.unplaced_gpu_s += self.unplaced_gpus as f64 * (now - since) as f64;
+    }
+}
+
 impl Sim<'_> {
+    /// The services' state where the current pass is their pool's.
+    #[inline]
+    fn colocation(&mut self) -> Option<&mut Colocation> {
+        self.mech.colocation.as_mut().filter(|c| c.active)
+    }
+
+    /// When the services' demand changes next, s (`i64::MAX`: never in this pass).
+    #[inline]
+    pub(super) fn next_service_change_s(&self) -> i64 {
+        self.mech
+            .colocation
+            .as_ref()
+            .map_or(i64::MAX, |c| c.next_change_s)
+    }
+
+    /// GPU slots the services' replicas hold on `node`.
+    #[inline]
+    pub(super) fn service_gpus_on(&self, node: usize) -> u32 {
+        self.mech
+            .colocation
+            .as_ref()
+            .and_then(|c| c.on_node.get(node))
+            .map_or(0, |slot| slot.0)
+    }
+
+    /// Whether some of the services' units wait for a GPU.
+    #[inline]
+    pub(super) fn units_unplaced(&self) -> bool {
+        self.mech
+            .colocation
+            .as_ref()
+            .is_some_and(|c| c.units_unplaced())
+    }
+
     /// Applies every change of the services' demand due by now: those that shrink first,
     /// so that units leaving make room for units arriving at the same time.
     pub(super) fn apply_service_changes(&mut self) {
-        let Some(c) = self.colocated.as_mut() else {
+        let now = self.now;
+        let Some(c) = self.colocation() else {
             return;
         };
         let from = c.next_change;
@@ -34,15 +200,15 @@ impl Sim<'_> {
             .demand
             .changes
             .get(c.next_change)
-            .is_some_and(|change| change.0 <= self.now)
+            .is_some_and(|change| change.0 <= now)
         {
             c.next_change += 1;
         }
         let to = c.next_change;
-        self.next_service_change_s = c.demand.changes.get(to).map_or(i64::MAX, |change| change.0);
+        c.next_change_s = c.demand.changes.get(to).map_or(i64::MAX, |change| change.0);
         for growing in [false, true] {
             for i in from..to {
-                let Some(c) = self.colocated.as_ref() else {
+                let Some(c) = self.colocation() else {
                     return;
                 };
                 let (_, class, units) = c.demand.changes[i];
@@ -57,16 +223,17 @@ impl Sim<'_> {
 
     /// Makes the services hold `target` units of size class `class`.
     fn set_service_units(&mut self, class: usize, target: u32) {
-        let Some(c) = self.colocated.as_mut() else {
+        let now_s = self.now;
+        let Some(c) = self.colocation() else {
             return;
         };
         let gpus = c.demand.sizes[class];
         let mut now = c.units[class].len() as u32 + c.unplaced[class];
         while now > target {
             now -= 1;
-            let c = self.colocated.as_mut().expect("colocated");
+            let c = self.colocation().expect("colocated");
             if c.unplaced[class] > 0 {
-                settle_unplaced(c, self.now);
+                c.settle_unplaced(now_s);
                 c.unplaced[class] -= 1;
                 c.unplaced_gpus -= u64::from(gpus);
             } else if let Some(node) = c.units[class].pop() {
@@ -76,44 +243,39 @@ impl Sim<'_> {
         while now < target {
             now += 1;
             if !self.place_unit(class) {
-                let c = self.colocated.as_mut().expect("colocated");
-                settle_unplaced(c, self.now);
+                let c = self.colocation().expect("colocated");
+                c.settle_unplaced(now_s);
                 c.unplaced[class] += 1;
                 c.unplaced_gpus += u64::from(gpus);
             }
         }
-        self.units_unplaced = self.colocated.as_ref().is_some_and(|c| c.unplaced_gpus > 0);
     }
 
     /// Places the units that found no GPU yet, first in line before waiting jobs.
     pub(super) fn place_unplaced_units(&mut self) {
-        let Some(c) = self.colocated.as_ref() else {
+        let now = self.now;
+        let Some(c) = self.colocation() else {
             return;
         };
         if c.unplaced_gpus == 0 {
             return;
         }
         for class in 0..c.unplaced.len() {
-            while self
-                .colocated
-                .as_ref()
-                .is_some_and(|c| c.unplaced[class] > 0)
-            {
+            while self.colocation().is_some_and(|c| c.unplaced[class] > 0) {
                 if !self.place_unit(class) {
                     break;
                 }
-                let c = self.colocated.as_mut().expect("colocated");
-                settle_unplaced(c, self.now);
+                let c = self.colocation().expect("colocated");
+                c.settle_unplaced(now);
                 c.unplaced[class] -= 1;
                 c.unplaced_gpus -= u64::from(c.demand.sizes[class]);
             }
         }
-        self.units_unplaced = self.colocated.as_ref().is_some_and(|c| c.unplaced_gpus > 0);
     }
 
     /// Places one unit of size class `class`; false when no GPU can be found or freed.
     fn place_unit(&mut self, class: usize) -> bool {
-        let Some(c) = self.colocated.as_ref() else {
+        let Some(c) = self.colocation() else {
             return false;
         };
         let gpus = c.demand.sizes[class];
@@ -128,27 +290,29 @@ impl Sim<'_> {
         self.settle_service_time(node);
         let free = self.nodes[node].free - gpus;
         self.set_free(node, free);
-        let n = &mut self.nodes[node];
-        n.service_gpus += gpus;
-        n.idle_generation += 1; // cancels a pending release
-        if let Some(c) = self.colocated.as_mut() {
+        // Cancels a pending release.
+        self.nodes[node].idle_generation += 1;
+        if let Some(c) = self.colocation() {
+            c.on_node[node].0 += gpus;
             c.units[class].push(node as u32);
         }
         true
     }
 
-    /// `node` is lost (its hardware failed): the services' time on it is counted up to now,
-    /// and its units wait for GPUs elsewhere, first in line (placed again at the next
-    /// placement pass, on a replacement node, a new on-demand node or by preemption).
+    /// `node` is lost (its hardware failed, or it was consolidated): the services' time on
+    /// it is counted up to now, and its units wait for GPUs elsewhere, first in line (placed
+    /// again at the next placement pass, on a replacement node, a new on-demand node or by
+    /// preemption).
     pub(super) fn lose_units_on(&mut self, node: usize) {
-        if self.nodes[node].service_gpus == 0 {
+        if self.service_gpus_on(node) == 0 {
             return;
         }
         self.settle_service_time(node);
-        let Some(c) = self.colocated.as_mut() else {
+        let now = self.now;
+        let Some(c) = self.colocation() else {
             return;
         };
-        settle_unplaced(c, self.now);
+        c.settle_unplaced(now);
         for class in 0..c.units.len() {
             let gpus = c.demand.sizes[class];
             let before = c.units[class].len();
@@ -157,14 +321,15 @@ impl Sim<'_> {
             c.unplaced[class] += lost;
             c.unplaced_gpus += u64::from(lost * gpus);
         }
-        self.nodes[node].service_gpus = 0;
-        self.units_unplaced = c.unplaced_gpus > 0;
+        c.on_node[node].0 = 0;
     }
 
     /// Takes a unit of `gpus` off `node`.
     fn take_unit_off(&mut self, node: usize, gpus: u32) {
         self.settle_service_time(node);
-        self.nodes[node].service_gpus -= gpus;
+        if let Some(c) = self.colocation() {
+            c.on_node[node].0 -= gpus;
+        }
         let free = self.nodes[node].free + gpus;
         self.set_free(node, free);
         self.maybe_schedule_release(node);
@@ -173,7 +338,7 @@ impl Sim<'_> {
     /// The fullest reserved or on-demand node with `gpus` free: ready ones first, then those
     /// being provisioned; ties to the lowest id.
     fn node_with_room(&self, gpus: u32) -> Option<usize> {
-        let c = self.colocated.as_ref()?;
+        let c = self.mech.colocation.as_ref()?;
         [true, false].into_iter().find_map(|ready| {
             c.steady_nodes
                 .iter()
@@ -188,15 +353,15 @@ impl Sim<'_> {
     /// then the one with the most free already. The node, or `None` when no node could hold
     /// the unit even without its jobs.
     fn preempt_for(&mut self, gpus: u32) -> Option<usize> {
-        let gpn = self.pool.gpus_per_node;
-        let c = self.colocated.as_ref()?;
+        let gpn = self.pass.pool.gpus_per_node;
+        let c = self.mech.colocation.as_ref()?;
         let node = [true, false].into_iter().find_map(|ready| {
             c.steady_nodes
                 .iter()
                 .copied()
                 .filter(|&i| {
                     let n = &self.nodes[i];
-                    n.ready == ready && gpn - n.service_gpus >= gpus
+                    n.ready == ready && gpn - c.on_node[i].0 >= gpus
                 })
                 .min_by_key(|&i| {
                     (
@@ -211,7 +376,7 @@ impl Sim<'_> {
                 break;
             };
             if self.stop_job(job as usize, Close::Interrupted { on_notice: false }) {
-                if let Some(c) = self.colocated.as_mut() {
+                if let Some(c) = self.colocation() {
                     c.preemptions += 1;
                 }
             }
@@ -242,14 +407,21 @@ impl Sim<'_> {
     /// Counts the GPU time the services held on `node` up to now (only while it is ready:
     /// its provisioning is the node's).
     pub(super) fn settle_service_time(&mut self, node: usize) {
-        let n = &mut self.nodes[node];
-        let since = std::mem::replace(&mut n.service_since_s, self.now);
-        if !n.ready || n.released || n.service_gpus == 0 {
+        let now = self.now;
+        let n = &self.nodes[node];
+        let (ready, released, price) = (n.ready, n.released, n.usd_per_gpu_s);
+        let Some(c) = self.mech.colocation.as_mut() else {
+            return;
+        };
+        let Some(slot) = c.on_node.get_mut(node) else {
+            return;
+        };
+        let since = std::mem::replace(&mut slot.1, now);
+        if !ready || released || slot.0 == 0 {
             return;
         }
-        let gpu_s = f64::from(n.service_gpus) * (self.now - since) as f64;
-        let price = n.usd_per_gpu_s;
-        if let Some(c) = self.colocated.as_mut() {
+        let gpu_s = f64::from(slot.0) * (now - since) as f64;
+        if c.active {
             c.held_gpu_s += gpu_s;
             c.held_usd += gpu_s * price;
         }
@@ -257,19 +429,14 @@ impl Sim<'_> {
 
     /// At the horizon: the services' time on every node and the GPUs that found none.
     pub(super) fn settle_services_at_horizon(&mut self) {
-        let Some(c) = self.colocated.as_mut() else {
+        let now = self.now;
+        let Some(c) = self.colocation() else {
             return;
         };
-        settle_unplaced(c, self.now);
+        c.settle_unplaced(now);
         let nodes = c.steady_nodes.clone();
         for node in nodes {
             self.settle_service_time(node);
         }
     }
-}
-
-/// Counts the GPU-seconds asked for that found no GPU, up to `now`.
-fn settle_unplaced(c: &mut Colocated, now: i64) {
-    let since = std::mem::replace(&mut c.unplaced_since_s, now);
-    c.unplaced_gpu_s += c.unplaced_gpus as f64 * (now - since) as f64;
 }

@@ -14,7 +14,7 @@ use crate::model::HOURS_PER_MONTH;
 impl Sim<'_> {
     /// What the replication measured, once it has run to its end.
     pub(super) fn outcome(&self) -> PlatformOutcome {
-        let p = self.platform;
+        let (p, m) = (self.platform, &self.mech);
         let hours = self.horizon_s as f64 / HOUR_S;
         let months = hours / HOURS_PER_MONTH;
         let per_month = 1.0 / months;
@@ -23,9 +23,9 @@ impl Sim<'_> {
             self.scenario,
             p,
             Transferred {
-                egress_gb: self.egress_gb,
-                data_read_gb: self.data_read_gb,
-                staged_gb: self.staged_gb,
+                egress_gb: self.tally.egress_gb,
+                data_read_gb: self.tally.data_read_gb,
+                staged_gb: self.mech.staging.as_ref().map_or(0.0, |s| s.staged_gb),
             },
             months,
         );
@@ -46,12 +46,12 @@ impl Sim<'_> {
         // Services: their GPU time in the same categories, at the on-demand price; on the
         // training nodes, at the price of the nodes they held, and the nodes' idle GPUs are
         // the simulation's own.
-        let (served, price, held_gap) = match &self.colocated {
+        let (served, price, held_gap) = match &self.mech.colocation {
             Some(c) => {
                 let price = if c.held_gpu_s > 0.0 {
                     c.held_usd / c.held_gpu_s
                 } else {
-                    let pool = &p.node_pools[self.colocated_pool];
+                    let pool = &p.node_pools[c.pool];
                     GpuSecondPrices::of(self.scenario, p, pool).on_demand
                 };
                 (c.served.clone(), price, Some(c.held_gpu_s))
@@ -147,36 +147,36 @@ impl Sim<'_> {
             useful_reference_gpu_hours: useful_ref_hours,
             usd_per_useful_gpu_hour: (useful_ref_hours > 0.0)
                 .then(|| total_horizon / useful_ref_hours),
-            usd_per_successful_job: (self.completed > 0)
-                .then(|| total_horizon / self.completed as f64),
+            usd_per_successful_job: (self.tally.completed > 0)
+                .then(|| total_horizon / self.tally.completed as f64),
             utilization: if paid > 0.0 { useful_gpu_s / paid } else { 0.0 },
             jobs_submitted: submitted,
-            jobs_completed: self.completed,
-            jobs_failed: self.gave_up,
+            jobs_completed: self.tally.completed,
+            jobs_failed: self.tally.gave_up,
             jobs_running: waits.running,
             jobs_waiting: waits.waiting,
-            interruptions: self.interruptions,
-            node_failures: self.node_failures,
-            peak_nodes: u64::from(self.earlier_peaks + self.peak_nodes),
+            interruptions: self.tally.interruptions,
+            node_failures: m.failures.as_ref().map_or(0, |f| f.failures),
+            peak_nodes: u64::from(self.capacity.earlier_peaks + self.capacity.peak),
             queue_wait_mean_s: waits.mean_s,
             queue_wait_p50_s: waits.p50_s,
             queue_wait_p95_s: waits.p95_s,
             queue_wait_for_nodes_mean_s: waits.mean_s - waits.pull_mean_s - waits.stage_mean_s,
             queue_wait_image_pull_mean_s: waits.pull_mean_s,
             queue_wait_staging_mean_s: waits.stage_mean_s,
-            queue_wait_capacity_mean_s: self.wait_capacity_s as f64 / waits.counted,
-            queue_wait_provisioning_mean_s: self.wait_provisioning_s as f64 / waits.counted,
-            turnaround_inflation: (self.completed > 0)
-                .then(|| self.inflation_sum / self.completed as f64),
-            events: self.events,
-            cut_off: self.cut_off,
+            queue_wait_capacity_mean_s: self.tally.wait_capacity_s as f64 / waits.counted,
+            queue_wait_provisioning_mean_s: self.tally.wait_provisioning_s as f64 / waits.counted,
+            turnaround_inflation: (self.tally.completed > 0)
+                .then(|| self.tally.inflation_sum / self.tally.completed as f64),
+            events: self.agenda.handled,
+            cut_off: self.agenda.cut_off,
             services,
             serving_gpu_usd_per_month: serving_gpu_s * price * per_month,
-            preemptions: self.colocated.as_ref().map_or(0, |c| c.preemptions)
-                + self.teams.as_ref().map_or(0, |t| t.preemptions)
-                + self.consolidation_evictions,
-            service_gpu_hours_without_node: self
-                .colocated
+            preemptions: m.colocation.as_ref().map_or(0, |c| c.preemptions)
+                + m.teams.as_ref().map_or(0, |t| t.preemptions)
+                + m.consolidation.as_ref().map_or(0, |c| c.evictions),
+            service_gpu_hours_without_node: m
+                .colocation
                 .as_ref()
                 .map_or(0.0, |c| c.unplaced_gpu_s / HOUR_S),
             teams: self.teams_outcome(monthly, serving_gpu_s * price * per_month, per_month),

@@ -13,6 +13,7 @@
 use super::super::outcome::PipelineOutcome;
 use super::super::state::Phase;
 use super::build::Sim;
+use super::mechanism::{Mechanism, PoolStart, Setup};
 use crate::model::scenario::{PipelineGraph, Platform, Scenario, HOUR_S};
 use crate::model::topological::topological_order;
 
@@ -33,9 +34,10 @@ pub(in crate::model::sim) struct PipelineRuns {
     next_deferred: usize,
 }
 
-impl PipelineRuns {
+impl Mechanism for PipelineRuns {
     /// The pipelines' state before any job arrives; `None` for a scenario without any.
-    pub(super) fn of(scenario: &Scenario, jobs: &[super::super::jobs::Job]) -> Option<Self> {
+    fn of(setup: &Setup) -> Option<Self> {
+        let (scenario, jobs) = (setup.scenario, setup.jobs);
         let graph = scenario.pipeline_graph()?;
         let pending = jobs
             .iter()
@@ -52,6 +54,24 @@ impl PipelineRuns {
         })
     }
 
+    /// At the start of a pass: the stages of this pool whose predecessors all finished in
+    /// earlier passes, to submit when the last of them finished.
+    fn enter_pool(&mut self, pool: &PoolStart) {
+        self.deferred.clear();
+        self.next_deferred = 0;
+        for (job, j) in pool.jobs.iter().enumerate() {
+            if pool.class_pool[j.class] == pool.index
+                && pool.states[job].phase == Phase::Unsubmitted
+                && self.pending[job] == 0
+            {
+                self.deferred.push((self.ready_s[job], job));
+            }
+        }
+        self.deferred.sort_unstable();
+    }
+}
+
+impl PipelineRuns {
     /// Whether `job` of class `class` is submitted when it arrives: a job of a class, or a
     /// stage after none.
     pub(super) fn submits_on_arrival(&self, class: usize) -> bool {
@@ -135,31 +155,11 @@ pub fn pool_edges(scenario: &Scenario, platform: &Platform) -> Vec<(usize, usize
 }
 
 impl Sim<'_> {
-    /// At the start of a pass: the stages of this pool whose predecessors all finished in
-    /// earlier passes, to submit when the last of them finished.
-    pub(super) fn defer_stages_of_this_pass(&mut self) {
-        let Some(runs) = self.pipelines.as_mut() else {
-            return;
-        };
-        runs.deferred.clear();
-        runs.next_deferred = 0;
-        for job in 0..self.jobs.len() {
-            let class = self.jobs[job].class;
-            if self.class_pool[class] == self.pool_index
-                && self.states[job].phase == Phase::Unsubmitted
-                && runs.pending[job] == 0
-            {
-                runs.deferred.push((runs.ready_s[job], job));
-            }
-        }
-        runs.deferred.sort_unstable();
-    }
-
     /// `job` has finished: the stages after it count one predecessor less, and those whose
     /// predecessors have all finished are submitted now where they run on this pool (a later
     /// pass submits the others at this time).
     pub(super) fn release_successors(&mut self, job: usize) {
-        let Some(runs) = self.pipelines.as_mut() else {
+        let Some(runs) = self.mech.pipelines.as_mut() else {
             return;
         };
         let class = self.jobs[job].class;
@@ -173,20 +173,22 @@ impl Sim<'_> {
             let next = run_first + t;
             runs.pending[next] -= 1;
             runs.ready_s[next] = runs.ready_s[next].max(self.now);
-            if runs.pending[next] == 0 && self.class_pool[self.jobs[next].class] == self.pool_index
+            if runs.pending[next] == 0
+                && self.pass.class_pool[self.jobs[next].class] == self.pass.index
             {
                 now_due.push(next);
             }
         }
         for next in now_due {
             let ready = self
+                .mech
                 .pipelines
                 .as_ref()
                 .map_or(self.now, |r| r.ready_s[next]);
             if ready > self.now {
                 // A predecessor in an earlier pass finishes later than this one: submitted
                 // then, in order with the pass's arrivals.
-                if let Some(runs) = self.pipelines.as_mut() {
+                if let Some(runs) = self.mech.pipelines.as_mut() {
                     runs.defer(ready, next);
                 }
             } else {
@@ -198,7 +200,7 @@ impl Sim<'_> {
 
     /// `job` is submitted now: it waits from now, in submission order.
     pub(super) fn submit(&mut self, job: usize) {
-        if let Some(runs) = self.pipelines.as_mut() {
+        if let Some(runs) = self.mech.pipelines.as_mut() {
             runs.rank(job);
         }
         let st = &mut self.states[job];
@@ -211,7 +213,7 @@ impl Sim<'_> {
     /// Each pipeline's runs in this replication, and the waiting they cost (person-seconds),
     /// at the horizon.
     pub(super) fn pipeline_outcomes(&self, per_month: f64) -> (Vec<PipelineOutcome>, f64) {
-        let Some(runs) = &self.pipelines else {
+        let Some(runs) = &self.mech.pipelines else {
             return (Vec::new(), 0.0);
         };
         let graph = &runs.graph;
@@ -274,7 +276,7 @@ impl Sim<'_> {
                 job += count;
             }
             let stage_usd: f64 = (first_class..first_class + count)
-                .map(|c| self.class_spend[c].1)
+                .map(|c| self.tally.class_spend[c].1)
                 .sum();
             o.stage_usd = stage_usd * per_month;
             let orchestration = o.transitions as f64

@@ -7,62 +7,131 @@
 //! node in the order the nodes were added, so the waves' times never depend on how many
 //! nodes there were.
 
-use super::{Event, Sim};
+use super::super::event_queue::Event;
+use super::build::Sim;
+use super::mechanism::{Clocks, Mechanism, PoolStart, Setup};
 use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding;
+use crate::model::scenario::Overflow;
 use crate::model::sim::state::NodeKind;
 
 /// The reclaim-wave clock of the current pool's pass and the drought it left.
-pub(crate) struct ReclaimWaves {
-    /// The waves' times, Exp(1) draws in order.
-    clock: Stream,
-    /// Until when no spot capacity is to be had, seconds (0: no drought yet).
+pub(super) struct ReclaimWaves {
+    /// The current pool's waves per hour (0: none in this pass).
+    rate_per_hour: f64,
+    /// How long a wave leaves spot capacity short, s.
+    drought_s: i64,
+    /// The share of running spot nodes a wave takes.
+    fraction_of_nodes: f64,
+    /// Whether a spot node asked for in a drought is bought on demand instead of waiting.
+    fall_back_to_on_demand: bool,
+    /// The current pool's index (keys its streams).
+    pool: usize,
+    /// The waves' times, Exp(1) draws in order; `None` where this pass has no waves.
+    clock: Option<Stream>,
+    /// Until when no spot capacity is to be had, s (0: no drought yet).
     drought_until_s: i64,
+    /// The scenario's seed and the replication, for the streams.
+    seed: u64,
+    replication: u64,
 }
 
-impl Sim<'_> {
-    /// Starts the current pool's reclaim waves, where it buys spot and has them.
-    pub(super) fn start_reclaim_waves(&mut self) {
-        let rate = self.pool.reclaim_waves_per_hour();
-        if rate <= 0.0 || self.overflow_kind() != Some(NodeKind::Spot) {
+impl Mechanism for ReclaimWaves {
+    /// On where some pool has reclaim waves.
+    fn of(setup: &Setup) -> Option<ReclaimWaves> {
+        let pools = &setup.platform.node_pools;
+        pools
+            .iter()
+            .any(|pool| pool.reclaim_waves_per_hour() > 0.0)
+            .then_some(ReclaimWaves {
+                rate_per_hour: 0.0,
+                drought_s: 0,
+                fraction_of_nodes: 0.0,
+                fall_back_to_on_demand: false,
+                pool: 0,
+                clock: None,
+                drought_until_s: 0,
+                seed: setup.scenario.seed,
+                replication: setup.replication,
+            })
+    }
+
+    /// Waves only where the pool buys spot beyond its reservation.
+    fn enter_pool(&mut self, pool: &PoolStart) {
+        let p = pool.pool;
+        let buys_spot = p.purchase.overflow == Overflow::Spot;
+        self.rate_per_hour = if buys_spot {
+            p.reclaim_waves_per_hour()
+        } else {
+            0.0
+        };
+        self.drought_s = rounding::round(p.spot_reclaims.capacity_drought_min * 60.0) as i64;
+        self.fraction_of_nodes = p.spot_reclaims.fraction_of_nodes;
+        self.fall_back_to_on_demand = p.spot_reclaims.fall_back_to_on_demand;
+        self.pool = pool.index;
+        self.clock = None;
+        self.drought_until_s = 0;
+    }
+
+    /// The first wave's clock starts.
+    fn pass_started(&mut self, clocks: &mut Clocks) {
+        if self.rate_per_hour <= 0.0 {
             return;
         }
         let mut clock = Stream::new(
-            self.scenario.seed,
+            self.seed,
             self.replication,
             Purpose::ReclaimWaves,
-            self.pool_index as u64,
+            self.pool as u64,
         );
         let draw = clock.exponential(1.0);
-        self.reclaims = Some(ReclaimWaves {
-            clock,
-            drought_until_s: 0,
-        });
-        self.schedule_on_clock(draw, rate, Event::SpotReclaim(0));
+        self.clock = Some(clock);
+        clocks.start(draw, self.rate_per_hour, Event::SpotReclaim(0));
     }
+}
 
+impl ReclaimWaves {
+    /// The kind a node asked for as `kind` at `now` is bought as, and the earliest its
+    /// capacity comes: in a drought, a spot node is bought on demand where the pool falls
+    /// back, else it waits for the drought's end.
+    pub(super) fn spot_capacity(&self, kind: NodeKind, now: i64) -> (NodeKind, i64) {
+        if self.clock.is_some() && kind == NodeKind::Spot && self.drought_until_s > now {
+            if self.fall_back_to_on_demand {
+                (NodeKind::OnDemand, 0)
+            } else {
+                (kind, self.drought_until_s)
+            }
+        } else {
+            (kind, 0)
+        }
+    }
+}
+
+impl Sim<'_> {
     /// Wave `wave` comes: the next is scheduled, the drought starts (before any node is
     /// asked for again), and each running spot node of the pool is interrupted with the
     /// wave's chance, as a spot interruption with its notice.
     pub(super) fn reclaim_wave(&mut self, wave: usize) {
-        let rate = self.pool.reclaim_waves_per_hour();
-        let drought_s = rounding::round(self.pool.spot_reclaims.capacity_drought_min * 60.0) as i64;
-        let Some(reclaims) = self.reclaims.as_mut() else {
+        let now = self.now;
+        let Some(r) = self.mech.reclaims.as_mut() else {
             return;
         };
-        let draw = reclaims.clock.exponential(1.0);
-        reclaims.drought_until_s = reclaims.drought_until_s.max(self.now + drought_s);
-        self.schedule_on_clock(draw, rate, Event::SpotReclaim(wave + 1));
+        let Some(clock) = r.clock.as_mut() else {
+            return;
+        };
+        let draw = clock.exponential(1.0);
+        r.drought_until_s = r.drought_until_s.max(now + r.drought_s);
+        let (rate, fraction) = (r.rate_per_hour, r.fraction_of_nodes);
         let mut pick = Stream::new(
-            self.scenario.seed,
-            self.replication,
+            r.seed,
+            r.replication,
             Purpose::ReclaimedNodes,
-            (self.pool_index as u64) << 32 | wave as u64,
+            (r.pool as u64) << 32 | wave as u64,
         );
-        let fraction = self.pool.spot_reclaims.fraction_of_nodes;
+        self.schedule_on_clock(draw, rate, Event::SpotReclaim(wave + 1));
         // Chosen first, then interrupted: a node added while the wave's jobs queue again is
         // not the wave's.
-        let taken: Vec<usize> = (self.pass_first_node..self.nodes.len())
+        let taken: Vec<usize> = (self.pass.first_node..self.nodes.len())
             .filter(|&node| {
                 let n = &self.nodes[node];
                 n.kind == NodeKind::Spot && n.ready && !n.released && pick.uniform() < fraction
@@ -70,22 +139,6 @@ impl Sim<'_> {
             .collect();
         for node in taken {
             self.interrupt(node);
-        }
-    }
-
-    /// The kind a node asked for as `kind` is bought as now, and the earliest its capacity
-    /// comes: in a drought, a spot node is bought on demand where the pool falls back, else
-    /// it waits for the drought's end.
-    pub(super) fn spot_capacity(&self, kind: NodeKind) -> (NodeKind, i64) {
-        match &self.reclaims {
-            Some(r) if kind == NodeKind::Spot && r.drought_until_s > self.now => {
-                if self.pool.spot_reclaims.fall_back_to_on_demand {
-                    (NodeKind::OnDemand, 0)
-                } else {
-                    (kind, r.drought_until_s)
-                }
-            }
-            _ => (kind, 0),
         }
     }
 }

@@ -19,8 +19,8 @@ impl Sim<'_> {
             ready_s: None,
             end_s: self.horizon_s,
             lost_to: None,
-            pool: self.pool_index,
-            gpus: self.pool.gpus_per_node,
+            pool: self.pass.index,
+            gpus: self.pass.pool.gpus_per_node,
         };
         if let Some(t) = self.timeline.as_mut() {
             t.nodes.push(span);

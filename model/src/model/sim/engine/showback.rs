@@ -33,11 +33,15 @@ impl Sim<'_> {
             .iter()
             .map(|&team| {
                 let of_team = |c: usize| classes[c].team == team;
-                let (gpu_s, usd) = (0..classes.len())
-                    .filter(|&c| of_team(c))
-                    .fold((0.0, 0.0), |(g, u), c| {
-                        (g + self.class_spend[c].0, u + self.class_spend[c].1)
-                    });
+                let (gpu_s, usd) =
+                    (0..classes.len())
+                        .filter(|&c| of_team(c))
+                        .fold((0.0, 0.0), |(g, u), c| {
+                            (
+                                g + self.tally.class_spend[c].0,
+                                u + self.tally.class_spend[c].1,
+                            )
+                        });
                 let submitted = || {
                     self.jobs
                         .iter()
@@ -71,7 +75,7 @@ impl Sim<'_> {
                     queue_wait_p95_s: p95,
                     preemptions: (0..classes.len())
                         .filter(|&c| of_team(c))
-                        .map(|c| self.class_preempted[c])
+                        .map(|c| self.tally.class_preempted[c])
                         .sum(),
                     jobs,
                 }

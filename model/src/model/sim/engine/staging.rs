@@ -1,26 +1,64 @@
 //! Data staging: an attempt's nodes read its data from the platform's storage after the
 //! image pull, sharing the storage's throughput with every other node reading
 //! ([`SharedReads`]); the attempt's compute starts when its read ends.
+//!
+//! A pool's nodes read only with each other: passes run one after another, and each starts
+//! with no read under way.
 
 use super::super::event_queue::Event;
+use super::super::jobs::Job;
 use super::super::reads::SharedReads;
-use super::super::state::{JobState, Phase, Staging};
+use super::super::state::{ClassPlan, JobState, Phase, Staging};
 use super::build::Sim;
+use super::mechanism::{Mechanism, PoolStart, Setup};
 
 /// Whether `state` is on attempt `attempt` and reading.
 fn reading(state: &JobState, attempt: u32) -> bool {
     state.phase == Phase::Running && state.attempts == attempt && state.staging == Staging::Reading
 }
 
-impl Sim<'_> {
-    /// The shared reads of a pass, where the platform stages data.
-    pub(super) fn new_reads(&self) -> Option<SharedReads> {
-        let staging = &self.platform.staging;
-        staging
-            .stages()
-            .then(|| SharedReads::new(staging.throughput_gb_per_s(), staging.node_read_gb_per_s))
+/// The reads under way on the current pool of a platform that stages data.
+pub(super) struct DataStaging {
+    /// The storage's throughput and each node's read limit, GB/s.
+    storage_gb_per_s: f64,
+    node_gb_per_s: f64,
+    reads: SharedReads,
+    /// Data staged (read before computing), GB.
+    pub(super) staged_gb: f64,
+}
+
+impl Mechanism for DataStaging {
+    /// On where the platform stages data.
+    fn of(setup: &Setup) -> Option<DataStaging> {
+        let staging = &setup.platform.staging;
+        staging.stages().then(|| {
+            let (storage, node) = (staging.throughput_gb_per_s(), staging.node_read_gb_per_s);
+            DataStaging {
+                storage_gb_per_s: storage,
+                node_gb_per_s: node,
+                reads: SharedReads::new(storage, node),
+                staged_gb: 0.0,
+            }
+        })
     }
 
+    fn enter_pool(&mut self, _pool: &PoolStart) {
+        self.reads = SharedReads::new(self.storage_gb_per_s, self.node_gb_per_s);
+    }
+
+    fn attempt_started(&mut self, _job: &Job, plan: &ClassPlan) {
+        self.staged_gb += plan.read_gb;
+    }
+}
+
+impl DataStaging {
+    /// Whether the `n`-th reads' end scheduled is stale: a read started or ended since.
+    pub(super) fn is_stale(&self, n: usize) -> bool {
+        self.reads.generation as usize != n
+    }
+}
+
+impl Sim<'_> {
     /// `job`'s attempt starts reading its data now, each of its nodes its share.
     pub(super) fn begin_read(&mut self, job: usize) {
         let nodes = self.states[job].holds.len().max(1) as u32;
@@ -29,8 +67,8 @@ impl Sim<'_> {
         st.staging = Staging::Reading;
         let attempt = st.attempts;
         let now = self.now;
-        if let Some(reads) = self.reads.as_mut() {
-            reads.join(now, job, attempt, per_node, nodes);
+        if let Some(s) = self.mech.staging.as_mut() {
+            s.reads.join(now, job, attempt, per_node, nodes);
         }
         self.schedule_reads_end();
     }
@@ -46,28 +84,28 @@ impl Sim<'_> {
             st.first_stage_s += staged;
         }
         let now = self.now;
-        if let Some(reads) = self.reads.as_mut() {
-            reads.leave(now, nodes);
+        if let Some(s) = self.mech.staging.as_mut() {
+            s.reads.leave(now, nodes);
         }
         self.schedule_reads_end();
     }
 
     /// The reads ended by now end: each attempt's compute is scheduled after its restart.
     pub(super) fn reads_end(&mut self) {
-        if let Some(reads) = self.reads.as_mut() {
-            reads.pending_s = None;
+        if let Some(s) = self.mech.staging.as_mut() {
+            s.reads.pending_s = None;
         }
         loop {
             let now = self.now;
             let states = &self.states;
-            let Some(reads) = self.reads.as_mut() else {
+            let Some(s) = self.mech.staging.as_mut() else {
                 return;
             };
-            let Some((job, _)) = reads.pop_ended(now, |j, a| reading(&states[j], a)) else {
+            let Some((job, _)) = s.reads.pop_ended(now, |j, a| reading(&states[j], a)) else {
                 break;
             };
             let nodes = self.states[job].holds.len().max(1) as u32;
-            reads.leave(now, nodes);
+            s.reads.leave(now, nodes);
             let st = &mut self.states[job];
             let staged = st.stage_s(now);
             st.staging = Staging::Staged(staged);
@@ -87,9 +125,10 @@ impl Sim<'_> {
     /// a read joining only moves ends later, so most changes push no event.
     fn schedule_reads_end(&mut self) {
         let states = &self.states;
-        let Some(reads) = self.reads.as_mut() else {
+        let Some(s) = self.mech.staging.as_mut() else {
             return;
         };
+        let reads = &mut s.reads;
         let Some(at) = reads.next_end_s(|j, a| reading(&states[j], a)) else {
             return;
         };

@@ -9,8 +9,9 @@
 
 use super::super::state::{Close, Phase};
 use super::build::Sim;
+use super::mechanism::{Mechanism, PoolStart, Setup};
 use crate::model::scenario::gpu_sharing::milli_gpus;
-use crate::model::scenario::{Platform, Preemption, Scenario};
+use crate::model::scenario::Preemption;
 
 /// No team policy: no quota, priority 0.
 const NO_POLICY: usize = usize::MAX;
@@ -49,10 +50,11 @@ pub(super) struct Teams {
     pub(super) preemptions: u64,
 }
 
-impl Teams {
-    /// The teams of `platform` for `jobs` jobs; `None` where it has no policy and no
-    /// preemption (first come first served).
-    pub(super) fn of(scenario: &Scenario, platform: &Platform, jobs: usize) -> Option<Teams> {
+impl Mechanism for Teams {
+    /// The teams of the platform; `None` where it has no policy and no preemption (first
+    /// come first served).
+    fn of(setup: &Setup) -> Option<Teams> {
+        let (scenario, platform, jobs) = (setup.scenario, setup.platform, setup.jobs.len());
         if platform.teams.is_empty() && platform.preemption.is_off() {
             return None;
         }
@@ -122,7 +124,7 @@ impl Teams {
     }
 
     /// A new pool's pass: nothing admitted.
-    pub(super) fn clear(&mut self) {
+    fn enter_pool(&mut self, _pool: &PoolStart) {
         self.usage.iter_mut().for_each(|u| *u = 0);
         self.cohort_usage = 0;
         for &job in &self.admitted {
@@ -131,7 +133,9 @@ impl Teams {
         self.admitted.clear();
         self.admitted_per_level.iter_mut().for_each(|n| *n = 0);
     }
+}
 
+impl Teams {
     /// Whether a job of `class` may be admitted now: within its team's quota, or borrowing
     /// within its limit what the cohort's quotas leave unused.
     pub(super) fn admits(&self, class: usize) -> bool {
@@ -267,11 +271,11 @@ impl Sim<'_> {
     pub(super) fn queue_key(&self, job: usize) -> usize {
         // In submission order: the job's index, or where pipelines submit stages later than
         // their run arrives, its place among the submissions.
-        let order = match &self.pipelines {
+        let order = match &self.mech.pipelines {
             Some(runs) => runs.key(job),
             None => job,
         };
-        match &self.teams {
+        match &self.mech.teams {
             Some(t) => t.class_level[self.jobs[job].class] as usize * self.jobs.len() + order,
             None => order,
         }
@@ -280,11 +284,11 @@ impl Sim<'_> {
     /// The job of a waiting queue's key.
     #[inline]
     pub(super) fn job_of_key(&self, key: usize) -> usize {
-        let order = match &self.teams {
+        let order = match &self.mech.teams {
             Some(_) => key % self.jobs.len().max(1),
             None => key,
         };
-        match &self.pipelines {
+        match &self.mech.pipelines {
             Some(runs) => runs.job_at(order),
             None => order,
         }
@@ -294,7 +298,7 @@ impl Sim<'_> {
     /// it was. Nothing is evicted unless the candidates together ask for its GPUs.
     pub(super) fn evict_for(&mut self, job: usize) -> bool {
         let class = self.jobs[job].class;
-        let Some(teams) = &self.teams else {
+        let Some(teams) = &self.mech.teams else {
             return false;
         };
         let victims = teams.victims(class, |v| self.jobs[v].class);
@@ -306,10 +310,10 @@ impl Sim<'_> {
             let c = &self.scenario.job_classes[self.jobs[victim].class];
             let on_notice = c.checkpoints_within(grace);
             if self.stop_job(victim, Close::Preempted { on_notice }) {
-                if let Some(t) = self.teams.as_mut() {
+                if let Some(t) = self.mech.teams.as_mut() {
                     t.count_preemption();
                 }
-                self.class_preempted[self.jobs[victim].class] += 1;
+                self.tally.class_preempted[self.jobs[victim].class] += 1;
             }
             if self.try_place(job) {
                 return true;

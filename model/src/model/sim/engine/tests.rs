@@ -3,7 +3,7 @@
 use super::super::checkpoint::checkpoint_cycle;
 use super::super::timeline::AttemptEnd;
 use super::*;
-use crate::model::scenario::DAY_S;
+use crate::model::scenario::{FailureKind, Placement, DAY_S};
 
 /// A job that gives up keeps none of its compute as useful (nor as storage slowdown or
 /// scaling loss): what its checkpoints kept moves to failed attempts. With every job
@@ -115,11 +115,11 @@ fn an_interruption_in_the_second_an_attempt_ends_lets_it_end() {
         sim.now = end;
         sim.interrupt(node);
         assert_eq!(sim.states[0].phase, Phase::Done, "τ = {tau_min} min");
-        assert_eq!((sim.completed, sim.waiting.len()), (1, 0));
+        assert_eq!((sim.tally.completed, sim.waiting.queue.len()), (1, 0));
         let gpus = 8.0;
         assert_eq!(sim.ledger.gpu_s[Category::UsefulCompute], 3600.0 * gpus);
         assert_eq!(sim.ledger.gpu_s[Category::InterruptionRework], 0.0);
-        assert_eq!(sim.interruptions, 1);
+        assert_eq!(sim.tally.interruptions, 1);
     }
 }
 
@@ -150,12 +150,15 @@ fn interruptions_do_not_use_up_the_retry_limit() {
     assert_eq!(sim.states[0].fail_after_c, Some(1800));
     sim.now = sim.attempt_end_s(0);
     sim.attempt_end(0);
-    assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::Waiting, 0));
+    assert_eq!(
+        (sim.states[0].phase, sim.tally.gave_up),
+        (Phase::Waiting, 0)
+    );
     // Third attempt: the second failure, past the one retry.
     assert!(sim.try_place(0));
     sim.now = sim.attempt_end_s(0);
     sim.attempt_end(0);
-    assert_eq!((sim.states[0].phase, sim.gave_up), (Phase::GaveUp, 1));
+    assert_eq!((sim.states[0].phase, sim.tally.gave_up), (Phase::GaveUp, 1));
     assert_eq!(sim.states[0].attempts, 3);
 }
 
@@ -245,7 +248,7 @@ fn compacting_the_queue_changes_nothing_simulated() {
         let run = |compact_min: usize| {
             let mut sim = new_sim(&s, p, 3, &jobs);
             sim.switches.compact_min = compact_min;
-            sim.compact_at = compact_min;
+            sim.agenda.compact_at = compact_min;
             sim.run();
             let mut o = sim.outcome();
             let events = std::mem::take(&mut o.events);

@@ -14,8 +14,8 @@ impl Sim<'_> {
             return;
         }
         let (capacity, provisioning) = self.node_wait_parts(job, self.now);
-        self.wait_capacity_s += capacity;
-        self.wait_provisioning_s += provisioning;
+        self.tally.wait_capacity_s += capacity;
+        self.tally.wait_provisioning_s += provisioning;
     }
 
     /// The parts of a job's queue wait spent on the node it waited for longest (the one of

@@ -1,0 +1,228 @@
+//! The mechanisms of the engine, each a part with its own state, and the hooks through which
+//! the core tells them what happened.
+//!
+//! The core ([`super::Sim`]) keeps the clock, the event queue, the nodes, the jobs and the
+//! ledger, and runs the event handlers as one state machine. A mechanism (data staging, node
+//! failures, reclaim waves, consolidation, teams, pipelines, services on the training nodes,
+//! the warm pool, shared GPUs) is a struct in a file of its own whose fields are private; it
+//! implements [`Mechanism`], is built by [`Mechanism::of`] (`None`: the mechanism is off, and
+//! the core pays one branch at each hook) and is registered in [`Mechanisms`] below. The
+//! core calls every registered mechanism at each lifecycle hook, in the order registered
+//! (so events scheduled by two mechanisms at one second keep one order). What a mechanism
+//! does beyond the hooks (an event of its own, a say in placement) is an `impl Sim` block
+//! in its file.
+//!
+//! Invariants: a hook draws only from streams of its own (keyed by the node or the pool,
+//! never by the order of events), so adding a mechanism changes no other draw; a mechanism
+//! that is off schedules nothing.
+
+use super::super::event_queue::{Event, EventQueue};
+use super::super::jobs::Job;
+use super::super::state::{ClassPlan, JobState, NodeKind};
+use crate::model::rng::{Purpose, Stream};
+use crate::model::scenario::{limits, NodePool, Platform, Scenario};
+use smallvec::SmallVec;
+
+/// What a mechanism is built from, once per platform and replication.
+pub(super) struct Setup<'s, 'a> {
+    pub(super) scenario: &'a Scenario,
+    pub(super) platform: &'a Platform,
+    pub(super) jobs: &'a [Job],
+    pub(super) replication: u64,
+    /// Each job class's plan on the pool it runs on.
+    pub(super) own_plans: &'s [ClassPlan],
+}
+
+/// A pool's pass beginning: the pool, and the jobs as the passes before left them.
+pub(super) struct PoolStart<'s, 'a> {
+    pub(super) pool: &'a NodePool,
+    /// The pool's index on its platform.
+    pub(super) index: usize,
+    pub(super) jobs: &'a [Job],
+    pub(super) states: &'s [JobState],
+    /// Per job class, the pool it runs on.
+    pub(super) class_pool: &'s [usize],
+}
+
+/// A node just asked for: its id (the n-th node of the replication, on every platform) and
+/// how it is bought.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NewNode {
+    pub(super) id: usize,
+    pub(super) kind: NodeKind,
+    /// The scenario's seed and the replication: a mechanism's draws for this node come from
+    /// a stream of its own keyed by them and the id.
+    pub(super) seed: u64,
+    pub(super) replication: u64,
+}
+
+/// One Exp(1) draw per node, from a stream of a mechanism's own keyed by the node's id:
+/// the n-th node of every platform draws the same, whatever the order of events.
+pub(super) struct NodeDraws {
+    purpose: Purpose,
+    /// By node id; 0 where nothing was drawn.
+    draws: Vec<f64>,
+}
+
+impl NodeDraws {
+    pub(super) fn new(purpose: Purpose) -> NodeDraws {
+        NodeDraws {
+            purpose,
+            draws: Vec::new(),
+        }
+    }
+
+    /// Draws for `node` where `wanted` (nothing is drawn otherwise).
+    pub(super) fn draw(&mut self, node: NewNode, wanted: bool) {
+        let draw = if wanted {
+            Stream::new(node.seed, node.replication, self.purpose, node.id as u64).exponential(1.0)
+        } else {
+            0.0
+        };
+        self.draws.resize(node.id, 0.0);
+        self.draws.push(draw);
+    }
+
+    /// `node`'s draw.
+    pub(super) fn of(&self, node: usize) -> f64 {
+        self.draws.get(node).copied().unwrap_or(0.0)
+    }
+}
+
+/// The future events, and how many of them a replication may handle.
+pub(super) struct Agenda {
+    pub(super) queue: EventQueue,
+    /// Queue length at which stale events are dropped next ([`super::Sim::compact_queue`]).
+    pub(super) compact_at: usize,
+    /// Events handled (arrivals and queued events), for the benchmarks.
+    pub(super) handled: u64,
+    /// Most events this replication may handle ([`limits::EVENTS_PER_REPLICATION_MAX`]).
+    pub(super) budget: u64,
+    /// The event budget ran out before the horizon.
+    pub(super) cut_off: bool,
+}
+
+impl Agenda {
+    /// An empty agenda up to `horizon_s`, dropping stale events from `compact_at` queued on.
+    pub(super) fn new(horizon_s: i64, compact_at: usize) -> Agenda {
+        Agenda {
+            queue: EventQueue::new(horizon_s),
+            compact_at,
+            handled: 0,
+            budget: limits::EVENTS_PER_REPLICATION_MAX,
+            cut_off: false,
+        }
+    }
+}
+
+/// Clocks a hook starts: each an event due an exponential time from now, `draw` (an Exp(1)
+/// draw) hours ÷ `rate` per hour. The core schedules them once the hook returns, in the
+/// order started ([`super::Sim::schedule_on_clock`]).
+#[derive(Default)]
+pub(super) struct Clocks(pub(super) SmallVec<[(f64, f64, Event); 4]>);
+
+impl Clocks {
+    /// Starts a clock for `event`.
+    #[inline]
+    pub(super) fn start(&mut self, draw: f64, rate: f64, event: Event) {
+        self.0.push((draw, rate, event));
+    }
+}
+
+/// A part of the engine with its own state, told of the core's lifecycle through these
+/// hooks (each does nothing unless the mechanism says otherwise).
+pub(super) trait Mechanism: Sized {
+    /// The mechanism for this platform and replication; `None` where it is off.
+    fn of(setup: &Setup) -> Option<Self>;
+
+    /// A pool's pass begins, before any of its nodes is asked for.
+    fn enter_pool(&mut self, _pool: &PoolStart) {}
+
+    /// The pass's reserved nodes are there and its jobs about to arrive: clocks of the pool
+    /// as a whole start now (time 0).
+    fn pass_started(&mut self, _clocks: &mut Clocks) {}
+
+    /// A node is asked for.
+    fn node_added(&mut self, _node: NewNode) {}
+
+    /// A node became ready at `now`: its clocks start.
+    fn node_ready(&mut self, _node: usize, _kind: NodeKind, _now: i64, _clocks: &mut Clocks) {}
+
+    /// A node is released (its warm window ran out, or it was lost).
+    fn node_released(&mut self, _node: usize) {}
+
+    /// An attempt of `job` starts now, planned as `plan`.
+    fn attempt_started(&mut self, _job: &Job, _plan: &ClassPlan) {}
+}
+
+/// Declares [`Mechanisms`]: one field per registered mechanism (`None` where it is off), and
+/// each hook called on every one of them, in the order listed.
+macro_rules! mechanisms {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty,)*) => {
+        /// Every mechanism of one platform's replication.
+        pub(super) struct Mechanisms {
+            $($(#[$doc])* pub(super) $field: Option<$ty>,)*
+        }
+
+        impl Mechanisms {
+            pub(super) fn of(setup: &Setup) -> Mechanisms {
+                Mechanisms { $($field: <$ty as Mechanism>::of(setup),)* }
+            }
+
+            pub(super) fn enter_pool(&mut self, pool: &PoolStart) {
+                $(if let Some(m) = self.$field.as_mut() { m.enter_pool(pool); })*
+            }
+
+            pub(super) fn pass_started(&mut self, clocks: &mut Clocks) {
+                $(if let Some(m) = self.$field.as_mut() { m.pass_started(clocks); })*
+            }
+
+            #[inline]
+            pub(super) fn node_added(&mut self, node: NewNode) {
+                $(if let Some(m) = self.$field.as_mut() { m.node_added(node); })*
+            }
+
+            #[inline]
+            pub(super) fn node_ready(
+                &mut self,
+                node: usize,
+                kind: NodeKind,
+                now: i64,
+                clocks: &mut Clocks,
+            ) {
+                $(if let Some(m) = self.$field.as_mut() { m.node_ready(node, kind, now, clocks); })*
+            }
+
+            #[inline]
+            pub(super) fn node_released(&mut self, node: usize) {
+                $(if let Some(m) = self.$field.as_mut() { m.node_released(node); })*
+            }
+
+            #[inline]
+            pub(super) fn attempt_started(&mut self, job: &Job, plan: &ClassPlan) {
+                $(if let Some(m) = self.$field.as_mut() { m.attempt_started(job, plan); })*
+            }
+        }
+    };
+}
+
+mechanisms! {
+    /// The warm pool: how long an idle node is kept.
+    warm_pool: super::warm_pool::WarmPool,
+    /// Data staging: reads from the platform's storage before computing.
+    staging: super::staging::DataStaging,
+    /// Node hardware failures.
+    failures: super::node_failures::NodeFailures,
+    /// Kubernetes node consolidation.
+    consolidation: super::consolidation::Consolidation,
+    /// Spot reclaims in waves, and the droughts after them.
+    reclaims: super::reclaims::ReclaimWaves,
+    /// Teams: quotas, priorities and preemption.
+    teams: super::teams::Teams,
+    /// Pipelines: stages submitted when their predecessors finish.
+    pipelines: super::pipelines::PipelineRuns,
+    /// Services' replicas on the training nodes.
+    colocation: super::colocation::Colocation,
+    /// GPUs shared by jobs asking for a fraction of one.
+    shared_gpus: super::fractional::SharedGpus,
+}
