@@ -631,12 +631,11 @@ impl Scenario {
     fn check_classes_fit(&self, platform: &Platform) -> Result<(), ScenarioError> {
         for (j, class) in self.job_classes.iter().enumerate() {
             let mapped = platform.class_pools.contains_key(&class.name);
-            if platform.node_pools.len() > 1
-                && !mapped
-                && platform
-                    .cheapest_pool(self, PoolNeed::of_class(class))
-                    .is_none()
-            {
+            // The cheapest pool is chosen once: it is where an unmapped class runs
+            // ([`Platform::pool_of_class`] chooses it the same way).
+            let cheapest = (platform.node_pools.len() > 1 && !mapped)
+                .then(|| platform.cheapest_pool(self, PoolNeed::of_class(class)));
+            if cheapest == Some(None) {
                 let pools: Vec<String> = platform
                     .node_pools
                     .iter()
@@ -659,7 +658,10 @@ impl Scenario {
                     ),
                 });
             }
-            let at_pool = platform.pool_of_class(self, j);
+            let at_pool = match cheapest {
+                Some(Some(pool)) => pool,
+                _ => platform.pool_of_class(self, j),
+            };
             self.check_class_fits(platform, at_pool, j)?;
         }
         Ok(())
