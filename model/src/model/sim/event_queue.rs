@@ -25,15 +25,10 @@ pub enum Event {
     AttemptEnd { job: usize, generation: u32 },
     /// A spot node is interrupted.
     Interrupt(usize),
-    /// A node's hardware fails (any purchase type).
-    NodeFailure(usize),
-    /// The pool's `n`-th spot reclaim wave.
-    SpotReclaim(usize),
-    /// Kubernetes consolidates a node away, evicting its jobs.
-    Consolidate(usize),
-    /// The first data read under way ends, if no read started or ended since it was
-    /// scheduled (the `n`-th end scheduled; the shared reads of `sim::reads`).
-    ReadsEnd(usize),
+    /// An event of one of the engine's mechanisms: `mechanism` is its place in the engine's
+    /// registry, `id` what the mechanism means by it (a node whose hardware
+    /// fails, a reclaim wave, the n-th end of the data reads scheduled).
+    Mechanism { mechanism: u8, id: usize },
     /// A node's warm-pool window ends, if nothing used it since (`generation`).
     IdleTimeout { node: usize, generation: u32 },
 }
@@ -47,12 +42,10 @@ impl Event {
         let (tag, id, generation) = match self {
             Event::NodeReady(node) => (0, node, 0),
             Event::AttemptEnd { job, generation } => (1, job, generation),
-            // Five events share tag 2, told apart by the generation bits they never use.
+            // Interruptions and the mechanisms' events share tag 2, told apart by the
+            // generation bits they never use.
             Event::Interrupt(node) => (2, node, 0),
-            Event::NodeFailure(node) => (2, node, 1),
-            Event::SpotReclaim(wave) => (2, wave, 2),
-            Event::Consolidate(node) => (2, node, 3),
-            Event::ReadsEnd(n) => (2, n, 4),
+            Event::Mechanism { mechanism, id } => (2, id, u32::from(mechanism) + 1),
             Event::IdleTimeout { node, generation } => (3, node, generation),
         };
         debug_assert!(id <= u32::MAX as usize && u64::from(generation) <= GENERATION_MASK);
@@ -68,10 +61,10 @@ impl Event {
                 job: id,
                 generation,
             },
-            2 if generation == 1 => Event::NodeFailure(id),
-            2 if generation == 2 => Event::SpotReclaim(id),
-            2 if generation == 3 => Event::Consolidate(id),
-            2 if generation == 4 => Event::ReadsEnd(id),
+            2 if generation > 0 => Event::Mechanism {
+                mechanism: (generation - 1) as u8,
+                id,
+            },
             2 => Event::Interrupt(id),
             _ => Event::IdleTimeout {
                 node: id,
@@ -189,7 +182,13 @@ mod tests {
             },
         );
         queue.push(10, Event::Interrupt(4));
-        queue.push(20, Event::NodeFailure(u32::MAX as usize));
+        queue.push(
+            20,
+            Event::Mechanism {
+                mechanism: u8::MAX - 1,
+                id: u32::MAX as usize,
+            },
+        );
         queue.push(5_000, Event::NodeReady(9)); // after the horizon: kept as the horizon
         queue.push(
             0,
@@ -211,7 +210,13 @@ mod tests {
                 ),
                 (10, Event::NodeReady(3)),
                 (10, Event::Interrupt(4)),
-                (20, Event::NodeFailure(u32::MAX as usize)),
+                (
+                    20,
+                    Event::Mechanism {
+                        mechanism: u8::MAX - 1,
+                        id: u32::MAX as usize,
+                    }
+                ),
                 (50, Event::Interrupt(7)),
                 (
                     50,

@@ -18,9 +18,11 @@
 //! enters its warm window as after a job. A unit's GPUs are the services' while its node is
 //! ready; while it is provisioned, the node's provisioning is charged as for any node.
 
+use super::super::outcome::PlatformOutcome;
 use super::build::Sim;
 use super::mechanism::{Mechanism, NewNode, PoolStart, Setup};
 use crate::model::pricing::GpuSecondPrices;
+use crate::model::scenario::HOUR_S;
 use crate::model::serving::platform::{
     serve_on_training_nodes, shares_training_nodes, Served, ServiceDemand,
 };
@@ -50,7 +52,7 @@ pub(super) struct Colocation {
     unplaced_gpus: u64,
     unplaced_since_s: i64,
     /// GPU-seconds asked for that found no GPU.
-    pub(super) unplaced_gpu_s: f64,
+    unplaced_gpu_s: f64,
     /// The nodes replicas may use (reserved and on-demand, not released), by id.
     steady_nodes: Vec<usize>,
     /// Per node (by id): GPU slots the replicas hold there, and since when that is
@@ -60,7 +62,7 @@ pub(super) struct Colocation {
     pub(super) held_gpu_s: f64,
     pub(super) held_usd: f64,
     /// Training jobs stopped to make room for a replica.
-    pub(super) preemptions: u64,
+    preemptions: u64,
 }
 
 impl Mechanism for Colocation {
@@ -136,6 +138,11 @@ impl Mechanism for Colocation {
         if self.active {
             self.steady_nodes.retain(|&n| n != node);
         }
+    }
+
+    fn report(&self, outcome: &mut PlatformOutcome) {
+        outcome.preemptions += self.preemptions;
+        outcome.service_gpu_hours_without_node = self.unplaced_gpu_s / HOUR_S;
     }
 }
 

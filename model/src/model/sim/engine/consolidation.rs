@@ -7,11 +7,11 @@
 //! ([`Purpose::Consolidation`], keyed by the node's id), drawn only where consolidation
 //! evicts anything.
 
-use super::super::event_queue::Event;
+use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, NodeKind};
 use super::super::timeline::NodeLoss;
 use super::build::Sim;
-use super::mechanism::{Clocks, Mechanism, NewNode, NodeDraws, Setup};
+use super::mechanism::{Clocks, Mechanism, NewNode, NodeDraws, Registered, Setup};
 use crate::model::rng::Purpose;
 
 /// The consolidation clocks of a platform that consolidates nodes, and its evictions.
@@ -21,7 +21,7 @@ pub(super) struct Consolidation {
     /// Per node: its clock's Exp(1) draw (none on reserved nodes, never consolidated).
     draws: NodeDraws,
     /// Jobs evicted by consolidation.
-    pub(super) evictions: u64,
+    evictions: u64,
 }
 
 impl Mechanism for Consolidation {
@@ -42,8 +42,21 @@ impl Mechanism for Consolidation {
     fn node_ready(&mut self, node: usize, kind: NodeKind, _now: i64, clocks: &mut Clocks) {
         if kind != NodeKind::Reserved {
             let draw = self.draws.of(node);
-            clocks.start(draw, self.rate_per_node_hour, Event::Consolidate(node));
+            clocks.start(draw, self.rate_per_node_hour, Self::event(node));
         }
+    }
+
+    fn handle(sim: &mut Sim<'_>, node: usize) {
+        sim.consolidate(node);
+    }
+
+    /// Its node was released (a released node never comes back).
+    fn is_stale(sim: &Sim<'_>, node: usize) -> bool {
+        sim.nodes[node].released
+    }
+
+    fn report(&self, outcome: &mut PlatformOutcome) {
+        outcome.preemptions += self.evictions;
     }
 }
 
@@ -51,7 +64,7 @@ impl Sim<'_> {
     /// Kubernetes consolidates `node` away: its jobs are evicted with the grace period to
     /// checkpoint in and queue again, the services' replicas on it move elsewhere, and the
     /// node is released.
-    pub(super) fn consolidate(&mut self, node: usize) {
+    fn consolidate(&mut self, node: usize) {
         if self.nodes[node].released {
             return;
         }

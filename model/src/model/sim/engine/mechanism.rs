@@ -18,7 +18,9 @@
 
 use super::super::event_queue::{Event, EventQueue};
 use super::super::jobs::Job;
+use super::super::outcome::PlatformOutcome;
 use super::super::state::{ClassPlan, JobState, NodeKind};
+use super::build::Sim;
 use crate::model::rng::{Purpose, Stream};
 use crate::model::scenario::{limits, NodePool, Platform, Scenario};
 use smallvec::SmallVec;
@@ -153,12 +155,51 @@ pub(super) trait Mechanism: Sized {
 
     /// An attempt of `job` starts now, planned as `plan`.
     fn attempt_started(&mut self, _job: &Job, _plan: &ClassPlan) {}
+
+    /// Handles an event the mechanism scheduled ([`Registered::event`]) when it comes; `id`
+    /// as it was scheduled.
+    fn handle(_sim: &mut Sim<'_>, _id: usize) {}
+
+    /// Whether such an event could no longer do anything, whenever it comes (it is then
+    /// dropped unhandled, and may be dropped before its time: [`Sim::compact_queue`]).
+    fn is_stale(_sim: &Sim<'_>, _id: usize) -> bool {
+        false
+    }
+
+    /// Adds what the mechanism counted to the platform's outcome, once the run is over.
+    fn report(&self, _outcome: &mut PlatformOutcome) {}
+}
+
+/// A mechanism's place in the registry ([`Mechanisms`]), through which its events come back
+/// to it.
+pub(super) trait Registered {
+    /// Its place in the registry.
+    const INDEX: u8;
+
+    /// The mechanism's event for `id` (what it means by the id is its own).
+    fn event(id: usize) -> Event {
+        Event::Mechanism {
+            mechanism: Self::INDEX,
+            id,
+        }
+    }
 }
 
 /// Declares [`Mechanisms`]: one field per registered mechanism (`None` where it is off), and
 /// each hook called on every one of them, in the order listed.
 macro_rules! mechanisms {
     ($($(#[$doc:meta])* $field:ident: $ty:ty,)*) => {
+        /// The registered mechanisms, in order.
+        #[allow(non_camel_case_types)]
+        #[repr(u8)]
+        enum Which {
+            $($field,)*
+        }
+
+        $(impl Registered for $ty {
+            const INDEX: u8 = Which::$field as u8;
+        })*
+
         /// Every mechanism of one platform's replication.
         pub(super) struct Mechanisms {
             $($(#[$doc])* pub(super) $field: Option<$ty>,)*
@@ -202,6 +243,25 @@ macro_rules! mechanisms {
             pub(super) fn attempt_started(&mut self, job: &Job, plan: &ClassPlan) {
                 $(if let Some(m) = self.$field.as_mut() { m.attempt_started(job, plan); })*
             }
+
+            pub(super) fn report(&self, outcome: &mut PlatformOutcome) {
+                $(if let Some(m) = self.$field.as_ref() { m.report(outcome); })*
+            }
+        }
+
+        /// Hands event `id` of the mechanism at `mechanism` in the registry to it.
+        pub(super) fn handle_event(sim: &mut Sim<'_>, mechanism: u8, id: usize) {
+            $(if mechanism == Which::$field as u8 {
+                return <$ty as Mechanism>::handle(sim, id);
+            })*
+        }
+
+        /// Whether event `id` of the mechanism at `mechanism` could no longer do anything.
+        pub(super) fn event_is_stale(sim: &Sim<'_>, mechanism: u8, id: usize) -> bool {
+            $(if mechanism == Which::$field as u8 {
+                return <$ty as Mechanism>::is_stale(sim, id);
+            })*
+            true
         }
     };
 }

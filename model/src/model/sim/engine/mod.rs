@@ -54,6 +54,16 @@ use build::{new_sim, Sim};
 use mechanism::{Clocks, NewNode};
 use smallvec::SmallVec;
 
+/// What the event loop does once a step has run.
+enum Step {
+    /// A placement pass.
+    Dispatch,
+    /// The next step, with no placement pass.
+    Next,
+    /// The pass is over: the horizon, or the event budget spent.
+    Stop,
+}
+
 /// Queue length below which stale events are never dropped (small runs never compact).
 const COMPACT_MIN: usize = 4096;
 
@@ -747,11 +757,12 @@ impl Sim<'_> {
                 (Some(_), None) => true,
                 (None, _) => false,
             };
-            if let Some(at) = service_change {
+            let step = if let Some(at) = service_change {
                 if at >= self.horizon_s || !self.begin_event(at) {
                     break;
                 }
                 self.apply_service_changes();
+                Step::Dispatch
             } else if take_event {
                 let Some((t, event)) = self.agenda.queue.pop() else {
                     break;
@@ -760,66 +771,65 @@ impl Sim<'_> {
                     break;
                 }
                 self.handle(event);
+                Step::Dispatch
             } else if deferred_first {
-                let runs = self.mech.pipelines.as_mut().expect("a deferred stage");
-                let Some((t, job)) = runs.take_deferred() else {
-                    break;
-                };
-                if t >= self.horizon_s {
-                    runs.drop_deferred();
-                    continue;
-                }
-                if !self.begin_event(t) {
-                    break;
-                }
-                self.submit(job);
-                self.enqueue(job);
+                self.submit_deferred()
             } else {
-                let t = self.jobs[next_job].arrival_s;
-                if t >= self.horizon_s {
-                    if next_event.is_none() && next_deferred.is_none() {
-                        break;
-                    }
-                    next_job = self.jobs.len();
-                    continue;
-                }
-                if !self.in_this_pool(next_job)
-                    || self
-                        .mech
-                        .pipelines
-                        .as_ref()
-                        .is_some_and(|p| !p.submits_on_arrival(self.jobs[next_job].class))
-                {
-                    // Another pool's job: its pool's pass submits it; a stage after others:
-                    // their end submits it.
-                    next_job += 1;
-                    continue;
-                }
-                if !self.begin_event(t) {
-                    break;
-                }
-                let job = next_job;
-                next_job += 1;
-                if self.mech.pipelines.is_some() {
-                    self.submit(job);
-                }
-                if self.offers_on_arrival()
-                    && self.mech.teams.is_none()
-                    && self.waiting.queue.is_empty()
-                {
-                    // A placement pass would offer capacity to this job alone: offer it here
-                    // (the same test and placement the pass makes) and skip the pass.
-                    if self.is_full() || !self.try_place(job) {
-                        self.enqueue(job);
-                    }
-                    continue;
-                }
-                self.enqueue(job);
+                let more = next_event.is_some() || next_deferred.is_some();
+                self.arrive(&mut next_job, more)
+            };
+            match step {
+                Step::Dispatch => self.dispatch(),
+                Step::Next => {}
+                Step::Stop => break,
             }
-            self.dispatch();
         }
         self.now = self.horizon_s;
         self.finish_horizon();
+    }
+
+    /// The arrival of job `next_job`, which moves on: submitted and offered capacity where
+    /// it runs on this pass's pool and is submitted when it arrives, passed over otherwise
+    /// (its pool's pass submits it; a stage after others, their end). At or past the
+    /// horizon, every job left is passed over, and the pass ends unless `more` is to come.
+    #[inline]
+    fn arrive(&mut self, next_job: &mut usize, more: bool) -> Step {
+        let t = self.jobs[*next_job].arrival_s;
+        if t >= self.horizon_s {
+            if !more {
+                return Step::Stop;
+            }
+            *next_job = self.jobs.len();
+            return Step::Next;
+        }
+        let job = *next_job;
+        if !self.in_this_pool(job)
+            || self
+                .mech
+                .pipelines
+                .as_ref()
+                .is_some_and(|p| !p.submits_on_arrival(self.jobs[job].class))
+        {
+            *next_job += 1;
+            return Step::Next;
+        }
+        if !self.begin_event(t) {
+            return Step::Stop;
+        }
+        *next_job += 1;
+        if self.mech.pipelines.is_some() {
+            self.submit(job);
+        }
+        if self.offers_on_arrival() && self.mech.teams.is_none() && self.waiting.queue.is_empty() {
+            // A placement pass would offer capacity to this job alone: offer it here (the
+            // same test and placement the pass makes) and skip the pass.
+            if self.is_full() || !self.try_place(job) {
+                self.enqueue(job);
+            }
+            return Step::Next;
+        }
+        self.enqueue(job);
+        Step::Dispatch
     }
 
     /// Moves the clock to `t` to handle one more event (a queued one or an arrival); false,
@@ -839,12 +849,8 @@ impl Sim<'_> {
     #[inline]
     fn is_stale(&self, event: &Event) -> bool {
         match *event {
-            Event::NodeReady(node)
-            | Event::Interrupt(node)
-            | Event::NodeFailure(node)
-            | Event::Consolidate(node) => self.nodes[node].released,
-            Event::SpotReclaim(_) => false,
-            Event::ReadsEnd(n) => self.mech.staging.as_ref().is_none_or(|s| s.is_stale(n)),
+            Event::NodeReady(node) | Event::Interrupt(node) => self.nodes[node].released,
+            Event::Mechanism { mechanism, id } => mechanism::event_is_stale(self, mechanism, id),
             Event::AttemptEnd { job, generation } => {
                 Event::generation_stored(self.states[job].generation) != generation
             }
@@ -891,10 +897,7 @@ impl Sim<'_> {
                 _ => {}
             },
             Event::Interrupt(node) => self.interrupt(node),
-            Event::NodeFailure(node) => self.fail_node(node),
-            Event::SpotReclaim(wave) => self.reclaim_wave(wave),
-            Event::Consolidate(node) => self.consolidate(node),
-            Event::ReadsEnd(_) => self.reads_end(),
+            Event::Mechanism { mechanism, id } => mechanism::handle_event(self, mechanism, id),
             Event::IdleTimeout { node, .. } => self.idle_timeout(node),
         }
     }

@@ -8,11 +8,11 @@
 //! keyed by the node's id), so it fails after the same draw on every platform, and where
 //! nodes never fail nothing is drawn.
 
-use super::super::event_queue::Event;
+use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, NodeKind};
 use super::super::timeline::NodeLoss;
 use super::build::Sim;
-use super::mechanism::{Clocks, Mechanism, NewNode, NodeDraws, PoolStart, Setup};
+use super::mechanism::{Clocks, Mechanism, NewNode, NodeDraws, PoolStart, Registered, Setup};
 use crate::model::rng::Purpose;
 
 /// The failure clocks of a platform whose nodes fail, and the failures counted.
@@ -22,7 +22,7 @@ pub(super) struct NodeFailures {
     /// Per node: its clock's Exp(1) draw, where its pool's nodes fail.
     draws: NodeDraws,
     /// Nodes whose hardware failed.
-    pub(super) failures: u64,
+    failures: u64,
 }
 
 impl Mechanism for NodeFailures {
@@ -49,14 +49,27 @@ impl Mechanism for NodeFailures {
 
     fn node_ready(&mut self, node: usize, _kind: NodeKind, _now: i64, clocks: &mut Clocks) {
         let draw = self.draws.of(node);
-        clocks.start(draw, self.rate_per_node_hour, Event::NodeFailure(node));
+        clocks.start(draw, self.rate_per_node_hour, Self::event(node));
+    }
+
+    fn handle(sim: &mut Sim<'_>, node: usize) {
+        sim.fail_node(node);
+    }
+
+    /// Its node was released (a released node never comes back).
+    fn is_stale(sim: &Sim<'_>, node: usize) -> bool {
+        sim.nodes[node].released
+    }
+
+    fn report(&self, outcome: &mut PlatformOutcome) {
+        outcome.node_failures = self.failures;
     }
 }
 
 impl Sim<'_> {
     /// `node`'s hardware fails: its jobs stop with no notice and queue again, the services'
     /// replicas on it move elsewhere, and it is released (a reserved node replaced).
-    pub(super) fn fail_node(&mut self, node: usize) {
+    fn fail_node(&mut self, node: usize) {
         if self.nodes[node].released {
             return;
         }

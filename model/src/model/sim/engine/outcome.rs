@@ -14,7 +14,7 @@ use crate::model::HOURS_PER_MONTH;
 impl Sim<'_> {
     /// What the replication measured, once it has run to its end.
     pub(super) fn outcome(&self) -> PlatformOutcome {
-        let (p, m) = (self.platform, &self.mech);
+        let p = self.platform;
         let hours = self.horizon_s as f64 / HOUR_S;
         let months = hours / HOURS_PER_MONTH;
         let per_month = 1.0 / months;
@@ -139,7 +139,7 @@ impl Sim<'_> {
             .iter()
             .filter(|s| s.submitted_s < self.horizon_s)
             .count() as u64;
-        PlatformOutcome {
+        let mut outcome = PlatformOutcome {
             breakdown_usd: breakdown,
             monthly_tco_usd: monthly,
             gpu_seconds,
@@ -156,7 +156,8 @@ impl Sim<'_> {
             jobs_running: waits.running,
             jobs_waiting: waits.waiting,
             interruptions: self.tally.interruptions,
-            node_failures: m.failures.as_ref().map_or(0, |f| f.failures),
+            // The mechanisms' own counts are theirs to report (below).
+            node_failures: 0,
             peak_nodes: u64::from(self.capacity.earlier_peaks + self.capacity.peak),
             queue_wait_mean_s: waits.mean_s,
             queue_wait_p50_s: waits.p50_s,
@@ -172,20 +173,17 @@ impl Sim<'_> {
             cut_off: self.agenda.cut_off,
             services,
             serving_gpu_usd_per_month: serving_gpu_s * price * per_month,
-            preemptions: m.colocation.as_ref().map_or(0, |c| c.preemptions)
-                + m.teams.as_ref().map_or(0, |t| t.preemptions)
-                + m.consolidation.as_ref().map_or(0, |c| c.evictions),
-            service_gpu_hours_without_node: m
-                .colocation
-                .as_ref()
-                .map_or(0.0, |c| c.unplaced_gpu_s / HOUR_S),
+            preemptions: 0,
+            service_gpu_hours_without_node: 0.0,
             teams: self.teams_outcome(monthly, serving_gpu_s * price * per_month, per_month),
             waiting_cost_usd: (self.waiting_cost_usd()
                 + pipeline_person_s / HOUR_S * self.scenario.people.waiting_usd_per_hour)
                 * per_month,
             pipelines,
             orchestration_usd,
-        }
+        };
+        self.mech.report(&mut outcome);
+        outcome
     }
 
     /// The price of waiting over the horizon, USD: each submitted job's queue wait (to its

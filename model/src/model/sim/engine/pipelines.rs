@@ -14,6 +14,7 @@ use super::super::outcome::PipelineOutcome;
 use super::super::state::Phase;
 use super::build::Sim;
 use super::mechanism::{Mechanism, PoolStart, Setup};
+use super::Step;
 use crate::model::scenario::{PipelineGraph, Platform, Scenario, HOUR_S};
 use crate::model::topological::topological_order;
 
@@ -196,6 +197,25 @@ impl Sim<'_> {
                 self.enqueue(next);
             }
         }
+    }
+
+    /// Submits the next stage whose predecessors finished in an earlier pass, at its time;
+    /// one past the horizon leaves none to submit in this pass.
+    pub(super) fn submit_deferred(&mut self) -> Step {
+        let runs = self.mech.pipelines.as_mut().expect("a deferred stage");
+        let Some((t, job)) = runs.take_deferred() else {
+            return Step::Stop;
+        };
+        if t >= self.horizon_s {
+            runs.drop_deferred();
+            return Step::Next;
+        }
+        if !self.begin_event(t) {
+            return Step::Stop;
+        }
+        self.submit(job);
+        self.enqueue(job);
+        Step::Dispatch
     }
 
     /// `job` is submitted now: it waits from now, in submission order.

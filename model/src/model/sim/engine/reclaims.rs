@@ -7,9 +7,8 @@
 //! node in the order the nodes were added, so the waves' times never depend on how many
 //! nodes there were.
 
-use super::super::event_queue::Event;
 use super::build::Sim;
-use super::mechanism::{Clocks, Mechanism, PoolStart, Setup};
+use super::mechanism::{Clocks, Mechanism, PoolStart, Registered, Setup};
 use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding;
 use crate::model::scenario::Overflow;
@@ -86,7 +85,11 @@ impl Mechanism for ReclaimWaves {
         );
         let draw = clock.exponential(1.0);
         self.clock = Some(clock);
-        clocks.start(draw, self.rate_per_hour, Event::SpotReclaim(0));
+        clocks.start(draw, self.rate_per_hour, Self::event(0));
+    }
+
+    fn handle(sim: &mut Sim<'_>, wave: usize) {
+        sim.reclaim_wave(wave);
     }
 }
 
@@ -111,7 +114,7 @@ impl Sim<'_> {
     /// Wave `wave` comes: the next is scheduled, the drought starts (before any node is
     /// asked for again), and each running spot node of the pool is interrupted with the
     /// wave's chance, as a spot interruption with its notice.
-    pub(super) fn reclaim_wave(&mut self, wave: usize) {
+    fn reclaim_wave(&mut self, wave: usize) {
         let now = self.now;
         let Some(r) = self.mech.reclaims.as_mut() else {
             return;
@@ -128,7 +131,7 @@ impl Sim<'_> {
             Purpose::ReclaimedNodes,
             (r.pool as u64) << 32 | wave as u64,
         );
-        self.schedule_on_clock(draw, rate, Event::SpotReclaim(wave + 1));
+        self.schedule_on_clock(draw, rate, ReclaimWaves::event(wave + 1));
         // Chosen first, then interrupted: a node added while the wave's jobs queue again is
         // not the wave's.
         let taken: Vec<usize> = (self.pass.first_node..self.nodes.len())

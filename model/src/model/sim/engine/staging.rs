@@ -10,7 +10,7 @@ use super::super::jobs::Job;
 use super::super::reads::SharedReads;
 use super::super::state::{ClassPlan, JobState, Phase, Staging};
 use super::build::Sim;
-use super::mechanism::{Mechanism, PoolStart, Setup};
+use super::mechanism::{Mechanism, PoolStart, Registered, Setup};
 
 /// Whether `state` is on attempt `attempt` and reading.
 fn reading(state: &JobState, attempt: u32) -> bool {
@@ -49,12 +49,18 @@ impl Mechanism for DataStaging {
     fn attempt_started(&mut self, _job: &Job, plan: &ClassPlan) {
         self.staged_gb += plan.read_gb;
     }
-}
 
-impl DataStaging {
-    /// Whether the `n`-th reads' end scheduled is stale: a read started or ended since.
-    pub(super) fn is_stale(&self, n: usize) -> bool {
-        self.reads.generation as usize != n
+    /// The first read under way ends.
+    fn handle(sim: &mut Sim<'_>, _n: usize) {
+        sim.reads_end();
+    }
+
+    /// The `n`-th reads' end scheduled is stale once a read started or ended since.
+    fn is_stale(sim: &Sim<'_>, n: usize) -> bool {
+        sim.mech
+            .staging
+            .as_ref()
+            .is_none_or(|s| s.reads.generation as usize != n)
     }
 }
 
@@ -91,7 +97,7 @@ impl Sim<'_> {
     }
 
     /// The reads ended by now end: each attempt's compute is scheduled after its restart.
-    pub(super) fn reads_end(&mut self) {
+    fn reads_end(&mut self) {
         if let Some(s) = self.mech.staging.as_mut() {
             s.reads.pending_s = None;
         }
@@ -138,6 +144,6 @@ impl Sim<'_> {
         reads.generation = reads.generation.wrapping_add(1);
         reads.pending_s = Some(at);
         let n = reads.generation as usize;
-        self.push(at, Event::ReadsEnd(n));
+        self.push(at, DataStaging::event(n));
     }
 }

@@ -7,6 +7,7 @@
 //! pod requests. A platform with no team policy and no preemption has no [`Teams`], and its
 //! jobs are served first come first served, as before.
 
+use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, Phase};
 use super::build::Sim;
 use super::mechanism::{Mechanism, PoolStart, Setup};
@@ -47,7 +48,7 @@ pub(super) struct Teams {
     /// Admitted jobs per priority level.
     admitted_per_level: Vec<u32>,
     /// Jobs evicted.
-    pub(super) preemptions: u64,
+    preemptions: u64,
 }
 
 impl Mechanism for Teams {
@@ -121,6 +122,10 @@ impl Mechanism for Teams {
             admitted_per_level: vec![0; priorities.len().max(1)],
             preemptions: 0,
         })
+    }
+
+    fn report(&self, outcome: &mut PlatformOutcome) {
+        outcome.preemptions += self.preemptions;
     }
 
     /// A new pool's pass: nothing admitted.
