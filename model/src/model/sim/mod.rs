@@ -13,9 +13,15 @@
 //! - `ledger`: the cost ledger (every paid GPU-second charged to one category); `checkpoint`:
 //!   the checkpoint arithmetic of an attempt; `summary`: the queue waits and job counts at
 //!   the horizon.
-//! - [`engine`]: the event loop of one platform: nodes, placement, attempts, interruptions,
-//!   billing. Its handlers are one mutually recursive state machine and stay together; its
-//!   set-up, outcome, timeline records and wait parts are files of their own.
+//! - `attempt_failure`: whether an attempt fails, and after how much of its compute.
+//! - [`engine`]: the event loop of one platform: a small core (the clock, the event queue,
+//!   nodes, jobs, placement, attempts, spot interruptions, billing and the ledger) whose
+//!   handlers are one mutually recursive state machine and stay together, and the
+//!   mechanisms (data staging, node failures, reclaim waves, consolidation, teams,
+//!   pipelines, services on the training nodes, the warm pool, shared GPUs), each a struct
+//!   with its own state in a file of its own, called through a few hooks and registered in
+//!   one list (`engine/mechanism.rs`). Its set-up, outcome, timeline records and wait parts
+//!   are files of their own.
 
 mod attempt_failure;
 mod checkpoint;

@@ -144,6 +144,13 @@ pub(super) trait Mechanism: Sized {
     /// as a whole start now (time 0).
     fn pass_started(&mut self, _clocks: &mut Clocks) {}
 
+    /// What a node asked for now as `kind` is bought as, and the earliest its capacity
+    /// comes (s; `earliest` as the mechanisms before this one left it): a mechanism that
+    /// makes capacity short says so here.
+    fn node_capacity(&self, kind: NodeKind, _now: i64, earliest: i64) -> (NodeKind, i64) {
+        (kind, earliest)
+    }
+
     /// A node is asked for.
     fn node_added(&mut self, _node: NewNode) {}
 
@@ -216,6 +223,16 @@ macro_rules! mechanisms {
 
             pub(super) fn pass_started(&mut self, clocks: &mut Clocks) {
                 $(if let Some(m) = self.$field.as_mut() { m.pass_started(clocks); })*
+            }
+
+            #[inline]
+            pub(super) fn node_capacity(&self, kind: NodeKind, now: i64) -> (NodeKind, i64) {
+                let got = (kind, 0);
+                $(let got = match self.$field.as_ref() {
+                    Some(m) => m.node_capacity(got.0, now, got.1),
+                    None => got,
+                };)*
+                got
             }
 
             #[inline]

@@ -173,12 +173,9 @@ impl Sim<'_> {
     // ----- nodes -----
 
     fn add_node(&mut self, kind: NodeKind, ready_now: bool) -> usize {
-        // In a drought after a reclaim wave, spot capacity is short: a spot node is bought
-        // on demand where the pool falls back, else it waits for the drought's end.
-        let (kind, drought_end) = match &self.mech.reclaims {
-            Some(reclaims) => reclaims.spot_capacity(kind, self.now),
-            None => (kind, 0),
-        };
+        // Where capacity is short (a drought after a reclaim wave), a node may be bought as
+        // another kind, or come no earlier than the mechanisms say.
+        let (kind, capacity_from) = self.mech.node_capacity(kind, self.now);
         let id = self.nodes.len();
         let price = match kind {
             NodeKind::Reserved => self.pass.prices.reserved,
@@ -217,7 +214,7 @@ impl Sim<'_> {
         let billing_start = if ready_now || kind == NodeKind::Reserved {
             self.now
         } else {
-            (self.now + rounding::round(capacity_wait) as i64).max(drought_end)
+            (self.now + rounding::round(capacity_wait) as i64).max(capacity_from)
         };
         self.nodes.push(Node {
             kind,

@@ -88,25 +88,22 @@ impl Mechanism for ReclaimWaves {
         clocks.start(draw, self.rate_per_hour, Self::event(0));
     }
 
-    fn handle(sim: &mut Sim<'_>, wave: usize) {
-        sim.reclaim_wave(wave);
-    }
-}
-
-impl ReclaimWaves {
-    /// The kind a node asked for as `kind` at `now` is bought as, and the earliest its
-    /// capacity comes: in a drought, a spot node is bought on demand where the pool falls
-    /// back, else it waits for the drought's end.
-    pub(super) fn spot_capacity(&self, kind: NodeKind, now: i64) -> (NodeKind, i64) {
+    /// In a drought, a spot node is bought on demand where the pool falls back, else it
+    /// waits for the drought's end.
+    fn node_capacity(&self, kind: NodeKind, now: i64, earliest: i64) -> (NodeKind, i64) {
         if self.clock.is_some() && kind == NodeKind::Spot && self.drought_until_s > now {
             if self.fall_back_to_on_demand {
-                (NodeKind::OnDemand, 0)
+                (NodeKind::OnDemand, earliest)
             } else {
-                (kind, self.drought_until_s)
+                (kind, earliest.max(self.drought_until_s))
             }
         } else {
-            (kind, 0)
+            (kind, earliest)
         }
+    }
+
+    fn handle(sim: &mut Sim<'_>, wave: usize) {
+        sim.reclaim_wave(wave);
     }
 }
 
