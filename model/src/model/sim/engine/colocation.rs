@@ -20,7 +20,7 @@
 
 use super::super::outcome::PlatformOutcome;
 use super::build::Sim;
-use super::mechanism::{Mechanism, NewNode, PoolStart, Setup};
+use super::mechanism::{Clock, Mechanism, NewNode, PoolStart, Setup};
 use crate::model::pricing::GpuSecondPrices;
 use crate::model::scenario::HOUR_S;
 use crate::model::serving::platform::{
@@ -122,16 +122,11 @@ impl Mechanism for Colocation {
     }
 
     /// The replicas' time on the node counts from now (its provisioning is the node's).
-    fn node_ready(
-        &mut self,
-        node: usize,
-        _kind: NodeKind,
-        now: i64,
-        _clocks: &mut super::mechanism::Clocks,
-    ) {
+    fn node_ready(&mut self, node: usize, _kind: NodeKind, now: i64) -> Option<Clock> {
         if let Some(slot) = self.on_node.get_mut(node) {
             slot.1 = now;
         }
+        None
     }
 
     fn node_released(&mut self, node: usize) {

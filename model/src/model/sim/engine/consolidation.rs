@@ -11,7 +11,7 @@ use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, NodeKind};
 use super::super::timeline::NodeLoss;
 use super::build::Sim;
-use super::mechanism::{Clocks, Mechanism, NewNode, NodeDraws, Registered, Setup};
+use super::mechanism::{Clock, Mechanism, NewNode, NodeDraws, Registered, Setup};
 use crate::model::rng::Purpose;
 
 /// The consolidation clocks of a platform that consolidates nodes, and its evictions.
@@ -39,11 +39,12 @@ impl Mechanism for Consolidation {
         self.draws.draw(node, node.kind != NodeKind::Reserved);
     }
 
-    fn node_ready(&mut self, node: usize, kind: NodeKind, _now: i64, clocks: &mut Clocks) {
-        if kind != NodeKind::Reserved {
-            let draw = self.draws.of(node);
-            clocks.start(draw, self.rate_per_node_hour, Self::event(node));
-        }
+    fn node_ready(&mut self, node: usize, kind: NodeKind, _now: i64) -> Option<Clock> {
+        (kind != NodeKind::Reserved).then(|| Clock {
+            draw: self.draws.of(node),
+            rate: self.rate_per_node_hour,
+            event: Self::event(node),
+        })
     }
 
     fn handle(sim: &mut Sim<'_>, node: usize) {

@@ -23,7 +23,6 @@ use super::super::state::{ClassPlan, JobState, NodeKind};
 use super::build::Sim;
 use crate::model::rng::{Purpose, Stream};
 use crate::model::scenario::{limits, NodePool, Platform, Scenario};
-use smallvec::SmallVec;
 
 /// What a mechanism is built from, once per platform and replication.
 pub(super) struct Setup<'s, 'a> {
@@ -117,18 +116,14 @@ impl Agenda {
     }
 }
 
-/// Clocks a hook starts: each an event due an exponential time from now, `draw` (an Exp(1)
-/// draw) hours ÷ `rate` per hour. The core schedules them once the hook returns, in the
-/// order started ([`super::Sim::schedule_on_clock`]).
-#[derive(Default)]
-pub(super) struct Clocks(pub(super) SmallVec<[(f64, f64, Event); 4]>);
-
-impl Clocks {
-    /// Starts a clock for `event`.
-    #[inline]
-    pub(super) fn start(&mut self, draw: f64, rate: f64, event: Event) {
-        self.0.push((draw, rate, event));
-    }
+/// A clock a hook starts: `event` due an exponential time from now, `draw` (an Exp(1) draw)
+/// hours ÷ `rate` per hour. The core schedules it as the hook returns
+/// ([`Sim::schedule_on_clock`]), so clocks keep the order of the hooks that start them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Clock {
+    pub(super) draw: f64,
+    pub(super) rate: f64,
+    pub(super) event: Event,
 }
 
 /// A part of the engine with its own state, told of the core's lifecycle through these
@@ -142,7 +137,9 @@ pub(super) trait Mechanism: Sized {
 
     /// The pass's reserved nodes are there and its jobs about to arrive: clocks of the pool
     /// as a whole start now (time 0).
-    fn pass_started(&mut self, _clocks: &mut Clocks) {}
+    fn pass_started(&mut self) -> Option<Clock> {
+        None
+    }
 
     /// What a node asked for now as `kind` is bought as, and the earliest its capacity
     /// comes (s; `earliest` as the mechanisms before this one left it): a mechanism that
@@ -154,8 +151,10 @@ pub(super) trait Mechanism: Sized {
     /// A node is asked for.
     fn node_added(&mut self, _node: NewNode) {}
 
-    /// A node became ready at `now`: its clocks start.
-    fn node_ready(&mut self, _node: usize, _kind: NodeKind, _now: i64, _clocks: &mut Clocks) {}
+    /// A node became ready at `now`: a clock of the mechanism's may start.
+    fn node_ready(&mut self, _node: usize, _kind: NodeKind, _now: i64) -> Option<Clock> {
+        None
+    }
 
     /// A node is released (its warm window ran out, or it was lost).
     fn node_released(&mut self, _node: usize) {}
@@ -221,10 +220,6 @@ macro_rules! mechanisms {
                 $(if let Some(m) = self.$field.as_mut() { m.enter_pool(pool); })*
             }
 
-            pub(super) fn pass_started(&mut self, clocks: &mut Clocks) {
-                $(if let Some(m) = self.$field.as_mut() { m.pass_started(clocks); })*
-            }
-
             #[inline]
             pub(super) fn node_capacity(&self, kind: NodeKind, now: i64) -> (NodeKind, i64) {
                 let got = (kind, 0);
@@ -241,17 +236,6 @@ macro_rules! mechanisms {
             }
 
             #[inline]
-            pub(super) fn node_ready(
-                &mut self,
-                node: usize,
-                kind: NodeKind,
-                now: i64,
-                clocks: &mut Clocks,
-            ) {
-                $(if let Some(m) = self.$field.as_mut() { m.node_ready(node, kind, now, clocks); })*
-            }
-
-            #[inline]
             pub(super) fn node_released(&mut self, node: usize) {
                 $(if let Some(m) = self.$field.as_mut() { m.node_released(node); })*
             }
@@ -263,6 +247,28 @@ macro_rules! mechanisms {
 
             pub(super) fn report(&self, outcome: &mut PlatformOutcome) {
                 $(if let Some(m) = self.$field.as_ref() { m.report(outcome); })*
+            }
+        }
+
+        impl Sim<'_> {
+            /// The pass's reserved nodes are there: each mechanism's clock of the pool as a
+            /// whole starts, scheduled in turn.
+            pub(super) fn mechanisms_pass_started(&mut self) {
+                $(let clock = self.mech.$field.as_mut().and_then(|m| m.pass_started());
+                if let Some(c) = clock {
+                    self.schedule_on_clock(c.draw, c.rate, c.event);
+                })*
+            }
+
+            /// `node` became ready now: each mechanism's clock of it starts, scheduled in
+            /// turn.
+            #[inline]
+            pub(super) fn mechanisms_node_ready(&mut self, node: usize, kind: NodeKind) {
+                let now = self.now;
+                $(let clock = self.mech.$field.as_mut().and_then(|m| m.node_ready(node, kind, now));
+                if let Some(c) = clock {
+                    self.schedule_on_clock(c.draw, c.rate, c.event);
+                })*
             }
         }
 

@@ -51,7 +51,7 @@ use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding::{self, ceil_div};
 use crate::model::scenario::{Overflow, Scenario, HOUR_S};
 use build::{new_sim, Sim};
-use mechanism::{Clocks, NewNode};
+use mechanism::NewNode;
 use smallvec::SmallVec;
 
 /// What the event loop does once a step has run.
@@ -302,27 +302,18 @@ impl Sim<'_> {
         // Its clocks start now: a spot node's interruption, then the mechanisms' (hardware
         // failure, consolidation).
         let kind = self.nodes[node].kind;
-        let mut clocks = Clocks::default();
         if kind == NodeKind::Spot {
             let draw = self.nodes[node].interruption_draw;
             let rate = self.pass.pool.own_spot_interruptions_per_node_hour();
-            clocks.start(draw, rate, Event::Interrupt(node));
+            self.schedule_on_clock(draw, rate, Event::Interrupt(node));
         }
-        self.mech.node_ready(node, kind, self.now, &mut clocks);
-        self.schedule_clocks(clocks);
+        self.mechanisms_node_ready(node, kind);
         // By index: a job starting here does not change this node's holders.
         for i in 0..self.nodes[node].holders.len() {
             let job = self.nodes[node].holders[i] as usize;
             self.start_if_ready(job, true);
         }
         self.maybe_schedule_release(node);
-    }
-
-    /// Schedules the clocks a hook started, in order ([`Sim::schedule_on_clock`]).
-    fn schedule_clocks(&mut self, clocks: Clocks) {
-        for (draw, rate, event) in clocks.0 {
-            self.schedule_on_clock(draw, rate, event);
-        }
     }
 
     /// Schedules `event` an exponential time from now: `draw` (an Exp(1) draw) hours ÷ `rate`
@@ -721,9 +712,7 @@ impl Sim<'_> {
             self.add_node(NodeKind::Reserved, true);
         }
         // The pool's own clocks (reclaim waves) start once its reserved nodes are there.
-        let mut clocks = Clocks::default();
-        self.mech.pass_started(&mut clocks);
-        self.schedule_clocks(clocks);
+        self.mechanisms_pass_started();
         let mut next_job = 0;
         loop {
             let next_event = self.agenda.queue.peek_time();

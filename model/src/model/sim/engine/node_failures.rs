@@ -12,7 +12,7 @@ use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, NodeKind};
 use super::super::timeline::NodeLoss;
 use super::build::Sim;
-use super::mechanism::{Clocks, Mechanism, NewNode, NodeDraws, PoolStart, Registered, Setup};
+use super::mechanism::{Clock, Mechanism, NewNode, NodeDraws, PoolStart, Registered, Setup};
 use crate::model::rng::Purpose;
 
 /// The failure clocks of a platform whose nodes fail, and the failures counted.
@@ -47,9 +47,12 @@ impl Mechanism for NodeFailures {
         self.draws.draw(node, self.rate_per_node_hour > 0.0);
     }
 
-    fn node_ready(&mut self, node: usize, _kind: NodeKind, _now: i64, clocks: &mut Clocks) {
-        let draw = self.draws.of(node);
-        clocks.start(draw, self.rate_per_node_hour, Self::event(node));
+    fn node_ready(&mut self, node: usize, _kind: NodeKind, _now: i64) -> Option<Clock> {
+        Some(Clock {
+            draw: self.draws.of(node),
+            rate: self.rate_per_node_hour,
+            event: Self::event(node),
+        })
     }
 
     fn handle(sim: &mut Sim<'_>, node: usize) {

@@ -8,7 +8,7 @@
 //! nodes there were.
 
 use super::build::Sim;
-use super::mechanism::{Clocks, Mechanism, PoolStart, Registered, Setup};
+use super::mechanism::{Clock, Mechanism, PoolStart, Registered, Setup};
 use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding;
 use crate::model::scenario::Overflow;
@@ -73,9 +73,9 @@ impl Mechanism for ReclaimWaves {
     }
 
     /// The first wave's clock starts.
-    fn pass_started(&mut self, clocks: &mut Clocks) {
+    fn pass_started(&mut self) -> Option<Clock> {
         if self.rate_per_hour <= 0.0 {
-            return;
+            return None;
         }
         let mut clock = Stream::new(
             self.seed,
@@ -85,7 +85,11 @@ impl Mechanism for ReclaimWaves {
         );
         let draw = clock.exponential(1.0);
         self.clock = Some(clock);
-        clocks.start(draw, self.rate_per_hour, Self::event(0));
+        Some(Clock {
+            draw,
+            rate: self.rate_per_hour,
+            event: Self::event(0),
+        })
     }
 
     /// In a drought, a spot node is bought on demand where the pool falls back, else it
