@@ -114,6 +114,8 @@ impl Mechanism for Colocation {
     }
 
     fn node_added(&mut self, node: NewNode) {
+        // Nodes come in id order, each once.
+        debug_assert_eq!(self.on_node.len(), node.id);
         self.on_node.resize(node.id, (0, 0));
         self.on_node.push((0, 0));
         if self.active && node.kind != NodeKind::Spot {
@@ -340,7 +342,7 @@ impl Sim<'_> {
     /// The fullest reserved or on-demand node with `gpus` free: ready ones first, then those
     /// being provisioned; ties to the lowest id.
     fn node_with_room(&self, gpus: u32) -> Option<usize> {
-        let c = self.mech.colocation.as_ref()?;
+        let c = self.mech.colocation.as_ref().filter(|c| c.active)?;
         [true, false].into_iter().find_map(|ready| {
             c.steady_nodes
                 .iter()
@@ -356,7 +358,7 @@ impl Sim<'_> {
     /// the unit even without its jobs.
     fn preempt_for(&mut self, gpus: u32) -> Option<usize> {
         let gpn = self.pass.pool.gpus_per_node;
-        let c = self.mech.colocation.as_ref()?;
+        let c = self.mech.colocation.as_ref().filter(|c| c.active)?;
         let node = [true, false].into_iter().find_map(|ready| {
             c.steady_nodes
                 .iter()

@@ -80,6 +80,8 @@ impl NodeDraws {
         } else {
             0.0
         };
+        // Nodes come in id order, each once.
+        debug_assert_eq!(self.draws.len(), node.id);
         self.draws.resize(node.id, 0.0);
         self.draws.push(draw);
     }

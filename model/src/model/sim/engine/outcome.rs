@@ -41,32 +41,12 @@ impl Sim<'_> {
             .usd_per_month(transitions as f64 * per_month);
         breakdown[Category::Fees] += orchestration_usd;
         let mut gpu_seconds = self.ledger.gpu_s;
-        let mut paid = self.ledger.paid_gpu_s;
-        let mut useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
+        let paid = self.ledger.paid_gpu_s;
+        let useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
         // Services: their GPU time in the same categories, at the on-demand price; on the
         // training nodes, at the price of the nodes they held, and the nodes' idle GPUs are
         // the simulation's own.
-        let (served, price, held_gap) = match &self.mech.colocation {
-            Some(c) => {
-                let price = if c.held_gpu_s > 0.0 {
-                    c.held_usd / c.held_gpu_s
-                } else {
-                    let pool = &p.node_pools[c.pool];
-                    GpuSecondPrices::of(self.scenario, p, pool).on_demand
-                };
-                (c.served.clone(), price, Some(c.held_gpu_s))
-            }
-            None => {
-                let view = p.services_view(self.scenario);
-                let price = GpuSecondPrices::of(self.scenario, p, view.first_pool()).on_demand;
-                (
-                    serve_on_platform(self.scenario, &view, self.replication, price),
-                    price,
-                    None,
-                )
-            }
-        };
-        let mut served = served;
+        let (mut served, price, held_gap) = self.served();
         let mut services = std::mem::take(&mut served.services);
         // On the training nodes, the simulation paid for the services' GPUs already.
         let own_nodes = held_gap.is_none();
@@ -80,39 +60,30 @@ impl Sim<'_> {
                 per_month,
             );
         }
-        // Shared GPUs' slots no replica held: the platform's GPU-sharing loss.
-        let unheld = served.unheld_gpu_s;
-        gpu_seconds[Category::GpuSharingLoss] += unheld;
-        breakdown[Category::GpuSharingLoss] += unheld * price * per_month;
-        if own_nodes {
-            paid += unheld;
-        }
-        // Time-sliced replicas' work in their neighbours' empty shares: useful compute.
-        let borrowed = served.borrowed_useful_gpu_s;
-        gpu_seconds[Category::UsefulCompute] += borrowed;
-        breakdown[Category::UsefulCompute] += borrowed * price * per_month;
-        if own_nodes {
-            paid += borrowed;
-        }
-        // The replicas' nodes' GPUs no replica held: the platform's idle time.
-        let idle_nodes = served.idle_node_gpu_s;
-        gpu_seconds[Category::Idle] += idle_nodes;
-        breakdown[Category::Idle] += idle_nodes * price * per_month;
-        if own_nodes {
-            paid += idle_nodes;
-        }
-        let mut serving_gpu_s = unheld + borrowed + idle_nodes;
-        for s in &services {
-            for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
-                gpu_seconds[c] += s.gpu_seconds[c];
-                breakdown[c] += s.gpu_seconds[c] * price * per_month;
-                if own_nodes {
-                    paid += s.gpu_seconds[c];
-                }
-                serving_gpu_s += s.gpu_seconds[c];
-            }
-            useful_ref_hours += s.useful_reference_gpu_hours;
-        }
+        let mut totals = Totals {
+            gpu_seconds,
+            breakdown,
+            paid,
+            useful_ref_hours,
+        };
+        let serving_gpu_s = add_services(
+            &mut totals,
+            &services,
+            &served,
+            (price, per_month),
+            own_nodes,
+        );
+        let Totals {
+            gpu_seconds,
+            breakdown,
+            paid,
+            useful_ref_hours,
+        } = totals;
+        let (unheld, borrowed, idle_nodes) = (
+            served.unheld_gpu_s,
+            served.borrowed_useful_gpu_s,
+            served.idle_node_gpu_s,
+        );
         let monthly = breakdown.total();
         let shared_usd: f64 = Category::ALL
             .into_iter()
@@ -186,6 +157,33 @@ impl Sim<'_> {
         outcome
     }
 
+    /// The services' outcomes, the price of their GPU-second, and the GPU-seconds they held
+    /// on the training nodes where they share them (`None`: on nodes of their own, simulated
+    /// now).
+    fn served(&self) -> (Served, f64, Option<f64>) {
+        let p = self.platform;
+        match &self.mech.colocation {
+            Some(c) => {
+                let price = if c.held_gpu_s > 0.0 {
+                    c.held_usd / c.held_gpu_s
+                } else {
+                    let pool = &p.node_pools[c.pool];
+                    GpuSecondPrices::of(self.scenario, p, pool).on_demand
+                };
+                (c.served.clone(), price, Some(c.held_gpu_s))
+            }
+            None => {
+                let view = p.services_view(self.scenario);
+                let price = GpuSecondPrices::of(self.scenario, p, view.first_pool()).on_demand;
+                (
+                    serve_on_platform(self.scenario, &view, self.replication, price),
+                    price,
+                    None,
+                )
+            }
+        }
+    }
+
     /// The price of waiting over the horizon, USD: each submitted job's queue wait (to its
     /// first compute, or to the horizon) × the people its class says wait for it × the cost
     /// of a person's hour. 0, without a pass over the jobs, where it is off.
@@ -210,6 +208,56 @@ impl Sim<'_> {
             .sum();
         person_s / HOUR_S * rate
     }
+}
+
+/// What the platform's GPUs did and cost: GPU-seconds and USD a month by category, the
+/// GPU-seconds paid for, and the useful reference-GPU-hours.
+struct Totals {
+    gpu_seconds: PerCategory<f64>,
+    breakdown: PerCategory<f64>,
+    paid: f64,
+    useful_ref_hours: f64,
+}
+
+/// Adds the services' GPU time to `totals` at `price` a GPU-second, `per_month` scaling the
+/// horizon's dollars to a month (`own_nodes`: on
+/// nodes of their own, paid for here; else the simulation paid for them): the shared GPUs'
+/// slots no replica held (GPU-sharing loss), time-sliced replicas' work in their neighbours'
+/// empty shares (useful compute), the replicas' nodes' GPUs no replica held (idle), then each
+/// service's own. Returns the services' GPU-seconds.
+fn add_services(
+    totals: &mut Totals,
+    services: &[ServiceOutcome],
+    served: &Served,
+    (price, per_month): (f64, f64),
+    own_nodes: bool,
+) -> f64 {
+    let stranded = [
+        (Category::GpuSharingLoss, served.unheld_gpu_s),
+        (Category::UsefulCompute, served.borrowed_useful_gpu_s),
+        (Category::Idle, served.idle_node_gpu_s),
+    ];
+    for (category, gpu_s) in stranded {
+        totals.gpu_seconds[category] += gpu_s;
+        totals.breakdown[category] += gpu_s * price * per_month;
+        if own_nodes {
+            totals.paid += gpu_s;
+        }
+    }
+    let mut serving_gpu_s =
+        served.unheld_gpu_s + served.borrowed_useful_gpu_s + served.idle_node_gpu_s;
+    for s in services {
+        for c in Category::ALL.into_iter().filter(|c| c.is_gpu_time()) {
+            totals.gpu_seconds[c] += s.gpu_seconds[c];
+            totals.breakdown[c] += s.gpu_seconds[c] * price * per_month;
+            if own_nodes {
+                totals.paid += s.gpu_seconds[c];
+            }
+            serving_gpu_s += s.gpu_seconds[c];
+        }
+        totals.useful_ref_hours += s.useful_reference_gpu_hours;
+    }
+    serving_gpu_s
 }
 
 /// Services on the training nodes: the simulation placed their GPUs and paid for them, and
