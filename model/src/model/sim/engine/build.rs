@@ -175,8 +175,9 @@ pub(super) fn new_sim<'a>(
         .collect();
     let order = super::pipelines::pass_order(scenario, platform);
     let first = order.first().copied().unwrap_or(0);
-    // The first pool's own state is set by `enter_pool`, as every pass's.
-    let pool = &platform.node_pools[first];
+    // The first pool's pass starts from what every pass starts from (`enter_pool`).
+    let start = PoolState::of(scenario, platform, first);
+    let waiting_keys = waiting_keys(jobs.len(), &mech);
     let mut sim = Sim {
         scenario,
         platform,
@@ -186,12 +187,12 @@ pub(super) fn new_sim<'a>(
         horizon_s,
         agenda: Agenda::new(horizon_s, COMPACT_MIN),
         pass: Pass {
-            pool,
+            pool: start.pool,
             index: first,
             order,
             class_pool,
             first_node: 0,
-            prices: GpuSecondPrices::of(scenario, platform, pool),
+            prices: start.prices,
             provisioning_sigma: lognormal_sigma(
                 platform.provisioning_median_s,
                 platform.provisioning_p90_s,
@@ -199,7 +200,7 @@ pub(super) fn new_sim<'a>(
         },
         nodes: Vec::new(),
         capacity: Capacity {
-            index: NodeIndex::new(pool.gpus_per_node),
+            index: start.nodes,
             free_slots: 0,
             alive: 0,
             peak: 0,
@@ -207,9 +208,9 @@ pub(super) fn new_sim<'a>(
             scratch: Vec::new(),
         },
         states,
-        plans: Vec::new(),
+        plans: start.plans,
         waiting: Waiting {
-            queue: JobQueue::new(0),
+            queue: JobQueue::new(waiting_keys),
             per_class: vec![0; classes],
         },
         ledger: Ledger::new(
@@ -218,7 +219,7 @@ pub(super) fn new_sim<'a>(
                 .job_classes
                 .iter()
                 .any(|class| class.failures.probability > 0.0),
-            pool.relative_throughput,
+            start.pool.relative_throughput,
             slowdown,
         ),
         tally: Tally {
@@ -235,54 +236,78 @@ pub(super) fn new_sim<'a>(
             offer_on_arrival: true,
         },
     };
-    sim.enter_pool(first);
+    sim.begin_pass();
     sim
 }
 
-impl Sim<'_> {
-    /// Starts the pass of pool `index`: its nodes from none, its prices, its classes' plans,
-    /// the mechanisms' state of the pool, the clock at 0. The job states, the ledger and the
-    /// tally carry on from the passes before.
-    pub(super) fn enter_pool(&mut self, index: usize) {
-        let platform = self.platform;
+/// What a pass of one pool starts from: the pool, its prices, an empty index of its nodes
+/// and every class's plan on it. Made once per pass, the first as every later one.
+struct PoolState<'a> {
+    pool: &'a NodePool,
+    prices: GpuSecondPrices,
+    nodes: NodeIndex,
+    plans: Vec<ClassPlan>,
+}
+
+impl<'a> PoolState<'a> {
+    fn of(scenario: &'a Scenario, platform: &'a Platform, index: usize) -> PoolState<'a> {
         let pool = &platform.node_pools[index];
-        self.plans = self
-            .scenario
-            .job_classes
-            .iter()
-            .map(|class| ClassPlan::new(class, platform, pool))
-            .collect();
+        PoolState {
+            pool,
+            prices: GpuSecondPrices::of(scenario, platform, pool),
+            // Indexed by this pool's GPUs per node.
+            nodes: NodeIndex::new(pool.gpus_per_node),
+            plans: scenario
+                .job_classes
+                .iter()
+                .map(|class| ClassPlan::new(class, platform, pool))
+                .collect(),
+        }
+    }
+}
+
+/// Keys the waiting queue holds: a block of every job's per priority level.
+fn waiting_keys(jobs: usize, mech: &Mechanisms) -> usize {
+    let levels = mech.teams.as_ref().map_or(1, |t| t.levels);
+    jobs * levels as usize
+}
+
+impl Sim<'_> {
+    /// Starts the pass of pool `index` after another pool's: its nodes from none, its
+    /// prices, its classes' plans, the clock at 0 ([`Sim::begin_pass`]). The job states, the
+    /// ledger and the tally carry on from the passes before.
+    pub(super) fn enter_pool(&mut self, index: usize) {
+        let start = PoolState::of(self.scenario, self.platform, index);
         let capacity = &mut self.capacity;
         capacity.earlier_peaks += capacity.peak;
         capacity.peak = 0;
         capacity.alive = 0;
         capacity.free_slots = 0;
-        // Indexed by this pool's GPUs per node.
-        capacity.index = NodeIndex::new(pool.gpus_per_node);
+        capacity.index = start.nodes;
         self.now = 0;
         self.agenda.queue = EventQueue::new(self.horizon_s);
         self.agenda.compact_at = COMPACT_MIN;
-        self.waiting.queue = JobQueue::new(self.queue_capacity());
+        self.waiting.queue = JobQueue::new(waiting_keys(self.jobs.len(), &self.mech));
         self.waiting.per_class.iter_mut().for_each(|n| *n = 0);
         self.pass.first_node = self.nodes.len();
-        self.pass.pool = pool;
+        self.pass.pool = start.pool;
         self.pass.index = index;
-        self.pass.prices = GpuSecondPrices::of(self.scenario, platform, pool);
+        self.pass.prices = start.prices;
+        self.plans = start.plans;
         self.ledger
-            .set_relative_throughput(pool.relative_throughput);
+            .set_relative_throughput(start.pool.relative_throughput);
+        self.begin_pass();
+    }
+
+    /// The current pool's pass begins: the mechanisms' state of the pool.
+    fn begin_pass(&mut self) {
         self.mech.enter_pool(&PoolStart {
-            pool,
-            index,
+            pool: self.pass.pool,
+            index: self.pass.index,
             jobs: self.jobs,
             states: &self.states,
             class_pool: &self.pass.class_pool,
         });
-    }
-
-    /// Keys the waiting queue holds: a block of every job's per priority level.
-    fn queue_capacity(&self) -> usize {
-        let levels = self.mech.teams.as_ref().map_or(1, |t| t.levels);
-        self.jobs.len() * levels as usize
     }
 
     /// Whether `job` runs on the pool of the current pass.

@@ -114,9 +114,8 @@ impl Mechanism for Colocation {
     }
 
     fn node_added(&mut self, node: NewNode) {
-        // Nodes come in id order, each once.
+        // Nodes come in id order, each once: a node's entry is at its id.
         debug_assert_eq!(self.on_node.len(), node.id);
-        self.on_node.resize(node.id, (0, 0));
         self.on_node.push((0, 0));
         if self.active && node.kind != NodeKind::Spot {
             self.steady_nodes.push(node.id);

@@ -187,14 +187,13 @@ impl Sim<'_> {
 
     /// At the horizon: the loss of every shared GPU still live.
     pub(super) fn settle_shared_gpus_at_horizon(&mut self) {
-        let Some(shared) = self.mech.shared_gpus.as_ref() else {
+        let Some(opened) = self.mech.shared_gpus.as_ref().map(|s| s.gpus.len()) else {
             return;
         };
-        let live: Vec<usize> = (0..shared.gpus.len())
-            .filter(|&gpu| shared.gpus[gpu].jobs > 0)
-            .collect();
-        for gpu in live {
-            self.settle_sharing_loss(gpu);
+        for gpu in 0..opened {
+            if self.shared().gpus[gpu].jobs > 0 {
+                self.settle_sharing_loss(gpu);
+            }
         }
     }
 }

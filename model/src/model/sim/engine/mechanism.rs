@@ -80,15 +80,14 @@ impl NodeDraws {
         } else {
             0.0
         };
-        // Nodes come in id order, each once.
+        // Nodes come in id order, each once: a node's draw is at its id.
         debug_assert_eq!(self.draws.len(), node.id);
-        self.draws.resize(node.id, 0.0);
         self.draws.push(draw);
     }
 
     /// `node`'s draw.
     pub(super) fn of(&self, node: usize) -> f64 {
-        self.draws.get(node).copied().unwrap_or(0.0)
+        self.draws[node]
     }
 }
 

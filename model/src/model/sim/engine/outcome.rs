@@ -40,9 +40,12 @@ impl Sim<'_> {
             .orchestration
             .usd_per_month(transitions as f64 * per_month);
         breakdown[Category::Fees] += orchestration_usd;
-        let mut gpu_seconds = self.ledger.gpu_s;
-        let paid = self.ledger.paid_gpu_s;
-        let useful_ref_hours = self.ledger.useful_ref_gpu_s / HOUR_S;
+        let mut totals = Totals {
+            gpu_seconds: self.ledger.gpu_s,
+            breakdown,
+            paid: self.ledger.paid_gpu_s,
+            useful_ref_hours: self.ledger.useful_ref_gpu_s / HOUR_S,
+        };
         // Services: their GPU time in the same categories, at the on-demand price; on the
         // training nodes, at the price of the nodes they held, and the nodes' idle GPUs are
         // the simulation's own.
@@ -56,16 +59,10 @@ impl Sim<'_> {
                 &mut served,
                 held,
                 price,
-                (&mut gpu_seconds, &mut breakdown),
+                (&mut totals.gpu_seconds, &mut totals.breakdown),
                 per_month,
             );
         }
-        let mut totals = Totals {
-            gpu_seconds,
-            breakdown,
-            paid,
-            useful_ref_hours,
-        };
         let serving_gpu_s = add_services(
             &mut totals,
             &services,
@@ -79,11 +76,6 @@ impl Sim<'_> {
             paid,
             useful_ref_hours,
         } = totals;
-        let (unheld, borrowed, idle_nodes) = (
-            served.unheld_gpu_s,
-            served.borrowed_useful_gpu_s,
-            served.idle_node_gpu_s,
-        );
         let monthly = breakdown.total();
         let shared_usd: f64 = Category::ALL
             .into_iter()
@@ -92,7 +84,8 @@ impl Sim<'_> {
             .sum();
         // The shared GPUs' slots and the replicas' nodes' GPUs no replica held are the
         // services' together: shared among them pro rata to their own GPU time.
-        let stranded_usd = (unheld + borrowed + idle_nodes) * price;
+        let stranded_usd =
+            (served.unheld_gpu_s + served.borrowed_useful_gpu_s + served.idle_node_gpu_s) * price;
         let own_s: f64 = services
             .iter()
             .map(|s| s.gpu_seconds.values().sum::<f64>())

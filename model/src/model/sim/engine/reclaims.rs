@@ -95,7 +95,8 @@ impl Mechanism for ReclaimWaves {
     /// In a drought, a spot node is bought on demand where the pool falls back, else it
     /// waits for the drought's end.
     fn node_capacity(&self, kind: NodeKind, now: i64, earliest: i64) -> (NodeKind, i64) {
-        if self.clock.is_some() && kind == NodeKind::Spot && self.drought_until_s > now {
+        // (A drought is only ever set by a wave of this pass: `enter_pool` clears it.)
+        if kind == NodeKind::Spot && self.drought_until_s > now {
             if self.fall_back_to_on_demand {
                 (NodeKind::OnDemand, earliest)
             } else {
