@@ -5,7 +5,7 @@ use crate::format::group_thousands;
 use crate::model::catalog;
 use crate::model::platforms::Profile;
 use crate::model::scaling;
-use crate::model::scenario::{limits, Scenario};
+use crate::model::scenario::{limits, Cloud, Scenario};
 use crate::model::storage;
 use crate::model::ENGINE_VERSION;
 use leptos::prelude::*;
@@ -103,25 +103,30 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
             <p>"Prices as of " {catalog::AS_OF} "."</p>
             <h3>"Where the defaults come from"</h3>
             {move || {
-                let profiles: Vec<Profile> = scenario.with(|s| {
-                    let mut seen: Vec<Profile> = Vec::new();
-                    for p in &s.platforms {
-                        if let Some(profile) = p.profile.profile() {
-                            if !seen.contains(&profile) {
-                                seen.push(profile);
-                            }
-                        }
-                    }
-                    seen
-                });
+                let profiles: Vec<(Profile, Cloud)> = scenario.with(|s| {
+                                    let mut seen: Vec<(Profile, Cloud)> = Vec::new();
+                                    for p in &s.platforms {
+                                        if let Some(profile) = p.profile.profile() {
+                                            if !seen.contains(&(profile, p.cloud)) {
+                                                seen.push((profile, p.cloud));
+                                            }
+                                        }
+                                    }
+                                    seen
+                                });
                 profiles
                     .into_iter()
-                    .map(|profile| {
+                    .map(|(profile, cloud)| {
+                        // A profile of any cloud is named with the cloud its sources are of.
+                        let heading = match profile.cloud() {
+                            Some(_) => profile.label().to_string(),
+                            None => format!("{} ({})", profile.label(), cloud.name()),
+                        };
                         view! {
-                            <h4>{profile.label()}</h4>
+                            <h4>{heading}</h4>
                             <ul class="sources">
                                 {profile
-                                    .sources()
+                                    .sources(cloud)
                                     .into_iter()
                                     .map(|s| view! { <li><code>{s.field}</code> ": " {s.source}</li> })
                                     .collect_view()}

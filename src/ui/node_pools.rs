@@ -7,17 +7,23 @@ use crate::format::trim_number;
 use crate::model::catalog::{self, InstanceType};
 use crate::model::platforms::Profile;
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
-use crate::model::scenario::{PoolNeed, Scenario};
+use crate::model::scenario::{Cloud, PoolNeed, Scenario};
 use crate::scenario::edit;
 use leptos::prelude::*;
 
-/// The catalog rows a platform of `profile` can run on (priced ones), with their index.
-pub fn offered_instances(profile: Option<Profile>) -> Vec<(usize, &'static InstanceType)> {
+/// The catalog rows a platform of `profile` can run on (priced ones), with their index; on
+/// `cloud` only where given (a platform's pools beyond its first share its cloud).
+pub fn offered_instances(
+    profile: Option<Profile>,
+    cloud: Option<Cloud>,
+) -> Vec<(usize, &'static InstanceType)> {
     catalog::catalog()
         .iter()
         .enumerate()
         .filter(|(_, row)| {
-            profile.is_some_and(|p| p.offers(row)) && row.on_demand_usd_per_node_hour.is_some()
+            profile.is_some_and(|p| p.offers(row))
+                && cloud.is_none_or(|c| c == row.cloud)
+                && row.on_demand_usd_per_node_hour.is_some()
         })
         .collect()
 }
@@ -45,7 +51,11 @@ pub fn instance_options(rows: Vec<(usize, &'static InstanceType)>) -> impl IntoV
 pub fn NodePools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
     let id = move |what: &str| format!("platform-{index}-{what}");
     let offered = Memo::new(move |_| {
-        scenario.with(|s| s.platforms.get(index).and_then(|p| p.profile.profile()))
+        scenario.with(|s| {
+            s.platforms
+                .get(index)
+                .map_or((None, None), |p| (p.profile.profile(), Some(p.cloud)))
+        })
     });
     let pools = Memo::new(move |_| {
         scenario.with(|s| s.platforms.get(index).map_or(0, |p| p.node_pools.len()))
@@ -86,7 +96,7 @@ pub fn NodePools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
                     }
                 >
                     <option value="">"Pick an instance type…"</option>
-                    {move || instance_options(offered_instances(offered.get()))}
+                    {move || instance_options(offered_instances(offered.get().0, offered.get().1))}
                 </select>
             </div>
             <Show when=move || { pools.get() > 1 }>
@@ -102,7 +112,11 @@ pub fn NodePools(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
 fn PoolRow(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> impl IntoView {
     let id = move |what: &str| format!("platform-{index}-pool-{pool}-{what}");
     let offered = Memo::new(move |_| {
-        scenario.with(|s| s.platforms.get(index).and_then(|p| p.profile.profile()))
+        scenario.with(|s| {
+            s.platforms
+                .get(index)
+                .map_or((None, None), |p| (p.profile.profile(), Some(p.cloud)))
+        })
     });
     let name = move || {
         scenario.with(|s| {
@@ -133,7 +147,7 @@ fn PoolRow(scenario: RwSignal<Scenario>, index: usize, pool: usize) -> impl Into
                     }
                 }
             >
-                {move || instance_options(offered_instances(offered.get()))}
+                {move || instance_options(offered_instances(offered.get().0, offered.get().1))}
             </select>
             <button
                 type="button"

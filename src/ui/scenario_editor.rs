@@ -162,9 +162,18 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
     let name = move || platform().map(|p| p.name).unwrap_or_default();
     let profile = move || platform().and_then(|p| p.profile.profile());
     let id = |what: &str| format!("platform-{index}-{what}");
-    // The instance list depends on the profile alone (its cloud; Cloud Run's own instances):
-    // its options are not rebuilt on other edits.
-    let offered = Memo::new(move |_| profile());
+    // The instance list depends on the profile (its cloud; Cloud Run's own instances) and,
+    // for a profile of any cloud with several pools, the platform's cloud (its pools share
+    // it): its options are not rebuilt on other edits.
+    let offered = Memo::new(move |_| {
+        scenario.with(|s| {
+            s.platforms.get(index).map_or((None, None), |p| {
+                let profile = p.profile.profile();
+                let pinned = p.node_pools.len() > 1 && profile.is_some_and(|f| f.cloud().is_none());
+                (profile, pinned.then_some(p.cloud))
+            })
+        })
+    });
     // With several pools, the instance type and capacity above are the first pool's.
     let first_pool = move || {
         scenario.with(|s| {
@@ -233,7 +242,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                         }
                     }
                 >
-                    {move || instance_options(offered_instances(offered.get()))}
+                    {move || instance_options(offered_instances(offered.get().0, offered.get().1))}
                 </select>
             </div>
             <div class="control">

@@ -129,12 +129,13 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             staging,
                         ),
                     )| {
-                        let (instance, region) =
-                            if profile.cloud() == gpucost::model::scenario::Cloud::Aws {
-                                ("p4d.24xlarge", "us-east-1")
-                            } else {
-                                ("a2-highgpu-8g", "us-central1")
-                            };
+                        // The cloud's 8-GPU instance (Cloud Run's too, to test its rules
+                        // on a bigger node).
+                        let (instance, region) = profile
+                            .cloud()
+                            .map_or(profile.new_platform_instance(), |c| {
+                                c.facts().new_platform_instance
+                            });
                         let mut p = profile.platform(&format!("platform {i}"), instance, region);
                         if p.first_pool().purchase.overflow != Overflow::None {
                             p.first_pool_mut().purchase.overflow = overflow;
@@ -161,7 +162,7 @@ fn arb_scenario() -> impl Strategy<Value = Scenario> {
                             // A second pool of 1-GPU nodes with the first's purchase; the
                             // classes alternate between the pools by name, so that a price
                             // moves no job to another pool.
-                            let small = if profile.cloud() == gpucost::model::scenario::Cloud::Aws {
+                            let small = if p.cloud == gpucost::model::scenario::Cloud::Aws {
                                 ("g6e.xlarge", "us-east-1")
                             } else {
                                 ("g2-standard-4", "us-central1")
@@ -247,8 +248,9 @@ fn dearer(s: &Scenario, f: &[f64; 8]) -> Scenario {
         p.egress_usd_per_gb *= f[5];
     }
     d.people.fte_cost_usd_per_year *= f[6];
-    d.discounts.aws_pct /= f[7];
-    d.discounts.gcp_pct /= f[7];
+    for cloud in gpucost::model::cloud::Cloud::ALL {
+        d.discounts.set_pct(cloud, d.discounts.pct(cloud) / f[7]);
+    }
     d
 }
 

@@ -641,7 +641,7 @@ mod tests {
         let mut s = crate::model::fixtures::nightly_spot_retrains();
         s.job_classes[0].checkpoint_interval_min = 240.0;
         let list = checkpoint_advice(&s, 0, 0).unwrap();
-        s.discounts.aws_pct = 20.0;
+        s.discounts.set_pct(crate::model::cloud::Cloud::Aws, 20.0);
         s.platforms[0].first_pool_mut().service_premium_pct = 10.0;
         let paid = checkpoint_advice(&s, 0, 0).unwrap();
         let want = list.saving_usd_per_job * 0.8 * 1.1;

@@ -142,11 +142,7 @@ pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
                         .ok_or_else(|| at(what))
                 }
             };
-            let cloud = match f[0] {
-                "aws" => Cloud::Aws,
-                "gcp" => Cloud::Gcp,
-                _ => return Err(at("cloud")),
-            };
+            let cloud = Cloud::from_id(f[0]).ok_or_else(|| at("cloud"))?;
             Ok(InstanceType {
                 cloud,
                 name: f[1].to_string(),

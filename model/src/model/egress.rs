@@ -3,16 +3,12 @@
 //! (per GiB on Google Cloud's tiers); later tiers keep their published ratio to it, so the
 //! egress-price slider still moves every tier and the defaults give the published prices.
 //!
-//! Sources (../shared/reference/platform_facts.md, network):
-//! - AWS internet egress, us-east-1, aggregated across services: first 100 GB a month free,
-//!   then $0.09/GB up to 10 TB, $0.085 the next 40 TB, $0.07 the next 100 TB, $0.05 over
-//!   150 TB (2026-06). The tier bounds are in the Price List's GB: 10 TB = 10,240 GB.
-//! - Google Cloud internet egress, Premium tier, from us-central1 (worldwide but China and
-//!   Australia): $0.12/GiB for 0–1 TiB, $0.11 for 1–10 TiB, $0.08 above 10 TiB (billing
-//!   catalog, 2026-07-30).
+//! Each cloud's tiers and their sources are its [`EgressTable`](super::cloud::EgressTable)
+//! (`model/src/model/cloud/`).
 //!
 //! The free allowance is the month's first gigabytes, at no charge, inside the first tier.
 
+use super::cloud::Cloud;
 use serde::{Deserialize, Serialize};
 
 /// How a platform's internet egress is priced.
@@ -32,26 +28,12 @@ pub enum EgressTiers {
 
 /// Bytes in the model's GB.
 const GB: f64 = 1e9;
-/// Bytes in a GiB.
-const GIB: f64 = 1_073_741_824.0;
-
-/// (upper bound of the tier in the cloud's unit, published price per unit), in order.
-const AWS_TIERS: [(f64, f64); 4] = [
-    (10_240.0, 0.09),
-    (51_200.0, 0.085),
-    (153_600.0, 0.07),
-    (f64::INFINITY, 0.05),
-];
-const GCP_TIERS: [(f64, f64); 3] = [(1_024.0, 0.12), (10_240.0, 0.11), (f64::INFINITY, 0.08)];
 
 impl EgressTiers {
     /// The published tiers of `cloud`'s internet egress (what the page's new platforms and
     /// the new presets use).
-    pub fn of_cloud(cloud: super::scenario::Cloud) -> EgressTiers {
-        match cloud {
-            super::scenario::Cloud::Aws => EgressTiers::AwsInternet,
-            super::scenario::Cloud::Gcp => EgressTiers::GcpPremium,
-        }
+    pub fn of_cloud(cloud: Cloud) -> EgressTiers {
+        cloud.facts().egress_tiers.tiers
     }
 
     /// Whether this is flat pricing (not written in a scenario document).
@@ -61,10 +43,12 @@ impl EgressTiers {
 
     /// The published tiers in the cloud's unit and that unit in bytes (none for flat).
     fn tiers(self) -> (&'static [(f64, f64)], f64) {
-        match self {
-            EgressTiers::Flat => (&[], GB),
-            EgressTiers::AwsInternet => (&AWS_TIERS, GB),
-            EgressTiers::GcpPremium => (&GCP_TIERS, GIB),
+        match Cloud::of_egress_tiers(self) {
+            None => (&[], GB),
+            Some(cloud) => {
+                let table = &cloud.facts().egress_tiers;
+                (table.bands, table.unit.bytes())
+            }
         }
     }
 

@@ -6,7 +6,7 @@
 //! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
 //! value by (1 ± X %) on every item instead.
 
-use super::scenario::{JobClass, NodePool, Overflow, Platform, Scenario, Serving};
+use super::scenario::{Cloud, JobClass, NodePool, Overflow, Platform, Scenario, Serving};
 use super::serving::platform::{serving_mut, serving_of};
 use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
@@ -51,6 +51,29 @@ pub struct Knob {
     /// Whether the knob means anything for a scenario (the serving knobs need a service):
     /// the page shows its slider and the tornado varies it only then.
     pub when: fn(&Scenario) -> bool,
+}
+
+/// The negotiated discount of the `C`-th cloud of [`Cloud::ALL`]: its words from its facts.
+const fn discount_knob<const C: usize>() -> Knob {
+    let discount = &Cloud::ALL[C].facts().discount;
+    Knob {
+        id: discount.knob,
+        label: discount.label,
+        chart_label: discount.label,
+        unit: "%",
+        help: discount.help,
+        slider: Some(Slider {
+            id: discount.slider,
+            min: 0.0,
+            max: 90.0,
+            step: 1.0,
+        }),
+        readout: None,
+        get: |s| s.discounts.pct(Cloud::ALL[C]),
+        set: |s, v| s.discounts.set_pct(Cloud::ALL[C], v),
+        scale: None,
+        when: always,
+    }
 }
 
 /// Every scenario.
@@ -450,32 +473,9 @@ pub static KNOBS: &[Knob] = &[
         scale: None,
         when: has_jobs,
     },
-    Knob {
-        id: "discount_aws",
-        label: "Negotiated discount, AWS",
-        chart_label: "Negotiated discount, AWS",
-        unit: "%",
-        help: "Enterprise discount on every AWS list price (compute), on top of spot and reserved pricing.",
-        slider: Some(Slider { id: "discount-aws", min: 0.0, max: 90.0, step: 1.0 }),
-        readout: None,
-        get: |s| s.discounts.aws_pct,
-        set: |s, v| s.discounts.aws_pct = v,
-        scale: None,
-        when: always,
-    },
-    Knob {
-        id: "discount_gcp",
-        label: "Negotiated discount, GCP",
-        chart_label: "Negotiated discount, GCP",
-        unit: "%",
-        help: "Enterprise discount on every GCP list price (compute), on top of spot and committed-use pricing.",
-        slider: Some(Slider { id: "discount-gcp", min: 0.0, max: 90.0, step: 1.0 }),
-        readout: None,
-        get: |s| s.discounts.gcp_pct,
-        set: |s, v| s.discounts.gcp_pct = v,
-        scale: None,
-        when: always,
-    },
+    // One negotiated discount per cloud, in the order of Cloud::ALL (a test checks).
+    discount_knob::<0>(),
+    discount_knob::<1>(),
     Knob {
         id: "traffic",
         label: "Traffic",

@@ -8,6 +8,7 @@
 pub mod analytic;
 pub mod budget;
 pub mod catalog;
+pub mod cloud;
 pub mod collector;
 pub mod cost_category;
 pub mod egress;

@@ -213,7 +213,7 @@ mod tests {
         check(&mut cache, &s, 0);
         s.seed += 1;
         check(&mut cache, &s, 0);
-        s.discounts.aws_pct = 5.0;
+        s.discounts.set_pct(crate::model::cloud::Cloud::Aws, 5.0);
         check(&mut cache, &s, 0);
     }
 

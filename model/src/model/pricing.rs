@@ -89,7 +89,7 @@ mod tests {
     #[test]
     fn prices_and_monthly_costs_by_hand() {
         let mut s = Scenario::default();
-        s.discounts.aws_pct = 10.0;
+        s.discounts.set_pct(crate::model::cloud::Cloud::Aws, 10.0);
         s.people.fte_cost_usd_per_year = 120_000.0;
         let pool = s.platforms[0].first_pool_mut();
         pool.gpus_per_node = 8;

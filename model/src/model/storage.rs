@@ -71,8 +71,6 @@ pub struct ProductTerms {
     /// Its key in a scenario document and its name in the page.
     pub key: &'static str,
     pub name: &'static str,
-    /// Its cloud (`None`: either, object storage or no staging).
-    pub cloud: Option<Cloud>,
     /// Smallest capacity, GiB.
     pub minimum_gib: f64,
     /// Capacities above the minimum are multiples of this, GiB (0: any): FSx for Lustre SSD
@@ -117,7 +115,6 @@ impl StorageProduct {
         let base = ProductTerms {
             key: "",
             name: "",
-            cloud: Option::None,
             minimum_gib: 0.0,
             step_gib: 0.0,
             usd_per_gib_month: 0.0,
@@ -131,7 +128,6 @@ impl StorageProduct {
             |key, name, usd: f64, mb_per_tib: f64, min: f64, step: f64, source| ProductTerms {
                 key,
                 name,
-                cloud: Some(Cloud::Aws),
                 minimum_gib: min,
                 step_gib: step,
                 usd_per_gib_month: usd,
@@ -169,7 +165,6 @@ impl StorageProduct {
             P::EfsElastic => ProductTerms {
                 key: "efs_elastic",
                 name: "EFS Standard, Elastic throughput",
-                cloud: Some(Cloud::Aws),
                 usd_per_gib_month: 0.30,
                 usd_per_gb_read: 0.03,
                 flat_gb_per_s: 20.0 * GB_PER_GIB,
@@ -179,7 +174,6 @@ impl StorageProduct {
             P::FilestoreBasicHdd => ProductTerms {
                 key: "filestore_basic_hdd",
                 name: "Filestore Basic HDD",
-                cloud: Some(Cloud::Gcp),
                 minimum_gib: 1_024.0,
                 usd_per_gib_month: 0.20,
                 flat_gb_per_s: 100.0 * GB_PER_S_PER_MIB_PER_S,
@@ -189,7 +183,6 @@ impl StorageProduct {
             P::FilestoreBasicSsd => ProductTerms {
                 key: "filestore_basic_ssd",
                 name: "Filestore Basic SSD",
-                cloud: Some(Cloud::Gcp),
                 minimum_gib: 2_560.0,
                 usd_per_gib_month: 0.30,
                 flat_gb_per_s: 1_200.0 * GB_PER_S_PER_MIB_PER_S,
@@ -199,7 +192,6 @@ impl StorageProduct {
             P::FilestoreZonal => ProductTerms {
                 key: "filestore_zonal",
                 name: "Filestore Zonal, 260 MiB/s per TiB",
-                cloud: Some(Cloud::Gcp),
                 minimum_gib: 1_024.0,
                 step_gib: 256.0,
                 usd_per_gib_month: 0.35,
@@ -215,6 +207,11 @@ impl StorageProduct {
     /// Its JSON key.
     pub fn key(self) -> &'static str {
         self.terms().key
+    }
+
+    /// The cloud that sells it (`None`: every cloud's, object storage or no staging).
+    pub fn cloud(self) -> Option<Cloud> {
+        Cloud::selling(self)
     }
 }
 
@@ -327,11 +324,9 @@ pub fn product_lines() -> Vec<String> {
         .iter()
         .map(|product| {
             let t = product.terms();
-            let cloud = match t.cloud {
-                Some(Cloud::Aws) => " (AWS)",
-                Some(Cloud::Gcp) => " (Google Cloud)",
-                Option::None => "",
-            };
+            let cloud = product
+                .cloud()
+                .map_or(String::new(), |c| format!(" ({})", c.name()));
             format!("{}{}: {}.", t.name, cloud, t.source)
         })
         .collect()

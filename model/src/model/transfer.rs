@@ -2,21 +2,11 @@
 //! inter-region transfer within a cloud, the data cloud's internet egress across clouds, and
 //! a NAT gateway's processing charge where the platform reads through one.
 //!
-//! Prices (per GB of the model, 10⁹ bytes; Google Cloud bills per GiB):
-//! - AWS inter-region transfer between US regions: $0.02/GB (third-party pages cited in
-//!   ../shared/reference/platform_facts.md, "Network transfer", 2026-06).
-//! - Google Cloud inter-region transfer within North America: $0.02/GiB, the top of the
-//!   $0.01–0.02 same-continent range third-party guides give (brainagents.ai "GCP network
-//!   egress and cross-region costs", 2026; cloudwebschool.com gives $0.01–0.08 by pair):
-//!   an assumption, Google's own page was not read.
-//! - Across clouds the data leaves its cloud as internet egress, at the first tier: AWS
-//!   $0.09/GB, Google Cloud Premium $0.12/GiB (platform_facts.md, 2026-06 and 2026-07-30);
-//!   the later volume tiers are not applied to reads (an assumption that overstates very
-//!   large reads).
-//! - NAT gateway data processing, on every GB read through it: AWS $0.045/GB (aws.amazon.com
-//!   /vpc/pricing, as captured 2026-09-20; platform_facts.md); Google Cloud NAT $0.045/GiB
-//!   (cloud.google.com/nat/pricing, as read 2026-10-16 in a third-party capture). An S3
-//!   gateway endpoint or Private Google Access charges nothing.
+//! Each cloud's prices and their sources are its [`Transfer`](super::cloud::Transfer)
+//! (`model/src/model/cloud/`), converted to the model's GB (10⁹ bytes; Google Cloud bills per
+//! GiB). Across clouds the data leaves its cloud as internet egress at the first tier: the
+//! later volume tiers are not applied to reads (an assumption that overstates very large
+//! reads). An S3 gateway endpoint or Private Google Access charges nothing.
 //! - Within one region, reading object storage costs no transfer.
 
 use super::catalog;
@@ -41,22 +31,6 @@ impl DataPath {
         *self == DataPath::PrivateEndpoint
     }
 }
-
-/// GB in a GiB.
-const GB_PER_GIB: f64 = 1_073_741_824.0 / 1e9;
-
-/// AWS inter-region transfer between US regions, per GB.
-pub const AWS_INTER_REGION_USD_PER_GB: f64 = 0.02;
-/// Google Cloud inter-region transfer within North America, per GiB (assumption, see above).
-pub const GCP_INTER_REGION_USD_PER_GIB: f64 = 0.02;
-/// AWS internet egress, first tier, per GB.
-pub const AWS_INTERNET_USD_PER_GB: f64 = 0.09;
-/// Google Cloud Premium internet egress, first tier, per GiB.
-pub const GCP_INTERNET_USD_PER_GIB: f64 = 0.12;
-/// AWS NAT gateway data processing, per GB.
-pub const AWS_NAT_USD_PER_GB: f64 = 0.045;
-/// Google Cloud NAT data processing, per GiB.
-pub const GCP_NAT_USD_PER_GIB: f64 = 0.045;
 
 /// The regions the catalog prices, with their clouds, in the catalog's order.
 pub fn regions() -> Vec<(Cloud, &'static str)> {
@@ -90,22 +64,15 @@ pub fn read_usd_per_gb(
         return None;
     }
     let transfer = if data_cloud != cloud {
-        match data_cloud {
-            Cloud::Aws => AWS_INTERNET_USD_PER_GB,
-            Cloud::Gcp => GCP_INTERNET_USD_PER_GIB / GB_PER_GIB,
-        }
+        data_cloud.facts().transfer.internet.value.usd_per_gb()
     } else if region != data_region {
-        match cloud {
-            Cloud::Aws => AWS_INTER_REGION_USD_PER_GB,
-            Cloud::Gcp => GCP_INTER_REGION_USD_PER_GIB / GB_PER_GIB,
-        }
+        cloud.facts().transfer.inter_region.value.usd_per_gb()
     } else {
         0.0
     };
-    let nat = match (path, cloud) {
-        (DataPath::PrivateEndpoint, _) => 0.0,
-        (DataPath::NatGateway, Cloud::Aws) => AWS_NAT_USD_PER_GB,
-        (DataPath::NatGateway, Cloud::Gcp) => GCP_NAT_USD_PER_GIB / GB_PER_GIB,
+    let nat = match path {
+        DataPath::PrivateEndpoint => 0.0,
+        DataPath::NatGateway => cloud.facts().transfer.nat.value.usd_per_gb(),
     };
     Some(transfer + nat)
 }

@@ -6,12 +6,9 @@
 //! every second of the horizon, which is the upfront amortised over the term plus whatever is
 //! paid monthly. Only the payback view ([`crate::model::payback`]) follows the cash.
 //!
-//! What the clouds sell (reference data, `platform_facts.md`, 2026):
-//! - AWS Reserved Instances and Savings Plans (EC2 Instance, Compute, SageMaker): 1 or 3
-//!   years, all, partial or no upfront.
-//! - GCP committed-use discounts: 1 or 3 years, billed monthly, with no upfront. GPU
-//!   commitments are resource-based (and need attached reservations to hold capacity);
-//!   spend-based (flexible) CUDs do not cover GPUs.
+//! What each cloud sells is its [`Commitments`](crate::model::cloud::Commitments)
+//! (`model/src/model/cloud/`): AWS Reserved Instances and Savings Plans, paid all, partial or
+//! no upfront; GCP resource-based committed-use discounts, billed monthly.
 
 use super::{Cloud, ScenarioError};
 use serde::{Deserialize, Serialize};
@@ -81,9 +78,10 @@ impl Commitment {
 /// Terms a cloud sells, years.
 pub const TERMS_YEARS: [u32; 2] = [1, 3];
 
-/// Refuses what `cloud` does not sell: a term other than 1 or 3 years, an upfront payment on
-/// GCP, a Savings Plan on GCP, a spend-based commitment anywhere (GCP's do not cover GPUs;
-/// AWS has none). `at` is the purchase's path. Checked only where the pool reserves
+/// Refuses what `cloud` does not sell: a term other than 1 or 3 years, a kind of commitment
+/// or a payment its [`Commitments`](crate::model::cloud::Commitments) do not list (an upfront
+/// payment or a Savings Plan on GCP, a spend-based commitment anywhere: GCP's do not cover
+/// GPUs, AWS has none). `at` is the purchase's path. Checked only where the pool reserves
 /// something is not enough: a file names its terms whether or not it reserves, and a term
 /// that cannot be bought is refused either way.
 pub fn check(
@@ -103,39 +101,29 @@ pub fn check(
             format!("{term_years} years is not a term sold: commitments run 1 or 3 years"),
         ));
     }
-    match (cloud, commitment) {
-        (_, Commitment::SpendBased) => {
-            return Err(invalid(
-                "commitment",
-                match cloud {
-                    Cloud::Gcp => "GCP spend-based committed-use discounts do not cover GPUs: \
-                                   GPU commitments are resource-based"
-                        .into(),
-                    Cloud::Aws => "spend-based committed-use discounts are GCP's; on AWS \
-                                   choose a Reserved Instance or a Savings Plan"
-                        .into(),
-                },
-            ))
-        }
-        (Cloud::Gcp, Commitment::SavingsPlan) => {
-            return Err(invalid(
-                "commitment",
-                "Savings Plans are AWS's; GCP GPU commitments are resource-based \
-                 committed-use discounts"
-                    .into(),
-            ))
-        }
-        _ => {}
+    let sold = &cloud.facts().commitments;
+    if !sold.kinds.contains(&commitment) {
+        let reason = sold
+            .refused
+            .iter()
+            .find(|(kind, _)| *kind == commitment)
+            .map_or_else(
+                || format!("{} does not sell a {}", cloud.name(), commitment.label()),
+                |(_, why)| (*why).to_string(),
+            );
+        return Err(invalid("commitment", reason));
     }
-    if cloud == Cloud::Gcp && payment != Payment::NoUpfront {
-        return Err(invalid(
-            "payment",
+    if !sold.payments.contains(&payment) {
+        let reason = if sold.payment_refused.is_empty() {
             format!(
-                "GCP committed-use discounts are billed monthly, with no upfront payment \
-                 ({} is AWS's)",
+                "{} does not sell a commitment paid {}",
+                cloud.name(),
                 payment.label()
-            ),
-        ));
+            )
+        } else {
+            sold.payment_refused.replace("{}", payment.label())
+        };
+        return Err(invalid("payment", reason));
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ use super::{
     gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
     Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts, TeamPolicy,
 };
+use crate::model::cloud::CloudFacts;
 use crate::model::egress::EgressTiers;
 use crate::model::scaling::Interconnect;
 use crate::model::scenario::limits;
@@ -90,29 +91,23 @@ impl<T> Clone for Value<T> {
 impl<T> Copy for Value<T> {}
 
 /// Where a field's default comes from.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum Source {
     /// The user's own value (a name, a workload size).
     None,
     /// The same source on every cloud.
     Same(&'static str),
-    /// A source per cloud (prices and notices differ).
-    ByCloud {
-        /// On AWS.
-        aws: &'static str,
-        /// On GCP.
-        gcp: &'static str,
-    },
+    /// A source per cloud (prices and notices differ): the cloud's own, from its facts.
+    OfCloud(fn(&'static CloudFacts) -> &'static str),
 }
 
 impl Source {
     /// The source that applies on `cloud`, if any.
     pub fn on(self, cloud: Cloud) -> Option<&'static str> {
-        match (self, cloud) {
-            (Source::None, _) => None,
-            (Source::Same(s), _) => Some(s),
-            (Source::ByCloud { aws, .. }, Cloud::Aws) => Some(aws),
-            (Source::ByCloud { gcp, .. }, Cloud::Gcp) => Some(gcp),
+        match self {
+            Source::None => None,
+            Source::Same(s) => Some(s),
+            Source::OfCloud(of) => Some(of(cloud.facts())),
         }
     }
 }
@@ -208,8 +203,8 @@ impl<T> Field<T> {
         self
     }
 
-    const fn source_by_cloud(mut self, aws: &'static str, gcp: &'static str) -> Field<T> {
-        self.source = Source::ByCloud { aws, gcp };
+    const fn source_of_cloud(mut self, of: fn(&'static CloudFacts) -> &'static str) -> Field<T> {
+        self.source = Source::OfCloud(of);
         self
     }
 
@@ -277,6 +272,34 @@ macro_rules! num {
     };
 }
 
+/// The negotiated discount of the `C`-th cloud of [`Cloud::ALL`]: its path, label and doc
+/// from its facts.
+const fn discount_row<const C: usize>() -> Field<Scenario> {
+    let facts = Cloud::ALL[C].facts();
+    Field::<Scenario>::number(
+        facts.discount.path,
+        facts.discount.label,
+        "%",
+        (0.0, 90.0),
+        |s| Some(s.discounts.pct(Cloud::ALL[C])),
+        |s, v| s.discounts.set_pct(Cloud::ALL[C], v),
+    )
+    .doc(facts.discount.doc)
+    .control(Control::Elsewhere)
+}
+
+/// The clouds as a choice: (id, short label), in [`Cloud::ALL`]'s order.
+const CLOUD_CHOICES: &[(&str, &str)] = &{
+    let mut out = [("", ""); Cloud::ALL.len()];
+    let mut i = 0;
+    while i < Cloud::ALL.len() {
+        let facts = Cloud::ALL[i].facts();
+        out[i] = (facts.id, facts.short);
+        i += 1;
+    }
+    out
+};
+
 /// A week of a leap year, in hours: the longest job duration (its median or mean).
 const DURATION_MAX_H: f64 = 24.0 * 366.0;
 
@@ -314,14 +337,9 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     )
     .doc("GPU model that job durations are measured on.")
     .control(Control::Own),
-    num!(Scenario; "discounts.aws_pct", "Negotiated discount, AWS", "%", (0.0, 90.0),
-        |s| s.discounts.aws_pct, |s, v| s.discounts.aws_pct = v)
-    .doc("% off AWS list prices (enterprise agreements).")
-    .control(Control::Elsewhere),
-    num!(Scenario; "discounts.gcp_pct", "Negotiated discount, GCP", "%", (0.0, 90.0),
-        |s| s.discounts.gcp_pct, |s, v| s.discounts.gcp_pct = v)
-    .doc("% off GCP list prices (enterprise agreements).")
-    .control(Control::Elsewhere),
+    // One negotiated discount per cloud, in the order of Cloud::ALL (a test checks).
+    discount_row::<0>(),
+    discount_row::<1>(),
     num!(Scenario; "people.fte_cost_usd_per_year", "FTE cost", "$/year", (0.0, 5e6),
         |s| s.people.fte_cost_usd_per_year, |s, v| s.people.fte_cost_usd_per_year = v)
     .doc("Loaded annual cost of one full-time engineer.")
@@ -647,12 +665,12 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     Field::<Platform>::other("profile", "Profile", Value::Id { get: |p| p.profile.as_str() })
         .doc("The profile its defaults came from.").control(Control::Elsewhere),
     Field::<Platform>::other("cloud", "Cloud", Value::Choice {
-        choices: &[("aws", "AWS"), ("gcp", "GCP")],
-        get: |p| match p.cloud { Cloud::Aws => "aws", Cloud::Gcp => "gcp" },
-        set: |p, v| match v {
-            "aws" => p.cloud = Cloud::Aws,
-            "gcp" => p.cloud = Cloud::Gcp,
-            _ => {}
+        choices: CLOUD_CHOICES,
+        get: |p| p.cloud.id(),
+        set: |p, v| {
+            if let Some(cloud) = Cloud::from_id(v) {
+                p.cloud = cloud;
+            }
         },
     })
     .doc("Cloud (selects the negotiated discount).").control(Control::Elsewhere),
@@ -665,10 +683,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     num!(Platform; "spot_notice_s", "Spot notice", "s", (0.0, 3_600.0),
         |p| p.spot_notice_s, |p, v| p.spot_notice_s = v)
         .doc("Spot interruption notice (AWS 120 s, GCP 30 s).")
-        .source_by_cloud(
-            "AWS EC2 docs: 2-minute interruption notice",
-            "Compute Engine docs: 30 s from soft to hard off for Spot VMs",
-        ),
+        .source_of_cloud(|c| c.spot_notice_s.source),
     num!(Platform; "provisioning_median_s", "Provisioning, median", "s", (0.0, 86_400.0),
         |p| p.provisioning_median_s,
         |p, v| {
@@ -773,10 +788,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     num!(Platform; "egress_usd_per_gb", "Egress price", "$/GB", (0.0, 10.0),
         |p| p.egress_usd_per_gb, |p, v| p.egress_usd_per_gb = v)
         .doc("Egress price.")
-        .source_by_cloud(
-            "AWS internet egress us-east-1: $0.09/GB after 100 GB/month free (2026)",
-            "GCP Premium tier egress 0–1 TiB: $0.12/GiB (billing catalog 2026-07-30)",
-        ),
+        .source_of_cloud(|c| c.egress_usd_per_gb.source),
     Field::<Platform>::other("egress_tiers", "Egress pricing", Value::Choice {
         choices: &[
             ("flat", "One price per GB"),
@@ -853,10 +865,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     num!(Platform; "storage_usd_per_gb_month", "Storage price", "$/GB-month", (0.0, 10.0),
         |p| p.storage_usd_per_gb_month, |p, v| p.storage_usd_per_gb_month = v)
         .doc("Storage price.")
-        .source_by_cloud(
-            "S3 Standard us-east-1 $0.023/GB-month",
-            "GCS Standard us-central1 $0.020/GB-month (billing catalog 2026-07-30)",
-        ),
+        .source_of_cloud(|c| c.storage_usd_per_gb_month.source),
     Field {
         control: Control::Own,
         ..num!(Platform; "ops_fte", "Ops FTE share", "", (0.0, 100.0),

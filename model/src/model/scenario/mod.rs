@@ -6,11 +6,14 @@
 
 pub mod class_notices;
 pub mod commitment;
+mod discounts;
 pub mod fields;
 mod profile;
 mod replay;
 mod validate;
 
+pub use crate::model::cloud::Cloud;
+pub use discounts::Discounts;
 pub use profile::{Profile, ProfileName};
 pub use validate::ValidScenario;
 
@@ -140,18 +143,6 @@ impl Default for Scenario {
             stage_classes_from: None,
         }
     }
-}
-
-/// Negotiated discounts (enterprise agreements), % off list price, applied to every compute
-/// price of that cloud.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(default, deny_unknown_fields)]
-pub struct Discounts {
-    /// % off AWS list prices.
-    pub aws_pct: f64,
-    /// % off GCP list prices.
-    pub gcp_pct: f64,
 }
 
 /// People cost.
@@ -600,17 +591,6 @@ impl JobClass {
     }
 }
 
-/// Which cloud a platform runs on (selects the negotiated discount).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Cloud {
-    /// Amazon Web Services.
-    Aws,
-    /// Google Cloud.
-    Gcp,
-}
-
 /// How jobs are placed on nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
@@ -862,10 +842,7 @@ impl Scenario {
     /// What `pool` of `platform` pays for a list price: its cloud's negotiated discount, then
     /// the pool's service premium (the simulation and the instant estimate price the same way).
     pub fn list_price_factor(&self, platform: &Platform, pool: &NodePool) -> f64 {
-        let discount = match platform.cloud {
-            Cloud::Aws => self.discounts.aws_pct,
-            Cloud::Gcp => self.discounts.gcp_pct,
-        };
+        let discount = self.discounts.pct(platform.cloud);
         (1.0 - discount / 100.0) * (1.0 + pool.service_premium_pct / 100.0)
     }
 

@@ -1,5 +1,6 @@
-//! Which orchestrator profile a platform's defaults came from. The profiles' defaults and
-//! their sources are in [`crate::model::platforms`]; here is what a scenario says of them.
+//! Which orchestrator profile a platform's defaults came from, and its cloud. The profiles'
+//! defaults and their sources are in [`crate::model::platforms`], a file each; here is what
+//! a scenario says of them.
 
 use super::Cloud;
 use serde::{Deserialize, Serialize};
@@ -73,11 +74,15 @@ impl Profile {
         Profile::ALL.into_iter().find(|p| p.id() == id)
     }
 
-    /// The cloud a profile runs on.
-    pub fn cloud(self) -> Cloud {
+    /// The cloud a profile runs on; none for one that runs on any (a reserved cluster: its
+    /// cloud is its instance's).
+    pub fn cloud(self) -> Option<Cloud> {
         match self {
-            Profile::GkeAutopilot | Profile::GkeStandard | Profile::CloudRun => Cloud::Gcp,
-            _ => Cloud::Aws,
+            Profile::AwsBatch | Profile::Sagemaker | Profile::Eks | Profile::ParallelCluster => {
+                Some(Cloud::Aws)
+            }
+            Profile::GkeAutopilot | Profile::GkeStandard | Profile::CloudRun => Some(Cloud::Gcp),
+            Profile::ReservedCluster => None,
         }
     }
 }

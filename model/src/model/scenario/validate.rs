@@ -391,17 +391,19 @@ impl Scenario {
                 });
             }
             let storage = platform.staging.storage.terms();
-            if storage.cloud.is_some_and(|c| c != platform.cloud) {
+            if platform
+                .staging
+                .storage
+                .cloud()
+                .is_some_and(|c| c != platform.cloud)
+            {
                 return Err(ScenarioError::Invalid {
                     field: format!("{at}.staging.storage"),
                     reason: format!(
                         "{} is not sold on {}: platform \"{}\" stages its data from its own \
                          cloud's storage",
                         storage.name,
-                        match platform.cloud {
-                            super::Cloud::Aws => "AWS",
-                            super::Cloud::Gcp => "Google Cloud",
-                        },
+                        platform.cloud.name(),
                         platform.name
                     ),
                 });
@@ -414,10 +416,7 @@ impl Scenario {
                     reason: format!(
                         "\"{}\" is not a {} region of the catalog ({})",
                         platform.region,
-                        match platform.cloud {
-                            super::Cloud::Aws => "AWS",
-                            super::Cloud::Gcp => "Google Cloud",
-                        },
+                        platform.cloud.name(),
                         catalog_regions(Some(platform.cloud))
                     ),
                 });

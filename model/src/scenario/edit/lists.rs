@@ -10,16 +10,16 @@ use crate::model::platforms::{
 };
 use crate::model::scaling::Interconnect;
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
-use crate::model::scenario::{limits, Cloud, JobClass, Scenario};
+use crate::model::scenario::{limits, JobClass, Platform, Scenario};
 
-/// The instance a new platform of `profile` starts on: p4d.24xlarge in us-east-1 on AWS,
-/// a2-highgpu-8g in us-central1 on GCP (both 8 × A100); Cloud Run's one-L4 instance.
+/// The instance a new platform of `profile` starts on: its own where it has one (Cloud Run's
+/// one-L4 instance), else its cloud's ([`CloudFacts::new_platform_instance`]: p4d.24xlarge in
+/// us-east-1 on AWS, a2-highgpu-8g in us-central1 on GCP, both 8 × A100).
+///
+/// [`CloudFacts::new_platform_instance`]: crate::model::cloud::CloudFacts::new_platform_instance
 pub fn default_instance(profile: Profile) -> Option<&'static InstanceType> {
-    match (profile, profile.cloud()) {
-        (Profile::CloudRun, _) => catalog::find("cloud-run-l4", "us-central1"),
-        (_, Cloud::Aws) => catalog::find("p4d.24xlarge", "us-east-1"),
-        (_, Cloud::Gcp) => catalog::find("a2-highgpu-8g", "us-central1"),
-    }
+    let (instance, region) = profile.new_platform_instance();
+    catalog::find(instance, region)
 }
 
 /// `label`, or `label 2`, `label 3`, … : the first no platform of `scenario` is named.
@@ -69,6 +69,11 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     let Some(profile) = old.profile.profile().filter(|p| p.offers(instance)) else {
         return false;
     };
+    // A platform's pools share its cloud: one of several pools moves only within it.
+    let moves_cloud = instance.cloud != old.cloud;
+    if moves_cloud && old.node_pools.len() > 1 {
+        return false;
+    }
     let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
     fresh.node_pools = old.node_pools.clone();
     fresh.class_pools = old.class_pools.clone();
@@ -80,6 +85,24 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     fresh.region = old.region.clone();
     fresh.data_path = old.data_path;
     fresh.staging = old.staging.clone();
+    if moves_cloud {
+        // On another cloud (a reserved cluster's): its published tiers, its region where
+        // the platform named one, and no storage the new cloud does not sell.
+        if !old.egress_tiers.is_flat() {
+            fresh.egress_tiers = EgressTiers::of_cloud(fresh.cloud);
+        }
+        if !old.region.is_empty() {
+            fresh.region = instance.region.clone();
+        }
+        if fresh
+            .staging
+            .storage
+            .cloud()
+            .is_some_and(|c| c != fresh.cloud)
+        {
+            fresh.staging = Default::default();
+        }
+    }
     scenario.platforms[index] = fresh;
     set_pool_instance(scenario, index, 0, row)
 }
@@ -96,7 +119,7 @@ pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row
     let Some(old) = platform.node_pools.get(pool) else {
         return false;
     };
-    let Some(profile) = platform.profile.profile().filter(|p| p.offers(instance)) else {
+    let Some(profile) = pool_profile(platform, instance) else {
         return false;
     };
     let mut fresh = profile.pool_on(&old.name, instance, &scenario.reference_gpu);
@@ -119,6 +142,15 @@ pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row
     true
 }
 
+/// The profile of `platform` where it offers `instance` on the platform's cloud (a platform's
+/// pools share its cloud; moving its first pool's instance elsewhere is [`set_instance`]).
+fn pool_profile(platform: &Platform, instance: &InstanceType) -> Option<Profile> {
+    platform
+        .profile
+        .profile()
+        .filter(|p| p.offers(instance) && instance.cloud == platform.cloud)
+}
+
 /// Whether new platforms of `profile` place a multi-node job's nodes together: SageMaker
 /// does (seed 001), and ParallelCluster's configuration names a placement group (seed 002);
 /// elsewhere it is a setting left off by default.
@@ -138,7 +170,7 @@ pub fn add_pool(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     if platform.node_pools.len() >= MAX_NODE_POOLS {
         return false;
     }
-    let Some(profile) = platform.profile.profile().filter(|p| p.offers(instance)) else {
+    let Some(profile) = pool_profile(platform, instance) else {
         return false;
     };
     let mut name = instance.name.clone();
@@ -307,6 +339,38 @@ pub fn remove_service(scenario: &mut Scenario, index: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::scenario::Cloud;
+
+    #[test]
+    fn a_reserved_cluster_moves_to_the_cloud_of_the_instance_picked() {
+        let row = |name: &str, region: &str| {
+            catalog::catalog()
+                .iter()
+                .position(|r| r.name == name && r.region == region)
+                .unwrap()
+        };
+        let mut s = Scenario::default();
+        assert!(add_platform(&mut s, Profile::ReservedCluster));
+        let i = s.platforms.len() - 1;
+        assert_eq!(s.platforms[i].cloud, Cloud::Aws);
+        assert!(set_instance(&mut s, i, row("a2-highgpu-8g", "us-central1")));
+        let p = &s.platforms[i];
+        assert_eq!((p.cloud, p.spot_notice_s), (Cloud::Gcp, 30.0));
+        assert_eq!(p.region, "us-central1");
+        assert_eq!(p.egress_tiers, EgressTiers::GcpPremium);
+        assert!(s.validate().is_ok());
+        // Its pools share its cloud: an AWS pool is refused, and with two pools the first
+        // moves only within the cloud.
+        assert!(!add_pool(&mut s, i, row("p4d.24xlarge", "us-east-1")));
+        assert!(add_pool(&mut s, i, row("g2-standard-4", "us-central1")));
+        assert!(!set_instance(&mut s, i, row("p4d.24xlarge", "us-east-1")));
+        assert!(set_instance(
+            &mut s,
+            i,
+            row("a2-ultragpu-8g", "us-central1")
+        ));
+        assert!(s.validate().is_ok());
+    }
 
     #[test]
     fn added_platforms_get_unique_names_on_their_clouds_default_instance_up_to_the_limit() {

@@ -2,8 +2,8 @@
 //! `job_classes.0.arrivals={"kind":"poisson","per_day":20}`.
 //!
 //! A value is read as JSON when it parses as JSON, otherwise as a string. The path must exist
-//! (a typo is an error naming it, never a silently ignored edit), and the edited document must
-//! still be a valid scenario.
+//! in the document or be a row of the field table (a typo is an error naming it, never a
+//! silently ignored edit), and the edited document must still be a valid scenario.
 //!
 //! The domain edits the page makes are here too, natively tested: a job class's rate,
 //! duration and arrival kind ([`class`]), and platforms and job classes added, re-instanced,
@@ -14,6 +14,7 @@ use crate::model::scenario::node_pool::canonical_path;
 use crate::model::scenario::Scenario;
 use serde_json::Value;
 
+mod by_row;
 pub mod class;
 pub mod lists;
 pub mod pipelines;
@@ -116,7 +117,13 @@ pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, Ed
         let path = &*canonical_path(path);
         match field_mut(&mut doc, path) {
             Ok(slot) => *slot = value,
-            Err(missing) => add_optional_field(&mut doc, path, value).ok_or(missing)?,
+            Err(missing) => {
+                // A field a document leaves out: added where its object is, else set through
+                // the field table's row (whose object follows a default until edited).
+                if add_optional_field(&mut doc, path, value.clone()).is_none() {
+                    by_row::set_by_row(&mut doc, path, &value).ok_or(missing)??;
+                }
+            }
         }
     }
     let edited = Scenario::from_json_value(doc).map_err(EditError::Invalid)?;

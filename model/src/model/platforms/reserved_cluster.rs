@@ -1,0 +1,50 @@
+//! A reserved, static cluster: always on, no autoscaling, on any cloud (its cloud is its
+//! instance's: the user picks it).
+
+use super::setting::{set, Setting, Val::*};
+use super::ProfileFacts;
+use crate::model::cloud::CloudFacts;
+use crate::model::scenario::fields::Source;
+
+/// A reserved cluster's defaults.
+pub const RESERVED_CLUSTER: ProfileFacts = ProfileFacts {
+    // A new one starts where a new AWS platform does; another instance moves it, and its
+    // cloud, elsewhere.
+    new_platform_instance: Some(("p4d.24xlarge", "us-east-1")),
+    own_instances: None,
+    defaults: &[
+        set(
+            "purchase.reserved_share",
+            Num(1.0),
+            "the whole reference cluster reserved, no overflow",
+        ),
+        Setting {
+            field: "purchase.reserved_discount_pct",
+            value: OfCloud(|c: &'static CloudFacts| {
+                c.commitments.reserved_cluster_discount_pct.value
+            }),
+            source: Source::OfCloud(|c| c.commitments.reserved_cluster_discount_pct.source),
+        },
+        set(
+            "purchase.overflow",
+            Choice("none"),
+            "the whole reference cluster reserved, no overflow",
+        ),
+        set(
+            "provisioning_median_s",
+            Num(0.0),
+            "always on: the nodes are up before any job arrives",
+        ),
+        set(
+            "provisioning_p90_s",
+            Num(0.0),
+            "always on: the nodes are up before any job arrives",
+        ),
+        set(
+            "warm_pool_window_s",
+            Num(0.0),
+            "always on: no node is ever released",
+        ),
+        set("ops_fte", Num(0.5), "assumption: ½ FTE"),
+    ],
+};
