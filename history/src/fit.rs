@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::record::{canonical_gpu, JobRecord, Outcome, StateCount};
 use super::{BadRow, DurationFit, HistoryError, ImportOptions, Read, SourceFormat};
-use gpucost_model::model::catalog::relative_throughput_vs_a100;
+use gpucost_model::model::gpus;
 use gpucost_model::model::scenario::{
     limits, Arrivals, Duration, FailureKind, Failures, JobClass, ReplayJob, DAY_S, HOUR_S,
 };
@@ -307,14 +307,15 @@ pub fn fit_records_with_jobs(
             Some(m) => {
                 let known = canonical_gpu(m);
                 let name = known.map_or_else(|| m.clone(), str::to_string);
+                // A model the GPU table lacks (or a reference GPU it lacks) is counted as
+                // unknown and reported, at the reference's speed.
+                let known = known.and_then(|k| gpus::relative_throughput(k, reference_gpu));
                 match models.iter_mut().find(|(n, _)| *n == name) {
                     Some((_, c)) => *c += 1,
                     None => models.push((name.clone(), 1)),
                 }
                 match known {
-                    Some(k) => {
-                        relative_throughput_vs_a100(k) / relative_throughput_vs_a100(reference_gpu)
-                    }
+                    Some(speed) => speed,
                     None => {
                         if !unknown_models.contains(&name) && unknown_models.len() < 10 {
                             unknown_models.push(name);

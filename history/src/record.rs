@@ -119,5 +119,9 @@ mod tests {
         assert_eq!(canonical_gpu("NVIDIA L4"), Some("L4"));
         assert_eq!(canonical_gpu("a100_80g"), Some("A100"));
         assert_eq!(canonical_gpu("MI300X"), None);
+        // Every name it knows is a row of the GPU table.
+        for gpu in KNOWN_GPUS {
+            assert!(gpucost_model::model::gpus::find(gpu).is_some(), "{gpu}");
+        }
     }
 }

@@ -300,7 +300,10 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                 ))}
             </p>
             {move || platform()
-                .filter(|p| crate::model::catalog::is_family_dependent(&p.first_pool().gpu_model))
+                .filter(|p| {
+                    crate::model::gpus::find(&p.first_pool().gpu_model)
+                        .is_some_and(|g| g.family_dependent)
+                })
                 .map(|p| view! {
                     <p class="platform-facts notice">
                         {format!(

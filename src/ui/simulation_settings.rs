@@ -4,7 +4,7 @@
 //! is refused here with validation's own message, and the scenario keeps its last valid value.
 
 use super::controls::{choice_field, ItemAt, NumberField};
-use crate::model::catalog::GPU_MODELS;
+use crate::model::gpus::GPUS;
 use crate::model::scenario::fields::{field, Control, Value, SCENARIO_FIELDS};
 use crate::model::scenario::Scenario;
 use leptos::prelude::*;
@@ -42,10 +42,10 @@ pub fn SimulationSettings(scenario: RwSignal<Scenario>) -> impl IntoView {
     // A memo: the options are drawn again only when the reference GPU changes, not on every
     // input elsewhere in the scenario.
     let current = Memo::new(move |_| scenario.with(|s| s.reference_gpu.clone()));
-    // A name the model does not list (from a file) stays selectable as it is.
+    // A name the table lacks (from a file) stays shown as it is, with its validation message.
     let choices = move || {
         let now = current.get();
-        let mut list: Vec<String> = GPU_MODELS.iter().map(|m| m.to_string()).collect();
+        let mut list: Vec<String> = GPUS.iter().map(|g| g.model.to_string()).collect();
         if !list.contains(&now) {
             list.push(now);
         }

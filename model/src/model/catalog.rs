@@ -1,5 +1,6 @@
 //! The price catalog: GPU instance types with list prices, compiled in from
-//! `data/catalog.csv`, and the relative throughput of each GPU model.
+//! `data/catalog.csv`. What each GPU model is (memory, throughput, peak FLOP/s) is the GPU
+//! table, [`crate::model::gpus`].
 //!
 //! The data file is written for this project from public figures (see README.md, "Price
 //! data"); its `as_of` column dates each row. Rows with no on-demand or spot quote keep the
@@ -49,65 +50,6 @@ pub fn find(name: &str, region: &str) -> Option<&'static InstanceType> {
     catalog()
         .iter()
         .find(|row| row.name == name && row.region == region)
-}
-
-/// The GPU models whose throughput the model knows, A100 first: the choices of the reference
-/// GPU (any other name counts as an A100).
-pub const GPU_MODELS: &[&str] = &[
-    "A100",
-    "A100-80GB",
-    "H100",
-    "H100-MEGA",
-    "H200",
-    "L40S",
-    "V100",
-    "V100-32GB",
-    "A10G",
-    "L4",
-    "T4",
-    "Inferentia2",
-    "TPU-v5e",
-];
-
-#[test]
-fn every_listed_gpu_model_has_its_own_throughput() {
-    // Only "A100" itself may fall to the A100 default.
-    for model in GPU_MODELS.iter().filter(|m| !m.starts_with("A100")) {
-        assert_ne!(relative_throughput_vs_a100(model), 1.0, "{model}");
-    }
-}
-
-/// Training throughput of one GPU of `gpu_model` relative to an A100 (assumption: rough
-/// mixed-precision training ratios from public benchmarks; editable per platform in the UI).
-/// For the accelerators that are not GPUs it depends on the model family and its compiler
-/// far more: Inferentia2 and TPU v5e are taken at their chips' dense FP16/BF16 peak against
-/// an A100's, for transformer inference (190 and 197 against 312 TFLOPS), an assumption
-/// the page says ([`is_family_dependent`]).
-pub fn relative_throughput_vs_a100(gpu_model: &str) -> f64 {
-    match gpu_model {
-        "Inferentia2" => 0.61,
-        "TPU-v5e" => 0.63,
-        "A100" | "A100-80GB" => 1.0,
-        "H100" | "H100-MEGA" => 2.0,
-        "H200" => 2.3,
-        "L40S" => 0.75,
-        "V100" | "V100-32GB" => 0.45,
-        "A10G" => 0.35,
-        "L4" => 0.3,
-        "T4" => 0.12,
-        _ => 1.0,
-    }
-}
-
-/// Whether `gpu_model` is an accelerator whose throughput factor is an assumption per model
-/// family (Inferentia2, TPU), which the page flags for the user to set.
-pub fn is_family_dependent(gpu_model: &str) -> bool {
-    matches!(gpu_model, "Inferentia2" | "TPU-v5e")
-}
-
-/// Throughput of `gpu_model` relative to `reference_gpu`.
-pub fn relative_throughput(gpu_model: &str, reference_gpu: &str) -> f64 {
-    relative_throughput_vs_a100(gpu_model) / relative_throughput_vs_a100(reference_gpu)
 }
 
 /// Parses the catalog CSV (comment lines start with `#`; the first other line is the header).
@@ -202,8 +144,8 @@ mod tests {
         let tpu = find("ct5lp-hightpu-8t", "us-central1").unwrap();
         assert_eq!((tpu.gpus_per_node, tpu.gpu_memory_gb), (8, 16.0));
         assert_eq!(tpu.on_demand_usd_per_node_hour, Some(9.6));
-        assert!(is_family_dependent(&inf2.gpu_model) && is_family_dependent(&tpu.gpu_model));
-        assert!(!is_family_dependent("A100"));
+        let family = |m: &str| crate::model::gpus::find(m).is_some_and(|g| g.family_dependent);
+        assert!(family(&inf2.gpu_model) && family(&tpu.gpu_model) && !family("A100"));
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod egress;
 pub mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub mod gpus;
 pub mod knobs;
 pub mod monte_carlo;
 pub mod outcome_cache;

@@ -21,6 +21,7 @@ mod setting;
 use super::catalog::{self, InstanceType};
 use super::cloud::Cloud;
 use super::egress::EgressTiers;
+use super::gpus;
 use super::scaling::Interconnect;
 use super::scenario::fields::{NODE_POOL_FIELDS, PLATFORM_FIELDS};
 use super::scenario::node_pool::DEFAULT_POOL_NAME;
@@ -154,8 +155,11 @@ impl Profile {
             gpus_per_node: instance.gpus_per_node,
             gpu_model: instance.gpu_model.clone(),
             gpu_memory_gb: instance.gpu_memory_gb,
-            // [assumption] rough training-throughput ratios, see catalog::relative_throughput_vs_a100
-            relative_throughput: catalog::relative_throughput(&instance.gpu_model, reference_gpu),
+            // [assumption] rough training-throughput ratios, the GPU table's (gpus.rs). A GPU
+            // the table lacks gives none (NaN), which validation refuses by name: never an
+            // A100's in silence (the page's edits refuse an unknown reference GPU first).
+            relative_throughput: gpus::relative_throughput(&instance.gpu_model, reference_gpu)
+                .unwrap_or(f64::NAN),
             on_demand_usd_per_node_hour: on_demand,
             // No spot quote: spot priced as on-demand, so choosing spot never looks free.
             spot_usd_per_node_hour: instance.spot_usd_per_node_hour.unwrap_or(on_demand),

@@ -49,6 +49,17 @@ impl Scenario {
     /// Checks every field; the first problem found is returned with its field path.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         check_fields(SCENARIO_FIELDS, self, "")?;
+        if crate::model::gpus::find(&self.reference_gpu).is_none() {
+            return Err(ScenarioError::Invalid {
+                field: "reference_gpu".into(),
+                reason: format!(
+                    "\"{}\" is not in the GPU table ({}): job durations are measured on one \
+                     of its GPUs",
+                    self.reference_gpu,
+                    crate::model::gpus::models()
+                ),
+            });
+        }
         if !self.data_region.is_empty()
             && crate::model::transfer::cloud_of(&self.data_region).is_none()
         {
@@ -1006,7 +1017,7 @@ fn check_gpu_sharing(platform: &Platform, pool: &NodePool, at: &str) -> Result<(
             ),
         });
     }
-    if crate::model::catalog::is_family_dependent(&pool.gpu_model) {
+    if crate::model::gpus::find(&pool.gpu_model).is_some_and(|g| g.family_dependent) {
         return Err(ScenarioError::Invalid {
             field: format!("{at}.gpu_sharing.mode"),
             reason: format!(

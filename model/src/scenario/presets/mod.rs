@@ -373,7 +373,6 @@ pub fn preset_scenario_at(name: &str, version: u32) -> Option<Scenario> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::catalog;
     use crate::model::scenario::Overflow;
 
     #[test]
@@ -384,7 +383,9 @@ mod tests {
             let s = p.scenario();
             for platform in &s.platforms {
                 for pool in &platform.node_pools {
-                    let expected = catalog::relative_throughput(&pool.gpu_model, &s.reference_gpu);
+                    let expected =
+                        crate::model::gpus::relative_throughput(&pool.gpu_model, &s.reference_gpu)
+                            .unwrap();
                     assert!(
                         (pool.relative_throughput - expected).abs() < 1e-12,
                         "{}: {} pool {} at {} against {}, expected {expected}",
