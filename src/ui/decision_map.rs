@@ -227,7 +227,7 @@ fn MapControls(
     };
     let range_field = move |x_axis: bool, id: &str, to: bool| {
         let k = knob(id)?;
-        let slider = k.slider?;
+        let slider = k.slider()?;
         let end = if to { "to" } else { "from" };
         let side = if x_axis { "x" } else { "y" };
         let label: &'static str = match (x_axis, to) {

@@ -4,6 +4,7 @@
 //! results column, as any scenario that cannot run is.
 
 use super::controls::NumberField;
+use crate::model::scenario::fields::{field, PIPELINE_FIELDS};
 use crate::model::scenario::Scenario;
 use crate::scenario::edit::{class, pipelines as edit};
 use leptos::prelude::*;
@@ -21,15 +22,17 @@ pub fn PipelineEditor(scenario: RwSignal<Scenario>, p: usize) -> impl IntoView {
                 .map_or(0.0, |q| q.arrivals.jobs_per_day())
         })
     });
+    // The runs a day take their range from the pipeline's row.
+    let row = field(PIPELINE_FIELDS, "arrivals.per_day").expect("the runs-a-day row");
     view! {
         <details class="pipeline-editor">
             <summary>{move || format!("Edit its {} stages", count.get())}</summary>
             <NumberField
                 id=format!("pipeline-{p}-runs")
-                label="Runs a day"
+                label=row.label
                 unit="runs/day"
-                min=0.0
-                max=10_000.0
+                min=row.min
+                max=row.max
                 value=runs
                 on_change=Callback::new(move |v: f64| scenario.update(|s| {
                     if let Some(q) = s.pipelines.get_mut(p) {

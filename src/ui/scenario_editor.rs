@@ -101,7 +101,7 @@ const SERVICES_OPEN: usize = 3;
 fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
     KNOBS
         .iter()
-        .filter_map(|knob| knob.slider.map(|slider| (knob, slider)))
+        .filter_map(|knob| knob.slider().map(|slider| (knob, slider)))
         .map(|(knob, slider)| {
             let get = knob.get;
             let set = knob.set;

@@ -1,18 +1,25 @@
 //! Scenario-wide knobs: quantities that every platform or job class has (the spot
 //! interruption rate, the warm-pool window, …), set on all of them at once. One table drives
-//! the page's global sliders and the tornado's inputs, so both use the same words.
+//! the page's global sliders and the tornado's inputs, so both use the same words. Each knob
+//! names the field-table row it sets ([`KnobRow`]), whose slider range its slider shows (in
+//! the knob's unit) and whose range of valid values bounds it; a knob of a derived quantity
+//! (the offered load) has a range of its own.
 //!
 //! A knob's slider shows the value of the first item that has it (the first spot platform for
 //! the interruption rate); moving it sets the value everywhere. The tornado scales a knob's
 //! value by (1 ± X %) on every item instead.
 
+use super::scenario::fields::{
+    Field, SliderRange, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS,
+    SERVICE_FIELDS,
+};
 use super::scenario::{Cloud, JobClass, NodePool, Overflow, Platform, Scenario, Serving};
 use super::serving::platform::{serving_mut, serving_of};
 use crate::format::trim_number;
 use crate::model::analytic::{monthly_interruption_share, young_interval_s};
 
-/// The page's slider for a knob.
-#[derive(Debug, Clone, Copy)]
+/// The page's slider for a knob, in the knob's unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Slider {
     /// Element id of the range input.
     pub id: &'static str,
@@ -22,6 +29,78 @@ pub struct Slider {
     pub max: f64,
     /// Step.
     pub step: f64,
+}
+
+/// Where a knob's slider is and where its range comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct KnobSlider {
+    /// Element id of the range input.
+    pub id: &'static str,
+    /// Its own range, for a knob of no field (a derived quantity: the offered load); `None`:
+    /// its row's slider range.
+    pub own: Option<SliderRange>,
+}
+
+/// The table a knob's row is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Table {
+    /// [`SCENARIO_FIELDS`].
+    Scenario,
+    /// [`JOB_CLASS_FIELDS`] (every job class and pipeline stage).
+    JobClass,
+    /// [`PLATFORM_FIELDS`] (every platform).
+    Platform,
+    /// [`NODE_POOL_FIELDS`] (every pool).
+    NodePool,
+    /// [`SERVICE_FIELDS`] (every service).
+    Service,
+}
+
+/// The field a knob sets on every item that has it, and the knob's unit against the row's.
+#[derive(Debug, Clone, Copy)]
+pub struct KnobRow {
+    /// Its table.
+    pub table: Table,
+    /// Its path there.
+    pub path: &'static str,
+    /// Knob units per unit of the row (the warm-pool window in minutes over seconds: 1/60;
+    /// the reserved share in % over a ratio: 100).
+    pub scale: f64,
+}
+
+impl KnobRow {
+    /// The row's range of valid values and its slider's range, in the row's unit.
+    pub fn ranges(&self) -> Option<((f64, f64), Option<SliderRange>)> {
+        fn of<T>(table: &[Field<T>], path: &str) -> Option<((f64, f64), Option<SliderRange>)> {
+            field_in(table, path).map(|f| ((f.min, f.max), f.slider))
+        }
+        match self.table {
+            Table::Scenario => of(SCENARIO_FIELDS, self.path),
+            Table::JobClass => of(JOB_CLASS_FIELDS, self.path),
+            Table::Platform => of(PLATFORM_FIELDS, self.path),
+            Table::NodePool => of(NODE_POOL_FIELDS, self.path),
+            Table::Service => of(SERVICE_FIELDS, self.path),
+        }
+    }
+}
+
+/// The row of `table` at `path`.
+fn field_in<'a, T>(table: &'a [Field<T>], path: &str) -> Option<&'a Field<T>> {
+    table.iter().find(|f| f.path == path)
+}
+
+/// A knob's row, with the knob in the row's unit.
+const fn row(table: Table, path: &'static str) -> Option<KnobRow> {
+    Some(KnobRow {
+        table,
+        path,
+        scale: 1.0,
+    })
+}
+
+/// A slider whose range is its row's.
+const fn slider(id: &'static str) -> Option<KnobSlider> {
+    Some(KnobSlider { id, own: None })
 }
 
 /// A scenario-wide input.
@@ -37,8 +116,10 @@ pub struct Knob {
     pub unit: &'static str,
     /// Tooltip and help text of the slider.
     pub help: &'static str,
-    /// The slider, if the page has one for it.
-    pub slider: Option<Slider>,
+    /// The field it sets everywhere, if it is one (not a derived quantity).
+    pub row: Option<KnobRow>,
+    /// Its slider, if the page has one for it ([`Knob::slider`] gives its range).
+    pub slider_at: Option<KnobSlider>,
     /// What the slider's value means, in a line under it, if it has such a readout.
     pub readout: Option<fn(&Scenario) -> String>,
     /// The slider's value.
@@ -62,17 +143,38 @@ const fn discount_knob<const C: usize>() -> Knob {
         chart_label: discount.label,
         unit: "%",
         help: discount.help,
-        slider: Some(Slider {
-            id: discount.slider,
-            min: 0.0,
-            max: 90.0,
-            step: 1.0,
-        }),
+        row: row(Table::Scenario, discount.path),
+        slider_at: slider(discount.slider),
         readout: None,
         get: |s| s.discounts.pct(Cloud::ALL[C]),
         set: |s, v| s.discounts.set_pct(Cloud::ALL[C], v),
         scale: None,
         when: always,
+    }
+}
+
+impl Knob {
+    /// Its slider in its unit: its row's slider range (scaled to the knob's unit), or its own.
+    pub fn slider(&self) -> Option<Slider> {
+        let at = self.slider_at?;
+        let range = match (at.own, self.row) {
+            (Some(own), _) => own,
+            (None, Some(row)) => {
+                let r = row.ranges()?.1?;
+                SliderRange {
+                    min: r.min * row.scale,
+                    max: r.max * row.scale,
+                    step: r.step * row.scale,
+                }
+            }
+            (None, None) => return None,
+        };
+        Some(Slider {
+            id: at.id,
+            min: range.min,
+            max: range.max,
+            step: range.step,
+        })
     }
 }
 
@@ -289,7 +391,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Spot interruption rate",
         unit: "per node-hour",
         help: "Interruptions per spot node-hour (λ), set on every platform's pools; only spot nodes are interrupted.",
-        slider: Some(Slider { id: "spot-rate", min: 0.0, max: 0.2, step: 0.001 }),
+        row: row(Table::NodePool, "spot_interruptions_per_node_hour"),
+        slider_at: slider("spot-rate"),
         readout: Some(interruption_readout),
         get: shown_spot_rate,
         set: |s, v| each_pool(s, |p| p.spot_interruptions_per_node_hour = v),
@@ -302,7 +405,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Utilization (offered load)",
         unit: "%",
         help: "Offered load as a share of the reference GPUs: scales every job class's arrival rate.",
-        slider: Some(Slider { id: "utilization", min: 5.0, max: 150.0, step: 1.0 }),
+        row: None,
+        slider_at: Some(KnobSlider { id: "utilization", own: Some(SliderRange { min: 5.0, max: 150.0, step: 1.0 }) }),
         readout: Some(offered_load_readout),
         get: |s| (s.offered_utilization() * 100.0).round(),
         set: |s, v| {
@@ -326,7 +430,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "On-demand price",
         unit: "$/node-h",
         help: "On-demand list price of every platform's pools.",
-        slider: None,
+        row: row(Table::NodePool, "on_demand_usd_per_node_hour"),
+        slider_at: None,
         readout: None,
         get: |s| first_pool(s, |p| p.on_demand_usd_per_node_hour),
         set: |s, v| each_pool(s, |p| p.on_demand_usd_per_node_hour = v),
@@ -339,7 +444,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Spot price",
         unit: "$/node-h",
         help: "Spot price of every platform's pools.",
-        slider: None,
+        row: row(Table::NodePool, "spot_usd_per_node_hour"),
+        slider_at: None,
         readout: None,
         get: |s| first_pool(s, |p| p.spot_usd_per_node_hour),
         set: |s, v| each_pool(s, |p| p.spot_usd_per_node_hour = v),
@@ -352,7 +458,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Node provisioning time",
         unit: "s",
         help: "Median node provisioning time of every platform (its 90th percentile scales with it).",
-        slider: None,
+        row: row(Table::Platform, "provisioning_median_s"),
+        slider_at: None,
         readout: None,
         get: |s| first_platform(s, |p| p.provisioning_median_s),
         set: |s, v| {
@@ -375,7 +482,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Egress per job",
         unit: "GB",
         help: "Data each finished job sends out of the cloud, set on every job class.",
-        slider: Some(Slider { id: "egress-gb", min: 0.0, max: 2000.0, step: 1.0 }),
+        row: row(Table::JobClass, "egress_gb_per_job"),
+        slider_at: slider("egress-gb"),
         readout: None,
         get: |s| first_job_spec(s).map(|c| c.egress_gb_per_job).unwrap_or(0.0),
         set: |s, v| job_specs_mut(s).for_each(|c| c.egress_gb_per_job = v),
@@ -388,7 +496,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Egress price",
         unit: "$/GB",
         help: "Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default).",
-        slider: Some(Slider { id: "egress-price", min: 0.0, max: 0.25, step: 0.005 }),
+        row: row(Table::Platform, "egress_usd_per_gb"),
+        slider_at: slider("egress-price"),
         readout: None,
         get: |s| first_platform(s, |p| p.egress_usd_per_gb),
         set: |s, v| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v),
@@ -401,7 +510,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "FTE cost",
         unit: "$/year",
         help: "Loaded annual cost of one engineer; each platform's ops share multiplies it.",
-        slider: Some(Slider { id: "fte-cost", min: 0.0, max: 600000.0, step: 5000.0 }),
+        row: row(Table::Scenario, "people.fte_cost_usd_per_year"),
+        slider_at: slider("fte-cost"),
         readout: None,
         get: |s| s.people.fte_cost_usd_per_year,
         set: |s, v| s.people.fte_cost_usd_per_year = v,
@@ -414,7 +524,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Warm-pool window",
         unit: "min",
         help: "How long an empty node waits for work before it is released, set on every platform's pools.",
-        slider: Some(Slider { id: "warm-pool", min: 0.0, max: 240.0, step: 1.0 }),
+        row: Some(KnobRow { table: Table::NodePool, path: "warm_pool_window_s", scale: 1.0 / 60.0 }),
+        slider_at: slider("warm-pool"),
         readout: None,
         get: |s| first_pool(s, |p| p.warm_pool_window_s / 60.0),
         set: |s, v| each_pool(s, |p| p.warm_pool_window_s = v * 60.0),
@@ -427,7 +538,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Image pull time",
         unit: "GB",
         help: "Container image size, set on every job class; pull time = size ÷ the platform's pull throughput.",
-        slider: Some(Slider { id: "image-size", min: 0.0, max: 60.0, step: 0.5 }),
+        row: row(Table::JobClass, "image_gb"),
+        slider_at: slider("image-size"),
         readout: Some(pull_time_readout),
         get: |s| first_job_spec(s).map(|c| c.image_gb).unwrap_or(0.0),
         set: |s, v| job_specs_mut(s).for_each(|c| c.image_gb = v),
@@ -440,7 +552,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Checkpoint interval",
         unit: "min",
         help: "Compute time between checkpoints, set on every job class; 0 = no checkpoints.",
-        slider: Some(Slider { id: "checkpoint-interval", min: 0.0, max: 240.0, step: 1.0 }),
+        row: row(Table::JobClass, "checkpoint_interval_min"),
+        slider_at: slider("checkpoint-interval"),
         readout: Some(checkpoint_optimum_readout),
         get: |s| first_job_spec(s).map(|c| c.checkpoint_interval_min).unwrap_or(0.0),
         set: |s, v| job_specs_mut(s).for_each(|c| c.checkpoint_interval_min = v),
@@ -453,7 +566,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Reserved share",
         unit: "%",
         help: "Reserved GPUs ÷ reference GPUs, rounded up to whole nodes, set on every autoscaled pool.",
-        slider: Some(Slider { id: "reserved-share", min: 0.0, max: 100.0, step: 1.0 }),
+        row: Some(KnobRow { table: Table::NodePool, path: "purchase.reserved_share", scale: 100.0 }),
+        slider_at: slider("reserved-share"),
         readout: None,
         get: |s| {
             s.platforms
@@ -482,7 +596,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Traffic",
         unit: "req/s",
         help: "Mean requests per second of the first service over a week, spikes aside; moving it scales every service's traffic by the same factor.",
-        slider: Some(Slider { id: "traffic", min: 0.0, max: 5000.0, step: 0.1 }),
+        row: row(Table::Service, "traffic.mean_rps"),
+        slider_at: slider("traffic"),
         readout: Some(traffic_readout),
         get: |s| s.services.first().map_or(0.0, |v| v.traffic.mean_rps),
         set: |s, v| {
@@ -502,7 +617,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Spike factor",
         unit: "×",
         help: "How many times the usual traffic a spike brings, set on every service whose traffic spikes.",
-        slider: Some(Slider { id: "spike-factor", min: 1.0, max: 50.0, step: 0.5 }),
+        row: row(Table::Service, "traffic.spikes.factor"),
+        slider_at: slider("spike-factor"),
         readout: None,
         get: |s| {
             s.services
@@ -530,7 +646,8 @@ pub static KNOBS: &[Knob] = &[
         chart_label: "Scale-up delay",
         unit: "s",
         help: "From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load; set on every platform.",
-        slider: Some(Slider { id: "scale-up-delay", min: 0.0, max: 1800.0, step: 5.0 }),
+        row: row(Table::Platform, "serving.scale_up_delay_s"),
+        slider_at: slider("scale-up-delay"),
         readout: Some(scale_up_readout),
         get: |s| s.platforms.first().map_or(0.0, |p| serving_of(p).scale_up_delay_s),
         set: |s, v| each_serving(s, |x| x.scale_up_delay_s = v),
@@ -547,6 +664,88 @@ pub fn knob(id: &str) -> Option<&'static Knob> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::scenario::fields::Value;
+
+    /// The values `row` reads on every item of its table in `s`.
+    fn row_values(s: &Scenario, row: KnobRow) -> Vec<f64> {
+        fn read<T>(table: &[Field<T>], path: &str, items: Vec<&T>) -> Vec<f64> {
+            let Some(Value::Number { get, .. }) = field_in(table, path).map(|f| f.value) else {
+                panic!("{path} is no number row");
+            };
+            items.into_iter().filter_map(get).collect()
+        }
+        let classes = s
+            .job_classes
+            .iter()
+            .chain(s.pipelines.iter().flat_map(|p| p.stages.iter()))
+            .collect();
+        let pools = s
+            .platforms
+            .iter()
+            .flat_map(|p| p.node_pools.iter())
+            .collect();
+        match row.table {
+            Table::Scenario => read(SCENARIO_FIELDS, row.path, vec![s]),
+            Table::JobClass => read(JOB_CLASS_FIELDS, row.path, classes),
+            Table::Platform => read(PLATFORM_FIELDS, row.path, s.platforms.iter().collect()),
+            Table::NodePool => read(NODE_POOL_FIELDS, row.path, pools),
+            Table::Service => read(SERVICE_FIELDS, row.path, s.services.iter().collect()),
+        }
+    }
+
+    #[test]
+    fn each_knob_names_its_row_and_writes_it_within_its_slider_and_validity() {
+        for knob in KNOBS {
+            if let Some(row) = knob.row {
+                let ((min, max), range) = row
+                    .ranges()
+                    .unwrap_or_else(|| panic!("{}: no row {}", knob.id, row.path));
+                // The slider explores valid values only.
+                if let Some(r) = range {
+                    assert!(min <= r.min && r.min < r.max && r.max <= max, "{}", knob.id);
+                    assert!(r.step > 0.0 && r.step <= r.max - r.min, "{}", knob.id);
+                }
+                assert_eq!(knob.slider_at.is_some(), range.is_some(), "{}", knob.id);
+                // Setting the knob writes its row, in the row's unit, on the items it sets
+                // (the reserved share only on autoscaled pools: on some presets none).
+                let mut written = 0;
+                for preset in crate::scenario::presets::presets() {
+                    let mut s = preset.scenario();
+                    let before = row_values(&s, row);
+                    if !(knob.when)(&s) || before.is_empty() {
+                        continue;
+                    }
+                    let v = knob.slider().map_or((knob.get)(&s) * 0.5 + 1.0, |sl| {
+                        sl.min + ((sl.max - sl.min) * 0.37 / sl.step).round() * sl.step
+                    });
+                    (knob.set)(&mut s, v);
+                    let after = row_values(&s, row);
+                    if after == before {
+                        continue;
+                    }
+                    written += 1;
+                    let want = v / row.scale;
+                    assert!(
+                        after
+                            .iter()
+                            .any(|got| (got - want).abs() <= 1e-9 * want.abs().max(1.0)),
+                        "{} on {}: set {v}, the row {} reads {after:?}",
+                        knob.id,
+                        preset.name,
+                        row.path,
+                    );
+                }
+                assert!(written > 0, "{} wrote its row on no preset", knob.id);
+            } else {
+                // A knob of no field is a derived quantity with a range of its own.
+                assert!(
+                    knob.slider_at.is_some_and(|at| at.own.is_some()),
+                    "{}",
+                    knob.id
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_serving_knobs_show_only_with_services_and_keep_their_ratios() {

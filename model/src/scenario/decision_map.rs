@@ -48,7 +48,7 @@ pub struct MapAxis {
 impl MapAxis {
     /// The knob's whole slider range.
     pub fn whole(knob: &Knob) -> Option<MapAxis> {
-        knob.slider.map(|s| MapAxis {
+        knob.slider().map(|s| MapAxis {
             knob: knob.id.to_string(),
             from: s.min,
             to: s.max,
@@ -107,7 +107,7 @@ pub struct MapSettings {
 pub fn map_knobs(scenario: &Scenario) -> Vec<&'static Knob> {
     KNOBS
         .iter()
-        .filter(|k| k.slider.is_some() && (k.when)(scenario))
+        .filter(|k| k.slider().is_some() && (k.when)(scenario))
         .collect()
 }
 
@@ -158,7 +158,7 @@ impl MapSettings {
             let Some(k) = axis.knob() else {
                 return Err(format!("The map has no input \"{}\".", axis.knob));
             };
-            let Some(slider) = k.slider else {
+            let Some(slider) = k.slider() else {
                 return Err(format!("{} has no slider to map.", k.label));
             };
             if !(k.when)(scenario) {
@@ -207,7 +207,7 @@ impl MapSettings {
             let k = fields
                 .first()
                 .and_then(|id| knob(id))
-                .filter(|k| k.slider.is_some())
+                .filter(|k| k.slider().is_some())
                 .ok_or_else(|| {
                     format!(
                         "\"{}\" is not an input the map can vary",

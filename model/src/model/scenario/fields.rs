@@ -13,7 +13,8 @@
 use super::commitment::{Commitment, Payment};
 use super::{
     gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
-    Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts, TeamPolicy,
+    Pipeline, Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts,
+    TeamPolicy,
 };
 use crate::model::cloud::CloudFacts;
 use crate::model::egress::EgressTiers;
@@ -151,7 +152,29 @@ pub struct Field<T: 'static> {
     pub value: Value<T>,
     /// How the page shows it.
     pub control: Control,
+    /// The range of its slider, where the page has one (a knob names the row): what a user
+    /// explores, narrower than the range of valid values (`min` to `max`).
+    pub slider: Option<SliderRange>,
 }
+
+/// The range of a slider, in its row's unit.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct SliderRange {
+    /// Its smallest value.
+    pub min: f64,
+    /// Its largest value.
+    pub max: f64,
+    /// Its step.
+    pub step: f64,
+}
+
+impl<T> Clone for Field<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Field<T> {}
 
 impl<T> Field<T> {
     const fn number(
@@ -174,6 +197,7 @@ impl<T> Field<T> {
             source: Source::None,
             value: Value::Number { get, set },
             control: Control::Setting,
+            slider: None,
         }
     }
 
@@ -190,6 +214,7 @@ impl<T> Field<T> {
             source: Source::None,
             value,
             control: Control::Own,
+            slider: None,
         }
     }
 
@@ -205,6 +230,11 @@ impl<T> Field<T> {
 
     const fn source_of_cloud(mut self, of: fn(&'static CloudFacts) -> &'static str) -> Field<T> {
         self.source = Source::OfCloud(of);
+        self
+    }
+
+    const fn slider(mut self, min: f64, max: f64, step: f64) -> Field<T> {
+        self.slider = Some(SliderRange { min, max, step });
         self
     }
 
@@ -284,6 +314,7 @@ const fn discount_row<const C: usize>() -> Field<Scenario> {
         |s| Some(s.discounts.pct(Cloud::ALL[C])),
         |s, v| s.discounts.set_pct(Cloud::ALL[C], v),
     )
+    .slider(0.0, 90.0, 1.0)
     .doc(facts.discount.doc)
     .control(Control::Elsewhere)
 }
@@ -342,6 +373,7 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     discount_row::<1>(),
     num!(Scenario; "people.fte_cost_usd_per_year", "FTE cost", "$/year", (0.0, 5e6),
         |s| s.people.fte_cost_usd_per_year, |s, v| s.people.fte_cost_usd_per_year = v)
+    .slider(0.0, 600_000.0, 5_000.0)
     .doc("Loaded annual cost of one full-time engineer.")
     .source("assumption: $200,000, salary plus overhead for a US platform engineer")
     .control(Control::Elsewhere),
@@ -442,8 +474,34 @@ fn region_choice(region: &str) -> &'static str {
         .map_or("", |(key, _)| key)
 }
 
-fn per_day(c: &JobClass) -> Option<f64> {
-    match c.arrivals {
+/// An item whose jobs arrive by [`Arrivals`]: a job class, or a pipeline (its runs).
+pub trait Arrives {
+    /// How its jobs arrive.
+    fn arrivals(&self) -> &Arrivals;
+    /// How its jobs arrive, to edit.
+    fn arrivals_mut(&mut self) -> &mut Arrivals;
+}
+
+impl Arrives for JobClass {
+    fn arrivals(&self) -> &Arrivals {
+        &self.arrivals
+    }
+    fn arrivals_mut(&mut self) -> &mut Arrivals {
+        &mut self.arrivals
+    }
+}
+
+impl Arrives for Pipeline {
+    fn arrivals(&self) -> &Arrivals {
+        &self.arrivals
+    }
+    fn arrivals_mut(&mut self) -> &mut Arrivals {
+        &mut self.arrivals
+    }
+}
+
+fn per_day<T: Arrives>(c: &T) -> Option<f64> {
+    match *c.arrivals() {
         Arrivals::Steady { per_day }
         | Arrivals::Poisson { per_day }
         | Arrivals::HourOfDay { per_day, .. } => Some(per_day),
@@ -451,14 +509,101 @@ fn per_day(c: &JobClass) -> Option<f64> {
     }
 }
 
-fn set_per_day(c: &mut JobClass, v: f64) {
-    match &mut c.arrivals {
+fn set_per_day<T: Arrives>(c: &mut T, v: f64) {
+    match c.arrivals_mut() {
         Arrivals::Steady { per_day }
         | Arrivals::Poisson { per_day }
         | Arrivals::HourOfDay { per_day, .. } => *per_day = v,
         Arrivals::Bursts { .. } => {}
     }
 }
+
+/// The rows of how an item's jobs arrive (a job class's, a pipeline's runs), in validation
+/// order: `arrivals.kind`, `.per_day`, `.bursts_per_day`, `.jobs_per_burst`,
+/// `.hourly_weights`, `.weekday_weights`. `what` names what arrives ("Jobs", "Runs").
+const fn arrival_rows<T: Arrives>(what: ArrivalWords) -> [Field<T>; 6] {
+    [
+        Field::<T>::other("arrivals.kind", "Arrivals", Value::Choice {
+            choices: &[
+                ("poisson", "Poisson (random)"),
+                ("steady", "Steady (evenly spaced)"),
+                ("bursts", "Bursts of 12"),
+                ("hour_of_day", "Poisson by hour of day (from a job history)"),
+            ],
+            get: |c| match c.arrivals() {
+                Arrivals::Steady { .. } => "steady",
+                Arrivals::Poisson { .. } => "poisson",
+                Arrivals::Bursts { .. } => "bursts",
+                Arrivals::HourOfDay { .. } => "hour_of_day",
+            },
+            set: |c, kind| {
+                let next = crate::scenario::edit::arrivals_of_kind(c.arrivals(), kind);
+                *c.arrivals_mut() = next;
+            },
+        })
+        .doc(what.kind_doc),
+        Field::<T>::number("arrivals.per_day", what.per_day_label, "/day", (0.0, 1e6), per_day, set_per_day)
+            .doc(what.per_day_doc).control(Control::Elsewhere),
+        Field::<T>::number("arrivals.bursts_per_day", "Bursts per day", "/day", (0.0, 1e5),
+            |c| match c.arrivals() { Arrivals::Bursts { bursts_per_day, .. } => Some(*bursts_per_day), _ => None },
+            |c, v| if let Arrivals::Bursts { bursts_per_day, .. } = c.arrivals_mut() { *bursts_per_day = v })
+            .doc("Mean bursts a day.").control(Control::Elsewhere),
+        Field::<T>::number("arrivals.jobs_per_burst", what.per_burst_label, "", (1.0, 1e4),
+            |c| match c.arrivals() { Arrivals::Bursts { jobs_per_burst, .. } => Some(f64::from(*jobs_per_burst)), _ => None },
+            |c, v| if let Arrivals::Bursts { jobs_per_burst, .. } = c.arrivals_mut() { *jobs_per_burst = v as u32 })
+            .doc(what.per_burst_doc).control(Control::Elsewhere),
+        Field {
+            min: 0.0,
+            max: 1e6,
+            ..Field::<T>::other("arrivals.hourly_weights", "Hour-of-day weights", Value::Numbers {
+                get: |c| match c.arrivals() { Arrivals::HourOfDay { hourly_weights, .. } => Some(hourly_weights.as_slice()), _ => None },
+                series: Series::HourOfDay,
+            })
+        }
+        .doc("24 non-negative weights, one per hour of the day; only their ratios matter.")
+        .source("fitted from a job history")
+        .control(Control::Elsewhere),
+        Field {
+            min: 0.0,
+            max: 1e6,
+            ..Field::<T>::other("arrivals.weekday_weights", "Day-of-week weights", Value::Numbers {
+                get: |c| match c.arrivals() { Arrivals::HourOfDay { weekday_weights, .. } => weekday_weights.as_deref(), _ => None },
+                series: Series::DayOfWeek,
+            })
+        }
+        .doc("7 non-negative weights, Monday first (the horizon starts on a Monday); only their ratios matter. Absent: every day alike.")
+        .source("fitted from a job history")
+        .control(Control::Elsewhere),
+    ]
+}
+
+/// The words of [`arrival_rows`] for what arrives.
+#[derive(Clone, Copy)]
+struct ArrivalWords {
+    kind_doc: &'static str,
+    per_day_label: &'static str,
+    per_day_doc: &'static str,
+    per_burst_label: &'static str,
+    per_burst_doc: &'static str,
+}
+
+/// A job class's arrival rows.
+const CLASS_ARRIVALS: [Field<JobClass>; 6] = arrival_rows(ArrivalWords {
+    kind_doc: "How jobs of the class arrive.",
+    per_day_label: "Jobs per day",
+    per_day_doc: "Jobs a day (mean, for random arrivals).",
+    per_burst_label: "Jobs per burst",
+    per_burst_doc: "Jobs each burst submits at once.",
+});
+
+/// A pipeline's arrival rows (its runs).
+const PIPELINE_ARRIVALS: [Field<Pipeline>; 6] = arrival_rows(ArrivalWords {
+    kind_doc: "How runs of the pipeline arrive (each run submits its first stages).",
+    per_day_label: "Runs a day",
+    per_day_doc: "Runs a day (mean, for random arrivals).",
+    per_burst_label: "Runs per burst",
+    per_burst_doc: "Runs each burst starts at once.",
+});
 
 fn median_hours(c: &JobClass) -> Option<f64> {
     match c.duration {
@@ -472,54 +617,12 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
     Field::<JobClass>::other("name", "Name", Value::Name { get: |c| &c.name }).doc("Name shown in the page."),
     Field::<JobClass>::other("team", "Team", Value::Id { get: |c| &c.team })
         .doc("The team its jobs belong to (empty: the default team), for quotas, priorities and each team's bill."),
-    Field::<JobClass>::other("arrivals.kind", "Arrivals", Value::Choice {
-        choices: &[
-            ("poisson", "Poisson (random)"),
-            ("steady", "Steady (evenly spaced)"),
-            ("bursts", "Bursts of 12"),
-            ("hour_of_day", "Poisson by hour of day (from a job history)"),
-        ],
-        get: |c| match c.arrivals {
-            Arrivals::Steady { .. } => "steady",
-            Arrivals::Poisson { .. } => "poisson",
-            Arrivals::Bursts { .. } => "bursts",
-            Arrivals::HourOfDay { .. } => "hour_of_day",
-        },
-        set: crate::scenario::edit::set_arrivals_kind,
-    })
-    .doc("How jobs of the class arrive."),
-    Field::<JobClass>::number("arrivals.per_day", "Jobs per day", "/day", (0.0, 1e6), per_day, set_per_day)
-        .doc("Jobs a day (mean, for random arrivals).").control(Control::Elsewhere),
-    Field::<JobClass>::number("arrivals.bursts_per_day", "Bursts per day", "/day", (0.0, 1e5),
-        |c| match c.arrivals { Arrivals::Bursts { bursts_per_day, .. } => Some(bursts_per_day), _ => None },
-        |c, v| if let Arrivals::Bursts { bursts_per_day, .. } = &mut c.arrivals { *bursts_per_day = v })
-        .doc("Mean bursts a day.").control(Control::Elsewhere),
-    Field::<JobClass>::number("arrivals.jobs_per_burst", "Jobs per burst", "", (1.0, 1e4),
-        |c| match c.arrivals { Arrivals::Bursts { jobs_per_burst, .. } => Some(f64::from(jobs_per_burst)), _ => None },
-        |c, v| if let Arrivals::Bursts { jobs_per_burst, .. } = &mut c.arrivals { *jobs_per_burst = v as u32 })
-        .doc("Jobs each burst submits at once.").control(Control::Elsewhere),
-    Field {
-        min: 0.0,
-        max: 1e6,
-        ..Field::<JobClass>::other("arrivals.hourly_weights", "Hour-of-day weights", Value::Numbers {
-            get: |c| match &c.arrivals { Arrivals::HourOfDay { hourly_weights, .. } => Some(hourly_weights.as_slice()), _ => None },
-            series: Series::HourOfDay,
-        })
-    }
-    .doc("24 non-negative weights, one per hour of the day; only their ratios matter.")
-    .source("fitted from a job history")
-    .control(Control::Elsewhere),
-    Field {
-        min: 0.0,
-        max: 1e6,
-        ..Field::<JobClass>::other("arrivals.weekday_weights", "Day-of-week weights", Value::Numbers {
-            get: |c| match &c.arrivals { Arrivals::HourOfDay { weekday_weights, .. } => weekday_weights.as_deref(), _ => None },
-            series: Series::DayOfWeek,
-        })
-    }
-    .doc("7 non-negative weights, Monday first (the horizon starts on a Monday); only their ratios matter. Absent: every day alike.")
-    .source("fitted from a job history")
-    .control(Control::Elsewhere),
+    CLASS_ARRIVALS[0],
+    CLASS_ARRIVALS[1],
+    CLASS_ARRIVALS[2],
+    CLASS_ARRIVALS[3],
+    CLASS_ARRIVALS[4],
+    CLASS_ARRIVALS[5],
     Field::<JobClass>::other("duration.kind", "Duration distribution", Value::Choice {
         choices: &[
             ("fixed", "Fixed"),
@@ -636,15 +739,18 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
         .source("assumption: 0, same-region object-store reads are free"),
     num!(JobClass; "egress_gb_per_job", "Egress per finished job", "GB", (0.0, 1e7),
         |c| c.egress_gb_per_job, |c, v| c.egress_gb_per_job = v)
+        .slider(0.0, 2_000.0, 1.0)
         .doc("Data each finished job sends out of the cloud (results, exports)."),
     num!(JobClass; "image_gb", "Container image", "GB", (0.0, 1_000.0),
         |c| c.image_gb, |c, v| c.image_gb = v)
+        .slider(0.0, 60.0, 0.5)
         .doc("Container image size."),
     Field {
         off_or_at_least: Some(1.0 / 60.0),
         ..num!(JobClass; "checkpoint_interval_min", "Checkpoint interval", "min", (0.0, 1e5),
             |c| c.checkpoint_interval_min, |c, v| c.checkpoint_interval_min = v)
     }
+    .slider(0.0, 240.0, 1.0)
     .doc("Compute time between checkpoints; 0 = no checkpoints."),
     num!(JobClass; "checkpoint_write_s", "Checkpoint write time", "s", (0.0, 86_400.0),
         |c| c.checkpoint_write_s, |c, v| c.checkpoint_write_s = v)
@@ -656,6 +762,22 @@ pub static JOB_CLASS_FIELDS: &[Field<JobClass>] = &[
     num!(JobClass; "people_blocked_per_job", "People waiting per job", "", (0.0, 10_000.0),
         |c| c.people_blocked_per_job, |c, v| c.people_blocked_per_job = v)
         .doc("How many people wait for a job's result: its queue wait costs each of them the cost of a person waiting (when that is on)."),
+];
+
+/// Fields of a pipeline (relative to `pipelines.<i>`); its stages are job classes
+/// ([`JOB_CLASS_FIELDS`] at `pipelines.<i>.stages.<j>`) without arrivals of their own.
+pub static PIPELINE_FIELDS: &[Field<Pipeline>] = &[
+    Field::<Pipeline>::other("name", "Name", Value::Name { get: |p| &p.name }).doc("Name shown in the page."),
+    PIPELINE_ARRIVALS[0],
+    PIPELINE_ARRIVALS[1],
+    PIPELINE_ARRIVALS[2],
+    PIPELINE_ARRIVALS[3],
+    PIPELINE_ARRIVALS[4],
+    PIPELINE_ARRIVALS[5],
+    num!(Pipeline; "people_blocked_per_job", "People waiting per run", "", (0.0, 1_000.0),
+        |p| p.people_blocked_per_job, |p, v| p.people_blocked_per_job = v)
+        .doc("How many people wait for a run's result: the time a run loses to its stages' queue waits costs each of them the cost of a person waiting (when that is on).")
+        .control(Control::Elsewhere),
 ];
 
 /// Fields of a platform.
@@ -787,6 +909,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .source("seed 001: the same 64-GPU job on eight EFA nodes, 92 % placed together (SageMaker) against 78 % scattered (EKS); new SageMaker and ParallelCluster platforms place nodes together"),
     num!(Platform; "egress_usd_per_gb", "Egress price", "$/GB", (0.0, 10.0),
         |p| p.egress_usd_per_gb, |p, v| p.egress_usd_per_gb = v)
+        .slider(0.0, 0.25, 0.005)
         .doc("Egress price.")
         .source_of_cloud(|c| c.egress_usd_per_gb.source),
     Field::<Platform>::other("egress_tiers", "Egress pricing", Value::Choice {
@@ -909,6 +1032,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
     .source("seed 002: \"two weeks tuning the cluster autoscaler to not kill our training pods during a resize\"; no public rate: 0 unless a scenario sets it"),
     num!(Platform; "serving.scale_up_delay_s", "Serving scale-up delay", "s", (0.0, 86_400.0),
         |p| serving(p).scale_up_delay_s, |p, v| serving_mut(p).scale_up_delay_s = v)
+    .slider(0.0, 1_800.0, 5.0)
     .doc("From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load.")
     .source("SageMaker: assumption, 180 s (three one-minute CloudWatch datapoints); others: assumption, 30 s for a pod to be scheduled and pass its readiness check")
     .control(Control::Setting),
@@ -975,6 +1099,7 @@ pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
         .doc("Managed-service premium on compute (SageMaker ml.* instances)."),
     num!(NodePool; "purchase.reserved_share", "Reserved share of reference GPUs", "×", (0.0, 10.0),
         |p| p.purchase.reserved_share, |p, v| p.purchase.reserved_share = v)
+        .slider(0.0, 1.0, 0.01)
         .doc("Reserved GPUs ÷ reference GPUs, rounded up to whole nodes; billed for the whole horizon."),
     num!(NodePool; "purchase.reserved_discount_pct", "Reserved discount", "%", (0.0, 95.0),
         |p| p.purchase.reserved_discount_pct, |p, v| p.purchase.reserved_discount_pct = v)
@@ -1041,6 +1166,7 @@ pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
     .source("reference data: platform_facts.md, commitments (AWS Savings Plans FAQ; GCP reservations with commitments)"),
     num!(NodePool; "spot_interruptions_per_node_hour", "Spot interruptions", "per node-h", (0.0, 10.0),
         |p| p.spot_interruptions_per_node_hour, |p, v| p.spot_interruptions_per_node_hour = v)
+        .slider(0.0, 0.2, 0.001)
         .doc("Spot interruptions per spot node-hour (λ).")
         .source("assumption: 0.005/node-hour (MTBI 200 h, >20 %/month: GPU pools sit in the \
                  Spot Advisor's highest band)"),
@@ -1074,6 +1200,7 @@ pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
     .source("seed 004: keep images on the node (disable image cleanup)"),
     num!(NodePool; "warm_pool_window_s", "Warm-pool window", "s", (0.0, 7.0 * 86_400.0),
         |p| p.warm_pool_window_s, |p, v| p.warm_pool_window_s = v)
+        .slider(0.0, 14_400.0, 60.0)
         .doc("How long an empty node stays up waiting for work before it is released."),
     num!(NodePool; "max_nodes", "Max nodes", "", (1.0, limits::MAX_NODES as f64),
         |p| p.max_nodes, |p, v| p.max_nodes = v as u32)
@@ -1182,6 +1309,7 @@ pub static SERVICE_FIELDS: &[Field<Service>] = &[
     Field::<Service>::other("name", "Name", Value::Name { get: |s| &s.name }).doc("Name shown in the page."),
     num!(Service; "traffic.mean_rps", "Mean traffic", "req/s", (0.0, 1e6),
         |s| s.traffic.mean_rps, |s, v| s.traffic.mean_rps = v)
+    .slider(0.0, 5_000.0, 0.1)
     .doc("Mean requests per second over a week, spikes aside."),
     Field {
         min: 0.0,
@@ -1201,6 +1329,7 @@ pub static SERVICE_FIELDS: &[Field<Service>] = &[
     .doc("Mean spikes per 730-hour month, placed at random."),
     Field::<Service>::number("traffic.spikes.factor", "Spike factor", "×", (1.0, 1_000.0),
         |s| s.traffic.spikes.as_ref().map(|x| x.factor), |s, v| spikes_mut(s).factor = v)
+    .slider(1.0, 50.0, 0.5)
     .doc("Traffic during a spike, as a multiple of the usual."),
     Field::<Service>::number("traffic.spikes.duration_min", "Spike length", "min", (1.0, 10_080.0),
         |s| s.traffic.spikes.as_ref().map(|x| x.duration_min), |s, v| spikes_mut(s).duration_min = v)
@@ -1355,6 +1484,25 @@ mod tests {
             usd_per_1000_transitions: 0.025,
             free_transitions_per_month: 4_000.0,
         };
+        // A pipeline of two stages, its runs in bursts, with people waiting on each run.
+        let stage = |name: &str, after: &[&str]| JobClass {
+            name: name.into(),
+            after: after.iter().map(|a| a.to_string()).collect(),
+            ..JobClass::default()
+        };
+        out[1].pipelines.push(Pipeline {
+            name: "Nightly".into(),
+            arrivals: Arrivals::Bursts {
+                bursts_per_day: 1.0,
+                jobs_per_burst: 3,
+            },
+            stages: vec![stage("prepare", &[]), stage("train", &["prepare"])],
+            people_blocked_per_job: 2.0,
+        });
+        out[3].pipelines.push(Pipeline {
+            stages: vec![stage("only", &[])],
+            ..Pipeline::default()
+        });
         // Each way of sharing GPUs.
         let gpu = out[1].platforms[0].first_pool().gpu_model.clone();
         out[1].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::Mig {
@@ -1432,6 +1580,20 @@ mod tests {
                     check_table(SERVICE_FIELDS, service, doc, &mut seen);
                 }
             }
+            if let Some(pipelines) = map.remove("pipelines") {
+                for (pipeline, doc) in s.pipelines.iter().zip(pipelines.as_array().unwrap()) {
+                    let mut doc = doc.clone();
+                    let stages = doc.as_object_mut().unwrap().remove("stages").unwrap();
+                    check_table(PIPELINE_FIELDS, pipeline, &doc, &mut seen);
+                    for (stage, doc) in pipeline.stages.iter().zip(stages.as_array().unwrap()) {
+                        // Its `after` is the pipeline's graph, edited and checked as one
+                        // (`Pipeline::check_graph`), not a field.
+                        let mut doc = doc.clone();
+                        doc.as_object_mut().unwrap().remove("after");
+                        check_table(JOB_CLASS_FIELDS, stage, &doc, &mut seen);
+                    }
+                }
+            }
             check_table(SCENARIO_FIELDS, &s, &top, &mut seen);
             for (class, doc) in s.job_classes.iter().zip(classes.as_array().unwrap()) {
                 check_table(JOB_CLASS_FIELDS, class, doc, &mut seen);
@@ -1457,6 +1619,7 @@ mod tests {
         let paths = paths.chain(SERVICE_FIELDS.iter().map(|f| f.path));
         let paths = paths.chain(NODE_POOL_FIELDS.iter().map(|f| f.path));
         let paths = paths.chain(TEAM_POLICY_FIELDS.iter().map(|f| f.path));
+        let paths = paths.chain(PIPELINE_FIELDS.iter().map(|f| f.path));
         for path in paths.chain(PLATFORM_FIELDS.iter().map(|f| f.path)) {
             assert!(seen.contains(&path), "{path} is in no scenario document");
         }

@@ -418,3 +418,26 @@ impl Platform {
         usd_per_hour / reference_gpus
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::scenario::fields::NODE_POOL_FIELDS;
+
+    #[test]
+    fn the_single_pool_fields_are_the_pool_rows_but_its_name() {
+        // Each pool field but its name, by the first part of its path, in the rows' order:
+        // a new pool field is an alias on a platform of one pool too.
+        let mut from_rows: Vec<&str> = Vec::new();
+        for row in NODE_POOL_FIELDS {
+            let top = row.path.split('.').next().unwrap_or(row.path);
+            if top != "name" && !from_rows.contains(&top) {
+                from_rows.push(top);
+            }
+        }
+        let mut listed = SINGLE_POOL_FIELDS.to_vec();
+        listed.sort_unstable();
+        from_rows.sort_unstable();
+        assert_eq!(listed, from_rows);
+    }
+}

@@ -4,8 +4,8 @@
 //! the size of the work. The first problem found is returned, with its field path.
 
 use super::fields::{
-    Field, Series, Value, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS,
-    SERVICE_FIELDS, TEAM_POLICY_FIELDS,
+    Field, Series, Value, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PIPELINE_FIELDS, PLATFORM_FIELDS,
+    SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
 };
 use super::node_pool::MAX_NODE_POOLS;
 use super::{limits, Duration, NodePool, Overflow, Platform, PoolNeed, Replay, Scenario};
@@ -110,15 +110,7 @@ impl Scenario {
                 1,
                 STAGES_MAX,
             )?;
-            let people = pipeline.people_blocked_per_job;
-            if !in_range(people, 0.0, 1000.0) {
-                return Err(out_of_range(
-                    format!("{at}.people_blocked_per_job"),
-                    people,
-                    0.0,
-                    1000.0,
-                ));
-            }
+            check_fields(PIPELINE_FIELDS, pipeline, &at)?;
             for (s, stage) in pipeline.stages.iter().enumerate() {
                 let earlier = pipeline.stages[..s].iter().map(|o| o.name.as_str());
                 path_name(&stage.name, earlier, format!("{at}.stages.{s}.name"))?;

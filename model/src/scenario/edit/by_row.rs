@@ -6,8 +6,8 @@
 use super::EditError;
 use crate::model::error::ScenarioError;
 use crate::model::scenario::fields::{
-    Field, Value as Row, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS,
-    SERVICE_FIELDS, TEAM_POLICY_FIELDS,
+    Field, Value as Row, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PIPELINE_FIELDS, PLATFORM_FIELDS,
+    SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
 };
 use crate::model::scenario::Scenario;
 use serde_json::Value;
@@ -26,6 +26,15 @@ pub(super) fn set_by_row(
         ["job_classes", i, rest @ ..] => {
             let item = scenario.job_classes.get_mut(index(i)?)?;
             row_set(JOB_CLASS_FIELDS, item, &rest.join("."), value)
+        }
+        ["pipelines", i, "stages", j, rest @ ..] => {
+            let pipeline = scenario.pipelines.get_mut(index(i)?)?;
+            let item = pipeline.stages.get_mut(index(j)?)?;
+            row_set(JOB_CLASS_FIELDS, item, &rest.join("."), value)
+        }
+        ["pipelines", i, rest @ ..] => {
+            let item = scenario.pipelines.get_mut(index(i)?)?;
+            row_set(PIPELINE_FIELDS, item, &rest.join("."), value)
         }
         ["services", i, rest @ ..] => {
             let item = scenario.services.get_mut(index(i)?)?;
@@ -145,6 +154,12 @@ mod tests {
         }
         if let Some(v) = s.services.first() {
             all.extend(edits(SERVICE_FIELDS, v, "services.0."));
+        }
+        if let Some(p) = s.pipelines.first() {
+            all.extend(edits(PIPELINE_FIELDS, p, "pipelines.0."));
+            // A stage's arrivals are its pipeline's, not its own.
+            let stage = edits(JOB_CLASS_FIELDS, &p.stages[0], "pipelines.0.stages.0.");
+            all.extend(stage.into_iter().filter(|(e, _)| !e.contains(".arrivals.")));
         }
         for (i, p) in s.platforms.iter().enumerate() {
             all.extend(edits(PLATFORM_FIELDS, p, &format!("platforms.{i}.")));

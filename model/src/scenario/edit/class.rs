@@ -27,14 +27,20 @@ pub fn set_jobs_per_day(class: &mut JobClass, v: f64) {
 /// `bursts`, `hour_of_day`) at the same mean rate; bursts come 12 at a time, a new hour-of-day
 /// profile is flat, and an existing one is kept. An unknown name means Poisson.
 pub fn set_arrivals_kind(class: &mut JobClass, kind: &str) {
-    let per_day = class.arrivals.jobs_per_day();
-    class.arrivals = match kind {
+    class.arrivals = arrivals_of_kind(&class.arrivals, kind);
+}
+
+/// `arrivals` as arrivals of `kind` at the same rate: bursts of 12; an hour-of-day profile
+/// kept where it is one, else flat; Poisson for any other kind.
+pub fn arrivals_of_kind(arrivals: &Arrivals, kind: &str) -> Arrivals {
+    let per_day = arrivals.jobs_per_day();
+    match kind {
         "steady" => Arrivals::Steady { per_day },
         "bursts" => Arrivals::Bursts {
             bursts_per_day: per_day / 12.0,
             jobs_per_burst: 12,
         },
-        "hour_of_day" => match &class.arrivals {
+        "hour_of_day" => match arrivals {
             keep @ Arrivals::HourOfDay { .. } => keep.clone(),
             _ => Arrivals::HourOfDay {
                 per_day,
@@ -43,7 +49,7 @@ pub fn set_arrivals_kind(class: &mut JobClass, kind: &str) {
             },
         },
         _ => Arrivals::Poisson { per_day },
-    };
+    }
 }
 
 /// The median duration of `class` in hours (a fixed duration's hours, an exponential's
