@@ -102,7 +102,7 @@ mod tests {
     fn a_job_answers_progress_then_the_fit_as_json() {
         let job = HistoryJob {
             options: ImportOptions::default(),
-            scenario: crate::scenario::presets::preset("batch-vs-eks-spot")
+            scenario: crate::workbench::presets::preset("batch-vs-eks-spot")
                 .unwrap()
                 .scenario(),
         };

@@ -9,8 +9,8 @@ use crate::history::fit_into;
 use crate::model::monte_carlo::MonteCarlo;
 use crate::model::scenario::Scenario;
 use crate::model::ENGINE_VERSION;
-use crate::scenario::presets::presets as all_presets;
-use crate::scenario::report::report;
+use crate::workbench::presets::presets as all_presets;
+use crate::workbench::report::report;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -96,14 +96,14 @@ pub fn encode_link(
     preset_name: &str,
 ) -> Result<String, JsError> {
     let scenario = scenario_from_js(scenario)?;
-    Ok(crate::scenario::link::encode_link(&scenario, preset_name))
+    Ok(crate::workbench::link::encode_link(&scenario, preset_name))
 }
 
 /// Reads a link (whole URL or fragment). Never throws for a bad link: what could not be read
 /// is listed in `notices`.
 #[wasm_bindgen(js_name = decodeLink, unchecked_return_type = "DecodedLink")]
 pub fn decode_link(link: &str) -> Result<JsValue, JsError> {
-    let d = crate::scenario::link::decode_link(link);
+    let d = crate::workbench::link::decode_link(link);
     to_js(&serde_json::json!({
         "scenario": d.scenario,
         "preset": d.preset,

@@ -1,8 +1,9 @@
 //! gpucost: an in-browser cost and scheduling calculator for GPU training infrastructure.
 //!
 //! Layout (see README.md, "Architecture"):
-//! - [`model`], [`scenario`], [`charts`]: the pure cost model, its scenarios and the chart
-//!   geometry, from the `gpucost-model` package (model/). No web crate is imported there, so it
+//! - [`model`], [`workbench`], [`charts`]: the pure cost model, what the page and the CLI do with
+//!   a scenario (presets, edits, links, reports) and the chart geometry, from the `gpucost-model`
+//!   package (model/). No web crate is imported there, so it
 //!   compiles natively for tests and the CLI, and to wasm32 for the page; a package of its own
 //!   so the release build optimises it for speed and the UI for size.
 //! - [`history`]: job-history import (Slurm sacct, SWF, CSV traces) from the
@@ -20,7 +21,7 @@
 
 /// Job-history import (the `gpucost-history` package, history/).
 pub use gpucost_history as history;
-pub use gpucost_model::{charts, format, model, scenario};
+pub use gpucost_model::{charts, format, model, workbench};
 
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod ui;

@@ -21,7 +21,7 @@ use crate::run_coordinator::tuning::{
     coarse_replications, BREAK_EVEN_REPS, MAP_SLICE_MS, SENSITIVITY_SLICE_MS, TORNADO_PCT,
     TORNADO_REPS, WORKER_SLICE_MS,
 };
-use crate::scenario::decision_map::{DecisionMapRun, MapSettings};
+use crate::workbench::decision_map::{DecisionMapRun, MapSettings};
 use crate::worker_protocol::{MapProgress, WorkerInput, WorkerOutput};
 
 /// The current run: its id, the shard, how many of the coarse pass's replications are still

@@ -6,7 +6,7 @@
 use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{FoundBreakEven, TornadoBar};
 use crate::model::sim::PlatformOutcome;
-use crate::scenario::decision_map::MapCell;
+use crate::workbench::decision_map::MapCell;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::rc::Rc;
 

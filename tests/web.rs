@@ -3,8 +3,8 @@
 #![cfg(all(target_arch = "wasm32", feature = "app"))]
 
 use gpucost::model::analytic::estimate_platform;
-use gpucost::scenario::presets::{preset, DEFAULT};
 use gpucost::ui::App;
+use gpucost::workbench::presets::{preset, DEFAULT};
 use leptos::mount::mount_to;
 use leptos::prelude::*;
 use leptos::task::tick;

@@ -2,7 +2,7 @@
 //! is short plain text, and the decoded scenario's own link decodes to it again, noticeless.
 #![no_main]
 
-use gpucost::scenario::link::{decode_link, encode_link};
+use gpucost::workbench::link::{decode_link, encode_link};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1305,7 +1305,7 @@ mod tests {
             let seconds = 60 + x % 3_600 + if x.is_multiple_of(20) { x % 400_000 } else { 0 };
             csv += &format!("{},{seconds},{}\n", 1_700_000_000 + i * 60, 1 + i % 16);
         }
-        let scenario = gpucost_model::scenario::presets::preset("batch-vs-eks-spot")
+        let scenario = gpucost_model::workbench::presets::preset("batch-vs-eks-spot")
             .unwrap()
             .scenario();
         let mut template = scenario.job_classes[0].clone();
@@ -1317,13 +1317,13 @@ mod tests {
         for p in &mut s.platforms {
             p.first_pool_mut().max_nodes = 10_000;
         }
-        let link = gpucost_model::scenario::link::encode_link(&s, "batch-vs-eks-spot");
+        let link = gpucost_model::workbench::link::encode_link(&s, "batch-vs-eks-spot");
         assert!(
-            link.len() < gpucost_model::scenario::link::MAX_LINK_CHARS,
+            link.len() < gpucost_model::workbench::link::MAX_LINK_CHARS,
             "{} characters",
             link.len()
         );
-        let read = gpucost_model::scenario::link::decode_link(&link);
+        let read = gpucost_model::workbench::link::decode_link(&link);
         assert!(read.notices.is_empty(), "{:?}", read.notices);
         assert_eq!(read.scenario.job_classes, s.job_classes);
     }

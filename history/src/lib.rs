@@ -492,5 +492,5 @@ fn model_mean(points: &[f64], probabilities: &[f64]) -> f64 {
 }
 
 fn shorten(max: usize, text: &str) -> String {
-    gpucost_model::scenario::shorten(max, text)
+    gpucost_model::workbench::shorten(max, text)
 }

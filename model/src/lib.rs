@@ -4,7 +4,8 @@
 //! re-exports these modules under the same paths (`gpucost::model`, ...).
 //!
 //! - [`model`]: the cost and scheduling model (scenarios, the simulation, Monte Carlo).
-//! - [`scenario`]: presets, edits by dotted path, links, reports (job-history import is the
+//! - [`workbench`]: what the page and the CLI do with a scenario: presets, edits by dotted
+//!   path, links, reports, verdicts, comparisons and the case studies (job-history import is the
 //!   `gpucost-history` package, history/).
 //! - [`charts`]: chart geometry (scales, ticks, bar layout); the SVG components that draw it
 //!   live in the `gpucost` package's UI.
@@ -13,4 +14,4 @@
 pub mod charts;
 pub mod format;
 pub mod model;
-pub mod scenario;
+pub mod workbench;

@@ -28,10 +28,10 @@ mod cli {
     use gpucost::model::monte_carlo::{MonteCarlo, Results};
     use gpucost::model::scenario::Scenario;
     use gpucost::model::stats::Summary;
-    use gpucost::scenario::edit::apply_edits;
-    use gpucost::scenario::presets::{preset, presets, DEFAULT};
-    use gpucost::scenario::report::{report_csv, report_json_text};
-    use gpucost::scenario::verdict::{verdict, VerdictMetric};
+    use gpucost::workbench::edit::apply_edits;
+    use gpucost::workbench::presets::{preset, presets, DEFAULT};
+    use gpucost::workbench::report::{report_csv, report_json_text};
+    use gpucost::workbench::verdict::{verdict, VerdictMetric};
 
     #[derive(Parser)]
     #[command(
@@ -252,7 +252,7 @@ mod cli {
             } => {
                 let base = find_preset(&name)?;
                 let scenario = apply_edits(&base, &set).map_err(set_error)?;
-                let fragment = gpucost::scenario::link::encode_link(&scenario, &name);
+                let fragment = gpucost::workbench::link::encode_link(&scenario, &name);
                 match url {
                     None => Ok(format!("#{fragment}")),
                     Some(url) => with_base(&url, &fragment),
@@ -304,7 +304,7 @@ mod cli {
             Command::Schema { of } => serde_json::to_string_pretty(&match of {
                 SchemaOf::Scenario => schemars::schema_for!(Scenario),
                 SchemaOf::Report => {
-                    schemars::schema_for!(gpucost::scenario::report::EvalReport)
+                    schemars::schema_for!(gpucost::workbench::report::EvalReport)
                 }
             })
             .map_err(|e| e.to_string()),
@@ -313,7 +313,7 @@ mod cli {
 
     /// `gpucost cases`: the entries, or with `check` each one's figure recomputed.
     fn cases(format: CasesFormat, check: bool) -> Result<String, String> {
-        use gpucost::scenario::cases::{cases, recompute, shows_as_stored};
+        use gpucost::workbench::cases::{cases, recompute, shows_as_stored};
         let all = cases();
         if check {
             let mut lines = Vec::new();
@@ -504,7 +504,7 @@ mod cli {
             check(&results);
         }
         match output {
-            HistoryOutput::Link => Ok(gpucost::scenario::link::encode_link(&scenario, name)),
+            HistoryOutput::Link => Ok(gpucost::workbench::link::encode_link(&scenario, name)),
             HistoryOutput::Scenario => {
                 serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
             }
@@ -556,7 +556,7 @@ mod cli {
     }
 
     /// An edit refused as given on the command line names the flag it came with.
-    fn set_error(e: gpucost::scenario::edit::EditError) -> String {
+    fn set_error(e: gpucost::workbench::edit::EditError) -> String {
         if e.is_about_the_edit() {
             format!("--set {e}")
         } else {
@@ -578,7 +578,7 @@ mod cli {
         let base = match (&args.preset, &args.scenario) {
             _ if args.url.is_some() => {
                 let decoded =
-                    gpucost::scenario::link::decode_link(args.url.as_deref().unwrap_or_default());
+                    gpucost::workbench::link::decode_link(args.url.as_deref().unwrap_or_default());
                 for notice in &decoded.notices {
                     eprintln!("gpucost: link: {notice}");
                 }

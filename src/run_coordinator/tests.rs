@@ -316,7 +316,7 @@ fn a_month_of_serving_puts_a_smaller_coarse_pass_on_screen_first() {
 
 #[test]
 fn the_coarse_pass_is_smaller_only_for_a_month_of_serving_or_many_jobs() {
-    use crate::scenario::presets::preset;
+    use crate::workbench::presets::preset;
     let coarse = |name: &str| coarse_replications(&preset(name).unwrap().scenario());
     // Training presets keep 32; three platforms × 30 days of one service, ⌊1.5 M ÷
     // 129,600⌋ = 11; twenty services on four platforms for a week, at least 8.

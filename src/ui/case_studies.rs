@@ -4,8 +4,8 @@
 //! model's figures are kept fresh by a test that reruns each preset).
 
 use crate::model::scenario::Scenario;
-use crate::scenario::cases::{cases, Case};
-use crate::scenario::presets::preset;
+use crate::workbench::cases::{cases, Case};
+use crate::workbench::presets::preset;
 use leptos::prelude::*;
 
 /// The collapsible case-study panel.

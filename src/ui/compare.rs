@@ -6,9 +6,9 @@ use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::{MonteCarlo, Results};
 use crate::model::scenario::Scenario;
 use crate::run_coordinator::tuning::{main_thread_fits, main_thread_refusal};
-use crate::scenario::compare::{differences, headline_pairs, Difference};
-use crate::scenario::link::decode_link;
-use crate::scenario::shorten;
+use crate::workbench::compare::{differences, headline_pairs, Difference};
+use crate::workbench::link::decode_link;
+use crate::workbench::shorten;
 use leptos::prelude::*;
 
 /// What the comparison shows once both links are read.

@@ -1,5 +1,5 @@
 //! The decision map panel: two inputs chosen from the page's sliders, and a grid shaded by the
-//! platform that wins each cell on the verdict's metric (`crate::scenario::decision_map`, where
+//! platform that wins each cell on the verdict's metric (`crate::workbench::decision_map`, where
 //! the map is computed and tested), drawn as the coarse pass comes in and refined; a newer
 //! input stops it and starts it again once the main run is done. Exports as SVG, PNG and CSV;
 //! its settings are in the link.
@@ -11,11 +11,11 @@ use super::runner::mark;
 use crate::format::trim_number;
 use crate::model::knobs::knob;
 use crate::model::scenario::Scenario;
-use crate::scenario::decision_map::{
+use crate::workbench::decision_map::{
     boundaries, map_csv, map_knobs, shaded_grid, MapAxis, MapCell, MapSettings, COARSE_SIZE,
     MAP_REPS, MAP_SIZE,
 };
-use crate::scenario::verdict::{VerdictMetric, DECISIVE_SHARE};
+use crate::workbench::verdict::{VerdictMetric, DECISIVE_SHARE};
 use crate::worker_protocol::MapProgress;
 use leptos::prelude::*;
 use std::rc::Rc;

@@ -8,7 +8,7 @@ use super::runner::{mark, run_on_main_thread, WORKER_LOADER};
 use super::sim_worker::WorkerPool;
 use crate::model::scenario::Scenario;
 use crate::run_coordinator::tuning::WORKER_WATCHDOG_MS;
-use crate::scenario::decision_map::{DecisionMapRun, MapSettings};
+use crate::workbench::decision_map::{DecisionMapRun, MapSettings};
 use crate::worker_protocol::{encode, MapProgress, ScenarioText, WorkerInput, WorkerOutput};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};

@@ -3,7 +3,7 @@
 
 use crate::model::monte_carlo::Results;
 use crate::model::scenario::Scenario;
-use crate::scenario::report::{report_csv, report_json_text};
+use crate::workbench::report::{report_csv, report_json_text};
 use base64::Engine;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};

@@ -5,11 +5,11 @@ use super::controls::{choice_field, numeric_fields, table_settings, ItemAt, Nume
 use crate::format::trim_number;
 use crate::model::scenario::fields::{field, JOB_CLASS_FIELDS};
 use crate::model::scenario::{JobClass, Scenario};
-use crate::scenario::edit;
+use crate::workbench::edit;
 use leptos::prelude::*;
 
 /// The class's "All settings": its rate and duration, whatever their kind (the domain
-/// edits of `scenario::edit`, labelled as the table's fields), then the table's settings.
+/// edits of `workbench::edit`, labelled as the table's fields), then the table's settings.
 fn settings() -> Vec<NumericSetting<JobClass>> {
     let row = |path| field(JOB_CLASS_FIELDS, path).expect("a job-class field");
     let mut out = vec![

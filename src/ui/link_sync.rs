@@ -4,7 +4,7 @@
 
 use super::decision_map::MapChoice;
 use crate::model::scenario::Scenario;
-use crate::scenario::link::{decode_link, encode_link, DecodedLink, EmbedChart};
+use crate::workbench::link::{decode_link, encode_link, DecodedLink, EmbedChart};
 use leptos::prelude::*;
 use std::time::Duration;
 

@@ -43,7 +43,7 @@ mod waiting_cost;
 
 use crate::model::analytic::estimate_platform;
 use crate::model::ENGINE_VERSION;
-use crate::scenario::link::EmbedChart;
+use crate::workbench::link::EmbedChart;
 use breakdown_chart::{BreakdownChart, TeamChart};
 use histogram_chart::CostHistograms;
 use leptos::prelude::*;

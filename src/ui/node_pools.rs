@@ -8,7 +8,7 @@ use crate::model::catalog::{self, InstanceType};
 use crate::model::platforms::Profile;
 use crate::model::scenario::node_pool::MAX_NODE_POOLS;
 use crate::model::scenario::{Cloud, PoolNeed, Scenario};
-use crate::scenario::edit;
+use crate::workbench::edit;
 use leptos::prelude::*;
 
 /// The catalog rows a platform of `profile` can run on (priced ones), with their index; on

@@ -1,12 +1,12 @@
 //! Editing a pipeline on the page: how often it runs, and its stages as rows (name, GPUs,
 //! median run time, what it comes after as a multi-select, remove), with a stage to add. The
-//! edits are `scenario::edit::pipelines`'; a cycle they make is named by validation in the
+//! edits are `workbench::edit::pipelines`'; a cycle they make is named by validation in the
 //! results column, as any scenario that cannot run is.
 
 use super::controls::NumberField;
 use crate::model::scenario::fields::{field, PIPELINE_FIELDS};
 use crate::model::scenario::Scenario;
-use crate::scenario::edit::{class, pipelines as edit};
+use crate::workbench::edit::{class, pipelines as edit};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -6,7 +6,7 @@ use crate::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wa
 use crate::model::analytic::Estimate;
 use crate::model::monte_carlo::{PlatformResult, Results};
 use crate::model::stats::Summary;
-use crate::scenario::verdict::DECISIVE_SHARE;
+use crate::workbench::verdict::DECISIVE_SHARE;
 use leptos::prelude::*;
 
 /// One headline number.

@@ -10,8 +10,8 @@ use crate::model::knobs::KNOBS;
 use crate::model::platforms::Profile;
 use crate::model::scenario::fields;
 use crate::model::scenario::{Overflow, Scenario};
-use crate::scenario::edit;
-use crate::scenario::presets::presets;
+use crate::workbench::edit;
+use crate::workbench::presets::presets;
 use leptos::prelude::*;
 
 /// The whole scenario pane.
@@ -21,7 +21,7 @@ pub fn ScenarioEditor(
     preset_name: RwSignal<String>,
 ) -> impl IntoView {
     let pick_preset = move |name: String| {
-        if let Some(p) = crate::scenario::presets::preset(&name) {
+        if let Some(p) = crate::workbench::presets::preset(&name) {
             preset_name.set(name);
             scenario.set(p.scenario());
         }

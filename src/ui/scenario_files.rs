@@ -13,7 +13,7 @@ use super::replay_banner::{self, ReplayState, ReplayStatus};
 use crate::history::{check_page_size, HistoryFit};
 use crate::history_job::{HistoryAnswer, HistoryJob};
 use crate::model::scenario::Scenario;
-use crate::scenario::link::{decode_link, encode_link};
+use crate::workbench::link::{decode_link, encode_link};
 use gloo_storage::Storage as _;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};

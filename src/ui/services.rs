@@ -5,7 +5,7 @@
 use super::controls::{numeric_fields, NumericSetting};
 use crate::model::scenario::fields::{Control, SERVICE_FIELDS};
 use crate::model::scenario::{limits, Scenario, Service};
-use crate::scenario::edit;
+use crate::workbench::edit;
 use leptos::prelude::*;
 
 /// The fields a service shows outside "All settings".

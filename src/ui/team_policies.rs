@@ -7,7 +7,7 @@ use crate::format::trim_number;
 use crate::model::scenario::fields::{field, PLATFORM_FIELDS, TEAM_POLICY_FIELDS};
 use crate::model::scenario::teams::team_label;
 use crate::model::scenario::{Scenario, TeamPolicy};
-use crate::scenario::edit;
+use crate::workbench::edit;
 use leptos::prelude::*;
 
 /// The team of job class `index`, as a text field (empty: the default team).

@@ -5,7 +5,7 @@
 use crate::model::monte_carlo::Results;
 use crate::run_coordinator::tuning::TORNADO_PCT;
 use crate::run_coordinator::TornadoView;
-use crate::scenario::verdict::{moved_most_by, verdict, VerdictMetric};
+use crate::workbench::verdict::{moved_most_by, verdict, VerdictMetric};
 use leptos::prelude::*;
 
 /// The verdict sentence.

@@ -10,7 +10,7 @@ use gpucost::model::scenario::Scenario;
 /// The default preset's first version (frozen: the engine's bits, not the catalog's prices,
 /// are what these values hold) over 3 days, with spot interruptions frequent enough to matter.
 pub fn golden_scenario() -> Scenario {
-    let mut s = gpucost::scenario::presets::preset_scenario_at("batch-vs-eks-spot", 1).unwrap();
+    let mut s = gpucost::workbench::presets::preset_scenario_at("batch-vs-eks-spot", 1).unwrap();
     s.horizon_days = 3.0;
     s.seed = 2026;
     for p in &mut s.platforms {
@@ -45,7 +45,7 @@ pub fn golden_report() -> String {
     s.replications = 4;
     let mut run = gpucost::model::monte_carlo::MonteCarlo::new(s.clone()).unwrap();
     run.run_to_end();
-    gpucost::scenario::report::report_json_text(&s, &run.results())
+    gpucost::workbench::report::report_json_text(&s, &run.results())
 }
 
 /// FNV-1a (64-bit) of `bytes`: a fingerprint to compare the report's bytes across targets.

@@ -6,8 +6,8 @@
 
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::egress::EgressTiers;
-use gpucost::scenario::cases::{case, cases, recompute, shows_as_stored};
-use gpucost::scenario::presets::preset;
+use gpucost::workbench::cases::{case, cases, recompute, shows_as_stored};
+use gpucost::workbench::presets::preset;
 
 #[test]
 fn every_case_shows_the_figure_its_preset_gives() {

@@ -23,7 +23,7 @@ fn presets_lists_every_preset_with_a_description() {
     assert!(o.status.success());
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), gpucost::scenario::presets::presets().len());
+    assert_eq!(lines.len(), gpucost::workbench::presets::presets().len());
     assert!(lines[0].starts_with("batch-vs-eks-spot\t"));
 }
 
@@ -156,7 +156,7 @@ fn schema_describes_the_scenario_and_scenario_prints_a_template() {
     let s = gpucost::model::scenario::Scenario::from_json(&stdout(&o)).unwrap();
     assert_eq!(
         s,
-        gpucost::scenario::presets::preset("six-small-jobs")
+        gpucost::workbench::presets::preset("six-small-jobs")
             .unwrap()
             .scenario()
     );

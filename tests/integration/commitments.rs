@@ -5,7 +5,7 @@
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::MonteCarlo;
 use gpucost::model::HOURS_PER_MONTH;
-use gpucost::scenario::presets::preset;
+use gpucost::workbench::presets::preset;
 
 /// (utilisation, [on demand, 1-year, 3-year] mean monthly TCO) for the preset at `u`.
 fn table(u: f64) -> [f64; 3] {

@@ -5,7 +5,7 @@ use crate::support::{bare_class, bare_platform, scenario};
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::scenario::{Arrivals, Duration, Overflow};
 use gpucost::model::step::{run_slice, Step};
-use gpucost::scenario::decision_map::{
+use gpucost::workbench::decision_map::{
     boundaries, shaded_grid, DecisionMapRun, MapSettings, MAP_SIZE,
 };
 

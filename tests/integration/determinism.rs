@@ -106,7 +106,7 @@ fn run_while_runs_at_least_one_replication_and_stops_when_told() {
 #[test]
 fn replications_spread_over_shards_summarise_to_the_same_results() {
     use gpucost::model::monte_carlo::{MonteCarlo, Results, Shard};
-    use gpucost::scenario::presets::preset;
+    use gpucost::workbench::presets::preset;
     let mut scenario = preset("bursty-g5-warm-pool").unwrap().scenario();
     scenario.replications = 23;
     let mut whole = MonteCarlo::new(scenario.clone()).unwrap();

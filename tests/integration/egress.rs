@@ -6,8 +6,8 @@ use gpucost::model::cost_category::Category;
 use gpucost::model::egress::EgressTiers;
 use gpucost::model::scenario::{Arrivals, Duration, Scenario};
 use gpucost::model::sim::{generate_jobs, simulate_platform};
-use gpucost::scenario::edit::apply_edits;
-use gpucost::scenario::link::{decode_link, encode_link};
+use gpucost::workbench::edit::apply_edits;
+use gpucost::workbench::link::{decode_link, encode_link};
 
 /// 100 one-hour jobs a day for 30 days, each sending 50 GB out: about 150 TB a month.
 fn egress_heavy(tiers: EgressTiers) -> Scenario {
@@ -64,7 +64,7 @@ fn a_runs_egress_is_its_month_priced_tier_by_tier() {
 
 #[test]
 fn the_tiers_travel_in_links_and_edits_and_a_bad_name_is_refused() {
-    let base = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let base = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     let edited = apply_edits(

@@ -47,8 +47,8 @@ fn replayed_jobs_keep_their_recorded_gpu_hours_to_the_second() {
 #[test]
 fn a_replay_link_carries_the_classes_not_the_jobs() {
     let (s, _) = replay_into(&no_delay(), SACCT, &ImportOptions::default()).expect("replays");
-    let link = gpucost::scenario::link::encode_link(&s, "batch-vs-eks-spot");
-    let read = gpucost::scenario::link::decode_link(&link);
+    let link = gpucost::workbench::link::encode_link(&s, "batch-vs-eks-spot");
+    let read = gpucost::workbench::link::decode_link(&link);
     assert_eq!(read.scenario.replay, None);
     assert_eq!(read.scenario.job_classes, s.job_classes);
     // It names the jobs by their content key: the SHA-256 of their bytes.
@@ -59,7 +59,7 @@ fn a_replay_link_carries_the_classes_not_the_jobs() {
     assert_eq!(read.replay_key.as_deref(), Some(key.as_str()));
     assert!(read.notices.is_empty(), "{:?}", read.notices);
     // A key that is not one is ignored, saying so.
-    let bad = gpucost::scenario::link::decode_link(&link.replace(&key, "not-a-key"));
+    let bad = gpucost::workbench::link::decode_link(&link.replace(&key, "not-a-key"));
     assert_eq!(bad.replay_key, None);
     assert!(
         bad.notices[0].contains("not a content key"),

@@ -355,7 +355,7 @@ proptest! {
         s.replications = 3;
         let mut run = MonteCarlo::new(s.clone()).unwrap();
         run.run_to_end();
-        let report = gpucost::scenario::report::report(&s, &run.results());
+        let report = gpucost::workbench::report::report(&s, &run.results());
         assert_finite(&serde_json::to_value(&report).unwrap(), "report")?;
         for (p, o) in run_replication(&s, 0).iter().enumerate() {
             assert_finite(&serde_json::to_value(o).unwrap(), &format!("outcome[{p}]"))?;
@@ -426,7 +426,7 @@ proptest! {
 /// job is accounted for, none both finished and queued.
 #[test]
 fn an_interruption_as_an_attempt_ends_neither_panics_nor_reruns_the_job() {
-    let mut s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let mut s = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     s.job_classes[0].failures.probability = 0.1;

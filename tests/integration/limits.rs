@@ -5,7 +5,7 @@
 use gpucost::model::budget::{CutOff, EventBudget};
 use gpucost::model::monte_carlo::{run_replication, MonteCarlo, Results};
 use gpucost::model::scenario::{limits, Arrivals, Scenario};
-use gpucost::scenario::presets::{preset, DEFAULT};
+use gpucost::workbench::presets::{preset, DEFAULT};
 
 fn base() -> Scenario {
     let mut s = preset(DEFAULT).unwrap().scenario();
@@ -255,7 +255,7 @@ fn the_report_carries_the_cut() {
     )
     .unwrap();
     run.run_to_end();
-    let report = gpucost::scenario::report::report(&s, &run.results());
+    let report = gpucost::workbench::report::report(&s, &run.results());
     let json: serde_json::Value = serde_json::to_value(&report).unwrap();
     assert_eq!(json["replications"], 1);
     assert_eq!(json["cut_off"]["reason"], "run_budget");
@@ -263,7 +263,7 @@ fn the_report_carries_the_cut() {
     // Within the default budgets (far above any test scenario) the report has no `cut_off`.
     let mut run = MonteCarlo::new(s.clone()).unwrap();
     run.run_to_end();
-    let text = gpucost::scenario::report::report_json_text(&s, &run.results());
+    let text = gpucost::workbench::report::report_json_text(&s, &run.results());
     assert!(!text.contains("cut_off"));
 }
 

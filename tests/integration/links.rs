@@ -4,9 +4,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use gpucost::model::platforms::Profile;
 use gpucost::model::scenario::Arrivals;
-use gpucost::scenario::edit::apply_edits;
-use gpucost::scenario::link::{decode_link, encode_link};
-use gpucost::scenario::presets::{preset, presets, DEFAULT};
+use gpucost::workbench::edit::apply_edits;
+use gpucost::workbench::link::{decode_link, encode_link};
+use gpucost::workbench::presets::{preset, presets, DEFAULT};
 use proptest::prelude::*;
 
 #[test]
@@ -182,7 +182,7 @@ fn malformed_links_open_with_defaults_and_say_what_was_ignored() {
     assert!(decode_link("v=1&p=six-small-jobs@1&embed=1").embed);
     // The embed view's chart: named in the link, the breakdown when not; an unknown one is
     // said and ignored.
-    use gpucost::scenario::link::EmbedChart;
+    use gpucost::workbench::link::EmbedChart;
     let chosen = decode_link("v=1&p=six-small-jobs@1&embed=1&chart=timeline");
     assert_eq!(chosen.embed_chart, EmbedChart::Timeline);
     assert!(chosen.notices.is_empty(), "{:?}", chosen.notices);

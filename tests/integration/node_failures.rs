@@ -116,7 +116,7 @@ fn a_gang_job_on_failing_reserved_nodes_takes_dalys_wall_time_and_the_failures_a
 fn nodes_that_never_fail_give_the_same_bits_as_before_the_field_existed() {
     // The preset's own platforms have no failure rate: setting 0 explicitly, or leaving the
     // field out of the document, changes nothing.
-    let s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let s = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     let mut doc = serde_json::to_value(&s).unwrap();
@@ -145,7 +145,7 @@ fn failures_cost_rework_and_replacement_provisioning() {
     let mut steady = failing.clone();
     steady.name = "steady".into();
     steady.first_pool_mut().node_failures_per_node_hour = 0.0;
-    let mut s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let mut s = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     s.platforms = vec![failing, steady];
@@ -169,7 +169,7 @@ fn a_platform_added_in_the_page_fails_like_metas_fleet_per_gpu_whatever_its_inst
     use gpucost::model::catalog::catalog;
     use gpucost::model::egress::EgressTiers;
     use gpucost::model::platforms::{Profile, META_FLEET_NODE_FAILURES_PER_GPU_HOUR};
-    use gpucost::scenario::edit::{add_platform, set_pool_instance};
+    use gpucost::workbench::edit::{add_platform, set_pool_instance};
     // 419 × 0.78 ÷ (16,384 × 54 × 24) per GPU-hour.
     let per_gpu = 419.0 * 0.78 / (16_384.0 * 54.0 * 24.0);
     assert!((META_FLEET_NODE_FAILURES_PER_GPU_HOUR - per_gpu).abs() < 1e-18);
@@ -203,7 +203,7 @@ fn replicas_on_a_failed_training_node_move_and_the_gpu_time_still_adds_up() {
     // one-cluster-for-both: services' replicas share the training nodes. With nodes failing
     // every 50 node-hours, failures hit nodes holding replicas: their time up to the failure
     // is the services', they are placed again, and every paid GPU-second is in a category.
-    let mut s = gpucost::scenario::presets::preset("one-cluster-for-both")
+    let mut s = gpucost::workbench::presets::preset("one-cluster-for-both")
         .unwrap()
         .scenario();
     for p in &mut s.platforms {

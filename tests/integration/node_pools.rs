@@ -10,9 +10,9 @@ use gpucost::model::platforms::Profile;
 use gpucost::model::pricing::GpuSecondPrices;
 use gpucost::model::scenario::fields::{platform_row, PlatformRow};
 use gpucost::model::scenario::{Arrivals, Duration, JobClass, Overflow, PoolNeed, Scenario};
-use gpucost::scenario::edit::{add_pool, apply_edits, set_class_pool};
-use gpucost::scenario::link::decode_link;
-use gpucost::scenario::report::report_json_text;
+use gpucost::workbench::edit::{add_pool, apply_edits, set_class_pool};
+use gpucost::workbench::link::decode_link;
+use gpucost::workbench::report::report_json_text;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/before-node-pools");
 
@@ -91,7 +91,7 @@ fn old_links_and_scenario_files_open_with_the_numbers_they_gave() {
 /// in `--set` as in the field table; the canonical paths name the same fields.
 #[test]
 fn old_single_pool_paths_are_pool_zeros() {
-    let base = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let base = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     let old = apply_edits(
@@ -310,7 +310,7 @@ fn pool_mappings_and_fits_are_checked_by_name() {
 /// SageMaker whole p5 instances, still opens.
 #[test]
 fn six_small_jobs_version_3_runs_the_jobs_on_right_sized_instances() {
-    let s = gpucost::scenario::presets::preset("six-small-jobs")
+    let s = gpucost::workbench::presets::preset("six-small-jobs")
         .unwrap()
         .scenario();
     let class = &s.job_classes[0];
@@ -323,6 +323,6 @@ fn six_small_jobs_version_3_runs_the_jobs_on_right_sized_instances() {
         pools.node_pools[pools.pool_of_class(&s, 0)].instance_type,
         "g6e.xlarge"
     );
-    let v2 = gpucost::scenario::presets::preset_scenario_at("six-small-jobs", 2).unwrap();
+    let v2 = gpucost::workbench::presets::preset_scenario_at("six-small-jobs", 2).unwrap();
     assert_eq!(v2.platforms[2].first_pool().instance_type, "p5.48xlarge");
 }

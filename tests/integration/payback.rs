@@ -6,8 +6,8 @@ use gpucost::model::monte_carlo::{run_replication, MonteCarlo};
 use gpucost::model::payback::MONTHS;
 use gpucost::model::scenario::commitment::Payment;
 use gpucost::model::scenario::{Arrivals, Duration, Overflow, Platform, Scenario};
-use gpucost::scenario::edit::apply_edits;
-use gpucost::scenario::report::report;
+use gpucost::workbench::edit::apply_edits;
+use gpucost::workbench::report::report;
 
 fn close(got: f64, want: f64) {
     assert!(
@@ -44,7 +44,7 @@ fn of(platforms: Vec<Platform>) -> Scenario {
     scenario(30.0, 2, vec![class], platforms)
 }
 
-fn report_of(s: &Scenario) -> gpucost::scenario::report::EvalReport {
+fn report_of(s: &Scenario) -> gpucost::workbench::report::EvalReport {
     s.validate().unwrap();
     let mut run = MonteCarlo::new(s.clone()).unwrap();
     run.run_to_end();

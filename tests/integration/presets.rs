@@ -2,8 +2,8 @@
 //! `data/presets/`, and this build must reproduce each of them exactly.
 
 use gpucost::model::scenario::Scenario;
-use gpucost::scenario::link::decode_link;
-use gpucost::scenario::presets::{preset_scenario_at, presets};
+use gpucost::workbench::link::decode_link;
+use gpucost::workbench::presets::{preset_scenario_at, presets};
 use std::path::Path;
 
 fn published() -> Vec<(String, u32, Scenario)> {
@@ -94,7 +94,7 @@ fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
         }
     }
     // The seed 001 case: six-small-jobs's p5.48xlarge at the post-cut $55.04 an hour.
-    let six = gpucost::scenario::presets::preset("six-small-jobs")
+    let six = gpucost::workbench::presets::preset("six-small-jobs")
         .unwrap()
         .scenario();
     let p5 = six

@@ -7,7 +7,7 @@ use gpucost::model::cost_category::Category;
 use gpucost::model::scenario::{Arrivals, Cloud, Duration, Scenario};
 use gpucost::model::sim::{generate_jobs, simulate_platform, PlatformOutcome};
 use gpucost::model::transfer::DataPath;
-use gpucost::scenario::edit::apply_edits;
+use gpucost::workbench::edit::apply_edits;
 
 /// Ten 1-hour jobs a month (730 h), each reading 1,000 GB (a billed share of 1 as egress where
 /// reads are not priced by region) and sending 10 GB out, on an AWS platform.
@@ -144,8 +144,8 @@ fn regions_travel_in_edits_and_a_region_the_catalog_lacks_is_refused() {
 
 #[test]
 fn a_link_carries_the_regions() {
-    use gpucost::scenario::link::{decode_link, encode_link};
-    let s = gpucost::scenario::presets::preset("data-gravity-egress")
+    use gpucost::workbench::link::{decode_link, encode_link};
+    let s = gpucost::workbench::presets::preset("data-gravity-egress")
         .unwrap()
         .scenario();
     let mut moved = s.clone();

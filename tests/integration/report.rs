@@ -1,8 +1,8 @@
 //! The CSV export holds exactly the numbers of the JSON report, row by row.
 
 use gpucost::model::monte_carlo::MonteCarlo;
-use gpucost::scenario::presets::{preset, DEFAULT};
-use gpucost::scenario::report::{report, report_csv, CSV_HEADER};
+use gpucost::workbench::presets::{preset, DEFAULT};
+use gpucost::workbench::report::{report, report_csv, CSV_HEADER};
 
 #[test]
 fn csv_rows_are_the_json_report_numbers() {

@@ -12,7 +12,7 @@ use gpucost::model::platforms::Profile;
 use gpucost::model::scaling::Interconnect;
 use gpucost::model::scenario::{Arrivals, Duration, Scenario};
 use gpucost::model::sim::{generate_jobs, simulate_platform};
-use gpucost::scenario::edit;
+use gpucost::workbench::edit;
 
 /// Efficiency of a 4-node job over EFA with its nodes scattered, by hand: seed 001's 92 %
 /// (placed) and 78 % (scattered) on eight nodes and β = 0.2 give

@@ -73,7 +73,7 @@ fn reserved_beats_on_demand_above_the_discounted_share() {
 
 #[test]
 fn tornado_bars_bracket_the_base_and_prices_move_cost_up() {
-    let s = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let s = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     let mut s = s;

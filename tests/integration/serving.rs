@@ -153,8 +153,8 @@ fn a_service_that_does_not_fit_a_platform_is_refused_naming_both() {
 #[test]
 fn a_scenario_with_services_goes_through_a_link_unchanged() {
     let s = serving_only(quiet(2), Serving::default());
-    let link = gpucost::scenario::link::encode_link(&s, "batch-vs-eks-spot");
-    let read = gpucost::scenario::link::decode_link(&link);
+    let link = gpucost::workbench::link::encode_link(&s, "batch-vs-eks-spot");
+    let read = gpucost::workbench::link::decode_link(&link);
     assert_eq!(read.scenario, s, "{:?}", read.notices);
 }
 
@@ -171,7 +171,7 @@ fn slo_minutes(s: &Scenario, reps: u64) -> Vec<f64> {
 
 #[test]
 fn in_the_agent_spike_the_longer_start_up_misses_the_objective_longer() {
-    let mut s = gpucost::scenario::presets::preset("agent-traffic-spike")
+    let mut s = gpucost::workbench::presets::preset("agent-traffic-spike")
         .unwrap()
         .scenario();
     s.horizon_days = 10.0;
@@ -293,7 +293,7 @@ fn the_day_shown_is_the_runs_own_minutes() {
     // minutes are the run's own (recording a window changes nothing), so the minutes it
     // marks over the objective are among the run's, and on the spike's day most of them.
     use gpucost::model::serving::platform::service_day;
-    let s = gpucost::scenario::presets::preset("agent-traffic-spike")
+    let s = gpucost::workbench::presets::preset("agent-traffic-spike")
         .unwrap()
         .scenario();
     let run = run_replication(&s, 0);
@@ -320,7 +320,7 @@ fn an_overwhelmed_service_has_no_p95_and_every_number_it_sends_is_finite() {
     // One replica at most for 20 times its capacity: most requests are dropped, so there is
     // no finite p95. The page's workers send outcomes as JSON, where an infinity would be a
     // null that does not read back: the p95 is absent instead, and all else is finite.
-    let mut s = gpucost::scenario::presets::preset("agent-traffic-spike")
+    let mut s = gpucost::workbench::presets::preset("agent-traffic-spike")
         .unwrap()
         .scenario();
     s.horizon_days = 2.0;
@@ -341,7 +341,7 @@ fn on_cloud_run(service: Service) -> Scenario {
     use gpucost::model::platforms::Profile;
     let mut s = serving_only(service, Serving::default());
     s.platforms.clear();
-    assert!(gpucost::scenario::edit::add_platform(
+    assert!(gpucost::workbench::edit::add_platform(
         &mut s,
         Profile::CloudRun
     ));
@@ -396,7 +396,7 @@ fn a_service_that_may_scale_to_zero_is_told_where_it_keeps_a_replica() {
     // spiky-low-traffic: fewest replicas 0; Cloud Run scales to zero, GKE and SageMaker
     // keep one (and bill it all month: 720 replica-hours at least).
     use gpucost::model::serving::notices::serving_notices;
-    let s = gpucost::scenario::presets::preset("spiky-low-traffic")
+    let s = gpucost::workbench::presets::preset("spiky-low-traffic")
         .unwrap()
         .scenario();
     let notices = serving_notices(&s);

@@ -173,7 +173,7 @@ fn a_jobs_hazard_from_waves_is_worked_by_hand() {
 
 #[test]
 fn reclaim_settings_without_waves_change_no_bit() {
-    let base = gpucost::scenario::presets::preset("batch-vs-eks-spot")
+    let base = gpucost::workbench::presets::preset("batch-vs-eks-spot")
         .unwrap()
         .scenario();
     let mut set = base.clone();

@@ -9,7 +9,7 @@ use gpucost::model::cost_category::Category;
 use gpucost::model::scenario::{Arrivals, Duration, JobClass, Platform, Scenario};
 use gpucost::model::sim::{generate_jobs, simulate_platform, JobRecord, PlatformOutcome};
 use gpucost::model::storage::{DataStaging, StorageProduct};
-use gpucost::scenario::edit::apply_edits;
+use gpucost::workbench::edit::apply_edits;
 
 /// One 1-hour job at time 0 on `gpus` GPUs (1-GPU nodes) reading `read_gb`.
 fn one_job_at_zero(gpus: f64, read_gb: f64) -> JobClass {

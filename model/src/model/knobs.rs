@@ -709,7 +709,7 @@ mod tests {
                 // Setting the knob writes its row, in the row's unit, on the items it sets
                 // (the reserved share only on autoscaled pools: on some presets none).
                 let mut written = 0;
-                for preset in crate::scenario::presets::presets() {
+                for preset in crate::workbench::presets::presets() {
                     let mut s = preset.scenario();
                     let before = row_values(&s, row);
                     if !(knob.when)(&s) || before.is_empty() {

@@ -65,7 +65,7 @@ mod tests {
     fn a_fraction_is_said_to_hold_a_whole_gpu_where_gpus_are_not_shared() {
         // AWS Batch on-demand (jobs share nodes), EKS spot (shares nodes) and SageMaker
         // (a job an instance).
-        let mut s = crate::scenario::presets::preset("batch-vs-eks-spot")
+        let mut s = crate::workbench::presets::preset("batch-vs-eks-spot")
             .unwrap()
             .scenario();
         assert!(all_class_notices(&s).is_empty());

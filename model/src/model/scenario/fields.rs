@@ -537,7 +537,7 @@ const fn arrival_rows<T: Arrives>(what: ArrivalWords) -> [Field<T>; 6] {
                 Arrivals::HourOfDay { .. } => "hour_of_day",
             },
             set: |c, kind| {
-                let next = crate::scenario::edit::arrivals_of_kind(c.arrivals(), kind);
+                let next = crate::workbench::edit::arrivals_of_kind(c.arrivals(), kind);
                 *c.arrivals_mut() = next;
             },
         })

@@ -225,7 +225,7 @@ impl Scenario {
                 field: "replay.key".to_string(),
                 reason: format!(
                     "\"{}\" is not a content key (32 lowercase hex digits)",
-                    crate::scenario::shorten(40, &replay.key)
+                    crate::workbench::shorten(40, &replay.key)
                 ),
             });
         }

@@ -272,7 +272,7 @@ fn compacting_the_queue_changes_nothing_simulated() {
 #[test]
 fn offering_capacity_on_arrival_changes_nothing_simulated() {
     let mut offered = 0;
-    for preset in crate::scenario::presets::presets() {
+    for preset in crate::workbench::presets::presets() {
         for variant in 0..4 {
             let mut s = preset.scenario();
             s.horizon_days = s.horizon_days.min(5.0);

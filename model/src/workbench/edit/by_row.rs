@@ -116,7 +116,7 @@ fn row_set<T>(
 mod tests {
     use super::super::{apply_edits, EditError};
     use super::*;
-    use crate::scenario::presets::presets;
+    use crate::workbench::presets::presets;
 
     /// `path=value` for each settable row of `rows` on `item` at `prefix`: its value where the
     /// item has one (setting it again must succeed), else its smallest.
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_serving_setting_a_document_leaves_out_is_set_through_its_row() {
-        let s = crate::scenario::presets::preset("agent-traffic-spike")
+        let s = crate::workbench::presets::preset("agent-traffic-spike")
             .unwrap()
             .scenario();
         assert!(s.platforms[0].serving.is_none());

@@ -8,7 +8,7 @@ use crate::model::payback::{self, Payback};
 use crate::model::scenario::Scenario;
 use crate::model::split::SplitWorkload;
 use crate::model::stats::Summary;
-use crate::scenario::verdict::{verdict, VerdictMetric};
+use crate::workbench::verdict::{verdict, VerdictMetric};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 

@@ -1,4 +1,5 @@
-//! Scenarios as users meet them. Pure: no web crate.
+//! The workbench: what the page and the CLI do with a scenario, as users meet it. Pure: no web
+//! crate. (The scenario document itself is [`crate::model::scenario`].)
 //!
 //! - [`presets`]: named scenarios built from the seed articles' situations.
 //! - [`edit`]: edits by dotted path (`platforms.0.spot_interruptions_per_node_hour=0.02`, the

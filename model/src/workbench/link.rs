@@ -32,8 +32,8 @@ pub const MAX_PAYLOAD_BYTES: usize = 262_144;
 /// # Examples
 ///
 /// ```
-/// use gpucost_model::scenario::link::{decode_link, encode_link};
-/// use gpucost_model::scenario::presets::preset;
+/// use gpucost_model::workbench::link::{decode_link, encode_link};
+/// use gpucost_model::workbench::presets::preset;
 ///
 /// let mut scenario = preset("six-small-jobs").unwrap().scenario();
 /// scenario.platforms[0].node_pools[0].spot_interruptions_per_node_hour = 0.02;

@@ -114,8 +114,8 @@ pub fn headline_pairs<'a>(a: &'a Results, b: &'a Results) -> Vec<HeadlinePair> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::edit::apply_edits;
-    use crate::scenario::presets::{preset, DEFAULT};
+    use crate::workbench::edit::apply_edits;
+    use crate::workbench::presets::{preset, DEFAULT};
 
     #[test]
     fn differences_name_each_changed_field() {

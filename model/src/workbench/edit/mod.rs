@@ -82,7 +82,7 @@ impl std::error::Error for EditError {}
 ///
 /// ```
 /// use gpucost_model::model::scenario::Scenario;
-/// use gpucost_model::scenario::edit::apply_edits;
+/// use gpucost_model::workbench::edit::apply_edits;
 ///
 /// let edited = apply_edits(
 ///     &Scenario::default(),
