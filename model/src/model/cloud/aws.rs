@@ -42,6 +42,8 @@ pub const AWS: CloudFacts = CloudFacts {
     // Price List's GB: 10 TB = 10,240 GB.
     egress_tiers: EgressTable {
         tiers: EgressTiers::AwsInternet,
+        key: "aws_internet",
+        label: "AWS tiers, per GB",
         bands: &[
             (10_240.0, 0.09),
             (51_200.0, 0.085),

@@ -41,6 +41,8 @@ pub const GCP: CloudFacts = CloudFacts {
     // Premium tier from us-central1 (worldwide but China and Australia).
     egress_tiers: EgressTable {
         tiers: EgressTiers::GcpPremium,
+        key: "gcp_premium",
+        label: "Google Cloud tiers, per GiB",
         bands: &[(1_024.0, 0.12), (10_240.0, 0.11), (f64::INFINITY, 0.08)],
         unit: DataUnit::Gib,
         source: "Google Cloud internet egress, Premium tier, from us-central1 (worldwide but \

@@ -4,8 +4,8 @@
 //! platform starts on), each figure with its source and date. Its instance prices are rows of
 //! `data/catalog.csv`, keyed by [`CloudFacts::id`].
 //!
-//! A new cloud is a variant of [`Cloud`], its arm in [`Cloud::facts`] (the compiler names
-//! both) and a file beside these; README.md "Adding a cloud" lists the rest.
+//! A new cloud is a line in the `clouds!` list below (its variant and its facts) and a file
+//! beside these; README.md "Adding a cloud" lists the rest.
 
 mod aws;
 mod gcp;
@@ -15,15 +15,38 @@ use super::scenario::commitment::{Commitment, Payment};
 use super::storage::StorageProduct;
 use serde::{Deserialize, Serialize};
 
-/// Which cloud a platform runs on (selects the negotiated discount).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Cloud {
+/// The clouds, each once: its variant (with its doc) and its facts. This is the only list: the
+/// enum, [`Cloud::ALL`] and [`Cloud::facts`] are made from it, so a new cloud is one line here
+/// and its file.
+macro_rules! clouds {
+    ($($(#[doc = $doc:literal])* $variant:ident => $facts:path,)*) => {
+        /// Which cloud a platform runs on (selects the negotiated discount).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+        #[serde(rename_all = "snake_case")]
+        pub enum Cloud {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Cloud {
+            /// Every cloud, in the order the page and the documents list them.
+            pub const ALL: [Cloud; [$(Cloud::$variant),*].len()] = [$(Cloud::$variant),*];
+
+            /// What the model knows of it.
+            pub const fn facts(self) -> &'static CloudFacts {
+                match self {
+                    $(Cloud::$variant => &$facts,)*
+                }
+            }
+        }
+    };
+}
+
+clouds! {
     /// Amazon Web Services.
-    Aws,
+    Aws => aws::AWS,
     /// Google Cloud.
-    Gcp,
+    Gcp => gcp::GCP,
 }
 
 /// A figure and where it comes from.
@@ -92,6 +115,10 @@ pub struct Transfer {
 pub struct EgressTable {
     /// How a scenario names these tiers.
     pub tiers: EgressTiers,
+    /// Their JSON value (the serde name of `tiers`: a test checks).
+    pub key: &'static str,
+    /// Their label in the page's choice.
+    pub label: &'static str,
     /// (upper bound of the tier in `unit`, price per unit), in order.
     pub bands: &'static [(f64, f64)],
     /// The unit of the bounds and prices.
@@ -167,17 +194,6 @@ pub struct CloudFacts {
 }
 
 impl Cloud {
-    /// Every cloud, in the order the page and the documents list them.
-    pub const ALL: [Cloud; 2] = [Cloud::Aws, Cloud::Gcp];
-
-    /// What the model knows of it.
-    pub const fn facts(self) -> &'static CloudFacts {
-        match self {
-            Cloud::Aws => &aws::AWS,
-            Cloud::Gcp => &gcp::GCP,
-        }
-    }
-
     /// How scenarios and the catalog name it.
     pub fn id(self) -> &'static str {
         self.facts().id
@@ -256,6 +272,10 @@ mod tests {
             assert_eq!(row.cloud, cloud);
             assert!(row.on_demand_usd_per_node_hour.is_some());
             assert_eq!(Cloud::of_egress_tiers(f.egress_tiers.tiers), Some(cloud));
+            assert_eq!(
+                serde_json::to_value(f.egress_tiers.tiers).unwrap(),
+                serde_json::Value::from(f.egress_tiers.key)
+            );
             for product in f.storage_products {
                 assert_eq!(Cloud::selling(*product), Some(cloud), "{product:?}");
             }

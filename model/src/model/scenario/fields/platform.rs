@@ -14,6 +14,19 @@ const CLOUD_CHOICES: &[(&str, &str)] = &{
     out
 };
 
+/// How egress may be priced: one price, or a cloud's published tiers, (key, label) in
+/// [`Cloud::ALL`]'s order.
+const EGRESS_TIER_CHOICES: &[(&str, &str)] = &{
+    let mut out = [("flat", "One price per GB"); Cloud::ALL.len() + 1];
+    let mut i = 0;
+    while i < Cloud::ALL.len() {
+        let tiers = &Cloud::ALL[i].facts().egress_tiers;
+        out[i + 1] = (tiers.key, tiers.label);
+        i += 1;
+    }
+    out
+};
+
 /// The storage products jobs may stage data from, (key, label) in the page's order: a test
 /// keeps them in step with [`StorageProduct::ALL`].
 pub const STORAGE_CHOICES: &[(&str, &str)] = &[
@@ -215,25 +228,18 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         .doc("Egress price.")
         .source_of_cloud(|c| c.egress_usd_per_gb.source),
     Field::<Platform>::other("egress_tiers", "Egress pricing", Value::Choice {
-        choices: &[
-            ("flat", "One price per GB"),
-            ("aws_internet", "AWS tiers, per GB"),
-            ("gcp_premium", "Google Cloud tiers, per GiB"),
-        ],
-        get: |p| match p.egress_tiers {
-            EgressTiers::Flat => "flat",
-            EgressTiers::AwsInternet => "aws_internet",
-            EgressTiers::GcpPremium => "gcp_premium",
-        },
-        set: |p, v| match v {
-            "flat" => p.egress_tiers = EgressTiers::Flat,
-            "aws_internet" => p.egress_tiers = EgressTiers::AwsInternet,
-            "gcp_premium" => p.egress_tiers = EgressTiers::GcpPremium,
-            _ => {}
+        choices: EGRESS_TIER_CHOICES,
+        get: |p| Cloud::of_egress_tiers(p.egress_tiers).map_or("flat", |c| c.facts().egress_tiers.key),
+        set: |p, v| {
+            if v == "flat" {
+                p.egress_tiers = EgressTiers::Flat;
+            } else if let Some(c) = Cloud::ALL.into_iter().find(|c| c.facts().egress_tiers.key == v) {
+                p.egress_tiers = c.facts().egress_tiers.tiers;
+            }
         },
     })
     .doc("How a month's egress is priced: one price per GB, or the cloud's volume tiers with the egress price as the first tier's (per GiB on Google Cloud) and later tiers at their published ratio to it.")
-    .source("AWS us-east-1: $0.09/GB to 10 TB, $0.085 next 40 TB, $0.07 next 100 TB, $0.05 beyond (2026-06); Google Cloud Premium from us-central1: $0.12/GiB to 1 TiB, $0.11 to 10 TiB, $0.08 beyond (billing catalog 2026-07-30); new platforms use their cloud's tiers"),
+    .source_of_cloud(|c| c.egress_tiers.source),
     Field::<Platform>::other("region", "Region", Value::Choice {
         choices: REGION_CHOICES,
         get: |p| region_choice(&p.region),
