@@ -4,7 +4,7 @@ use super::*;
 
 /// Fields of a node pool (paths relative to `platforms.<i>.node_pools.<j>`). A platform of
 /// the old, single-pool shape carried them itself: those paths are aliases for pool 0's
-/// ([`super::node_pool::canonical_path`]).
+/// ([`crate::model::scenario::node_pool::canonical_path`]).
 pub static NODE_POOL_FIELDS: &[Field<NodePool>] = &[
     Field::<NodePool>::other("name", "Pool name", Value::Name { get: |p| &p.name })
         .doc("Name, unique on its platform: what the platform's class_pools maps a job class or service to."),
