@@ -281,11 +281,12 @@ fn MapControls(
             <div class="field">
                 <label for="map-metric">"Ranked by"</label>
                 <select id="map-metric" on:change=move |ev| {
-                    let metric = if event_target_value(&ev) == "tco" { VerdictMetric::MonthlyTco } else { VerdictMetric::UsdPerUsefulGpuHour };
+                    let metric = VerdictMetric::from_key(&event_target_value(&ev)).unwrap_or_default();
                     choice.update(|c| if let Some(c) = c { c.metric = metric });
                 }>
-                    <option value="useful" prop:selected=move || metric_is(VerdictMetric::UsdPerUsefulGpuHour)>"$ per useful GPU-hour"</option>
-                    <option value="tco" prop:selected=move || metric_is(VerdictMetric::MonthlyTco)>"Monthly TCO"</option>
+                    {VerdictMetric::ALL.map(|m| view! {
+                        <option value=m.key() prop:selected=move || metric_is(m)>{m.label()}</option>
+                    })}
                 </select>
             </div>
             <details class="map-ranges">
@@ -460,11 +461,10 @@ fn MapFigure(
     let caption = move || {
         choice.with(|c| {
             c.as_ref().map(|c| {
-                let metric = match c.metric {
-                    VerdictMetric::UsdPerUsefulGpuHour => "per useful GPU-hour",
-                    VerdictMetric::MonthlyTco => "in monthly TCO",
-                };
-                format!("Decision map: the platform that costs least {metric}")
+                format!(
+                    "Decision map: the platform that costs least {}",
+                    c.metric.phrase()
+                )
             })
         })
     };

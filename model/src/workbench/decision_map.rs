@@ -111,14 +111,6 @@ pub fn map_knobs(scenario: &Scenario) -> Vec<&'static Knob> {
         .collect()
 }
 
-/// The metric's key in the link.
-fn metric_key(metric: VerdictMetric) -> &'static str {
-    match metric {
-        VerdictMetric::UsdPerUsefulGpuHour => "useful",
-        VerdictMetric::MonthlyTco => "tco",
-    }
-}
-
 impl MapSettings {
     /// The map a scenario opens with: the spot interruption rate across, utilization up (a
     /// serving scenario: traffic across, the scale-up delay up); the first two inputs it has
@@ -188,7 +180,7 @@ impl MapSettings {
         let axis = |a: &MapAxis| format!("{}:{}:{}", a.knob, a.from, a.to);
         let metric = match self.metric {
             VerdictMetric::UsdPerUsefulGpuHour => String::new(),
-            other => format!(",{}", metric_key(other)),
+            other => format!(",{}", other.key()),
         };
         format!("map={},{}{metric}", axis(&self.x), axis(&self.y))
     }
@@ -230,13 +222,7 @@ impl MapSettings {
         let (x, y, metric) = match parts.as_slice() {
             [x, y] => (axis(x)?, axis(y)?, VerdictMetric::default()),
             [x, y, m] => {
-                let metric = [
-                    VerdictMetric::UsdPerUsefulGpuHour,
-                    VerdictMetric::MonthlyTco,
-                ]
-                .into_iter()
-                .find(|v| metric_key(*v) == *m)
-                .ok_or_else(|| {
+                let metric = VerdictMetric::from_key(m).ok_or_else(|| {
                     format!(
                         "\"{}\" is not a metric (useful or tco)",
                         super::shorten(20, m)
@@ -511,10 +497,7 @@ pub fn map_csv(settings: &MapSettings, platforms: &[String], cells: &[MapCell]) 
             .map(|p| csv_cell(p))
             .unwrap_or_default()
     };
-    let metric = match settings.metric {
-        VerdictMetric::UsdPerUsefulGpuHour => "leader_usd_per_useful_gpu_hour",
-        VerdictMetric::MonthlyTco => "leader_monthly_tco_usd",
-    };
+    let metric = format!("leader_{}", settings.metric.report_key());
     let mut out = format!(
         "{},{},leader,rival,leader_lower_share,decisive,{metric},replications,error\n",
         csv_cell(&settings.x.label()),

@@ -26,6 +26,41 @@ pub enum VerdictMetric {
 }
 
 impl VerdictMetric {
+    /// Every metric a verdict can rank by, the default first.
+    pub const ALL: [VerdictMetric; 2] = [
+        VerdictMetric::UsdPerUsefulGpuHour,
+        VerdictMetric::MonthlyTco,
+    ];
+
+    /// Its key in a link and in the page's choice.
+    pub fn key(self) -> &'static str {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => "useful",
+            VerdictMetric::MonthlyTco => "tco",
+        }
+    }
+
+    /// Its label in the page's choice.
+    pub fn label(self) -> &'static str {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => "$ per useful GPU-hour",
+            VerdictMetric::MonthlyTco => "Monthly TCO",
+        }
+    }
+
+    /// The report's metric it is (the CSV column of a leader's value: `leader_<report key>`).
+    pub fn report_key(self) -> &'static str {
+        match self {
+            VerdictMetric::UsdPerUsefulGpuHour => "usd_per_useful_gpu_hour",
+            VerdictMetric::MonthlyTco => "monthly_tco_usd",
+        }
+    }
+
+    /// The metric with this key.
+    pub fn from_key(key: &str) -> Option<VerdictMetric> {
+        VerdictMetric::ALL.into_iter().find(|m| m.key() == key)
+    }
+
     /// The platform's median of this metric; `None` when no replication measured it.
     pub fn value(self, platform: &PlatformResult) -> Option<f64> {
         match self {
@@ -43,7 +78,7 @@ impl VerdictMetric {
     }
 
     /// "per useful GPU-hour", as the sentence says it after "costs least".
-    fn phrase(self) -> &'static str {
+    pub fn phrase(self) -> &'static str {
         match self {
             VerdictMetric::UsdPerUsefulGpuHour => "per useful GPU-hour",
             VerdictMetric::MonthlyTco => "in monthly TCO",
