@@ -157,7 +157,8 @@ impl Profile {
             gpu_memory_gb: instance.gpu_memory_gb,
             // [assumption] rough training-throughput ratios, the GPU table's (gpus.rs). A GPU
             // the table lacks gives none (NaN), which validation refuses by name: never an
-            // A100's in silence (the page's edits refuse an unknown reference GPU first).
+            // A100's in silence (the page's edits refuse an unknown reference GPU first:
+            // `workbench::edit::lists`).
             relative_throughput: gpus::relative_throughput(&instance.gpu_model, reference_gpu)
                 .unwrap_or(f64::NAN),
             on_demand_usd_per_node_hour: on_demand,

@@ -19,7 +19,11 @@ pub(super) fn set_by_row(
     path: &str,
     value: &Value,
 ) -> Option<Result<(), EditError>> {
-    let mut scenario = Scenario::from_json_value(doc.clone()).ok()?;
+    let mut scenario = match Scenario::from_json_value(doc.clone()) {
+        Ok(s) => s,
+        // An earlier edit made the document unreadable: that is what to report.
+        Err(e) => return Some(Err(EditError::Invalid(e))),
+    };
     let parts: Vec<&str> = path.split('.').collect();
     let index = |i: &str| i.parse::<usize>().ok();
     let set = match parts.as_slice() {
@@ -57,9 +61,14 @@ pub(super) fn set_by_row(
         _ => row_set(SCENARIO_FIELDS, &mut scenario, path, value),
     }?;
     if let Err(expects) = set {
+        let reason = if expects.starts_with("has no value") {
+            expects
+        } else {
+            format!("expects {expects}, not {value}")
+        };
         return Some(Err(EditError::Invalid(ScenarioError::Invalid {
             field: path.to_string(),
-            reason: format!("expects {expects}, not {value}"),
+            reason,
         })));
     }
     match serde_json::to_value(&scenario) {
@@ -83,9 +92,20 @@ fn row_set<T>(
     value: &Value,
 ) -> Option<Result<(), String>> {
     let row = rows.iter().find(|f| f.path == path)?;
+    // A row of one variant (a log-normal's median, a burst's size, time-slicing's loss) on an
+    // item of another: its setter leaves it without the value, which is said, never ignored.
+    let other_kind =
+        || {
+            Err("has no value here: the field belongs to another kind of arrivals, duration or GPU \
+             sharing; choose that kind first"
+            .to_string())
+        };
     Some(match (row.value, value) {
-        (Row::Number { set, .. }, Value::Number(n)) => {
+        (Row::Number { set, get }, Value::Number(n)) => {
             set(item, n.as_f64()?);
+            if get(item).is_none() {
+                return Some(other_kind());
+            }
             Ok(())
         }
         (Row::Number { .. }, _) => Err("a number".to_string()),
@@ -94,10 +114,13 @@ fn row_set<T>(
             Ok(())
         }
         (Row::Flag { .. }, _) => Err("true or false".to_string()),
-        (Row::Choice { set, choices, .. }, Value::String(s))
+        (Row::Choice { set, choices, get }, Value::String(s))
             if choices.iter().any(|(c, _)| c == s) =>
         {
             set(item, s);
+            if get(item) != s {
+                return Some(other_kind());
+            }
             Ok(())
         }
         (Row::Choice { choices, .. }, _) => Err(format!(
@@ -200,8 +223,15 @@ mod tests {
                         panic!("{}: {edit}: {e}", preset.name)
                     }
                     // Refused by validation, naming the field: the path was reached (a
-                    // choice of a variant a platform cannot have, a value out of range).
-                    Err(EditError::Invalid(_)) => {}
+                    // choice of a variant a platform cannot have, a value of another kind
+                    // of item). A number the item has, set again, is never refused.
+                    Err(e @ EditError::Invalid(_)) => {
+                        let number = edit
+                            .split('=')
+                            .nth(1)
+                            .is_some_and(|v| v.parse::<f64>().is_ok());
+                        assert!(!(has && number), "{}: {edit}: {e}", preset.name);
+                    }
                 }
             }
         }
@@ -217,6 +247,22 @@ mod tests {
         let edited = apply_edits(&s, std::slice::from_ref(&edit)).unwrap();
         let serving = edited.platforms[0].serving.as_ref().unwrap();
         assert_eq!(serving.scale_up_delay_s, 900.0);
+        // A row of another variant is refused, not ignored: a class of Poisson arrivals has
+        // no burst size, and the edit says so.
+        let poisson = Scenario::default();
+        assert!(matches!(
+            poisson.job_classes[0].arrivals,
+            crate::model::scenario::Arrivals::Poisson { .. }
+        ));
+        let err = apply_edits(
+            &poisson,
+            &["job_classes.0.arrivals.jobs_per_burst=5".into()],
+        );
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "job_classes.0.arrivals.jobs_per_burst: has no value here: the field belongs to \
+             another kind of arrivals, duration or GPU sharing; choose that kind first"
+        );
         // A value of the wrong kind is named with what the row expects.
         let err = apply_edits(&s, &["platforms.0.serving.scale_up_delay_s=soon".into()]);
         assert_eq!(

@@ -22,6 +22,13 @@ pub fn default_instance(profile: Profile) -> Option<&'static InstanceType> {
     catalog::find(instance, region)
 }
 
+/// Whether the GPU table has the scenario's reference GPU: the edits that give a platform or
+/// a pool its profile's defaults need it for the relative throughput, and refuse (as
+/// validation does, by name) rather than store none.
+fn knows_reference_gpu(scenario: &Scenario) -> bool {
+    crate::model::gpus::find(&scenario.reference_gpu).is_some()
+}
+
 /// `label`, or `label 2`, `label 3`, … : the first no platform of `scenario` is named.
 pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
     let taken = |name: &str| scenario.platforms.iter().any(|p| p.name == name);
@@ -41,6 +48,9 @@ pub fn unique_platform_name(scenario: &Scenario, label: &str) -> String {
 /// follows its instance's interconnect: a scenario written before these keeps nodes that
 /// never fail, flat egress and the fixed efficiency; a platform added now is realistic.
 pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
+    if !knows_reference_gpu(scenario) {
+        return false;
+    }
     if scenario.platforms.len() >= limits::PLATFORMS_MAX {
         return false;
     }
@@ -62,6 +72,9 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
 /// that instance ([`set_pool_instance`]); keeping its name, its other pools and where its
 /// classes run.
 pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
+    if !knows_reference_gpu(scenario) {
+        return false;
+    }
     let (Some(old), Some(instance)) = (scenario.platforms.get(index), catalog::catalog().get(row))
     else {
         return false;
@@ -111,6 +124,9 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
 /// that instance, keeping the pool's name, what it buys beyond the reservation, its
 /// reserved share, and its node failure rate per GPU.
 pub fn set_pool_instance(scenario: &mut Scenario, index: usize, pool: usize, row: usize) -> bool {
+    if !knows_reference_gpu(scenario) {
+        return false;
+    }
     let (Some(platform), Some(instance)) =
         (scenario.platforms.get(index), catalog::catalog().get(row))
     else {
@@ -162,6 +178,9 @@ fn places_nodes_together(profile: Profile) -> bool {
 /// name of its own (its instance type's); false at [`MAX_NODE_POOLS`] pools or for an
 /// instance its profile does not offer.
 pub fn add_pool(scenario: &mut Scenario, index: usize, row: usize) -> bool {
+    if !knows_reference_gpu(scenario) {
+        return false;
+    }
     let (Some(platform), Some(instance)) =
         (scenario.platforms.get(index), catalog::catalog().get(row))
     else {
@@ -257,6 +276,9 @@ pub fn instance_row(scenario: &Scenario, index: usize) -> Option<usize> {
 
 /// Resets platform `index` to its profile's defaults on its instance type, keeping its name.
 pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
+    if !knows_reference_gpu(scenario) {
+        return false;
+    }
     let Some(old) = scenario.platforms.get(index) else {
         return false;
     };
@@ -340,6 +362,20 @@ pub fn remove_service(scenario: &mut Scenario, index: usize) -> bool {
 mod tests {
     use super::*;
     use crate::model::scenario::Cloud;
+
+    #[test]
+    fn an_unknown_reference_gpu_is_refused_not_stored_as_no_throughput() {
+        let mut s = Scenario {
+            reference_gpu: "B200".into(),
+            ..Scenario::default()
+        };
+        let before = s.clone();
+        assert!(!add_platform(&mut s, Profile::Eks));
+        assert!(!add_pool(&mut s, 0, 0));
+        assert!(!set_instance(&mut s, 0, 0));
+        assert!(!reset_platform(&mut s, 0));
+        assert_eq!(s, before);
+    }
 
     #[test]
     fn a_reserved_cluster_moves_to_the_cloud_of_the_instance_picked() {
