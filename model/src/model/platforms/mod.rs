@@ -309,16 +309,21 @@ mod tests {
 
     #[test]
     fn every_own_default_sets_a_field_of_its_kind() {
-        let instance = catalog::find("p4d.24xlarge", "us-east-1").unwrap();
         for profile in Profile::ALL {
-            for s in profile.facts().defaults {
-                let mut p = Platform::default();
-                let mut pool = p.node_pools[0].clone();
-                assert!(
-                    s.apply(&mut p, &mut pool, instance, Cloud::ALL[0].facts()),
-                    "{profile:?}: {} is no platform or pool field of its kind",
-                    s.field
-                );
+            // On each cloud it runs on, with that cloud's new-platform instance.
+            let clouds = profile.cloud().map_or(Cloud::ALL.to_vec(), |c| vec![c]);
+            for cloud in clouds {
+                let (name, region) = cloud.facts().new_platform_instance;
+                let instance = catalog::find(name, region).unwrap();
+                for s in profile.facts().defaults {
+                    let mut p = Platform::default();
+                    let mut pool = p.node_pools[0].clone();
+                    assert!(
+                        s.apply(&mut p, &mut pool, instance, cloud.facts()),
+                        "{profile:?} on {cloud:?}: {} is no platform or pool field of its kind",
+                        s.field
+                    );
+                }
             }
             for cloud in Cloud::ALL {
                 assert!(profile
