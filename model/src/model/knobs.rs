@@ -10,8 +10,8 @@
 //! value by (1 ± X %) on every item instead.
 
 use super::scenario::fields::{
-    Field, SliderRange, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS,
-    SERVICE_FIELDS,
+    field, Field, SliderRange, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS,
+    SCENARIO_FIELDS, SERVICE_FIELDS,
 };
 use super::scenario::{Cloud, JobClass, NodePool, Overflow, Platform, Scenario, Serving};
 use super::serving::platform::{serving_mut, serving_of};
@@ -71,8 +71,11 @@ pub struct KnobRow {
 impl KnobRow {
     /// The row's range of valid values and its slider's range, in the row's unit.
     pub fn ranges(&self) -> Option<((f64, f64), Option<SliderRange>)> {
-        fn of<T>(table: &[Field<T>], path: &str) -> Option<((f64, f64), Option<SliderRange>)> {
-            field_in(table, path).map(|f| ((f.min, f.max), f.slider))
+        fn of<T>(
+            table: &'static [Field<T>],
+            path: &str,
+        ) -> Option<((f64, f64), Option<SliderRange>)> {
+            field(table, path).map(|f| ((f.min, f.max), f.slider))
         }
         match self.table {
             Table::Scenario => of(SCENARIO_FIELDS, self.path),
@@ -82,11 +85,6 @@ impl KnobRow {
             Table::Service => of(SERVICE_FIELDS, self.path),
         }
     }
-}
-
-/// The row of `table` at `path`.
-fn field_in<'a, T>(table: &'a [Field<T>], path: &str) -> Option<&'a Field<T>> {
-    table.iter().find(|f| f.path == path)
 }
 
 /// A knob's row, with the knob in the row's unit.
@@ -668,8 +666,8 @@ mod tests {
 
     /// The values `row` reads on every item of its table in `s`.
     fn row_values(s: &Scenario, row: KnobRow) -> Vec<f64> {
-        fn read<T>(table: &[Field<T>], path: &str, items: Vec<&T>) -> Vec<f64> {
-            let Some(Value::Number { get, .. }) = field_in(table, path).map(|f| f.value) else {
+        fn read<T>(table: &'static [Field<T>], path: &str, items: Vec<&T>) -> Vec<f64> {
+            let Some(Value::Number { get, .. }) = field(table, path).map(|f| f.value) else {
                 panic!("{path} is no number row");
             };
             items.into_iter().filter_map(get).collect()

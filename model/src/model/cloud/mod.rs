@@ -287,10 +287,10 @@ mod tests {
 
     #[test]
     fn every_cloud_has_its_discount_row_and_knob() {
-        use crate::model::scenario::fields::{Value, SCENARIO_FIELDS};
+        use crate::model::scenario::fields::{field, Value, SCENARIO_FIELDS};
         for cloud in Cloud::ALL {
             let d = cloud.facts().discount;
-            let row = SCENARIO_FIELDS.iter().find(|f| f.path == d.path);
+            let row = field(SCENARIO_FIELDS, d.path);
             let Some(Value::Number { get, set }) = row.map(|f| f.value) else {
                 panic!("{cloud:?}: no row {}", d.path);
             };

@@ -2,7 +2,7 @@
 
 use crate::model::catalog::InstanceType;
 use crate::model::cloud::CloudFacts;
-use crate::model::scenario::fields::{Field, Source, Value, NODE_POOL_FIELDS, PLATFORM_FIELDS};
+use crate::model::scenario::fields::{field, Input, Source, NODE_POOL_FIELDS, PLATFORM_FIELDS};
 use crate::model::scenario::{NodePool, Platform};
 
 /// What a default is set to.
@@ -52,33 +52,20 @@ impl Setting {
         instance: &InstanceType,
         cloud: &'static CloudFacts,
     ) -> bool {
-        let number = match self.value {
-            Val::Num(v) => Some(v),
-            Val::OfInstance(of) => Some(of(instance)),
-            Val::OfCloud(of) => Some(of(cloud)),
-            Val::Flag(_) | Val::Choice(_) => None,
+        let input = match self.value {
+            Val::Num(v) => Input::Number(v),
+            Val::OfInstance(of) => Input::Number(of(instance)),
+            Val::OfCloud(of) => Input::Number(of(cloud)),
+            Val::Flag(on) => Input::Flag(on),
+            Val::Choice(c) => Input::Choice(c),
         };
-        if let Some(row) = PLATFORM_FIELDS.iter().find(|f| f.path == self.field) {
-            return set_on(row, platform, self.value, number);
-        }
-        if let Some(row) = NODE_POOL_FIELDS.iter().find(|f| f.path == self.field) {
-            return set_on(row, pool, self.value, number);
-        }
-        false
+        let set = if let Some(row) = field(PLATFORM_FIELDS, self.field) {
+            row.set_input(platform, input)
+        } else if let Some(row) = field(NODE_POOL_FIELDS, self.field) {
+            row.set_input(pool, input)
+        } else {
+            None
+        };
+        set == Some(Ok(()))
     }
-}
-
-/// Sets `value` on `item` through `row`.
-fn set_on<T>(row: &Field<T>, item: &mut T, value: Val, number: Option<f64>) -> bool {
-    match (row.value, value, number) {
-        (Value::Number { set, .. }, _, Some(v)) => set(item, v),
-        (Value::Flag { set, .. }, Val::Flag(on), _) => set(item, on),
-        (Value::Choice { set, choices, .. }, Val::Choice(c), _)
-            if choices.iter().any(|(v, _)| *v == c) =>
-        {
-            set(item, c)
-        }
-        _ => return false,
-    }
-    true
 }

@@ -6,8 +6,8 @@
 use super::EditError;
 use crate::model::error::ScenarioError;
 use crate::model::scenario::fields::{
-    Field, Value as Row, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PIPELINE_FIELDS, PLATFORM_FIELDS,
-    SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
+    field, Field, Input, Value as Row, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PIPELINE_FIELDS,
+    PLATFORM_FIELDS, SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
 };
 use crate::model::scenario::Scenario;
 use serde_json::Value;
@@ -82,56 +82,40 @@ pub(super) fn set_by_row(
     Some(Ok(()))
 }
 
+/// Why an edit through a row of another variant is refused.
+const OTHER_KIND: &str = "has no value here: the field belongs to another kind of arrivals, \
+                          duration or GPU sharing; choose that kind first";
+
 /// Sets `value` on `item` through the row of `rows` at `path`: `None` where there is no such
 /// row or it is not set by value (a name, a list), else what the row expects where the value
 /// is of another kind.
 fn row_set<T>(
-    rows: &[Field<T>],
+    rows: &'static [Field<T>],
     item: &mut T,
     path: &str,
     value: &Value,
 ) -> Option<Result<(), String>> {
-    let row = rows.iter().find(|f| f.path == path)?;
+    let row = field(rows, path)?;
+    let input = match value {
+        Value::Number(n) => Input::Number(n.as_f64()?),
+        Value::Bool(on) => Input::Flag(*on),
+        Value::String(s) => Input::Choice(s),
+        _ => Input::Other,
+    };
+    if let Err(expects) = row.set_input(item, input)? {
+        return Some(Err(expects));
+    }
+    let reads_back = match (row.value, input) {
+        (Row::Number { get, .. }, _) => get(item).is_some(),
+        (Row::Choice { get, .. }, Input::Choice(c)) => get(item) == c,
+        _ => true,
+    };
     // A row of one variant (a log-normal's median, a burst's size, time-slicing's loss) on an
     // item of another: its setter leaves it without the value, which is said, never ignored.
-    let other_kind =
-        || {
-            Err("has no value here: the field belongs to another kind of arrivals, duration or GPU \
-             sharing; choose that kind first"
-            .to_string())
-        };
-    Some(match (row.value, value) {
-        (Row::Number { set, get }, Value::Number(n)) => {
-            set(item, n.as_f64()?);
-            if get(item).is_none() {
-                return Some(other_kind());
-            }
-            Ok(())
-        }
-        (Row::Number { .. }, _) => Err("a number".to_string()),
-        (Row::Flag { set, .. }, Value::Bool(on)) => {
-            set(item, *on);
-            Ok(())
-        }
-        (Row::Flag { .. }, _) => Err("true or false".to_string()),
-        (Row::Choice { set, choices, get }, Value::String(s))
-            if choices.iter().any(|(c, _)| c == s) =>
-        {
-            set(item, s);
-            if get(item) != s {
-                return Some(other_kind());
-            }
-            Ok(())
-        }
-        (Row::Choice { choices, .. }, _) => Err(format!(
-            "one of {}",
-            choices
-                .iter()
-                .map(|(c, _)| format!("\"{c}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-        (Row::Name { .. } | Row::Id { .. } | Row::Numbers { .. }, _) => return None,
+    Some(if reads_back {
+        Ok(())
+    } else {
+        Err(OTHER_KIND.to_string())
     })
 }
 

@@ -256,6 +256,54 @@ impl<T> Field<T> {
     }
 }
 
+/// A value to set through a row's setter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Input<'a> {
+    /// A number.
+    Number(f64),
+    /// A switch.
+    Flag(bool),
+    /// A choice, by its JSON value.
+    Choice(&'a str),
+    /// A value of no kind a row is set by (a list, an object).
+    Other,
+}
+
+impl<T> Field<T> {
+    /// Sets `input` on `item` through this row's setter: `Err` with what the row expects where
+    /// `input` is of another kind or not one of its choices; `None` for a row that is not set
+    /// by value (a name, an id, a list).
+    pub fn set_input(&self, item: &mut T, input: Input) -> Option<Result<(), String>> {
+        Some(match (self.value, input) {
+            (Value::Number { set, .. }, Input::Number(v)) => {
+                set(item, v);
+                Ok(())
+            }
+            (Value::Number { .. }, _) => Err("a number".to_string()),
+            (Value::Flag { set, .. }, Input::Flag(on)) => {
+                set(item, on);
+                Ok(())
+            }
+            (Value::Flag { .. }, _) => Err("true or false".to_string()),
+            (Value::Choice { set, choices, .. }, Input::Choice(c))
+                if choices.iter().any(|(v, _)| *v == c) =>
+            {
+                set(item, c);
+                Ok(())
+            }
+            (Value::Choice { choices, .. }, _) => Err(format!(
+                "one of {}",
+                choices
+                    .iter()
+                    .map(|(c, _)| format!("\"{c}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            (Value::Name { .. } | Value::Id { .. } | Value::Numbers { .. }, _) => return None,
+        })
+    }
+}
+
 /// The row of `path` in `table`.
 pub fn field<T>(table: &'static [Field<T>], path: &str) -> Option<&'static Field<T>> {
     table.iter().find(|f| f.path == path)
