@@ -96,10 +96,10 @@ pub fn queue_wait_check(
          p50 {:.1} / {:.1} min, p95 {:.1} / {:.1} min (simulated: the mean over replications; \
          a job not started by the horizon counts its wait so far).",
         observed.mean_min,
-        simulated.queue_wait_mean_min.mean,
+        simulated.queue_wait_mean_min().mean,
         observed.p50_min,
-        simulated.queue_wait_p50_min.mean,
+        simulated.queue_wait_p50_min().mean,
         observed.p95_min,
-        simulated.queue_wait_p95_min.mean,
+        simulated.queue_wait_p95_min().mean,
     ))
 }

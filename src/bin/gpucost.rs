@@ -647,16 +647,16 @@ mod cli {
         );
         for p in &results.platforms {
             let per_hour = p
-                .usd_per_useful_gpu_hour
+                .usd_per_useful_gpu_hour()
                 .map(|s| format!("${:.2}", s.p50))
                 .unwrap_or_else(|| "n/a".into());
             out += &format!(
                 "{:<40} {:>34} {:>14} {:>7.0}% {:>12.1}\n",
                 p.name,
-                range(&p.monthly_tco_usd, usd),
+                range(&p.monthly_tco_usd(), usd),
                 per_hour,
-                p.utilization.mean * 100.0,
-                p.queue_wait_p95_min.mean,
+                p.utilization().mean * 100.0,
+                p.queue_wait_p95_min().mean,
             );
         }
         for p in &results.platforms {
@@ -715,7 +715,7 @@ mod cli {
                 "{} is cheaper than {} in {:.0} % of {} replications\n",
                 pair.a,
                 pair.b,
-                pair.a_cheaper_share * 100.0,
+                pair.a_cheaper_share() * 100.0,
                 results.replications
             );
         }

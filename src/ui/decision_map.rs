@@ -284,9 +284,9 @@ fn MapControls(
                     let metric = VerdictMetric::from_key(&event_target_value(&ev)).unwrap_or_default();
                     choice.update(|c| if let Some(c) = c { c.metric = metric });
                 }>
-                    {VerdictMetric::ALL.map(|m| view! {
+                    {VerdictMetric::all().map(|m| view! {
                         <option value=m.key() prop:selected=move || metric_is(m)>{m.label()}</option>
-                    })}
+                    }).collect_view()}
                 </select>
             </div>
             <details class="map-ranges">

@@ -4,6 +4,7 @@
 
 use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::Results;
+use crate::model::output::{Output, Stat};
 use leptos::prelude::*;
 
 /// The compact results table.
@@ -24,14 +25,14 @@ pub fn EmbedTable(#[prop(into)] results: Signal<Option<Results>>) -> impl IntoVi
                         r.platforms
                             .into_iter()
                             .map(|p| {
-                                let tco = p.monthly_tco_usd;
-                                let per_hour = p.usd_per_useful_gpu_hour;
+                                let tco = p.monthly_tco_usd();
+                                let per_hour = p.usd_per_useful_gpu_hour();
                                 view! {
                                     <tr data-platform=p.name.clone()>
                                         <th scope="row">{p.name.clone()}</th>
                                         <td>
                                             <span
-                                                data-metric="monthly_tco_usd.p50"
+                                                data-metric=Output::MonthlyTcoUsd.hook(Stat::P50)
                                                 data-platform=p.name.clone()
                                                 data-value=tco.p50.to_string()
                                             >
@@ -40,7 +41,7 @@ pub fn EmbedTable(#[prop(into)] results: Signal<Option<Results>>) -> impl IntoVi
                                             <span class="range">{format!(" ({} – {})", usd(tco.p5), usd(tco.p95))}</span>
                                         </td>
                                         <td
-                                            data-metric="usd_per_useful_gpu_hour.p50"
+                                            data-metric=Output::UsdPerUsefulGpuHour.hook(Stat::P50)
                                             data-platform=p.name.clone()
                                             data-value=per_hour.map(|s| s.p50.to_string()).unwrap_or_else(|| "n/a".into())
                                         >

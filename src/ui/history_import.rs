@@ -250,7 +250,7 @@ fn simulated_wait() -> impl IntoView {
                     Some(p) => format!(
                         " Simulated on the {RECORDED_CLUSTER} ({} replications): mean {:.1} min, median {:.1} min, p95 {:.1} min (a job not started by the horizon counts its wait so far).",
                         r.as_ref().map_or(0, |r| r.replications),
-                        p.queue_wait_mean_min.mean, p.queue_wait_p50_min.mean, p.queue_wait_p95_min.mean
+                        p.queue_wait_mean_min().mean, p.queue_wait_p50_min().mean, p.queue_wait_p95_min().mean
                     ),
                     None => format!(" The {RECORDED_CLUSTER}'s simulated queue wait appears here once it has run."),
                 }

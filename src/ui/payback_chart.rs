@@ -28,7 +28,7 @@ pub fn PaybackChart(
         let tco: Vec<f64> = results.with(|r| {
             r.iter()
                 .flat_map(|r| &r.platforms)
-                .map(|p| p.monthly_tco_usd.mean)
+                .map(|p| p.monthly_tco_usd().mean)
                 .collect()
         });
         (!tco.is_empty()).then(|| scenario.with(|s| payback::payback(s, &tco)))

@@ -5,8 +5,9 @@
 use crate::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wait_unit};
 use crate::model::analytic::Estimate;
 use crate::model::monte_carlo::{PlatformResult, Results};
+use crate::model::output::{Output, Presence, Section};
 use crate::model::stats::Summary;
-use crate::workbench::verdict::DECISIVE_SHARE;
+use crate::workbench::verdict::{VerdictMetric, DECISIVE_SHARE};
 use leptos::prelude::*;
 
 /// One headline number.
@@ -17,7 +18,7 @@ fn Metric(
     label: &'static str,
     value: Option<f64>,
     text: String,
-    #[prop(optional)] detail: Option<String>,
+    #[prop(optional_no_strip)] detail: Option<String>,
     help: &'static str,
 ) -> impl IntoView {
     view! {
@@ -43,20 +44,20 @@ fn summary_range(s: &Summary, f: fn(f64) -> String) -> String {
 /// capacity, provisioning, pulling images, staging data), and the jobs still queued at the horizon when there is a
 /// backlog (their waits are counted up to it, so the figures are lower bounds then).
 fn queue_wait_detail(result: &PlatformResult) -> String {
-    let mean = result.queue_wait_mean_min.mean;
+    let mean = result.queue_wait_mean_min().mean;
     let unit = wait_unit(mean);
-    let capacity = result.queue_wait_capacity_min.mean;
-    let provisioning = result.queue_wait_provisioning_min.mean;
-    let slot = (result.queue_wait_for_nodes_min.mean - capacity - provisioning).max(0.0);
+    let capacity = result.queue_wait_capacity_min().mean;
+    let provisioning = result.queue_wait_provisioning_min().mean;
+    let slot = (result.queue_wait_for_nodes_min().mean - capacity - provisioning).max(0.0);
     // The parts that show in the unit (capacity waits, for one, are often none).
     let shown: Vec<String> = [
         (slot, "waiting for a slot"),
         (capacity, "waiting for capacity"),
         (provisioning, "provisioning"),
-        (result.queue_wait_image_pull_min.mean, "pulling images"),
+        (result.queue_wait_image_pull_min().mean, "pulling images"),
         (
             result
-                .queue_wait_staging_min
+                .queue_wait_staging_min()
                 .as_ref()
                 .map_or(0.0, |s| s.mean),
             "staging data",
@@ -75,7 +76,7 @@ fn queue_wait_detail(result: &PlatformResult) -> String {
     // A job or two submitted in the last minutes of the horizon is the normal case, and
     // changes the figures little: only a backlog of a job or more on average is named (jobs
     // pulling their image at the end count their waits up to it too, but are not queued).
-    let queued = result.jobs_waiting.mean;
+    let queued = result.jobs_waiting().mean;
     if queued < 1.0 {
         return parts;
     }
@@ -87,95 +88,59 @@ fn queue_wait_detail(result: &PlatformResult) -> String {
     )
 }
 
-/// The card's second row: what the report has beyond the headline numbers, each a mean over
-/// replications.
-#[component]
-fn CardDetails(result: PlatformResult) -> impl IntoView {
-    // A mean count, to one decimal.
-    let counted = |metric, label, mean: f64, help| {
-        let text = trim_number((mean * 10.0).round() / 10.0);
-        (metric, label, Some(mean), text, help)
-    };
-    let inflation = result.turnaround_inflation.map(|s| s.mean);
-    let mut rows: Vec<(&'static str, &'static str, Option<f64>, String, &'static str)> = vec![
-        counted(
-            "interruptions.mean",
-            "Spot interruptions",
-            result.interruptions.mean,
-            "Spot interruptions that hit a node over the horizon; mean over replications.",
-        ),
-        (
-            "turnaround_inflation.mean",
-            "Turnaround inflation",
-            inflation,
-            inflation.map_or_else(|| "n/a".into(), |m| format!("×{m:.2}")),
-            "Wall time from first start to finish ÷ the job's nominal run time (restarts, lost work, checkpoints), over the finished jobs; mean over replications.",
-        ),
-        counted(
-            "peak_nodes.mean",
-            "Peak nodes",
-            result.peak_nodes.mean,
-            "Most nodes up or being provisioned at once (the training simulation's: services' replicas count only where they share the training nodes); mean over replications.",
-        ),
-        counted(
-            "jobs_failed.mean",
-            "Failed jobs",
-            result.jobs_failed.mean,
-            "Jobs given up after their last retry over the horizon; mean over replications.",
-        ),
-        counted(
-            "jobs_waiting.mean",
-            "Waiting at the end",
-            result.jobs_waiting.mean,
-            "Jobs still queued or waiting for nodes when the horizon ends (a backlog); mean over replications.",
-        ),
-    ];
-    // Where replicas share the training nodes or teams preempt: the jobs evicted; and the
-    // GPUs replicas asked for that no node had (their own simulation counts them serving).
-    if let Some(preemptions) = result.preemptions {
-        rows.push(counted(
-            "preemptions.mean",
-            "Jobs preempted",
-            preemptions.mean,
-            "Training jobs evicted: to make room for a service's replica where replicas share the training nodes (its compute since the last checkpoint is interruption rework), or for another team's quota or a higher priority (preemption rework); mean over replications.",
-        ));
+/// The figure under an output's headline number, where it has one.
+fn output_detail(output: Output, result: &PlatformResult) -> Option<String> {
+    match output {
+        Output::MonthlyTcoUsd => Some(summary_range(&result.monthly_tco_usd(), usd)),
+        Output::QueueWaitP95Min => Some(queue_wait_detail(result)),
+        Output::WaitingCostUsd => result.waiting_cost_usd().map(|w| {
+            let with_tco = result.monthly_tco_usd().mean + w.mean;
+            format!("TCO + waiting: {} a month (means)", usd(with_tco))
+        }),
+        _ => None,
     }
-    // Where a pool's nodes can fail: how many did.
-    // (Rare at fleet rates: a few nodes see a few hundredths of a failure a month, shown as
-    // such rather than rounded to 0.)
-    if let Some(failures) = result.node_failures {
-        let mut row = counted(
-            "node_failures.mean",
-            "Node failures",
-            failures.mean,
-            "Nodes whose hardware failed over the horizon (any purchase type): their jobs lost their compute since the last checkpoint (hardware-failure rework) and the nodes were replaced through provisioning; mean over replications.",
-        );
-        if failures.mean > 0.0 && failures.mean < 0.1 {
-            row.3 = format!("{:.2}", failures.mean);
-        }
-        rows.push(row);
-    }
-    if let Some(without) = result
-        .service_gpu_hours_without_node
-        .filter(|s| s.mean > 0.0)
-    {
-        rows.push(counted(
-            "service_gpu_hours_without_node.mean",
-            "Replica GPU-hours with no node",
-            without.mean,
-            "GPU-hours the services' replicas asked for on the training nodes and found no GPU for, even by preempting training (the node limit, or every node full of replicas); the services' latency does not show this wait. Mean over replications.",
-        ));
-    }
-    view! {
-        <dl class="card-details">
-            {rows
-                .into_iter()
-                .map(|(metric, label, value, text, help)| view! {
-                    <Metric platform=result.name.clone() metric=metric label=label value=value text=text help=help />
-                })
-                .collect_view()}
-        </dl>
-    }
+}
+
+/// The outputs a card shows in `section`, from the table of outputs: each with its label,
+/// help and `data-metric` (`<key>.<stat>`). One measured nowhere reads n/a; one that applies
+/// only somewhere shows only there; the job figures are left off a scenario that only
+/// serves.
+fn output_metrics(result: &PlatformResult, section: Section, jobs: bool) -> Vec<AnyView> {
+    Output::ALL
+        .into_iter()
+        .filter_map(|output| {
+            let row = output.row();
+            let card = row
+                .card
+                .filter(|c| c.section == section && (jobs || !c.jobs_only))?;
+            let summary = result.get(output);
+            let shown = match row.presence {
+                Presence::Always | Presence::WhereMeasured => true,
+                Presence::Where(_) => summary.is_some(),
+            };
+            // GPU-hours replicas found no node for are named only where there were some.
+            let nothing_to_name = output == Output::ServiceGpuHoursWithoutNode
+                && summary.is_some_and(|s| s.mean <= 0.0);
+            if !shown || nothing_to_name {
+                return None;
+            }
+            let value = summary.map(|s| card.stat.of(&s));
+            Some(
+                view! {
+                    <Metric
+                        platform=result.name.clone()
+                        metric=output.hook(card.stat)
+                        label=card.label
+                        value=value
+                        text=value.map(|v| row.unit.text(v)).unwrap_or_else(|| "n/a".into())
+                        detail=output_detail(output, result)
+                        help=card.help
+                    />
+                }
+                .into_any(),
+            )
+        })
+        .collect()
 }
 
 /// Services a card shows open; more are folded under a summary.
@@ -250,79 +215,19 @@ fn PlatformCard(
     estimates: Signal<Vec<(String, Estimate)>>,
 ) -> impl IntoView {
     let name = result.name.clone();
-    let per_hour = result.usd_per_useful_gpu_hour;
-    let per_job = result.usd_per_successful_job;
     // A serving-only scenario has no job to count: its card leaves out the job figures.
     let jobs = result.services.is_empty()
-        || result.jobs_completed.mean > 0.0
-        || result.jobs_failed.mean > 0.0
-        || result.jobs_waiting.mean > 0.0;
+        || result.jobs_completed().mean > 0.0
+        || result.jobs_failed().mean > 0.0
+        || result.jobs_waiting().mean > 0.0;
+    let details = jobs.then(|| {
+        view! { <dl class="card-details">{output_metrics(&result, Section::Details, jobs)}</dl> }
+    });
     view! {
         <article class="card" data-platform=name.clone()>
             <h3>{name.clone()}</h3>
-            <dl>
-                <Metric
-                    platform=name.clone()
-                    metric="monthly_tco_usd.p50"
-                    label="Monthly TCO (median)"
-                    value=Some(result.monthly_tco_usd.p50)
-                    text=usd(result.monthly_tco_usd.p50)
-                    detail=summary_range(&result.monthly_tco_usd, usd)
-                    help="Total cost of ownership per 730-hour month: compute, fees, egress, storage, people and tools; median over replications with the 5th–95th percentile range."
-                />
-                <Metric
-                    platform=name.clone()
-                    metric="usd_per_useful_gpu_hour.p50"
-                    label="$ per useful GPU-hour"
-                    value=per_hour.map(|s| s.p50)
-                    text=per_hour.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
-                    help="Total cost ÷ useful reference-GPU-hours (work kept, measured on the reference GPU); n/a when nothing useful ran."
-                />
-                {jobs.then(|| view! {
-                    <Metric
-                        platform=name.clone()
-                        metric="usd_per_successful_job.p50"
-                        label="$ per successful job"
-                        value=per_job.map(|s| s.p50)
-                        text=per_job.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())
-                        help="Total cost ÷ jobs finished in the horizon."
-                    />
-                })}
-                <Metric
-                    platform=name.clone()
-                    metric="utilization.mean"
-                    label="GPU utilization"
-                    value=Some(result.utilization.mean)
-                    text=percent(result.utilization.mean)
-                    help="Useful GPU-time ÷ paid GPU-time (the output; not the offered-load slider)."
-                />
-                {jobs.then(|| view! {
-                    <Metric
-                        platform=name.clone()
-                        metric="queue_wait_p95_min.mean"
-                        label="Queue wait p95"
-                        value=Some(result.queue_wait_p95_min.mean)
-                        text=wait(result.queue_wait_p95_min.mean)
-                        detail=queue_wait_detail(&result)
-                        help="From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it."
-                    />
-                })}
-                {result.waiting_cost_usd.map(|w| {
-                    let with_tco = result.monthly_tco_usd.mean + w.mean;
-                    view! {
-                        <Metric
-                            platform=name.clone()
-                            metric="waiting_cost_usd.mean"
-                            label="Price of waiting (estimate)"
-                            value=Some(w.mean)
-                            text=usd(w.mean)
-                            detail=format!("TCO + waiting: {} a month (means)", usd(with_tco))
-                            help="An estimate of opportunity cost, not in the TCO: each job's queue wait × the people waiting for it × the cost of a person's hour, per month (mean over replications)."
-                        />
-                    }
-                })}
-            </dl>
-            {jobs.then(|| view! { <CardDetails result=result.clone() /> })}
+            <dl>{output_metrics(&result, Section::Headline, jobs)}</dl>
+            {details}
             <ServiceMetrics result=result.clone() />
             // Only this paragraph follows the inputs between runs: an input redraws the
             // estimate, not the card.
@@ -380,11 +285,14 @@ pub fn Headlines(
                                 names.iter().position(|n| *n == pair.a) < names.iter().position(|n| *n == pair.b)
                             })
                             .map(|pair| {
-                                let share = pair.a_cheaper_share;
-                                let per_hour = pair.a_lower_usd_per_useful_gpu_hour_share;
+                                let share = VerdictMetric::MONTHLY_TCO.lower_share(&pair);
+                                let per_hour = VerdictMetric::USD_PER_USEFUL_GPU_HOUR.lower_share(&pair);
+                                let paired_key = |m: VerdictMetric| {
+                                    format!("paired.{}", m.output().row().ranking.map_or("", |r| r.paired_key))
+                                };
                                 let decisive = |s: f64| if s >= DECISIVE_SHARE || s <= 1.0 - DECISIVE_SHARE { "decisive" } else { "not decisive" };
                                 view! {
-                                    <li data-metric="paired.a_cheaper_share" data-value=share.to_string()>
+                                    <li data-metric=paired_key(VerdictMetric::MONTHLY_TCO) data-value=share.to_string()>
                                         {format!(
                                             "{} has the lower monthly TCO than {} in {} of {} runs ({}); ",
                                             pair.a,
@@ -394,7 +302,7 @@ pub fn Headlines(
                                             decisive(share)
                                         )}
                                         <span
-                                            data-metric="paired.a_lower_usd_per_useful_gpu_hour_share"
+                                            data-metric=paired_key(VerdictMetric::USD_PER_USEFUL_GPU_HOUR)
                                             data-value=per_hour.to_string()
                                         >
                                             {format!(

@@ -128,7 +128,7 @@ fn the_fintechs_payback_is_the_engineering_cost_over_the_monthly_saving() {
     run.run_to_end();
     let results = run.results();
     let saving =
-        results.platforms[0].monthly_tco_usd.mean - results.platforms[1].monthly_tco_usd.mean;
+        results.platforms[0].monthly_tco_usd().mean - results.platforms[1].monthly_tco_usd().mean;
     // Six engineer-months at $200,000 a year: $100,000, repaid at `saving` a month; a month
     // is 730 ÷ 168 weeks.
     let one_off = 6.0 * s.people.fte_cost_usd_per_year / 12.0;

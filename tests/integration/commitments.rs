@@ -37,7 +37,7 @@ fn table(u: f64) -> [f64; 3] {
             platform.name
         );
     }
-    [0, 1, 2].map(|p| r.platforms[p].monthly_tco_usd.mean)
+    [0, 1, 2].map(|p| r.platforms[p].monthly_tco_usd().mean)
 }
 
 #[test]

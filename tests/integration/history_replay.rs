@@ -150,9 +150,9 @@ fn the_recorded_cluster_replays_the_recorded_schedule() {
         .find(|p| p.name == RECORDED_CLUSTER)
         .expect("a result");
     for (got, want) in [
-        (simulated.queue_wait_mean_min, 70.0),
-        (simulated.queue_wait_p50_min, 90.0),
-        (simulated.queue_wait_p95_min, 117.0),
+        (simulated.queue_wait_mean_min(), 70.0),
+        (simulated.queue_wait_p50_min(), 90.0),
+        (simulated.queue_wait_p95_min(), 117.0),
     ] {
         assert!(
             (got.p5 - want).abs() < 1e-6 && (got.p95 - want).abs() < 1e-6,

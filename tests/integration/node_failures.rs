@@ -161,7 +161,7 @@ fn failures_cost_rework_and_replacement_provisioning() {
     };
     assert!(rework(f) > 0.0, "failing nodes cost rework");
     assert_eq!(rework(st), 0.0);
-    assert!(f.monthly_tco_usd.p50 > st.monthly_tco_usd.p50);
+    assert!(f.monthly_tco_usd().p50 > st.monthly_tco_usd().p50);
 }
 
 #[test]

@@ -57,10 +57,13 @@ fn a_three_year_all_upfront_commitment_amortises_to_a_thirty_sixth_a_month() {
     // paid at the start: 36 × $3,650 = $131,400, and nothing after it.
     let s = of(vec![reserved("3y", 10.0, 50.0, 3, Payment::AllUpfront)]);
     let r = report_of(&s);
-    close(r.platforms[0].monthly_tco_usd.mean, 3_650.0);
+    close(r.platforms[0].monthly_tco_usd().mean, 3_650.0);
     let line = &r.payback.as_ref().expect("a payback view").platforms[0];
     close(line.upfront_usd, 131_400.0);
-    close(line.upfront_usd / 36.0, r.platforms[0].monthly_tco_usd.mean);
+    close(
+        line.upfront_usd / 36.0,
+        r.platforms[0].monthly_tco_usd().mean,
+    );
     for m in 0..=MONTHS {
         close(line.cumulative_usd[m], 131_400.0);
         close(line.owed_usd[m], 0.0);
@@ -86,7 +89,7 @@ fn the_line_at_month_twelve_is_twelve_months_one_off_and_the_upfront_not_yet_amo
         s.job_classes[0].arrivals = Arrivals::Steady { per_day: 48.0 };
         s.job_classes[0].duration = Duration::Fixed { hours: 1.0 };
         let r = report_of(&s);
-        let tco = r.platforms[0].monthly_tco_usd.mean;
+        let tco = r.platforms[0].monthly_tco_usd().mean;
         // $10 less 40 % = $6/h: $4,380 a month, committed for 12 × term months.
         let commitment = 4_380.0;
         assert!(tco > commitment + 1.0, "{tco}");

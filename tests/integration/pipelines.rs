@@ -356,7 +356,7 @@ fn a_run_costs_its_delay_times_its_people_times_the_rate() {
     let r = records(&s);
     assert_eq!(r[1].finished_s, Some(8_400));
     let mc = run(&s);
-    let waiting = mc.platforms[0].waiting_cost_usd.as_ref().unwrap().mean;
+    let waiting = mc.platforms[0].waiting_cost_usd().as_ref().unwrap().mean;
     let by_hand = 1_200.0 / 3_600.0 * 3.0 * 100.0 * 730.0 / 24.0;
     assert!(
         (waiting - by_hand).abs() < 1e-9 * by_hand,

@@ -10,11 +10,15 @@ fn csv_rows_are_the_json_report_numbers() {
     // With the price of waiting and a pipeline: 1 + 5 rows more per platform.
     let mut pipeline = preset("pharma-14-stage-pipeline").unwrap().scenario();
     pipeline.people.waiting_usd_per_hour = 100.0;
-    check_csv(pipeline, 6);
+    let platforms = pipeline.platforms.len();
+    check_csv(pipeline, 6 * platforms);
+    // Replicas on the training nodes of one of the two platforms: the jobs they preempt and
+    // the GPU-hours they found no node for.
+    check_csv(preset("one-cluster-for-both").unwrap().scenario(), 2);
 }
 
-/// Every CSV row of `scenario`'s report (8 replications) is its JSON number; `extra` rows per
-/// platform beyond the summaries, categories and comparisons.
+/// Every CSV row of `scenario`'s report (8 replications) is its JSON number; `extra` rows in
+/// all beyond the summaries, categories and comparisons.
 fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
     scenario.replications = 8;
     let mut run = MonteCarlo::new(scenario.clone()).unwrap();
@@ -44,6 +48,7 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
     };
     let n = platforms.len();
     let mut rows = 0;
+    let mut metrics = std::collections::BTreeSet::new();
     for record in reader.records() {
         let r = record.unwrap();
         rows += 1;
@@ -80,7 +85,10 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
                         .expect("pipeline");
                     path.split('.').fold(q, |v, k| &v[k])
                 }
-                None => &p[&r[1]],
+                None => {
+                    metrics.insert((r[0].to_string(), r[1].to_string()));
+                    &p[&r[1]]
+                }
             };
             for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95")] {
                 assert_eq!(number(i), s[stat].as_f64(), "{} {stat}", &r[1]);
@@ -88,7 +96,27 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
         }
     }
     // 18 summaries + 20 categories + 2 × (n − 1) comparisons per platform, and the extra.
-    assert_eq!(rows, n * (18 + 20 + 2 * (n - 1) + extra));
+    assert_eq!(rows, n * (18 + 20 + 2 * (n - 1)) + extra);
+    // Every figure of a platform's JSON entry that is not a list or a breakdown has its row.
+    let lists = [
+        "name",
+        "breakdown_usd",
+        "usd_per_useful_gpu_hour_histogram",
+        "services",
+        "teams",
+        "pipelines",
+    ];
+    for p in platforms {
+        let name = p["name"].as_str().unwrap();
+        for key in p.as_object().unwrap().keys() {
+            if !lists.contains(&key.as_str()) {
+                assert!(
+                    metrics.contains(&(name.to_string(), key.clone())),
+                    "{name}: {key} has no CSV row"
+                );
+            }
+        }
+    }
 }
 
 /// The page colours each category with `--cat-<index>`; its light-theme value is the one the

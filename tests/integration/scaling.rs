@@ -116,7 +116,7 @@ fn a_document_that_names_the_fixed_efficiency_reads_as_one_that_omits_it() {
     let tco = |s: Scenario| {
         let mut run = MonteCarlo::new(s).unwrap();
         run.run_to_end();
-        run.results().platforms[0].monthly_tco_usd.mean.to_bits()
+        run.results().platforms[0].monthly_tco_usd().mean.to_bits()
     };
     assert_eq!(tco(s), tco(read));
 }

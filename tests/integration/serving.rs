@@ -108,7 +108,7 @@ fn a_million_requests_cost_the_replicas_they_kept_busy_plus_the_idle_ones() {
     );
     // The breakdown adds up, with the service in it.
     let sum: f64 = p.breakdown_usd.values().sum();
-    assert!((sum - p.monthly_tco_usd.mean).abs() < 1e-6 * sum);
+    assert!((sum - p.monthly_tco_usd().mean).abs() < 1e-6 * sum);
     // Busy serving is useful compute: 20 req/s of 20 req/s replicas is one replica's time.
     let useful = p.breakdown_usd[gpucost::model::cost_category::Category::UsefulCompute];
     assert!(

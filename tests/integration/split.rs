@@ -34,7 +34,7 @@ fn a_split_pays_one_platforms_training_and_the_others_serving_and_people() {
     let mut run = MonteCarlo::new(s.clone()).expect("valid");
     run.run_batch(1);
     let r = run.results();
-    let tco = |i: usize| r.platforms[i].monthly_tco_usd.p50;
+    let tco = |i: usize| r.platforms[i].monthly_tco_usd().p50;
     let serving_a = 2.0 * 730.0 * 10.0;
     let serving_b = 2.0 * 730.0 * 20.0;
     let people_b = 0.1 * s.people.fte_cost_usd_per_year / 12.0;

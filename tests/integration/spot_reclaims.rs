@@ -193,7 +193,7 @@ fn reclaim_settings_without_waves_change_no_bit() {
         run.results()
             .platforms
             .iter()
-            .map(|p| p.monthly_tco_usd.mean.to_bits())
+            .map(|p| p.monthly_tco_usd().mean.to_bits())
             .collect::<Vec<_>>()
     };
     assert_eq!(tco(base), tco(set));

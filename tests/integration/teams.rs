@@ -367,7 +367,7 @@ fn each_teams_bill_by_hand_adds_up_to_the_tco_under_every_rule() {
         run.run_to_end();
         let r = &run.results().platforms[0];
         let means: f64 = r.teams.iter().map(|t| t.monthly_usd.mean).sum();
-        assert!((means - r.monthly_tco_usd.mean).abs() < 1e-6 * means);
+        assert!((means - r.monthly_tco_usd().mean).abs() < 1e-6 * means);
     }
 }
 

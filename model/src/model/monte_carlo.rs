@@ -8,6 +8,9 @@ use super::budget::{CutOff, EventBudget};
 use super::collector::ReplicationCollector;
 use super::error::ScenarioError;
 use super::outcome_cache::OutcomeCache;
+use super::output::PerOutput;
+pub use super::paired::PairedComparison;
+pub use super::platform_result::PlatformResult;
 use super::scenario::{limits, Scenario, ValidScenario};
 use super::serving::platform::ServiceOutcome;
 use super::sim::outcome::{PipelineOutcome, TeamOutcome};
@@ -50,7 +53,7 @@ pub fn run_replication_within(
 /// assert_eq!(run.run_batch(3), 3);
 /// let results = run.results();
 /// assert_eq!(results.replications, 3);
-/// let tco = &results.platforms[0].monthly_tco_usd;
+/// let tco = results.platforms[0].monthly_tco_usd();
 /// assert!(tco.p5 <= tco.p50 && tco.p50 <= tco.p95);
 ///
 /// // The same seed gives the same numbers, however the run is sliced.
@@ -284,88 +287,6 @@ impl Shard {
     }
 }
 
-/// One platform over all replications.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-pub struct PlatformResult {
-    /// Platform name.
-    pub name: String,
-    /// Monthly total cost of ownership, USD.
-    pub monthly_tco_usd: Summary,
-    /// USD per useful reference-GPU-hour; `None` when no replication did useful work.
-    pub usd_per_useful_gpu_hour: Option<Summary>,
-    /// USD per successful job; `None` when no job finished.
-    pub usd_per_successful_job: Option<Summary>,
-    /// GPU utilization (useful ÷ paid GPU-time).
-    pub utilization: Summary,
-    /// Useful work done within the horizon, reference-GPU-hours per replication (compute
-    /// that counted: not redone after an interruption, not spent on a failed attempt).
-    pub useful_gpu_hours: Summary,
-    /// Per-replication median queue wait, minutes.
-    pub queue_wait_p50_min: Summary,
-    /// Per-replication 95th-percentile queue wait, minutes.
-    pub queue_wait_p95_min: Summary,
-    /// Mean queue wait per replication, minutes. Every submitted job counts; one that has not
-    /// started computing by the horizon counts its wait up to it (a lower bound).
-    pub queue_wait_mean_min: Summary,
-    /// Part of the mean queue wait spent waiting for a slot or for nodes, minutes.
-    pub queue_wait_for_nodes_min: Summary,
-    /// Part of the mean queue wait spent pulling images, minutes.
-    pub queue_wait_image_pull_min: Summary,
-    /// Part of the mean queue wait spent reading data before the first compute, minutes
-    /// (only where the platform stages data).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub queue_wait_staging_min: Option<Summary>,
-    /// Of the part waiting for nodes: waiting for capacity (nodes requested, GPUs not yet
-    /// available), minutes.
-    pub queue_wait_capacity_min: Summary,
-    /// Of the part waiting for nodes: node provisioning, minutes.
-    pub queue_wait_provisioning_min: Summary,
-    /// Mean monthly cost by category, USD; the categories add up to the mean total.
-    pub breakdown_usd: Breakdown,
-    /// Jobs finished per replication.
-    pub jobs_completed: Summary,
-    /// Jobs given up per replication.
-    pub jobs_failed: Summary,
-    /// Jobs still queued (or waiting for nodes) at the horizon, per replication.
-    pub jobs_waiting: Summary,
-    /// Spot interruptions per replication.
-    pub interruptions: Summary,
-    /// Peak nodes per replication.
-    pub peak_nodes: Summary,
-    /// Turnaround inflation (wall time ÷ nominal run time), per replication mean over its
-    /// finished jobs; `None` when no job finished.
-    pub turnaround_inflation: Option<Summary>,
-    /// Histogram of USD per useful GPU-hour over replications.
-    pub usd_per_useful_gpu_hour_histogram: Histogram,
-    /// The scenario's services on this platform, in its order (absent without services).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub services: Vec<ServiceResult>,
-    /// Training jobs evicted, per replication: for a replica where replicas share training's
-    /// nodes, or for another team's quota or a higher priority (only where either can
-    /// happen).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preemptions: Option<Summary>,
-    /// Nodes whose hardware failed, per replication (only where a pool's nodes can fail).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_failures: Option<Summary>,
-    /// GPU-hours the services asked for on training's nodes and found no GPU for, per
-    /// replication (only where replicas share training's nodes).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub service_gpu_hours_without_node: Option<Summary>,
-    /// Each team's bill (absent where no job class names a team and no platform sets a team
-    /// policy).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub teams: Vec<TeamResult>,
-    /// The price of waiting, USD per month (`PlatformOutcome::waiting_cost_usd`), beside the
-    /// TCO and never in it; only where `people.waiting_usd_per_hour` is set.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub waiting_cost_usd: Option<Summary>,
-    /// Each pipeline on this platform, in the scenario's order (absent without pipelines).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pipelines: Vec<PipelineResult>,
-}
-
 /// One pipeline on one platform over all replications.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
@@ -439,22 +360,6 @@ pub struct ServiceResult {
     pub replica_hours: Summary,
 }
 
-/// "A is cheaper than B in X % of replications" (common random numbers make this paired).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-pub struct PairedComparison {
-    /// Platform A.
-    pub a: String,
-    /// Platform B.
-    pub b: String,
-    /// Share (0–1) of replications in which A's monthly TCO is below B's.
-    pub a_cheaper_share: f64,
-    /// Share (0–1) of replications in which A's USD per useful GPU-hour is below B's. A
-    /// platform that did no useful work in a replication has no such cost there and loses to
-    /// one that did (it is lower than neither when neither did).
-    pub a_lower_usd_per_useful_gpu_hour_share: f64,
-}
-
 /// The summary of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
@@ -497,16 +402,7 @@ impl Results {
                         .filter_map(|rep| f(&rep.as_ref()[p]))
                         .collect()
                 };
-                let summary = |v: Vec<f64>| {
-                    Summary::of(&v).unwrap_or(Summary {
-                        mean: 0.0,
-                        p5: 0.0,
-                        p50: 0.0,
-                        p95: 0.0,
-                    })
-                };
-                let colocated = !scenario.services.is_empty()
-                    && crate::model::serving::platform::shares_training_nodes(platform);
+                let summary = |v: Vec<f64>| Summary::of(&v).unwrap_or(Summary::ZERO);
                 let mut breakdown = Breakdown::default();
                 for rep in outcomes {
                     breakdown.add(&rep.as_ref()[p].breakdown_usd);
@@ -517,37 +413,17 @@ impl Results {
                     breakdown
                 };
                 let per_hour = opt_col(&|o| o.usd_per_useful_gpu_hour);
+                let outputs = PerOutput::from_fn(|output| {
+                    output.summarise(
+                        scenario,
+                        platform,
+                        outcomes.iter().map(|rep| &rep.as_ref()[p]),
+                    )
+                });
                 PlatformResult {
                     name: platform.name.clone(),
-                    monthly_tco_usd: summary(col(&|o| o.monthly_tco_usd)),
-                    usd_per_useful_gpu_hour: Summary::of(&per_hour),
-                    usd_per_successful_job: Summary::of(&opt_col(&|o| o.usd_per_successful_job)),
-                    utilization: summary(col(&|o| o.utilization)),
-                    useful_gpu_hours: summary(col(&|o| o.useful_reference_gpu_hours)),
-                    queue_wait_p50_min: summary(col(&|o| o.queue_wait_p50_s / 60.0)),
-                    queue_wait_p95_min: summary(col(&|o| o.queue_wait_p95_s / 60.0)),
-                    queue_wait_mean_min: summary(col(&|o| o.queue_wait_mean_s / 60.0)),
-                    queue_wait_for_nodes_min: summary(col(&|o| {
-                        o.queue_wait_for_nodes_mean_s / 60.0
-                    })),
-                    queue_wait_image_pull_min: summary(col(&|o| {
-                        o.queue_wait_image_pull_mean_s / 60.0
-                    })),
-                    queue_wait_staging_min: platform
-                        .staging
-                        .stages()
-                        .then(|| summary(col(&|o| o.queue_wait_staging_mean_s / 60.0))),
-                    queue_wait_capacity_min: summary(col(&|o| o.queue_wait_capacity_mean_s / 60.0)),
-                    queue_wait_provisioning_min: summary(col(&|o| {
-                        o.queue_wait_provisioning_mean_s / 60.0
-                    })),
+                    outputs,
                     breakdown_usd: breakdown,
-                    jobs_completed: summary(col(&|o| o.jobs_completed as f64)),
-                    jobs_failed: summary(col(&|o| o.jobs_failed as f64)),
-                    jobs_waiting: summary(col(&|o| o.jobs_waiting as f64)),
-                    interruptions: summary(col(&|o| o.interruptions as f64)),
-                    peak_nodes: summary(col(&|o| o.peak_nodes as f64)),
-                    turnaround_inflation: Summary::of(&opt_col(&|o| o.turnaround_inflation)),
                     usd_per_useful_gpu_hour_histogram: Histogram::of(&per_hour, 20),
                     services: scenario
                         .services
@@ -587,17 +463,6 @@ impl Results {
                             }
                         })
                         .collect(),
-                    preemptions: (colocated
-                        || !platform.preemption.is_off()
-                        || platform.preemption.consolidates())
-                    .then(|| summary(col(&|o| o.preemptions as f64))),
-                    node_failures: platform
-                        .node_pools
-                        .iter()
-                        .any(|p| p.node_failures_per_node_hour > 0.0)
-                        .then(|| summary(col(&|o| o.node_failures as f64))),
-                    service_gpu_hours_without_node: colocated
-                        .then(|| summary(col(&|o| o.service_gpu_hours_without_node))),
                     teams: {
                         // By name, in the order they first appear (the shared entry may be
                         // in some replications only); a replication without one counts 0.
@@ -627,8 +492,6 @@ impl Results {
                             })
                             .collect()
                     },
-                    waiting_cost_usd: (scenario.people.waiting_usd_per_hour > 0.0)
-                        .then(|| summary(col(&|o| o.waiting_cost_usd))),
                     pipelines: scenario
                         .pipelines
                         .iter()
@@ -663,30 +526,13 @@ impl Results {
                 if a == b {
                     continue;
                 }
-                let share = |lower: &dyn Fn(&PlatformOutcome, &PlatformOutcome) -> bool| {
-                    let wins = outcomes
+                paired.push(PairedComparison::of(
+                    &pa.name,
+                    &pb.name,
+                    outcomes
                         .iter()
-                        .filter(|rep| lower(&rep.as_ref()[a], &rep.as_ref()[b]))
-                        .count();
-                    if n > 0 {
-                        wins as f64 / n as f64
-                    } else {
-                        0.0
-                    }
-                };
-                paired.push(PairedComparison {
-                    a: pa.name.clone(),
-                    b: pb.name.clone(),
-                    a_cheaper_share: share(&|a, b| a.monthly_tco_usd < b.monthly_tco_usd),
-                    a_lower_usd_per_useful_gpu_hour_share: share(&|a, b| match (
-                        a.usd_per_useful_gpu_hour,
-                        b.usd_per_useful_gpu_hour,
-                    ) {
-                        (Some(a), Some(b)) => a < b,
-                        (Some(_), None) => true,
-                        (None, _) => false,
-                    }),
-                });
+                        .map(|rep| (&rep.as_ref()[a], &rep.as_ref()[b])),
+                ));
             }
         }
         Results {

@@ -117,6 +117,14 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// All zeros: what an output every platform has reads before any replication.
+    pub const ZERO: Summary = Summary {
+        mean: 0.0,
+        p5: 0.0,
+        p50: 0.0,
+        p95: 0.0,
+    };
+
     /// Summarises `values` (any order). `None` for no values.
     pub fn of(values: &[f64]) -> Option<Summary> {
         if values.is_empty() {

@@ -103,9 +103,9 @@ pub fn headline_pairs<'a>(a: &'a Results, b: &'a Results) -> Vec<HeadlinePair> {
                 |f: &dyn Fn(&PlatformResult) -> Option<f64>| (pa.and_then(f), pb.and_then(f));
             HeadlinePair {
                 platform: name.to_string(),
-                monthly_tco_p50: both(&|p| Some(p.monthly_tco_usd.p50)),
-                usd_per_useful_gpu_hour_p50: both(&|p| p.usd_per_useful_gpu_hour.map(|s| s.p50)),
-                queue_wait_p95_min: both(&|p| Some(p.queue_wait_p95_min.mean)),
+                monthly_tco_p50: both(&|p| Some(p.monthly_tco_usd().p50)),
+                usd_per_useful_gpu_hour_p50: both(&|p| p.usd_per_useful_gpu_hour().map(|s| s.p50)),
+                queue_wait_p95_min: both(&|p| Some(p.queue_wait_p95_min().mean)),
             }
         })
         .collect()

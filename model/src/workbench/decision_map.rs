@@ -178,9 +178,10 @@ impl MapSettings {
     /// The link's part: `map=<x>:<from>:<to>,<y>:<from>:<to>[,tco]`.
     pub fn link_part(&self) -> String {
         let axis = |a: &MapAxis| format!("{}:{}:{}", a.knob, a.from, a.to);
-        let metric = match self.metric {
-            VerdictMetric::UsdPerUsefulGpuHour => String::new(),
-            other => format!(",{}", other.key()),
+        let metric = if self.metric == VerdictMetric::default() {
+            String::new()
+        } else {
+            format!(",{}", self.metric.key())
         };
         format!("map={},{}{metric}", axis(&self.x), axis(&self.y))
     }
@@ -561,7 +562,7 @@ mod tests {
         assert_eq!(settings.x.knob, "spot_interruption_rate");
         assert_eq!(settings.y.knob, "utilization");
         settings.x.to = 0.05;
-        settings.metric = VerdictMetric::MonthlyTco;
+        settings.metric = VerdictMetric::MONTHLY_TCO;
         let part = settings.link_part();
         assert_eq!(
             part,

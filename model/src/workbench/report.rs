@@ -4,6 +4,7 @@
 
 use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
+use crate::model::output::{Output, Presence};
 use crate::model::payback::{self, Payback};
 use crate::model::scenario::Scenario;
 use crate::model::split::SplitWorkload;
@@ -65,7 +66,7 @@ pub fn payback_of(scenario: &Scenario, results: &Results) -> Payback {
     let tco: Vec<f64> = results
         .platforms
         .iter()
-        .map(|p| p.monthly_tco_usd.mean)
+        .map(|p| p.monthly_tco_usd().mean)
         .collect();
     payback::payback(scenario, &tco)
 }
@@ -78,12 +79,12 @@ pub fn report_json_text(scenario: &Scenario, results: &Results) -> String {
 /// The CSV header.
 pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,replications,engine_version";
 
-/// The results as CSV: for each platform, one row per summarised metric (mean, p5, p50, p95),
-/// one per cost category (`breakdown_usd.<category>`, mean monthly USD) and one per paired
-/// comparison (`cheaper_than.<other platform>` on TCO and
-/// `lower_usd_per_useful_gpu_hour_than.<other platform>`, shares of replications); where the
-/// scenario has them, `waiting_cost_usd` and each pipeline's `pipelines.<name>.<metric>`; a
-/// metric no replication could measure has empty cells.
+/// The results as CSV: for each platform, one row per output it has (mean, p5, p50, p95; in
+/// the table of outputs' order, [`crate::model::output`]), each pipeline's
+/// `pipelines.<name>.<metric>`, one per cost category (`breakdown_usd.<category>`, mean monthly
+/// USD) and one per paired comparison and output a verdict ranks by (`cheaper_than.<other
+/// platform>` on TCO, `lower_usd_per_useful_gpu_hour_than.<other platform>`: shares of
+/// replications); an output no replication could measure has empty cells.
 pub fn report_csv(results: &Results) -> String {
     let mut out = String::from(CSV_HEADER);
     out.push('\n');
@@ -100,19 +101,13 @@ pub fn report_csv(results: &Results) -> String {
             });
             let _ = writeln!(out, "{name},{metric},{cells},{tail}");
         };
-        for (metric, summary) in summaries(p) {
-            row(&mut out, metric, summary);
-        }
-        // Where the scenario has them: the price of waiting, node failures, and each
-        // pipeline's figures.
-        if let Some(staging) = &p.queue_wait_staging_min {
-            row(&mut out, "queue_wait_staging_min", Some(staging));
-        }
-        if let Some(waiting) = &p.waiting_cost_usd {
-            row(&mut out, "waiting_cost_usd", Some(waiting));
-        }
-        if let Some(failures) = &p.node_failures {
-            row(&mut out, "node_failures", Some(failures));
+        for output in Output::ALL {
+            let summary = p.get(output);
+            // An output that applies only somewhere has a row only there.
+            let applies = summary.is_some() || !matches!(output.row().presence, Presence::Where(_));
+            if applies {
+                row(&mut out, output.key(), summary.as_ref());
+            }
         }
         for q in &p.pipelines {
             for (metric, summary) in [
@@ -134,56 +129,20 @@ pub fn report_csv(results: &Results) -> String {
             let _ = writeln!(out, "{name},breakdown_usd.{category},{usd},,,,{tail}");
         }
         for pair in results.paired.iter().filter(|c| c.a == p.name) {
-            let _ = writeln!(
-                out,
-                "{name},{},{},,,,{tail}",
-                csv_cell(&format!("cheaper_than.{}", pair.b)),
-                pair.a_cheaper_share
-            );
-            let _ = writeln!(
-                out,
-                "{name},{},{},,,,{tail}",
-                csv_cell(&format!("lower_usd_per_useful_gpu_hour_than.{}", pair.b)),
-                pair.a_lower_usd_per_useful_gpu_hour_share
-            );
+            for output in Output::ALL {
+                if let (Some(ranking), Some(share)) =
+                    (output.row().ranking, pair.lower_share(output))
+                {
+                    let _ = writeln!(
+                        out,
+                        "{name},{},{share},,,,{tail}",
+                        csv_cell(&format!("{}.{}", ranking.csv_key, pair.b)),
+                    );
+                }
+            }
         }
     }
     out
-}
-
-fn summaries(p: &PlatformResult) -> [(&'static str, Option<&Summary>); 18] {
-    [
-        ("monthly_tco_usd", Some(&p.monthly_tco_usd)),
-        (
-            "usd_per_useful_gpu_hour",
-            p.usd_per_useful_gpu_hour.as_ref(),
-        ),
-        ("usd_per_successful_job", p.usd_per_successful_job.as_ref()),
-        ("utilization", Some(&p.utilization)),
-        ("useful_gpu_hours", Some(&p.useful_gpu_hours)),
-        ("queue_wait_p50_min", Some(&p.queue_wait_p50_min)),
-        ("queue_wait_p95_min", Some(&p.queue_wait_p95_min)),
-        ("queue_wait_mean_min", Some(&p.queue_wait_mean_min)),
-        (
-            "queue_wait_for_nodes_min",
-            Some(&p.queue_wait_for_nodes_min),
-        ),
-        (
-            "queue_wait_image_pull_min",
-            Some(&p.queue_wait_image_pull_min),
-        ),
-        ("queue_wait_capacity_min", Some(&p.queue_wait_capacity_min)),
-        (
-            "queue_wait_provisioning_min",
-            Some(&p.queue_wait_provisioning_min),
-        ),
-        ("jobs_completed", Some(&p.jobs_completed)),
-        ("jobs_failed", Some(&p.jobs_failed)),
-        ("jobs_waiting", Some(&p.jobs_waiting)),
-        ("interruptions", Some(&p.interruptions)),
-        ("peak_nodes", Some(&p.peak_nodes)),
-        ("turnaround_inflation", p.turnaround_inflation.as_ref()),
-    ]
 }
 
 /// A CSV cell: quoted when it holds a comma, quote or line break (RFC 4180), and prefixed with

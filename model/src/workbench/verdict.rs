@@ -8,88 +8,101 @@
 //! the comparison paired); the share quoted is the one against its strongest rival, the platform
 //! it beats least often.
 
-use crate::format::{percent, usd, usd_cents};
+use crate::format::{percent, usd};
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
+use crate::model::output::{Output, Ranking};
 use crate::model::sensitivity::TornadoBar;
 
 /// The share of paired replications a platform must be lower in to be named the winner.
 pub const DECISIVE_SHARE: f64 = 0.9;
 
-/// What the verdict ranks the platforms by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum VerdictMetric {
+/// What the verdict ranks the platforms by: an output of the table that has a
+/// [`Ranking`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerdictMetric(Output);
+
+impl Default for VerdictMetric {
     /// USD per useful reference-GPU-hour (median over replications).
-    #[default]
-    UsdPerUsefulGpuHour,
-    /// Monthly total cost of ownership (median over replications).
-    MonthlyTco,
+    fn default() -> Self {
+        VerdictMetric::USD_PER_USEFUL_GPU_HOUR
+    }
 }
 
 impl VerdictMetric {
-    /// Every metric a verdict can rank by, the default first.
-    pub const ALL: [VerdictMetric; 2] = [
-        VerdictMetric::UsdPerUsefulGpuHour,
-        VerdictMetric::MonthlyTco,
-    ];
+    /// USD per useful reference-GPU-hour (median over replications): the default.
+    pub const USD_PER_USEFUL_GPU_HOUR: VerdictMetric = VerdictMetric(Output::UsdPerUsefulGpuHour);
+    /// Monthly total cost of ownership (median over replications).
+    pub const MONTHLY_TCO: VerdictMetric = VerdictMetric(Output::MonthlyTcoUsd);
+
+    /// The metric that ranks by `output`, if a verdict can.
+    pub fn of(output: Output) -> Option<VerdictMetric> {
+        output.row().ranking.map(|_| VerdictMetric(output))
+    }
+
+    /// Every metric a verdict can rank by, the default first, then in the table's order.
+    pub fn all() -> impl Iterator<Item = VerdictMetric> {
+        std::iter::once(VerdictMetric::default()).chain(
+            Output::ALL
+                .into_iter()
+                .filter_map(VerdictMetric::of)
+                .filter(|m| *m != VerdictMetric::default()),
+        )
+    }
+
+    /// The output it ranks by.
+    pub fn output(self) -> Output {
+        self.0
+    }
+
+    fn ranking(self) -> Ranking {
+        // Made only from outputs with a ranking (`of` and the constants; a test checks
+        // those).
+        self.0.row().ranking.unwrap_or(Ranking {
+            key: "",
+            phrase: "",
+            paired_key: "",
+            paired_doc: "",
+            csv_key: "",
+        })
+    }
 
     /// Its key in a link and in the page's choice.
     pub fn key(self) -> &'static str {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => "useful",
-            VerdictMetric::MonthlyTco => "tco",
-        }
+        self.ranking().key
     }
 
     /// Its label in the page's choice.
     pub fn label(self) -> &'static str {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => "$ per useful GPU-hour",
-            VerdictMetric::MonthlyTco => "Monthly TCO",
-        }
+        self.0.row().label
     }
 
     /// The report's metric it is (the CSV column of a leader's value: `leader_<report key>`).
     pub fn report_key(self) -> &'static str {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => "usd_per_useful_gpu_hour",
-            VerdictMetric::MonthlyTco => "monthly_tco_usd",
-        }
+        self.0.key()
     }
 
     /// The metric with this key.
     pub fn from_key(key: &str) -> Option<VerdictMetric> {
-        VerdictMetric::ALL.into_iter().find(|m| m.key() == key)
+        VerdictMetric::all().find(|m| m.key() == key)
     }
 
     /// The platform's median of this metric; `None` when no replication measured it.
     pub fn value(self, platform: &PlatformResult) -> Option<f64> {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => platform.usd_per_useful_gpu_hour.map(|s| s.p50),
-            VerdictMetric::MonthlyTco => Some(platform.monthly_tco_usd.p50),
-        }
+        platform.get(self.0).map(|s| s.p50)
     }
 
     /// The share of replications in which `pair.a` is lower than `pair.b` on this metric.
     pub fn lower_share(self, pair: &PairedComparison) -> f64 {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => pair.a_lower_usd_per_useful_gpu_hour_share,
-            VerdictMetric::MonthlyTco => pair.a_cheaper_share,
-        }
+        pair.lower_share(self.0).unwrap_or(0.0)
     }
 
     /// "per useful GPU-hour", as the sentence says it after "costs least".
     pub fn phrase(self) -> &'static str {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => "per useful GPU-hour",
-            VerdictMetric::MonthlyTco => "in monthly TCO",
-        }
+        self.ranking().phrase
     }
 
     fn money(self, value: f64) -> String {
-        match self {
-            VerdictMetric::UsdPerUsefulGpuHour => usd_cents(value),
-            VerdictMetric::MonthlyTco => usd(value),
-        }
+        self.0.row().unit.text(value)
     }
 }
 
@@ -296,7 +309,7 @@ mod tests {
         // EKS is lowest in all 10 runs; SageMaker is closer to it than Batch.
         let per_hour = [[Some(5.0), Some(1.5), Some(2.0)]; 10];
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
-        let v = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(v.winner.as_deref(), Some(EKS));
         assert_eq!(v.rival.as_deref(), Some(SAGEMAKER));
         assert_eq!(v.share, Some(1.0));
@@ -313,9 +326,9 @@ mod tests {
         // Batch has the lowest TCO in every run but the highest cost per useful GPU-hour.
         let per_hour = [[Some(9.0), Some(1.0), Some(2.0)]; 4];
         let results = results_of(&per_hour, &[[1.0, 5.0, 6.0]; 4]);
-        let by_hour = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        let by_hour = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(by_hour.winner.as_deref(), Some(EKS));
-        let by_tco = verdict(&results, VerdictMetric::MonthlyTco);
+        let by_tco = verdict(&results, VerdictMetric::MONTHLY_TCO);
         assert_eq!(by_tco.winner.as_deref(), Some(BATCH));
         assert!(by_tco
             .sentence
@@ -330,7 +343,7 @@ mod tests {
         per_hour[3][2] = Some(0.9);
         per_hour[7][2] = Some(0.9);
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
-        let v = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(v.winner, None);
         assert_eq!(v.leader.as_deref(), Some(EKS));
         assert_eq!(v.share, Some(0.8));
@@ -350,6 +363,20 @@ mod tests {
     }
 
     #[test]
+    fn every_metric_ranks_by_an_output_with_a_ranking_and_reads_back_from_its_key() {
+        let all: Vec<VerdictMetric> = VerdictMetric::all().collect();
+        assert_eq!(all[0], VerdictMetric::default());
+        assert!(all.contains(&VerdictMetric::MONTHLY_TCO));
+        for m in all {
+            assert!(m.output().row().ranking.is_some(), "{m:?}");
+            assert!(!m.key().is_empty() && !m.phrase().is_empty(), "{m:?}");
+            assert_eq!(VerdictMetric::from_key(m.key()), Some(m));
+            assert_eq!(VerdictMetric::of(m.output()), Some(m));
+        }
+        assert_eq!(VerdictMetric::of(Output::PeakNodes), None);
+    }
+
+    #[test]
     fn a_platform_with_no_useful_work_loses_every_pair_and_ranks_last() {
         let per_hour = [[None, Some(3.0), Some(2.0)]; 5];
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 5]);
@@ -359,16 +386,17 @@ mod tests {
                 .iter()
                 .find(|p| p.a == a && p.b == b)
                 .unwrap()
-                .a_lower_usd_per_useful_gpu_hour_share
+                .lower_share(Output::UsdPerUsefulGpuHour)
+                .unwrap()
         };
         assert_eq!(pair(EKS, BATCH), 1.0);
         assert_eq!(pair(BATCH, EKS), 0.0);
         assert_eq!(pair(SAGEMAKER, EKS), 1.0);
-        let v = verdict(&results, VerdictMetric::UsdPerUsefulGpuHour);
+        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(v.winner.as_deref(), Some(SAGEMAKER));
         assert_eq!(v.rival.as_deref(), Some(EKS));
         let nothing = results_of(&[[None, None, None]; 5], &[[1.0, 2.0, 3.0]; 5]);
-        let v = verdict(&nothing, VerdictMetric::UsdPerUsefulGpuHour);
+        let v = verdict(&nothing, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(v.winner, None);
         assert!(v.sentence.starts_with("No platform did useful work"));
     }

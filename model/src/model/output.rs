@@ -1,0 +1,662 @@
+//! The outputs of MODEL.md, as one table: each platform-level metric's key, label, unit, doc,
+//! when it applies, how one replication measures it, how a card shows it and whether a verdict
+//! can rank by it.
+//!
+//! The table drives the report's JSON and CSV and its schema
+//! ([`crate::model::platform_result::PlatformResult`]), the cards' `data-metric` hooks, labels
+//! and help, the verdict and the decision map ([`crate::workbench::verdict::VerdictMetric`]),
+//! and the paired comparisons. The declaration order is the order of the JSON report, the CSV
+//! and the cards. A new metric is one row in `outputs!` below plus how it is measured (a figure of
+//! [`PlatformOutcome`]).
+//!
+//! The breakdown (see [`crate::model::cost_category`]) and the services', teams' and
+//! pipelines' figures have tables of their own.
+
+use crate::format::{percent, trim_number, usd, usd_cents, wait};
+use crate::model::monte_carlo::PlatformResult;
+use crate::model::scenario::{Platform, Scenario};
+use crate::model::serving::platform::shares_training_nodes;
+use crate::model::sim::PlatformOutcome;
+use crate::model::stats::Summary;
+use std::ops::{Index, IndexMut};
+
+/// What an output counts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// USD per 730-hour month.
+    UsdPerMonth,
+    /// USD per unit of work (a useful GPU-hour, a job), shown to the cent.
+    Usd,
+    /// A share, 0–1, shown as a percentage.
+    Share,
+    /// Minutes, shown in the unit that reads best.
+    Minutes,
+    /// Reference-GPU-hours.
+    GpuHours,
+    /// A count per replication (its mean may be fractional).
+    Count,
+    /// A ratio (1 = none).
+    Ratio,
+}
+
+impl Unit {
+    /// `value` as a card shows it.
+    pub fn text(self, value: f64) -> String {
+        match self {
+            Unit::UsdPerMonth => usd(value),
+            Unit::Usd => usd_cents(value),
+            Unit::Share => percent(value),
+            Unit::Minutes => wait(value),
+            Unit::Ratio => format!("×{value:.2}"),
+            // A mean count to one decimal; a rare one (a few hundredths a month) as such
+            // rather than rounded to 0.
+            Unit::GpuHours | Unit::Count if value > 0.0 && value < 0.1 => format!("{value:.2}"),
+            Unit::GpuHours | Unit::Count => trim_number((value * 10.0).round() / 10.0),
+        }
+    }
+
+    /// Its symbol in the docs (`USD/month`, `min`…).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Unit::UsdPerMonth => "USD/month",
+            Unit::Usd => "USD",
+            Unit::Share => "share",
+            Unit::Minutes => "min",
+            Unit::GpuHours => "GPU-h",
+            Unit::Count => "count",
+            Unit::Ratio => "ratio",
+        }
+    }
+}
+
+/// Where a platform's result has an output.
+#[derive(Debug, Clone, Copy)]
+pub enum Presence {
+    /// On every platform (zeros when no replication finished).
+    Always,
+    /// Where at least one replication measured it (written as `null` where none did: nothing
+    /// useful ran, no job finished).
+    WhereMeasured,
+    /// Only where the scenario and the platform can produce it (left out of the report
+    /// elsewhere).
+    Where(fn(&Scenario, &Platform) -> bool),
+}
+
+/// The statistic a card shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    /// The mean over replications.
+    Mean,
+    /// The median over replications.
+    P50,
+}
+
+impl Stat {
+    /// Its key in a card's `data-metric` (`<output>.<stat>`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Stat::Mean => "mean",
+            Stat::P50 => "p50",
+        }
+    }
+
+    /// Its value in `summary`.
+    pub fn of(self, summary: &Summary) -> f64 {
+        match self {
+            Stat::Mean => summary.mean,
+            Stat::P50 => summary.p50,
+        }
+    }
+}
+
+/// Where on a platform's card an output shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The headline numbers.
+    Headline,
+    /// The second row, beyond the headline numbers.
+    Details,
+}
+
+/// How a platform's card shows an output.
+#[derive(Debug, Clone, Copy)]
+pub struct Card {
+    /// Where.
+    pub section: Section,
+    /// Which statistic.
+    pub stat: Stat,
+    /// Its label there.
+    pub label: &'static str,
+    /// Its tooltip: what it counts.
+    pub help: &'static str,
+    /// A figure about jobs, left off a scenario that only serves.
+    pub jobs_only: bool,
+}
+
+/// How a verdict ranks the platforms by an output, and the paired comparison of it.
+#[derive(Debug, Clone, Copy)]
+pub struct Ranking {
+    /// Its key in a link (`map=…,<key>`) and in the page's choice.
+    pub key: &'static str,
+    /// "per useful GPU-hour", as the verdict says it after "costs least".
+    pub phrase: &'static str,
+    /// The paired comparison's share in the report (`a_cheaper_share`).
+    pub paired_key: &'static str,
+    /// What that share is (the report's schema).
+    pub paired_doc: &'static str,
+    /// The CSV's metric of that share, before the other platform's name (`cheaper_than`).
+    pub csv_key: &'static str,
+}
+
+/// An output's row in the table.
+#[derive(Debug)]
+pub struct OutputRow {
+    /// Its key in the JSON report, the CSV and the cards' `data-metric`.
+    pub key: &'static str,
+    /// What it is (the report's schema): its doc lines.
+    doc: &'static [&'static str],
+    /// Its name in a choice (the verdict's).
+    pub label: &'static str,
+    /// What it counts in.
+    pub unit: Unit,
+    /// Where a platform's result has it.
+    pub presence: Presence,
+    /// Its value in one replication; `None` where that replication cannot have one.
+    pub measure: fn(&PlatformOutcome) -> Option<f64>,
+    /// How a platform's card shows it, if it does.
+    pub card: Option<Card>,
+    /// How a verdict ranks by it, if one can.
+    pub ranking: Option<Ranking>,
+}
+
+/// The table: an enum variant and accessor per row, the doc comment its description.
+macro_rules! outputs {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident => $key:ident: $presence:ident $(($condition:expr))? {
+            $($field:ident: $value:expr),* $(,)?
+        }
+    )*) => {
+        /// A platform-level output (one row of the table).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Output {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        /// Number of outputs.
+        pub const OUTPUT_COUNT: usize = [$(stringify!($variant)),*].len();
+
+        static ROWS: [OutputRow; OUTPUT_COUNT] = [$(
+            OutputRow {
+                key: stringify!($key),
+                doc: &[$($doc),*],
+                presence: outputs!(@presence $presence $(($condition))?),
+                $($field: $value,)*
+            },
+        )*];
+
+        impl Output {
+            /// Every output, in the report's order.
+            pub const ALL: [Output; OUTPUT_COUNT] = [$(Output::$variant),*];
+        }
+
+        /// Each output by name (the table's accessors).
+        impl PlatformResult {
+            $(outputs!(@accessor $presence, $key, $variant, $($doc)*);)*
+        }
+    };
+    (@presence Always) => { Presence::Always };
+    (@presence WhereMeasured) => { Presence::WhereMeasured };
+    (@presence Where($condition:expr)) => { Presence::Where($condition) };
+    (@accessor Always, $key:ident, $variant:ident, $($doc:literal)*) => {
+        $(#[doc = $doc])*
+        pub fn $key(&self) -> Summary {
+            self.get(Output::$variant).unwrap_or(Summary::ZERO)
+        }
+    };
+    (@accessor $presence:ident, $key:ident, $variant:ident, $($doc:literal)*) => {
+        $(#[doc = $doc])*
+        pub fn $key(&self) -> Option<Summary> {
+            self.get(Output::$variant)
+        }
+    };
+}
+
+outputs! {
+    /// Monthly total cost of ownership, USD.
+    MonthlyTcoUsd => monthly_tco_usd: Always {
+        label: "Monthly TCO",
+        unit: Unit::UsdPerMonth,
+        measure: |o| Some(o.monthly_tco_usd),
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::P50,
+            label: "Monthly TCO (median)",
+            help: "Total cost of ownership per 730-hour month: compute, fees, egress, storage, people and tools; median over replications with the 5th–95th percentile range.",
+            jobs_only: false,
+        }),
+        ranking: Some(Ranking {
+            key: "tco",
+            phrase: "in monthly TCO",
+            paired_key: "a_cheaper_share",
+            paired_doc: "Share (0–1) of replications in which A's monthly TCO is below B's.",
+            csv_key: "cheaper_than",
+        }),
+    }
+    /// USD per useful reference-GPU-hour; `None` when no replication did useful work.
+    UsdPerUsefulGpuHour => usd_per_useful_gpu_hour: WhereMeasured {
+        label: "$ per useful GPU-hour",
+        unit: Unit::Usd,
+        measure: |o| o.usd_per_useful_gpu_hour,
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::P50,
+            label: "$ per useful GPU-hour",
+            help: "Total cost ÷ useful reference-GPU-hours (work kept, measured on the reference GPU); n/a when nothing useful ran.",
+            jobs_only: false,
+        }),
+        ranking: Some(Ranking {
+            key: "useful",
+            phrase: "per useful GPU-hour",
+            paired_key: "a_lower_usd_per_useful_gpu_hour_share",
+            paired_doc: "Share (0–1) of replications in which A's USD per useful GPU-hour is below B's. A\nplatform that did no useful work in a replication has no such cost there and loses to\none that did (it is lower than neither when neither did).",
+            csv_key: "lower_usd_per_useful_gpu_hour_than",
+        }),
+    }
+    /// USD per successful job; `None` when no job finished.
+    UsdPerSuccessfulJob => usd_per_successful_job: WhereMeasured {
+        label: "$ per successful job",
+        unit: Unit::Usd,
+        measure: |o| o.usd_per_successful_job,
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::P50,
+            label: "$ per successful job",
+            help: "Total cost ÷ jobs finished in the horizon.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// GPU utilization (useful ÷ paid GPU-time).
+    Utilization => utilization: Always {
+        label: "GPU utilization",
+        unit: Unit::Share,
+        measure: |o| Some(o.utilization),
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::Mean,
+            label: "GPU utilization",
+            help: "Useful GPU-time ÷ paid GPU-time (the output; not the offered-load slider).",
+            jobs_only: false,
+        }),
+        ranking: None,
+    }
+    /// Useful work done within the horizon, reference-GPU-hours per replication (compute
+    /// that counted: not redone after an interruption, not spent on a failed attempt).
+    UsefulGpuHours => useful_gpu_hours: Always {
+        label: "Useful GPU-hours",
+        unit: Unit::GpuHours,
+        measure: |o| Some(o.useful_reference_gpu_hours),
+        card: None,
+        ranking: None,
+    }
+    /// Per-replication median queue wait, minutes.
+    QueueWaitP50Min => queue_wait_p50_min: Always {
+        label: "Queue wait p50",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_p50_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Per-replication 95th-percentile queue wait, minutes.
+    QueueWaitP95Min => queue_wait_p95_min: Always {
+        label: "Queue wait p95",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_p95_s / 60.0),
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::Mean,
+            label: "Queue wait p95",
+            help: "From submission to the start of useful compute, including capacity wait, provisioning and image pull; 95th percentile per replication, averaged. Jobs still queued at the end of the horizon count their wait up to it.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Mean queue wait per replication, minutes. Every submitted job counts; one that has not
+    /// started computing by the horizon counts its wait up to it (a lower bound).
+    QueueWaitMeanMin => queue_wait_mean_min: Always {
+        label: "Queue wait, mean",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_mean_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Part of the mean queue wait spent waiting for a slot or for nodes, minutes.
+    QueueWaitForNodesMin => queue_wait_for_nodes_min: Always {
+        label: "Waiting for nodes",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_for_nodes_mean_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Part of the mean queue wait spent pulling images, minutes.
+    QueueWaitImagePullMin => queue_wait_image_pull_min: Always {
+        label: "Pulling images",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_image_pull_mean_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Part of the mean queue wait spent reading data before the first compute, minutes
+    /// (only where the platform stages data).
+    QueueWaitStagingMin => queue_wait_staging_min: Where(|_, platform| platform.staging.stages()) {
+        label: "Staging data",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_staging_mean_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Of the part waiting for nodes: waiting for capacity (nodes requested, GPUs not yet
+    /// available), minutes.
+    QueueWaitCapacityMin => queue_wait_capacity_min: Always {
+        label: "Waiting for capacity",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_capacity_mean_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Of the part waiting for nodes: node provisioning, minutes.
+    QueueWaitProvisioningMin => queue_wait_provisioning_min: Always {
+        label: "Provisioning",
+        unit: Unit::Minutes,
+        measure: |o| Some(o.queue_wait_provisioning_mean_s / 60.0),
+        card: None,
+        ranking: None,
+    }
+    /// Jobs finished per replication.
+    JobsCompleted => jobs_completed: Always {
+        label: "Jobs finished",
+        unit: Unit::Count,
+        measure: |o| Some(o.jobs_completed as f64),
+        card: None,
+        ranking: None,
+    }
+    /// Jobs given up per replication.
+    JobsFailed => jobs_failed: Always {
+        label: "Failed jobs",
+        unit: Unit::Count,
+        measure: |o| Some(o.jobs_failed as f64),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Failed jobs",
+            help: "Jobs given up after their last retry over the horizon; mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Jobs still queued (or waiting for nodes) at the horizon, per replication.
+    JobsWaiting => jobs_waiting: Always {
+        label: "Waiting at the end",
+        unit: Unit::Count,
+        measure: |o| Some(o.jobs_waiting as f64),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Waiting at the end",
+            help: "Jobs still queued or waiting for nodes when the horizon ends (a backlog); mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Spot interruptions per replication.
+    Interruptions => interruptions: Always {
+        label: "Spot interruptions",
+        unit: Unit::Count,
+        measure: |o| Some(o.interruptions as f64),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Spot interruptions",
+            help: "Spot interruptions that hit a node over the horizon; mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Peak nodes per replication.
+    PeakNodes => peak_nodes: Always {
+        label: "Peak nodes",
+        unit: Unit::Count,
+        measure: |o| Some(o.peak_nodes as f64),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Peak nodes",
+            help: "Most nodes up or being provisioned at once (the training simulation's: services' replicas count only where they share the training nodes); mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Turnaround inflation (wall time ÷ nominal run time), per replication mean over its
+    /// finished jobs; `None` when no job finished.
+    TurnaroundInflation => turnaround_inflation: WhereMeasured {
+        label: "Turnaround inflation",
+        unit: Unit::Ratio,
+        measure: |o| o.turnaround_inflation,
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Turnaround inflation",
+            help: "Wall time from first start to finish ÷ the job's nominal run time (restarts, lost work, checkpoints), over the finished jobs; mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Training jobs evicted, per replication: for a replica where replicas share training's
+    /// nodes, or for another team's quota or a higher priority (only where either can
+    /// happen).
+    Preemptions => preemptions: Where(|scenario, platform| {
+        colocated(scenario, platform)
+            || !platform.preemption.is_off()
+            || platform.preemption.consolidates()
+    }) {
+        label: "Jobs preempted",
+        unit: Unit::Count,
+        measure: |o| Some(o.preemptions as f64),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Jobs preempted",
+            help: "Training jobs evicted: to make room for a service's replica where replicas share the training nodes (its compute since the last checkpoint is interruption rework), or for another team's quota or a higher priority (preemption rework); mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// Nodes whose hardware failed, per replication (only where a pool's nodes can fail).
+    NodeFailures => node_failures: Where(|_, platform| {
+        platform.node_pools.iter().any(|p| p.node_failures_per_node_hour > 0.0)
+    }) {
+        label: "Node failures",
+        unit: Unit::Count,
+        measure: |o| Some(o.node_failures as f64),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Node failures",
+            help: "Nodes whose hardware failed over the horizon (any purchase type): their jobs lost their compute since the last checkpoint (hardware-failure rework) and the nodes were replaced through provisioning; mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// GPU-hours the services asked for on training's nodes and found no GPU for, per
+    /// replication (only where replicas share training's nodes).
+    ServiceGpuHoursWithoutNode => service_gpu_hours_without_node: Where(colocated) {
+        label: "Replica GPU-hours with no node",
+        unit: Unit::GpuHours,
+        measure: |o| Some(o.service_gpu_hours_without_node),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Replica GPU-hours with no node",
+            help: "GPU-hours the services' replicas asked for on the training nodes and found no GPU for, even by preempting training (the node limit, or every node full of replicas); the services' latency does not show this wait. Mean over replications.",
+            jobs_only: true,
+        }),
+        ranking: None,
+    }
+    /// The price of waiting, USD per month (`PlatformOutcome::waiting_cost_usd`), beside the
+    /// TCO and never in it; only where `people.waiting_usd_per_hour` is set.
+    WaitingCostUsd => waiting_cost_usd: Where(|scenario, _| scenario.people.waiting_usd_per_hour > 0.0) {
+        label: "Price of waiting",
+        unit: Unit::UsdPerMonth,
+        measure: |o| Some(o.waiting_cost_usd),
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::Mean,
+            label: "Price of waiting (estimate)",
+            help: "An estimate of opportunity cost, not in the TCO: each job's queue wait × the people waiting for it × the cost of a person's hour, per month (mean over replications).",
+            jobs_only: false,
+        }),
+        ranking: None,
+    }
+}
+
+/// Where the scenario's services run replicas on this platform's training nodes.
+fn colocated(scenario: &Scenario, platform: &Platform) -> bool {
+    !scenario.services.is_empty() && shares_training_nodes(platform)
+}
+
+impl Output {
+    /// Position in [`Output::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Its row.
+    pub fn row(self) -> &'static OutputRow {
+        &ROWS[self.index()]
+    }
+
+    /// Key in the JSON report, the CSV and the cards' `data-metric`.
+    pub fn key(self) -> &'static str {
+        self.row().key
+    }
+
+    /// Its `data-metric` hook on the page for `stat`: `<key>.<stat>`.
+    pub fn hook(self, stat: Stat) -> String {
+        format!("{}.{}", self.key(), stat.key())
+    }
+
+    /// What it is, as the report's schema says (its doc lines joined).
+    pub fn doc(self) -> String {
+        let lines: Vec<&str> = self.row().doc.iter().map(|line| line.trim()).collect();
+        lines.join("\n")
+    }
+
+    /// The output with this key.
+    pub fn from_key(key: &str) -> Option<Output> {
+        Output::ALL.into_iter().find(|o| o.key() == key)
+    }
+
+    /// Whether `platform` of `scenario` has it (those [`Presence::WhereMeasured`] may still
+    /// have no value).
+    pub fn applies(self, scenario: &Scenario, platform: &Platform) -> bool {
+        match self.row().presence {
+            Presence::Always | Presence::WhereMeasured => true,
+            Presence::Where(condition) => condition(scenario, platform),
+        }
+    }
+
+    /// Its summary over replications' outcomes (`outcomes` of one platform, in replication
+    /// order): `None` where the platform cannot have it, or where no replication measured
+    /// it; zeros for an output every platform has when there is no replication.
+    pub fn summarise<'a>(
+        self,
+        scenario: &Scenario,
+        platform: &Platform,
+        outcomes: impl Iterator<Item = &'a PlatformOutcome>,
+    ) -> Option<Summary> {
+        if !self.applies(scenario, platform) {
+            return None;
+        }
+        let measure = self.row().measure;
+        let values: Vec<f64> = outcomes.filter_map(measure).collect();
+        match self.row().presence {
+            Presence::WhereMeasured => Summary::of(&values),
+            Presence::Always | Presence::Where(_) => {
+                Some(Summary::of(&values).unwrap_or(Summary::ZERO))
+            }
+        }
+    }
+
+    /// Whether A's value is lower than B's in one replication: a platform with no value (no
+    /// useful work, say) loses to one that has one, and is lower than neither when neither
+    /// has.
+    pub fn lower(self, a: &PlatformOutcome, b: &PlatformOutcome) -> bool {
+        let measure = self.row().measure;
+        match (measure(a), measure(b)) {
+            (Some(a), Some(b)) => a < b,
+            (Some(_), None) => true,
+            (None, _) => false,
+        }
+    }
+}
+
+/// One `T` per [`Output`], indexed by it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PerOutput<T>([T; OUTPUT_COUNT]);
+
+impl<T> PerOutput<T> {
+    /// A value per output from `f`.
+    pub fn from_fn(mut f: impl FnMut(Output) -> T) -> PerOutput<T> {
+        PerOutput(std::array::from_fn(|i| f(Output::ALL[i])))
+    }
+
+    /// Each output with its value, in the table's order.
+    pub fn iter(&self) -> impl Iterator<Item = (Output, &T)> + '_ {
+        Output::ALL.into_iter().zip(self.0.iter())
+    }
+}
+
+impl<T> Index<Output> for PerOutput<T> {
+    type Output = T;
+    fn index(&self, output: Output) -> &T {
+        &self.0[output.index()]
+    }
+}
+
+impl<T> IndexMut<Output> for PerOutput<T> {
+    fn index_mut(&mut self, output: Output) -> &mut T {
+        &mut self.0[output.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_lists_each_output_once_in_declaration_order() {
+        for (i, o) in Output::ALL.iter().enumerate() {
+            assert_eq!(o.index(), i, "{o:?}");
+            assert_eq!(Output::from_key(o.key()), Some(*o));
+            assert!(!o.doc().is_empty() && !o.row().label.is_empty(), "{o:?}");
+        }
+        let rankings: Vec<&str> = Output::ALL
+            .iter()
+            .filter_map(|o| o.row().ranking.map(|r| r.key))
+            .collect();
+        let mut unique = rankings.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(rankings.len(), unique.len(), "{rankings:?}");
+    }
+
+    #[test]
+    fn a_count_reads_to_one_decimal_and_a_rare_one_to_two() {
+        assert_eq!(Unit::Count.text(3.04), "3");
+        assert_eq!(Unit::Count.text(2.46), "2.5");
+        assert_eq!(Unit::Count.text(0.04), "0.04");
+        assert_eq!(Unit::Count.text(0.0), "0");
+        assert_eq!(Unit::Ratio.text(1.234), "×1.23");
+    }
+}
