@@ -285,32 +285,40 @@ pub fn Headlines(
                                 names.iter().position(|n| *n == pair.a) < names.iter().position(|n| *n == pair.b)
                             })
                             .map(|pair| {
-                                let share = VerdictMetric::MONTHLY_TCO.lower_share(&pair);
-                                let per_hour = VerdictMetric::USD_PER_USEFUL_GPU_HOUR.lower_share(&pair);
-                                let paired_key = |m: VerdictMetric| {
-                                    format!("paired.{}", m.output().row().ranking.map_or("", |r| r.paired_key))
-                                };
+                                // One clause per metric a verdict ranks by, in the table's
+                                // order: the first on the item, the others in spans.
                                 let decisive = |s: f64| if s >= DECISIVE_SHARE || s <= 1.0 - DECISIVE_SHARE { "decisive" } else { "not decisive" };
+                                let mut clauses = VerdictMetric::all().collect::<Vec<_>>();
+                                clauses.sort_by_key(|m| m.output());
+                                let clause = |m: VerdictMetric| {
+                                    let share = m.lower_share(&pair);
+                                    let ranking = m.ranking();
+                                    (format!("paired.{}", ranking.paired_key), share, ranking.lower_what, decisive(share))
+                                };
+                                let (first, others) = clauses.split_first().map_or((None, &[][..]), |(f, o)| (Some(*f), o));
+                                let (key, share, what, call) = first.map(clause).unwrap_or_default();
+                                let others = others
+                                    .iter()
+                                    .map(|&m| {
+                                        let (key, share, what, call) = clause(m);
+                                        view! {
+                                            "; "
+                                            <span data-metric=key data-value=share.to_string()>
+                                                {format!("the lower {what} in {} ({call})", percent(share))}
+                                            </span>
+                                        }
+                                    })
+                                    .collect_view();
                                 view! {
-                                    <li data-metric=paired_key(VerdictMetric::MONTHLY_TCO) data-value=share.to_string()>
+                                    <li data-metric=key data-value=share.to_string()>
                                         {format!(
-                                            "{} has the lower monthly TCO than {} in {} of {} runs ({}); ",
+                                            "{} has the lower {what} than {} in {} of {} runs ({call})",
                                             pair.a,
                                             pair.b,
                                             percent(share),
                                             n,
-                                            decisive(share)
                                         )}
-                                        <span
-                                            data-metric=paired_key(VerdictMetric::USD_PER_USEFUL_GPU_HOUR)
-                                            data-value=per_hour.to_string()
-                                        >
-                                            {format!(
-                                                "the lower cost per useful GPU-hour in {} ({})",
-                                                percent(per_hour),
-                                                decisive(per_hour)
-                                            )}
-                                        </span>
+                                        {others}
                                     </li>
                                 }
                             })

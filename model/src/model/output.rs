@@ -146,6 +146,10 @@ pub struct Ranking {
     pub paired_doc: &'static str,
     /// The CSV's metric of that share, before the other platform's name (`cheaper_than`).
     pub csv_key: &'static str,
+    /// What a platform without a value did, as the verdict says it ("did no useful work").
+    pub missing: &'static str,
+    /// What the paired comparisons on the page say A has the lower of ("monthly TCO").
+    pub lower_what: &'static str,
 }
 
 /// An output's row in the table.
@@ -241,6 +245,8 @@ outputs! {
             paired_key: "a_cheaper_share",
             paired_doc: "Share (0–1) of replications in which A's monthly TCO is below B's.",
             csv_key: "cheaper_than",
+            missing: "had no cost",
+            lower_what: "monthly TCO",
         }),
     }
     /// USD per useful reference-GPU-hour; `None` when no replication did useful work.
@@ -261,6 +267,8 @@ outputs! {
             paired_key: "a_lower_usd_per_useful_gpu_hour_share",
             paired_doc: "Share (0–1) of replications in which A's USD per useful GPU-hour is below B's. A\nplatform that did no useful work in a replication has no such cost there and loses to\none that did (it is lower than neither when neither did).",
             csv_key: "lower_usd_per_useful_gpu_hour_than",
+            missing: "did no useful work",
+            lower_what: "cost per useful GPU-hour",
         }),
     }
     /// USD per successful job; `None` when no job finished.
@@ -567,8 +575,9 @@ impl Output {
     }
 
     /// Its summary over replications' outcomes (`outcomes` of one platform, in replication
-    /// order): `None` where the platform cannot have it, or where no replication measured
-    /// it; zeros for an output every platform has when there is no replication.
+    /// order): `None` where the platform cannot have it, or (for an output measured where it
+    /// can be) where no replication measured it; zeros for the others when there is no
+    /// replication.
     pub fn summarise<'a>(
         self,
         scenario: &Scenario,
@@ -602,8 +611,15 @@ impl Output {
 }
 
 /// One `T` per [`Output`], indexed by it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PerOutput<T>([T; OUTPUT_COUNT]);
+
+/// Each output's default (written out: arrays derive `Default` only up to 32 items).
+impl<T: Default> Default for PerOutput<T> {
+    fn default() -> Self {
+        PerOutput::from_fn(|_| T::default())
+    }
+}
 
 impl<T> PerOutput<T> {
     /// A value per output from `f`.
@@ -649,6 +665,30 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert_eq!(rankings.len(), unique.len(), "{rankings:?}");
+    }
+
+    /// An output every platform has, or that applies only somewhere, has a value in every
+    /// replication (its summary is over all of them); only those measured where they can be
+    /// may have none.
+    #[test]
+    fn only_outputs_measured_where_they_can_be_may_lack_a_value() {
+        let scenario = crate::model::fixtures::three_platforms();
+        let outcomes = crate::model::monte_carlo::run_replication(&scenario, 0);
+        let mut nothing_ran = outcomes[0].clone();
+        nothing_ran.usd_per_useful_gpu_hour = None;
+        nothing_ran.usd_per_successful_job = None;
+        nothing_ran.turnaround_inflation = None;
+        for o in outcomes.iter().chain([&nothing_ran]) {
+            for output in Output::ALL {
+                let row = output.row();
+                match row.presence {
+                    Presence::WhereMeasured => {}
+                    Presence::Always | Presence::Where(_) => {
+                        assert!((row.measure)(o).is_some(), "{output:?}")
+                    }
+                }
+            }
+        }
     }
 
     #[test]

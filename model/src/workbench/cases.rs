@@ -10,6 +10,7 @@
 //! recomputes it from the preset (`tests/integration/cases.rs`), so it cannot go stale.
 
 use crate::model::cost_category::Category;
+use crate::model::output::Output;
 use crate::model::scenario::JobClass;
 use crate::model::HOURS_PER_MONTH;
 use serde::{Deserialize, Serialize};
@@ -143,14 +144,13 @@ impl Metric {
             }
             Metric::GpuTimeSaving { platform, against } => {
                 let per_job = |name: &str| -> Result<f64, String> {
-                    Ok(gpu_time_usd(report, name)? / field_of(report, name, "jobs_completed")?)
+                    Ok(gpu_time_usd(report, name)?
+                        / field_of(report, name, Output::JobsCompleted.key())?)
                 };
                 Ok(100.0 * (1.0 - per_job(platform)? / per_job(against)?))
             }
-            Metric::GpuTimePerUsefulHour { platform } => {
-                Ok(gpu_time_usd(report, platform)?
-                    / field_of(report, platform, "useful_gpu_hours")?)
-            }
+            Metric::GpuTimePerUsefulHour { platform } => Ok(gpu_time_usd(report, platform)?
+                / field_of(report, platform, Output::UsefulGpuHours.key())?),
             Metric::ScalingEfficiency { platform } => {
                 let useful = field_of(report, platform, "breakdown_usd.useful_compute")?;
                 let slowdown = field_of(report, platform, "breakdown_usd.storage_read_slowdown")?;
@@ -180,9 +180,9 @@ impl Metric {
                     .map(|c| c.gpus_per_job * c.duration.mean_hours())
                     .ok_or_else(|| format!("no job class \"{class}\" in the report"))?;
                 let usd_per_gpu_hour = field_of(report, platform, "breakdown_usd.useful_compute")?
-                    / field_of(report, platform, "useful_gpu_hours")?;
+                    / field_of(report, platform, Output::UsefulGpuHours.key())?;
                 let burned_per_job = field_of(report, platform, "breakdown_usd.failed_attempts")?
-                    / field_of(report, platform, "jobs_failed")?;
+                    / field_of(report, platform, Output::JobsFailed.key())?;
                 Ok(burned_per_job / (nominal_gpu_hours * usd_per_gpu_hour))
             }
         }

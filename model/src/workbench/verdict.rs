@@ -54,7 +54,8 @@ impl VerdictMetric {
         self.0
     }
 
-    fn ranking(self) -> Ranking {
+    /// How it ranks (its row's [`Ranking`]).
+    pub fn ranking(self) -> Ranking {
         // Made only from outputs with a ranking (`of` and the constants; a test checks
         // those).
         self.0.row().ranking.unwrap_or(Ranking {
@@ -63,6 +64,8 @@ impl VerdictMetric {
             paired_key: "",
             paired_doc: "",
             csv_key: "",
+            missing: "",
+            lower_what: "",
         })
     }
 
@@ -151,9 +154,10 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         (None, Some(_)) => std::cmp::Ordering::Greater,
         (None, None) => std::cmp::Ordering::Equal,
     });
+    let missing = metric.ranking().missing;
     let Some(&(leader, Some(leader_value))) = ranked.first() else {
         return none(format!(
-            "No platform did useful work within the horizon, so none has a cost {phrase}."
+            "No platform has a cost {phrase}: each {missing} within the horizon."
         ));
     };
     let share_against = |other: &PlatformResult| {
@@ -188,7 +192,7 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
                 metric.money(v)
             ),
             Some(v) => format!(", against {} on {}", metric.money(v), rival.name),
-            None => format!("; {} did no useful work", rival.name),
+            None => format!("; {} {missing}", rival.name),
         };
         format!(
             "{} costs least {phrase}: {}{against}; lower in {} of {runs} runs.",
@@ -197,7 +201,7 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
             share_text(share)
         )
     } else {
-        let rival_text = rival_value.map_or("no useful work".to_string(), |v| metric.money(v));
+        let rival_text = rival_value.map_or(format!("which {missing}"), |v| metric.money(v));
         format!(
             "No clear winner {phrase}: {} ({}) is lower than {} ({rival_text}) in only {} of \
              {runs} runs, under the {} it takes to call it.",
@@ -398,7 +402,11 @@ mod tests {
         let nothing = results_of(&[[None, None, None]; 5], &[[1.0, 2.0, 3.0]; 5]);
         let v = verdict(&nothing, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(v.winner, None);
-        assert!(v.sentence.starts_with("No platform did useful work"));
+        assert_eq!(
+            v.sentence,
+            "No platform has a cost per useful GPU-hour: each did no useful work within the \
+             horizon."
+        );
     }
 
     #[test]
