@@ -73,7 +73,7 @@ async function openWiki(name, iframe) {
   const browser = await launchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
-    const { problems, requests } = watchPage(page);
+    const { problems, requests } = await watchPage(page);
     const wikiUrl = wikiOrigin + path;
     await page.goto(wikiUrl);
     const frame = await (await page.locator('iframe').elementHandle()).contentFrame();
@@ -147,7 +147,7 @@ test('framed without allow-same-origin: an opaque origin, still the numbers, on 
 });
 
 test('the full calculator in a frame without storage: it says saving is off, and still runs', async () => {
-  const iframe = `<iframe src="${appUrl}" title="GPU training cost calculator" width="100%" height="1200" sandbox="allow-scripts"></iframe>`;
+  const iframe = `<iframe src="${appUrl}" title="GPU training and serving cost calculator" width="100%" height="1200" sandbox="allow-scripts"></iframe>`;
   const wikiPage = await openWiki('no-storage', iframe);
   try {
     const { frame } = wikiPage;
@@ -164,7 +164,7 @@ test('the full calculator in a frame without storage: it says saving is off, and
 test('a replay link in a frame without storage says the jobs are not there and shows the fitted classes', async () => {
   const link = cli('history', 'tests/data/sacct-gpu.txt', '--replay', '--link').trim();
   const fitted = JSON.parse(cli('eval', '--url', `#${link}`));
-  const iframe = `<iframe src="${appUrl}#${link}" title="GPU training cost calculator" width="100%" height="1200" sandbox="allow-scripts"></iframe>`;
+  const iframe = `<iframe src="${appUrl}#${link}" title="GPU training and serving cost calculator" width="100%" height="1200" sandbox="allow-scripts"></iframe>`;
   const wikiPage = await openWiki('replay-no-storage', iframe);
   try {
     const { frame } = wikiPage;

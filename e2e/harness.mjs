@@ -80,11 +80,15 @@ export function launchBrowser(extraArgs = []) {
 }
 
 /**
- * Records on `page` (its frames included) every console error or warning, page error and
- * failed or 4xx/5xx request into `problems`, and every requested URL into `requests`.
+ * Records on `page` (its frames included) every console error or warning, page error, window
+ * `error` event (such as a ResizeObserver loop, which no console shows) and failed or 4xx/5xx
+ * request into `problems`, and every requested URL into `requests`. Call before navigating.
  */
-export function watchPage(page) {
+export async function watchPage(page) {
   const problems = [];
+  await page.addInitScript(() => {
+    addEventListener('error', (e) => console.error(`window error event: ${e.message}`));
+  });
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') {
       problems.push(`console ${msg.type()}: ${msg.text()}`);
@@ -112,7 +116,7 @@ export function watchPage(page) {
 export async function openPage(url, { width = 1280, height = 900, hash = '', browserArgs = [] } = {}) {
   const browser = await launchBrowser(browserArgs);
   const page = await browser.newPage({ viewport: { width, height } });
-  const { problems, requests } = watchPage(page);
+  const { problems, requests } = await watchPage(page);
   try {
     await page.goto(url + hash);
     await waitForRun(page, 0);

@@ -71,7 +71,7 @@ test('on a slow link the loading shell is on screen before the wasm has arrived'
     const shown = await status.textContent();
     assert.equal(wasmDone, false, 'the shell appeared only after the wasm had loaded');
     assert.match(shown, /Loading the calculator/);
-    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'GPU training cost calculator');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'GPU training and serving cost calculator');
     // Styled (the shell's own inline rules): the masthead's width limit applies.
     assert.equal(await page.locator('.loading-shell .masthead').evaluate((e) => getComputedStyle(e).maxWidth), '1344px');
     // Then the app takes its place: one masthead, no loading status.

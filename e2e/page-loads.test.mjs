@@ -9,10 +9,10 @@ test('the release page renders the default preset with no errors, from a sub-pat
   const app = await openCalculator();
   try {
     const { page } = app;
-    assert.equal(await page.title(), 'GPU training cost calculator');
+    assert.equal(await page.title(), 'GPU training and serving cost calculator');
     assert.equal(
       await page.getByRole('heading', { level: 1 }).textContent(),
-      'GPU training cost calculator',
+      'GPU training and serving cost calculator',
     );
     // Controls are reachable by their labels.
     for (const label of ['Spot interruption rate', 'Utilization', 'Egress per job', 'Egress price',

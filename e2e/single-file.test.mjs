@@ -43,7 +43,7 @@ after(async () => {
 
 test('the single file opens from file:// with everything inline and the served numbers', async () => {
   const { page } = single;
-  assert.equal(await page.title(), 'GPU training cost calculator');
+  assert.equal(await page.title(), 'GPU training and serving cost calculator');
   assert.equal(
     await page.locator('.runner-note').textContent(),
     "No background worker here: simulated on the page's main thread in short slices.",

@@ -1,4 +1,4 @@
-//! gpucost: an in-browser cost and scheduling calculator for GPU training infrastructure.
+//! gpucost: an in-browser cost and scheduling calculator for GPU training and serving.
 //!
 //! Layout (see README.md, "Architecture"):
 //! - [`model`], [`workbench`], [`charts`]: the pure cost model, what the page and the CLI do with

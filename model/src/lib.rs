@@ -1,4 +1,4 @@
-//! gpucost-model: the pure part of the GPU training cost calculator. No web crate is imported
+//! gpucost-model: the pure part of the GPU training and serving cost calculator. No web crate is imported
 //! here (`scripts/check-model-purity.sh`), so it compiles natively for the tests and the CLI,
 //! and to wasm32 for the page, its simulation workers and `pkg/`. The `gpucost` package
 //! re-exports these modules under the same paths (`gpucost::model`, ...).

@@ -37,7 +37,7 @@ mod cli {
     #[command(
         name = "gpucost",
         version,
-        about = "GPU training cost and scheduling calculator"
+        about = "GPU training and serving cost and scheduling calculator"
     )]
     struct Cli {
         #[command(subcommand)]

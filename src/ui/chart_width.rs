@@ -31,9 +31,15 @@ pub fn provide_chart_width(column: NodeRef<leptos::html::Section>) {
             let w = f64::from(measured.client_width());
             if w > 0.0 {
                 let w = w.clamp(MIN_PX, MAX_PX).floor();
-                if width.get_untracked() != w {
-                    set_width.set(w);
-                }
+                // Redrawn in the next frame, not in the observer's callback: charts that
+                // change size there would be observed again in the same frame, which browsers
+                // report as an `error` event ("ResizeObserver loop completed with undelivered
+                // notifications").
+                request_animation_frame(move || {
+                    if width.get_untracked() != w {
+                        set_width.set(w);
+                    }
+                });
             }
         });
         let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;

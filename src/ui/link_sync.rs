@@ -94,7 +94,7 @@ pub fn current_link(scenario: &Scenario, preset_name: &str, map: Option<MapChoic
 /// (a wiki page), `width` × `height` CSS px.
 pub fn embed_snippet(link: &str, chart: EmbedChart, (width, height): (u32, u32)) -> String {
     format!(
-        "<iframe src=\"{link}{}\" title=\"GPU training cost calculator\" width=\"{width}\" height=\"{height}\" \
+        "<iframe src=\"{link}{}\" title=\"GPU training and serving cost calculator\" width=\"{width}\" height=\"{height}\" \
          sandbox=\"allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox\" \
          loading=\"lazy\"></iframe>",
         embed_parts(chart)

@@ -102,9 +102,9 @@ pub fn App() -> impl IntoView {
     view! {
         {(!embed).then(|| view! {
             <header class="masthead">
-                <h1>"GPU training cost calculator"</h1>
+                <h1>"GPU training and serving cost calculator"</h1>
                 <p class="lede">
-                    "What a useful GPU-hour and a finished job really cost on each platform: idle time, "
+                    "What a useful GPU-hour, a finished job and a served request really cost on each platform: idle time, "
                     "provisioning and image pulls, billing increments, spot interruptions, egress and people, "
                     "simulated as a distribution, in your browser."
                 </p>

@@ -59,6 +59,20 @@ fn a_version_this_build_lacks_opens_the_current_one_with_a_notice() {
     );
 }
 
+/// A hand-written link that names a preset but no version opens the newest, with no notice
+/// (a version it names but this build lacks still gets one, above).
+#[test]
+fn a_link_without_a_preset_version_opens_the_newest_without_a_notice() {
+    for p in presets() {
+        for link in [format!("v=1&p={}", p.name), format!("v=1&p={}@", p.name)] {
+            let decoded = decode_link(&link);
+            assert_eq!(decoded.preset, p.name, "{link}");
+            assert!(decoded.notices.is_empty(), "{link}: {:?}", decoded.notices);
+            assert_eq!(decoded.scenario, p.scenario(), "{link}");
+        }
+    }
+}
+
 #[test]
 fn every_current_preset_on_aws_is_priced_from_the_post_cut_catalog() {
     use gpucost::model::catalog::catalog;

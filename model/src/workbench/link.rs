@@ -264,6 +264,8 @@ pub fn decode_link(link: &str) -> DecodedLink {
                 {
                     // The link's own version, current or frozen.
                     Some(scenario) => out.scenario = scenario,
+                    // A hand-written link that names no version: the newest.
+                    None if wanted.is_empty() => out.scenario = p.scenario(),
                     None => {
                         out.scenario = p.scenario();
                         notices.push(format!(
