@@ -97,8 +97,9 @@ test('the verdict names the platform the cards show cheapest per useful GPU-hour
     // The report's sentence, as the CLI prints it.
     const report = JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot'));
     assert.ok(text.startsWith(report.verdict), `${text} / ${report.verdict}`);
-    // Once the tornado is in, the input that moves the winner's cost most.
-    await tornadoDone(page);
+    // Once the verdict is final (the tornado is in), read at once: the input that moves the
+    // winner's cost most.
+    await page.waitForSelector('section.results[data-verdict-state="final"]', { timeout: 120_000 });
     assert.match(await verdict.textContent(), /Its monthly TCO moves most with .+: \$[\d,]+ to \$[\d,]+ for ±20 %\./);
   } finally {
     await app.close();

@@ -137,8 +137,21 @@ impl SimulationWorker {
                 let run = scenario
                     .read()
                     .ok()
-                    .and_then(|s| TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS).ok())?;
-                self.queue(run_id, Sensitivity::Tornado(Box::new(run)))
+                    .and_then(|s| TornadoRun::new(&s, TORNADO_PCT, TORNADO_REPS).ok());
+                match run {
+                    Some(run) => self.queue(run_id, Sensitivity::Tornado(Box::new(run))),
+                    // No tornado for this scenario: said at once, so the page does not wait
+                    // for one before calling its verdict final.
+                    None => {
+                        answer(WorkerOutput::Tornado {
+                            run_id,
+                            done: 0,
+                            total: 0,
+                            bars: Some(Vec::new()),
+                        });
+                        None
+                    }
+                }
             }
             WorkerInput::BreakEvens { run_id, scenario } => {
                 let set = scenario

@@ -169,6 +169,10 @@ pub struct RunView {
     pub tornado: TornadoView,
     /// The break-evens of the current inputs.
     pub break_evens: Vec<FoundBreakEven>,
+    /// The verdict is final: the run is done and so is every pass that follows it by itself
+    /// and adds to the verdict (the tornado, where the scenario gets one). The page shows it
+    /// as `data-verdict-state="final"`.
+    pub verdict_final: bool,
 }
 
 /// One worker as the coordinator knows it.
@@ -355,10 +359,29 @@ impl RunCoordinator {
     }
 
     fn commands(&mut self) -> Vec<Command> {
+        let verdict_final = self.verdict_is_final();
+        if verdict_final != self.view.verdict_final {
+            self.view.verdict_final = verdict_final;
+            self.dirty = true;
+        }
         if std::mem::take(&mut self.dirty) {
             self.out.push(Command::Publish);
         }
         std::mem::take(&mut self.out)
+    }
+
+    /// Whether the current run is done and nothing that follows it by itself will add to its
+    /// verdict: it could not run, it stopped, its scenario gets no sensitivity pass, or its
+    /// tornado is complete.
+    fn verdict_is_final(&self) -> bool {
+        let Some(run) = self.current.as_ref() else {
+            return self.view.error.is_some();
+        };
+        !self.view.running
+            && (self.view.error.is_some()
+                || run.over
+                || !sensitivity_fits(&run.scenario)
+                || self.view.tornado.progress >= 1.0)
     }
 
     fn mark(&mut self, what: &'static str, run: u64) {
@@ -637,8 +660,11 @@ impl RunCoordinator {
                 bars,
             } if run_id == number => {
                 self.view.tornado.progress = f64::from(done) / f64::from(total.max(1));
+                // The bars come once the pass is complete (none where the scenario has no
+                // tornado).
                 if let Some(bars) = bars {
                     self.view.tornado.bars = bars;
+                    self.view.tornado.progress = 1.0;
                 }
                 self.dirty = true;
             }
@@ -854,8 +880,13 @@ impl RunCoordinator {
             self.send(1, break_evens, now_ms);
             return;
         }
-        if let Ok(tornado) = TornadoRun::new(&run.scenario, TORNADO_PCT, TORNADO_REPS) {
-            self.main_tasks.push(MainTask::Tornado(Box::new(tornado)));
+        match TornadoRun::new(&run.scenario, TORNADO_PCT, TORNADO_REPS) {
+            Ok(tornado) => self.main_tasks.push(MainTask::Tornado(Box::new(tornado))),
+            // No tornado for this scenario: complete, with no bars.
+            Err(_) => {
+                self.view.tornado.progress = 1.0;
+                self.dirty = true;
+            }
         }
         let set = BreakEvenSet::new(&run.scenario, BREAK_EVEN_REPS);
         if !set.is_empty() {

@@ -696,6 +696,7 @@ fn an_invalid_scenario_says_why_and_starts_nothing() {
     assert!(page.view().error.as_ref().unwrap().contains("replications"));
     assert!(page.workers[0].inbox.is_empty());
     assert!(!page.view().running);
+    assert!(page.view().verdict_final);
 }
 
 #[test]
@@ -705,6 +706,8 @@ fn the_sensitivity_pass_starts_once_the_inputs_settle_after_a_complete_run() {
     page.input(&s);
     page.settle_workers();
     assert!(page.workers.iter().all(|w| w.inbox.is_empty()));
+    // The numbers are final, the verdict not yet: its tornado sentence is to come.
+    assert!(!page.view().running && !page.view().verdict_final);
     page.advance(SENSITIVITY_SETTLE_MS);
     assert!(matches!(
         page.workers[0].inbox.front(),
@@ -715,6 +718,7 @@ fn the_sensitivity_pass_starts_once_the_inputs_settle_after_a_complete_run() {
         Some(WorkerInput::BreakEvens { run_id: 1, .. })
     ));
     page.settle_workers();
+    assert!(page.view().verdict_final);
     let tornado = &page.view().tornado;
     assert_eq!(tornado.progress, 1.0);
     assert_eq!(

@@ -4,7 +4,7 @@
 
 use super::chart_width::chart_width;
 use crate::charts::histogram::{layout_histogram_on, shared_axis};
-use crate::charts::scale::LinearScale;
+use crate::charts::scale::{tick_label_anchor, LinearScale};
 use crate::format::usd_cents;
 use crate::model::monte_carlo::Results;
 use leptos::prelude::*;
@@ -36,9 +36,13 @@ pub fn CostHistograms(#[prop(into)] results: Signal<Option<Results>>) -> impl In
                     .iter()
                     .map(|&t| {
                         let x = xs.map(t);
+                        let text = usd_cents(t);
+                        // The end ticks sit 14 px from the edges: their labels are flush
+                        // with them rather than cut off.
+                        let anchor = tick_label_anchor(x, text.chars().count(), w);
                         view! {
                             <line class="gridline" x1=x x2=x y1=TOP y2=base />
-                            <text class="tick-label" x=x y=base + 15.0 text-anchor="middle">{usd_cents(t)}</text>
+                            <text class="tick-label" x=x y=base + 15.0 text-anchor=anchor>{text}</text>
                         }
                     })
                     .collect_view();

@@ -114,6 +114,7 @@ pub fn App() -> impl IntoView {
             {(!embed).then(|| view! { <ScenarioEditor scenario=scenario preset_name=preset_name /> })}
             <section class="results" node_ref=results_column aria-labelledby="results-heading" data-state=state
                 data-run=move || run.run.get()
+                data-verdict-state=move || if run.verdict_final.get() { "final" } else { "pending" }
             >
                 <h2 id="results-heading">"Results"</h2>
                 {(!embed).then(|| view! {

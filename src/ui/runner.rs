@@ -47,6 +47,8 @@ pub struct UseMonteCarloReturn {
     pub tornado: Memo<TornadoView>,
     /// The break-evens of the current inputs.
     pub break_evens: Memo<Vec<FoundBreakEven>>,
+    /// The verdict is final: the run and the passes that add to its verdict are done.
+    pub verdict_final: Memo<bool>,
 }
 
 /// The coordinator, the workers it speaks to, and the signal it publishes to.
@@ -183,6 +185,7 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
         restarted: part(state, |s| s.restarted.clone()),
         tornado: part(state, |s| s.tornado.clone()),
         break_evens: part(state, |s| s.break_evens.clone()),
+        verdict_final: part(state, |s| s.verdict_final),
     }
 }
 

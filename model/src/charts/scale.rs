@@ -34,6 +34,24 @@ impl LinearScale {
     }
 }
 
+/// Width of a tick label's character, in CSS pixels: about 0.6 em of the 11 px tick font,
+/// generous for digits and `$`.
+pub const TICK_CHAR_PX: f64 = 6.8;
+
+/// The `text-anchor` of a tick label of `chars` characters at `x` on an axis drawn inside
+/// `0..=width`: centred on its tick where it fits, else flush with the edge it would cross,
+/// so that no label is cut off at the chart's edge.
+pub fn tick_label_anchor(x: f64, chars: usize, width: f64) -> &'static str {
+    let half = chars as f64 * TICK_CHAR_PX / 2.0;
+    if x - half < 0.0 {
+        "start"
+    } else if x + half > width {
+        "end"
+    } else {
+        "middle"
+    }
+}
+
 /// A step of 1, 2 or 5 × 10ⁿ such that `0..=max` takes about `target_count` steps.
 pub fn nice_step(max: f64, target_count: usize) -> f64 {
     if !(max.is_finite() && max > 0.0) || target_count == 0 {
@@ -79,6 +97,16 @@ pub fn nice_ticks_between(lo: f64, hi: f64, target_count: usize) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_tick_label_is_centred_unless_it_would_cross_an_edge() {
+        // "$1.50" is 5 characters, 34 px: centred, it reaches 17 px either side of its tick.
+        assert_eq!(tick_label_anchor(14.0, 5, 640.0), "start");
+        assert_eq!(tick_label_anchor(320.0, 5, 640.0), "middle");
+        assert_eq!(tick_label_anchor(626.0, 5, 640.0), "end");
+        assert_eq!(tick_label_anchor(17.0, 5, 640.0), "middle");
+    }
+
     use super::*;
 
     #[test]
