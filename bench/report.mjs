@@ -14,7 +14,10 @@ import { measureDecisionMap } from './decision-map.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 // The page-weight budget, kB gzip of every .wasm and .js (scripts/bundle-sizes.sh warns past it).
+// The gate `make test` enforces (e2e/first-load.test.mjs) is scripts/page-weight-budget-kb;
+// the target the page is measured against here is the goal it was set back from.
 const PAGE_WEIGHT_BUDGET_KB = Number(readFileSync('scripts/page-weight-budget-kb', 'utf8').trim());
+const PAGE_WEIGHT_GOAL_KB = 650;
 const rows = []; // [area, target, measured, verdict]
 const add = (area, target, measured, pass) => rows.push([area, target, measured, pass === null ? 'report' : pass ? 'pass' : 'miss']);
 const fmt = (n, d = 1) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -177,8 +180,8 @@ add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} 
 const dist = readdirSync('dist', { recursive: true }).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'));
 const sizes = dist.map((f) => [f, gzipSync(readFileSync(join('dist', f)), { level: 9 }).length]);
 const total = sizes.reduce((a, [, n]) => a + n, 0);
-add('Page weight', `.wasm + JS ≤ ${PAGE_WEIGHT_BUDGET_KB} kB gzip (the budget through this round of features)`,
-  `${fmt(total / 1000)} kB: ${sizes.map(([f, n]) => `${f.replace(/-[0-9a-f]{12,}(?=[._])/, '')} ${fmt(n / 1000)}`).join(', ')}`, total <= PAGE_WEIGHT_BUDGET_KB * 1000);
+add('Page weight', `.wasm + JS ≤ ${PAGE_WEIGHT_GOAL_KB} kB gzip (the goal; \`make test\` gates the first load at ${PAGE_WEIGHT_BUDGET_KB} kB)`,
+  `${fmt(total / 1000)} kB: ${sizes.map(([f, n]) => `${f.replace(/-[0-9a-f]{12,}(?=[._])/, '')} ${fmt(n / 1000)}`).join(', ')}`, total <= PAGE_WEIGHT_GOAL_KB * 1000);
 const slow = page.slowLink;
 const samples = (key) => slow.samples.map((x) => fmt(x[key], 0)).join(', ');
 add('Loading shell, slow link', '≤ 200 ms at 10 Mbit/s, 40 ms RTT, cold cache (CDP throttling)',
