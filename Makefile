@@ -79,7 +79,8 @@ test-wasm:
 
 # End-to-end: the release build, served from a sub-path (and framed by another origin), and its
 # single-file form from file://, driven in headless Chromium; the JS package (pkg/) is checked
-# against the CLI and the page.
+# against the CLI and the page. Then the cross-browser smoke suite in Firefox ESR and WebKitGTK
+# (e2e/engines/smoke.mjs, through their WebDriver servers).
 test-e2e: pkg
 	trunk build --release
 	node scripts/externalize-start-script.mjs dist
@@ -87,6 +88,7 @@ test-e2e: pkg
 	node scripts/make-single-file.mjs dist $(SINGLE_FILE)
 	cargo build --release --bin gpucost
 	SINGLE_FILE=$(SINGLE_FILE) DIST=dist node --test e2e/
+	SINGLE_FILE=$(SINGLE_FILE) DIST=dist node --test e2e/engines/smoke.mjs
 
 screenshots: tools-browser
 	trunk build --release

@@ -24,9 +24,10 @@ async function violations(page) {
   });
 }
 
-for (const scheme of ['light', 'dark']) {
-  test(`no accessibility violations in ${scheme} mode`, async () => {
-    const app = await openCalculator();
+// At desktop width in both schemes, and at a phone's 390 px, where the results come first.
+for (const [scheme, width] of [['light', 1440], ['dark', 1440], ['light', 390]]) {
+  test(`no accessibility violations in ${scheme} mode at ${width} px`, async () => {
+    const app = await openCalculator({ width });
     try {
       await app.page.emulateMedia({ colorScheme: scheme });
       // Open every collapsible section (method panel, all settings) so it is checked too.

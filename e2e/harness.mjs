@@ -23,11 +23,21 @@ const MIME = {
 };
 
 /**
+ * A script the cross-browser suite adds first to the page's head (same origin, so the page's
+ * CSP allows it): it keeps every window `error` event's message in `window.__errorEvents`,
+ * where a WebDriver session, which cannot add a script before the page's own, reads them.
+ */
+const ERROR_WATCH = `window.__errorEvents = [];
+addEventListener('error', (e) => window.__errorEvents.push(String(e.message)));
+`;
+
+/**
  * Serves `distDir` under SUB_PATH on a free loopback port, adding `headers` to every file's
  * response; with `gzip`, compresses each file (gzip -9) for a browser that accepts it, as a
- * static host does. Resolves to the listening http.Server.
+ * static host does; with `watchErrors`, adds the error watch above to index.html. Resolves to
+ * the listening http.Server.
  */
-export function serveDist(distDir, { headers = {}, gzip = false } = {}) {
+export function serveDist(distDir, { headers = {}, gzip = false, watchErrors = false } = {}) {
   const root = resolve(distDir);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
@@ -36,13 +46,20 @@ export function serveDist(distDir, { headers = {}, gzip = false } = {}) {
       return;
     }
     const rel = url.pathname.slice(SUB_PATH.length) || 'index.html';
+    if (watchErrors && rel === 'error-watch.js') {
+      res.writeHead(200, { 'content-type': MIME['.js'] }).end(ERROR_WATCH);
+      return;
+    }
     const file = normalize(join(root, rel));
     if (!file.startsWith(root)) {
       res.writeHead(403).end();
       return;
     }
     try {
-      const body = await readFile(file);
+      let body = await readFile(file);
+      if (watchErrors && rel === 'index.html') {
+        body = Buffer.from(body.toString().replace('<head>', '<head><script src="error-watch.js"></script>'));
+      }
       const type = { ...headers, 'content-type': MIME[extname(file)] ?? 'application/octet-stream' };
       if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
         res.writeHead(200, { ...type, 'content-encoding': 'gzip', vary: 'accept-encoding' });

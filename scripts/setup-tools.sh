@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing the calculator need, skipping whatever is already
-# present, so a second run takes a second. With --browser it also installs Debian's Chromium and
-# ChromeDriver (needed by `make test`).
+# present, so a second run takes a second. With --browser it also installs the browsers `make
+# test` drives: Debian's Chromium and ChromeDriver, Firefox ESR and WebKitGTK's WebDriver (with
+# xvfb), and geckodriver from crates.io.
 #
 # Installs: the wasm32 target, rustfmt and clippy; trunk ~0.21; wasm-bindgen-cli at exactly the
 # wasm-bindgen version in Cargo.lock (it also provides wasm-bindgen-test-runner); the npm dev
-# tools in package-lock.json (wasm-opt from binaryen, playwright-core); with --browser, chromium
-# and chromium-driver. Nothing is downloaded from outside the crates.io, npm and Debian registries.
+# tools in package-lock.json (wasm-opt from binaryen, playwright-core); with --browser, chromium,
+# chromium-driver, firefox-esr, webkit2gtk-driver, xvfb and geckodriver. Nothing is downloaded from outside the crates.io, npm and Debian registries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,6 +69,15 @@ fi
 
 if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chromedriver ]]; then
   apt_install chromium chromium-driver
+fi
+# The cross-browser smoke suite (e2e/engines/): Firefox ESR with geckodriver, and WebKitGTK's
+# WebKitWebDriver, which needs an X server (xvfb-run).
+if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/firefox-esr || ! -x /usr/bin/WebKitWebDriver || ! -x /usr/bin/xvfb-run ]]; then
+  apt_install firefox-esr webkit2gtk-driver xvfb
+fi
+if [[ $want_browser -eq 1 ]] && ! command -v geckodriver >/dev/null; then
+  say "installing geckodriver (about 3 minutes on 2 cores)"
+  cargo install geckodriver --locked
 fi
 
 say "tools ready: $(trunk --version), $(wasm-bindgen --version), $(node_modules/.bin/wasm-opt --version | cut -d' ' -f1-3)"

@@ -1,0 +1,135 @@
+// Cross-browser smoke suite: the release page in Firefox ESR and WebKitGTK, through WebDriver
+// (e2e/engines/webdriver.mjs). The Chromium suite (e2e/*.test.mjs) is the full one; this one
+// checks, in each other engine, what differs between engines:
+// - the default page and two presets show the CLI's numbers, to the last bit;
+// - a number typed into a field gives a new run that settles on the CLI's numbers;
+// - the run goes in the Web Workers, and the single file (no worker from file://) runs it on
+//   the main thread instead;
+// - a 390 px page does not scroll sideways (checked in a 390 px iframe: a window cannot be
+//   made that narrow everywhere);
+// - no window `error` event fires.
+// Run: `ENGINES=firefox,webkit DIST=dist SINGLE_FILE=... node --test e2e/engines/smoke.mjs`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writeSingleFile } from '../../scripts/make-single-file.mjs';
+import { cli, serveDist, stopServer, SUB_PATH } from '../harness.mjs';
+import { startSession } from './webdriver.mjs';
+
+const engines = (process.env.ENGINES ?? 'firefox,webkit').split(',').filter(Boolean);
+const SHOTS = process.env.SHOTS;
+
+/**
+ * The results section's run number, state and every headline number, by metric and platform.
+ * The numbers travel as their `data-value` text (shortest round-trip digits) and are read in
+ * Node: a WebDriver's JSON may carry a double to fewer digits (geckodriver sends 16).
+ */
+const READ = `
+  const r = document.querySelector('section.results');
+  const values = {};
+  for (const e of document.querySelectorAll('.card [data-metric]')) {
+    (values[e.dataset.metric] ??= {})[e.dataset.platform] = e.dataset.value;
+  }
+  return r && { run: Number(r.dataset.run), state: r.dataset.state, values,
+    note: document.querySelector('.runner-note')?.textContent ?? '',
+    errors: window.__errorEvents ?? null };`;
+
+/** Polls the page until its run is newer than `after` and done; resolves to what READ reads. */
+async function settled(s, after, timeoutMs = 120_000) {
+  const start = Date.now();
+  for (;;) {
+    const now = await s.run(READ).catch(() => null);
+    if (now && now.run > after && now.state === 'done') return now;
+    if (Date.now() - start > timeoutMs) throw new Error(`no finished run after ${after}: ${JSON.stringify(now)?.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The page's headline numbers equal the CLI's report for the same scenario, bit for bit. */
+function sameAsCli(shown, report, what) {
+  for (const p of report.platforms) {
+    assert.equal(Number(shown.values['monthly_tco_usd.p50']?.[p.name]), p.monthly_tco_usd.p50, `${what}: ${p.name} TCO`);
+    const perHour = p.usd_per_useful_gpu_hour?.p50;
+    if (perHour !== undefined) {
+      assert.equal(Number(shown.values['usd_per_useful_gpu_hour.p50']?.[p.name]), perHour, `${what}: ${p.name} $/GPU-h`);
+    }
+  }
+}
+
+for (const engine of engines) {
+  test(`${engine}: the page shows the CLI's numbers, settles after an input, runs in workers and fits 390 px`, async () => {
+    const server = await serveDist(process.env.DIST ?? 'dist', { watchErrors: true });
+    const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}`;
+    const s = await startSession(engine);
+    try {
+      await s.size(1280, 900);
+      await s.go(url);
+      // The default page: the CLI's numbers, in the workers.
+      let shown = await settled(s, 0);
+      sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot')), 'default');
+      assert.match(shown.note, /^Simulated in (a|\d+) background workers?\.$/);
+      // Two presets, chosen as a user would.
+      for (const preset of ['six-small-jobs', 'multi-team-cluster']) {
+        await s.run(`const el = document.getElementById('preset'); el.value = arguments[0];
+          el.dispatchEvent(new Event('change', { bubbles: true }));`, preset);
+        shown = await settled(s, shown.run);
+        sameAsCli(shown, JSON.parse(cli('eval', '--preset', preset)), preset);
+      }
+      // A number typed into a field (the FTE cost), then Enter: a new run that settles.
+      await s.run(`const el = document.getElementById('preset'); el.value = 'batch-vs-eks-spot';
+        el.dispatchEvent(new Event('change', { bubbles: true }));`);
+      shown = await settled(s, shown.run);
+      await s.run(`const el = document.getElementById('fte-cost-number'); el.value = '300000';
+        el.dispatchEvent(new Event('change', { bubbles: true }));`);
+      shown = await settled(s, shown.run);
+      sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot', '--set', 'people.fte_cost_usd_per_year=300000')), 'FTE cost 300,000');
+      // 390 px: the page in an iframe of that width does not scroll sideways.
+      const narrow = await s.runAsync(`
+        const f = document.createElement('iframe');
+        f.style.cssText = 'width:390px;height:800px;border:0';
+        f.src = location.href;
+        document.body.prepend(f);
+        await new Promise((ok) => { f.onload = ok; });
+        for (let i = 0; i < 600; i += 1) {
+          const r = f.contentDocument.querySelector('section.results');
+          if (r && r.dataset.state === 'done' && Number(r.dataset.run) > 0) break;
+          await new Promise((ok) => setTimeout(ok, 200));
+        }
+        const d = f.contentDocument.documentElement;
+        const wide = [...d.querySelectorAll('*')]
+          .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 1)
+          .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
+        const errors = f.contentWindow.__errorEvents ?? null;
+        f.remove();
+        return { overflow: d.scrollWidth - d.clientWidth, wide, errors };`);
+      assert.equal(narrow.overflow, 0, `${engine} at 390 px scrolls sideways: ${JSON.stringify(narrow.wide)}`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-1280.png`), await s.screenshot());
+      // No window `error` event, in the page or in the narrow frame.
+      const errors = (await s.run(READ)).errors;
+      assert.deepEqual(errors, [], `${engine}: window error events`);
+      assert.deepEqual(narrow.errors, [], `${engine} at 390 px: window error events`);
+    } finally {
+      await s.close();
+      await stopServer(server);
+    }
+  });
+
+  test(`${engine}: the single file, with no worker, runs on the main thread`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), `gpucost-${engine}-`));
+    const file = process.env.SINGLE_FILE ? resolve(process.env.SINGLE_FILE) : join(dir, 'gpucost.html');
+    if (!process.env.SINGLE_FILE) writeSingleFile(process.env.DIST ?? 'dist', file);
+    const s = await startSession(engine);
+    try {
+      await s.go(pathToFileURL(file).href);
+      const shown = await settled(s, 0);
+      assert.match(shown.note, /^No background worker here/);
+      sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot')), 'single file');
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
