@@ -72,8 +72,8 @@ if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/chromium || ! -x /usr/bin/chrom
 fi
 # The cross-browser smoke suite (e2e/engines/): Firefox ESR with geckodriver, and WebKitGTK's
 # WebKitWebDriver, which needs an X server (xvfb-run).
-if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/firefox-esr || ! -x /usr/bin/WebKitWebDriver || ! -x /usr/bin/xvfb-run ]]; then
-  apt_install firefox-esr webkit2gtk-driver xvfb
+if [[ $want_browser -eq 1 ]] && [[ ! -x /usr/bin/firefox-esr || ! -x /usr/bin/WebKitWebDriver || ! -x /usr/bin/xvfb-run || ! -x /usr/bin/xauth ]]; then
+  apt_install firefox-esr webkit2gtk-driver xvfb xauth
 fi
 if [[ $want_browser -eq 1 ]] && ! command -v geckodriver >/dev/null; then
   say "installing geckodriver (about 3 minutes on 2 cores)"

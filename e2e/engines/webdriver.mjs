@@ -4,6 +4,7 @@
 // under xvfb-run) for WebKitGTK, the engine closest to Safari's that runs on Linux. Nothing is
 // downloaded.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,11 @@ function freePort() {
   });
 }
 
+/** WebKitGTK's MiniBrowser, the browser WebKitWebDriver automates (Debian's multiarch path). */
+const MINI_BROWSER = process.env.WEBKIT_BROWSER
+  ?? ['x86_64', 'aarch64'].map((arch) => `/usr/lib/${arch}-linux-gnu/webkit2gtk-4.1/MiniBrowser`).find(existsSync)
+  ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
 /** The engines: how to start each one's driver and what to ask it for. */
 export const ENGINES = {
   firefox: {
@@ -34,7 +40,7 @@ export const ENGINES = {
     capabilities: {
       browserName: 'MiniBrowser',
       'webkitgtk:browserOptions': {
-        binary: process.env.WEBKIT_BROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+        binary: MINI_BROWSER,
         args: ['--automation'],
       },
     },
