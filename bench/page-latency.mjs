@@ -10,7 +10,7 @@
 // prints their figures.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SUB_PATH, launchBrowser, serveDist, stopServer } from '../e2e/harness.mjs';
+import { SUB_PATH, coldPage, launchBrowser, serveDist, stopServer } from '../e2e/harness.mjs';
 
 // 100 inputs: a p95 over 30 was the second-worst sample and swung by ±10 ms between runs.
 const INPUTS = 100;
@@ -179,11 +179,7 @@ const LINK = { latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6
 async function throttled(browser, url) {
   const samples = [];
   for (let i = 0; i < THROTTLED_LOADS; i++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const { page, cdp } = await coldPage(browser, { viewport: { width: 1280, height: 900 } });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, ...LINK });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(() => performance.getEntriesByName('gpucost:coarse:1').length > 0, null, { timeout: 60_000 });
@@ -191,7 +187,7 @@ async function throttled(browser, url) {
       shellPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
       firstNumber: performance.getEntriesByName('gpucost:coarse:1')[0].startTime,
     })));
-    await context.close();
+    await page.context().close();
   }
   return {
     shellPaintMedian: percentile(samples.map((x) => x.shellPaint), 0.5),

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launchBrowser, serveDist, stopServer, SUB_PATH } from './harness.mjs';
+import { coldPage, launchBrowser, serveDist, stopServer, SUB_PATH } from './harness.mjs';
 
 const BUDGET_KB = Number(readFileSync('scripts/page-weight-budget-kb', 'utf8').trim());
 
@@ -16,10 +16,7 @@ test('a cold page transfers no more than the budget before its first number', as
   const server = await serveDist(process.env.DIST ?? 'dist', { gzip: true });
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const { page, cdp } = await coldPage(browser);
     const urls = new Map();
     const pageFiles = [];
     cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));

@@ -75,6 +75,20 @@ export function serveDist(distDir, { headers = {}, gzip = false, watchErrors = f
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
+/**
+ * A new page of `browser` as a first visit finds it, and its DevTools protocol session with
+ * network events on and the cache off (for counting or throttling what a cold load
+ * transfers). `contextOptions` go to the page's new context (its viewport, say).
+ */
+export async function coldPage(browser, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  return { page, cdp };
+}
+
 /** Closes an http.Server started here. */
 export function stopServer(server) {
   return new Promise((ok) => server.close(ok));

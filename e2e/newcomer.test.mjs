@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  SUB_PATH, cli, launchBrowser, metric, openCalculator, runId, serveDist, stopServer, typeNumber, waitForRun,
+  SUB_PATH, cli, coldPage, launchBrowser, metric, openCalculator, runId, serveDist, stopServer, typeNumber, waitForRun,
 } from './harness.mjs';
 
 /** Waits until the tornado (the last chart to fill) is in. */
@@ -56,10 +56,7 @@ test('on a slow link the loading shell is on screen before the wasm has arrived'
   const server = await serveDist(process.env.DIST ?? 'dist');
   const browser = await launchBrowser();
   try {
-    const page = await browser.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    const { page, cdp } = await coldPage(browser);
     await cdp.send('Network.emulateNetworkConditions', {
       offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8,
     });

@@ -5,7 +5,7 @@
 use crate::format::{in_wait_unit, percent, trim_number, usd, usd_cents, wait, wait_unit};
 use crate::model::analytic::Estimate;
 use crate::model::monte_carlo::{PlatformResult, Results};
-use crate::model::output::{Output, Presence, Section};
+use crate::model::output::{Output, Section};
 use crate::model::stats::Summary;
 use crate::workbench::verdict::{VerdictMetric, DECISIVE_SHARE};
 use leptos::prelude::*;
@@ -114,10 +114,7 @@ fn output_metrics(result: &PlatformResult, section: Section, jobs: bool) -> Vec<
                 .card
                 .filter(|c| c.section == section && (jobs || !c.jobs_only))?;
             let summary = result.get(output);
-            let shown = match row.presence {
-                Presence::Always | Presence::WhereMeasured => true,
-                Presence::Where(_) => summary.is_some(),
-            };
+            let shown = result.reports(output);
             // GPU-hours replicas found no node for are named only where there were some.
             let nothing_to_name = output == Output::ServiceGpuHoursWithoutNode
                 && summary.is_some_and(|s| s.mean <= 0.0);
@@ -288,8 +285,8 @@ pub fn Headlines(
                                 // One clause per metric a verdict ranks by, in the table's
                                 // order: the first on the item, the others in spans.
                                 let decisive = |s: f64| if s >= DECISIVE_SHARE || s <= 1.0 - DECISIVE_SHARE { "decisive" } else { "not decisive" };
-                                let mut clauses = VerdictMetric::all().collect::<Vec<_>>();
-                                clauses.sort_by_key(|m| m.output());
+                                let clauses: Vec<VerdictMetric> =
+                                    Output::ALL.into_iter().filter_map(VerdictMetric::of).collect();
                                 let clause = |m: VerdictMetric| {
                                     let share = m.lower_share(&pair);
                                     let ranking = m.ranking();

@@ -36,6 +36,17 @@ impl PlatformResult {
     pub fn get(&self, output: Output) -> Option<Summary> {
         self.outputs[output]
     }
+
+    /// Whether this platform's report carries `output`: one every platform has always, one
+    /// measured where it can be always (`null` where no replication measured it), one that
+    /// applies only somewhere only where it has a value. The JSON, the CSV and the cards
+    /// follow it.
+    pub fn reports(&self, output: Output) -> bool {
+        match output.row().presence {
+            Presence::Always | Presence::WhereMeasured => true,
+            Presence::Where(_) => self.outputs[output].is_some(),
+        }
+    }
 }
 
 /// A key of a report's platform entry.
@@ -89,10 +100,6 @@ impl Entry {
         }
     }
 
-    fn from_key(key: &str) -> Option<Entry> {
-        layout().into_iter().find(|e| e.key() == key)
-    }
-
     /// Whether a platform entry must have it: outputs every platform has, and the figures
     /// every platform has.
     fn required(self) -> bool {
@@ -114,16 +121,10 @@ impl Serialize for PlatformResult {
             let key = entry.key();
             match entry {
                 Entry::Name => map.serialize_entry(key, &self.name)?,
-                Entry::Output(output) => {
-                    let value = &self.outputs[output];
-                    let written = match output.row().presence {
-                        Presence::Always | Presence::WhereMeasured => true,
-                        Presence::Where(_) => value.is_some(),
-                    };
-                    if written {
-                        map.serialize_entry(key, value)?;
-                    }
+                Entry::Output(output) if self.reports(output) => {
+                    map.serialize_entry(key, &self.outputs[output])?
                 }
+                Entry::Output(_) => {}
                 Entry::Breakdown => map.serialize_entry(key, &self.breakdown_usd)?,
                 Entry::Histogram => {
                     map.serialize_entry(key, &self.usd_per_useful_gpu_hour_histogram)?
@@ -159,8 +160,9 @@ impl<'de> Deserialize<'de> for PlatformResult {
                 let mut breakdown_usd = None;
                 let mut histogram = None;
                 let (mut services, mut teams, mut pipelines) = (vec![], vec![], vec![]);
+                let layout = layout();
                 while let Some(key) = map.next_key::<String>()? {
-                    let Some(entry) = Entry::from_key(&key) else {
+                    let Some(&entry) = layout.iter().find(|e| e.key() == key) else {
                         map.next_value::<de::IgnoredAny>()?;
                         continue;
                     };
@@ -178,7 +180,7 @@ impl<'de> Deserialize<'de> for PlatformResult {
                         Entry::Pipelines => pipelines = map.next_value()?,
                     }
                 }
-                if let Some(missing) = layout()
+                if let Some(missing) = layout
                     .into_iter()
                     .find(|e| e.required() && !seen.contains(e))
                 {

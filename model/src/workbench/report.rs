@@ -4,7 +4,7 @@
 
 use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
-use crate::model::output::{Output, Presence};
+use crate::model::output::Output;
 use crate::model::payback::{self, Payback};
 use crate::model::scenario::Scenario;
 use crate::model::split::SplitWorkload;
@@ -101,13 +101,9 @@ pub fn report_csv(results: &Results) -> String {
             });
             let _ = writeln!(out, "{name},{metric},{cells},{tail}");
         };
-        for output in Output::ALL {
-            let summary = p.get(output);
-            // An output that applies only somewhere has a row only there.
-            let applies = summary.is_some() || !matches!(output.row().presence, Presence::Where(_));
-            if applies {
-                row(&mut out, output.key(), summary.as_ref());
-            }
+        // The outputs the JSON carries (one measured nowhere has empty cells).
+        for output in Output::ALL.into_iter().filter(|&o| p.reports(o)) {
+            row(&mut out, output.key(), p.get(output).as_ref());
         }
         for q in &p.pipelines {
             for (metric, summary) in [
