@@ -37,9 +37,16 @@ tools-browser:
 serve: tools
 	trunk serve
 
-build: tools
+# The release page in dist/: Trunk's build, the loading shell's first-number module, and the
+# start-up script moved out of the page under a CSP (which also wires the first number).
+define release-page
 	trunk build --release
+	scripts/build-first-number.sh dist
 	node scripts/externalize-start-script.mjs dist
+endef
+
+build: tools
+	$(release-page)
 	@scripts/bundle-sizes.sh dist
 
 # Everything inline (app JS, wasm, CSS, icon); no worker and no CSP, so it runs from file://.
@@ -65,6 +72,7 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target $(WASM) --all-targets -- -D warnings
 	cargo clippy --target $(WASM) --lib --no-default-features --features js-api -- -D warnings
+	cargo clippy --target $(WASM) --lib --no-default-features --features first-number -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 	scripts/check-model-purity.sh
 
@@ -82,8 +90,7 @@ test-wasm:
 # against the CLI and the page. Then the cross-browser smoke suite in Firefox ESR and WebKitGTK
 # (e2e/engines/smoke.mjs, through their WebDriver servers).
 test-e2e: pkg
-	trunk build --release
-	node scripts/externalize-start-script.mjs dist
+	$(release-page)
 	@scripts/bundle-sizes.sh dist
 	node scripts/make-single-file.mjs dist $(SINGLE_FILE)
 	cargo build --release --bin gpucost
@@ -91,8 +98,7 @@ test-e2e: pkg
 	SINGLE_FILE=$(SINGLE_FILE) DIST=dist node --test e2e/engines/smoke.mjs
 
 screenshots: tools-browser
-	trunk build --release
-	node scripts/externalize-start-script.mjs dist
+	$(release-page)
 	mkdir -p docs/screenshots
 	DIST=dist node e2e/screenshots.mjs
 

@@ -8,16 +8,15 @@ import { cpus } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engine.mjs';
-import { measurePage, measurePipeline, measureServing, measureSingleFile } from './page-latency.mjs';
+import { LINKS, measurePage, measurePipeline, measureServing, measureSingleFile } from './page-latency.mjs';
 import { measureNativeImport, measurePageImport } from './history-import.mjs';
 import { measureDecisionMap } from './decision-map.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
-// The page-weight budget, kB gzip of every .wasm and .js (scripts/bundle-sizes.sh warns past it).
-// The gate `make test` enforces (e2e/first-load.test.mjs) is scripts/page-weight-budget-kb;
-// the target the page is measured against here is the goal it was set back from.
+// The first load's budget, kB gzip: what a cold page fetches before its first number (the
+// loading shell's, src/first-number-shell.js). `make test` gates it (e2e/first-load.test.mjs,
+// scripts/page-weight-budget-kb).
 const PAGE_WEIGHT_BUDGET_KB = Number(readFileSync('scripts/page-weight-budget-kb', 'utf8').trim());
-const PAGE_WEIGHT_GOAL_KB = 650;
 const rows = []; // [area, target, measured, verdict]
 const add = (area, target, measured, pass) => rows.push([area, target, measured, pass === null ? 'report' : pass ? 'pass' : 'miss']);
 const fmt = (n, d = 1) => Number(n).toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -174,20 +173,31 @@ add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.first
 add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 
 // --- Page weight --------------------------------------------------------------------------
-// Every .wasm and .js file of the build (the page loads them all: the app's glue and its one
-// wasm module, which the workers share, the start-up script, the worker's loader, and any
-// wasm-bindgen snippets in sub-folders), gzip -9; Trunk's content hashes left out of the names.
-const dist = readdirSync('dist', { recursive: true }).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'));
+// Every file of the build, gzip -9, Trunk's content hashes left out of the names: first what a
+// cold page fetches before its first number (the markup, the stylesheet, the start-up script
+// and the first-number worker with its module), then the page's own module and the rest, which
+// load after it.
+const dist = readdirSync('dist', { recursive: true }).filter((f) => /\.(wasm|js|css|html|svg)$/.test(f));
 const sizes = dist.map((f) => [f, gzipSync(readFileSync(join('dist', f)), { level: 9 }).length]);
-const total = sizes.reduce((a, [, n]) => a + n, 0);
-add('Page weight', `.wasm + JS ≤ ${PAGE_WEIGHT_GOAL_KB} kB gzip (the goal; \`make test\` gates the first load at ${PAGE_WEIGHT_BUDGET_KB} kB)`,
-  `${fmt(total / 1000)} kB: ${sizes.map(([f, n]) => `${f.replace(/-[0-9a-f]{12,}(?=[._])/, '')} ${fmt(n / 1000)}`).join(', ')}`, total <= PAGE_WEIGHT_GOAL_KB * 1000);
-const slow = page.slowLink;
-const samples = (key) => slow.samples.map((x) => fmt(x[key], 0)).join(', ');
-add('Loading shell, slow link', '≤ 200 ms at 10 Mbit/s, 40 ms RTT, cold cache (CDP throttling)',
-  `median ${fmt(slow.shellPaintMedian, 0)} ms over ${slow.samples.length} loads (${samples('shellPaint')})`, slow.shellPaintMedian <= 200);
-add('First number, slow link', '≤ 2.0 s at 10 Mbit/s, 40 ms RTT, cold cache',
-  `median ${fmt(slow.firstNumberMedian, 0)} ms (${samples('firstNumber')})`, slow.firstNumberMedian <= 2000);
+const before = (f) => /^(index\.html|main-.*\.css|start-.*\.js|first-number-.*|favicon-.*)$/.test(f);
+const kb = (list) => list.reduce((a, [, n]) => a + n, 0);
+const named = (list) => list.map(([f, n]) => `${f.replace(/-[0-9a-f]{12,}(?=[._])/, '')} ${fmt(n / 1000)}`).join(', ');
+const first = sizes.filter(([f]) => before(f));
+const after = sizes.filter(([f]) => !before(f));
+add('First load', `≤ ${PAGE_WEIGHT_BUDGET_KB} kB gzip before the first number (\`make test\` gates it as transferred)`,
+  `${fmt(kb(first) / 1000)} kB: ${named(first)}`, kb(first) <= PAGE_WEIGHT_BUDGET_KB * 1000);
+add('The page after it', 'reported: loads once the first number is on screen',
+  `${fmt(kb(after) / 1000)} kB: ${named(after)}`, null);
+for (const [link, target] of [[page.slowLink, 1200], [page.slowerLink, 2300]]) {
+  const samples = (key) => link.samples.map((x) => fmt(x[key], 0)).join(', ');
+  const name = link === page.slowLink ? LINKS.fast.label : LINKS.slow.label;
+  add(`Loading shell, ${name}`, '≤ 200 ms, cold cache (CDP throttling)',
+    `median ${fmt(link.shellPaintMedian, 0)} ms over ${link.samples.length} loads (${samples('shellPaint')})`, link.shellPaintMedian <= 200);
+  add(`First number, ${name}`, `≤ ${fmt(target / 1000)} s, cold cache`,
+    `median ${fmt(link.firstNumberMedian, 0)} ms (${samples('firstNumber')})`, link.firstNumberMedian <= target);
+  add(`Calculator ready, ${name}`, "reported: the page's own first run on screen",
+    `median ${fmt(link.pageReadyMedian, 0)} ms (${samples('pageReady')})`, null);
+}
 
 // --- The SimPy peer -----------------------------------------------------------------------
 const peerSpec = JSON.parse(readFileSync('bench/peer/mmc.json'));

@@ -35,10 +35,14 @@ addEventListener('error', (e) => window.__errorEvents.push(String(e.message)));
  * Serves `distDir` under SUB_PATH on a free loopback port, adding `headers` to every file's
  * response; with `gzip`, compresses each file (gzip -9) for a browser that accepts it, as a
  * static host does; with `watchErrors`, adds the error watch above to index.html. Resolves to
- * the listening http.Server.
+ * the listening http.Server; with `hold` (a RegExp), answers the files whose names match it
+ * only once `server.release()` has been called (to look at the loading shell in an engine
+ * with no request interception).
  */
-export function serveDist(distDir, { headers = {}, gzip = false, watchErrors = false } = {}) {
+export function serveDist(distDir, { headers = {}, gzip = false, watchErrors = false, hold = null } = {}) {
   const root = resolve(distDir);
+  let release = () => {};
+  const released = new Promise((ok) => { release = ok; });
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (!url.pathname.startsWith(SUB_PATH)) {
@@ -46,6 +50,7 @@ export function serveDist(distDir, { headers = {}, gzip = false, watchErrors = f
       return;
     }
     const rel = url.pathname.slice(SUB_PATH.length) || 'index.html';
+    if (hold && hold.test(rel)) await released;
     if (watchErrors && rel === 'error-watch.js') {
       res.writeHead(200, { 'content-type': MIME['.js'] }).end(ERROR_WATCH);
       return;
@@ -72,6 +77,7 @@ export function serveDist(distDir, { headers = {}, gzip = false, watchErrors = f
       res.writeHead(404).end('not found');
     }
   });
+  server.release = release;
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 

@@ -16,9 +16,20 @@ for f in "${files[@]}"; do
   printf '%-44s %12d %12d\n' "$(basename "$f")" "$raw" "$gz"
 done
 printf '%-44s %12d %12d  (%.1f kB gzip)\n' "total" "$total_raw" "$total_gz" "$(awk -v b="$total_gz" 'BEGIN { print b / 1000 }')"
-# The page-weight budget (scripts/page-weight-budget-kb): `make test` fails when the first load
-# passes it (e2e/first-load.test.mjs); here, a warning as soon as the build does.
+# The first load's budget (scripts/page-weight-budget-kb): what a cold page fetches before its
+# first number, the start-up script and the first-number worker with its module (and the
+# markup and stylesheet, not listed here). `make test` fails when the first load, as
+# transferred, passes it (e2e/first-load.test.mjs); here, a warning as soon as the build does.
+first_gz=0
+for f in "${files[@]}"; do
+  case "$(basename "$f")" in
+    start-*.js | first-number-*) first_gz=$((first_gz + $(gzip -9 -c "$f" | wc -c))) ;;
+  esac
+done
+if (( first_gz > 0 )); then
+  printf '%-44s %12s %12d  (before the first number)\n' "first load" "" "$first_gz"
+fi
 budget_kb=$(cat "$(dirname "$0")/page-weight-budget-kb")
-if (( total_gz > budget_kb * 1000 )); then
-  printf 'warning: .wasm + JS is %.1f kB gzip, past the %d kB budget\n' "$(awk -v b="$total_gz" 'BEGIN { print b / 1000 }')" "$budget_kb" >&2
+if (( first_gz > budget_kb * 1000 )); then
+  printf 'warning: the first load is %.1f kB gzip, past the %d kB budget\n' "$(awk -v b="$first_gz" 'BEGIN { print b / 1000 }')" "$budget_kb" >&2
 fi

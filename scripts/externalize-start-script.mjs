@@ -2,7 +2,7 @@
 // into its own file and adds a Content-Security-Policy <meta> that the page satisfies: no
 // inline script, WebAssembly allowed ('wasm-unsafe-eval'), only the page's own origin.
 // `trunk serve` keeps the inline script (and no CSP) for development.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -23,9 +23,35 @@ if (!match) {
 const source = match[1].trim();
 const imports = source.split('\n').filter((l) => /^import /.test(l));
 const rest = source.split('\n').filter((l) => !/^import /.test(l)).join('\n').trim();
-const body = `${imports.join('\n')}
-try {
-${rest}
+
+// Where the first-number module was built into dist/ (scripts/build-first-number.sh), the
+// script shows the shell's first number (src/first-number-shell.js) before anything of the
+// page's own module is fetched: Trunk's preloads of its glue and wasm go, and its static import
+// becomes a dynamic one after the first number. The single file (scripts/make-single-file.mjs)
+// drops the first-number part, between its two marker lines.
+const glue = readdirSync(dist).find((f) => /^first-number-[0-9a-f]{16}\.js$/.test(f));
+let firstNumber = '';
+let appImport = imports.join('\n');
+let dynamicImport = '';
+if (glue) {
+  const wasm = glue.replace(/\.js$/, '_bg.wasm');
+  const shell = readFileSync(new URL('../src/first-number-shell.js', import.meta.url), 'utf8')
+    .replaceAll('FIRST_NUMBER_GLUE', glue)
+    .replaceAll('FIRST_NUMBER_WASM', wasm);
+  firstNumber = `// BEGIN first number\n${shell.trim()}\n// END first number\n`;
+  const appGlue = /^import init, \* as bindings from '([^']+)';$/;
+  if (imports.length !== 1 || !appGlue.test(imports[0])) {
+    console.error(`${indexPath}: the start-up script's import is not the one expected: ${imports.join(' ')}`);
+    process.exit(1);
+  }
+  const [, appJs] = imports[0].match(appGlue);
+  appImport = '';
+  html = html.replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '');
+  dynamicImport = `const bindings = await import('${appJs}'), init = bindings.default;\n`;
+}
+const body = `${appImport}
+${firstNumber}try {
+${dynamicImport}${rest}
 } catch (e) {
   const p = document.createElement('p');
   p.className = 'start-error';
@@ -35,7 +61,7 @@ ${rest}
   const status = document.getElementById('loading-status');
   if (status) status.replaceWith(p); else document.body.prepend(p);
 }
-`;
+`.replace(/^\n/, '');
 const name = `start-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dist, name), body);
 html = html.replace(inline, `<script type="module" src="./${name}"></script>`);

@@ -81,9 +81,13 @@ export function makeSingleFile(dist) {
   // names the glue and the wasm; it becomes one inline module with both.
   const startTag = /<script type="module"(?: src="([^"]+)")?>([\s\S]*?)<\/script>/;
   const [, startSrc, startInline] = one(html, startTag, 'the start-up <script type="module">');
-  const start = startSrc ? read(dist, local(startSrc, 'the start-up script'), 'utf8') : startInline;
-  const importLine = /^import init, \* as bindings from '([^']+)';$/m;
-  const glueName = local(one(start, importLine, "the start-up script's import of the app")[1], 'the glue');
+  // No first number here (src/first-number-shell.js): its module and worker are separate files,
+  // and the page's own module is inline, so the page starts at once.
+  const start = (startSrc ? read(dist, local(startSrc, 'the start-up script'), 'utf8') : startInline)
+    .replace(/^\/\/ BEGIN first number\n[\s\S]*?^\/\/ END first number\n/m, '');
+  const importLine = /^(?:import init, \* as bindings from '([^']+)';|const bindings = await import\('([^']+)'\), init = bindings\.default;)$/m;
+  const imported = one(start, importLine, "the start-up script's import of the app");
+  const glueName = local(imported[1] ?? imported[2], 'the glue');
   const wasmPath = /module_or_path: '([^']+)'/;
   const wasmName = local(one(start, wasmPath, "the start-up script's wasm path")[1], 'the wasm');
   const glue = glueWithoutExports(read(dist, glueName, 'utf8'), glueName);

@@ -17,6 +17,8 @@
 //! - `next_task` (wasm32 + feature `app`): yielding to the event loop between slices.
 //! - [`history_job`]: a job-history import as a job of its own, with no web crate;
 //!   `history_worker` (wasm32 + feature `app`) runs it in a Web Worker.
+//! - [`first_number`]: what the loading shell shows before the page has loaded (the model in a
+//!   small module of its own, feature `first-number`).
 //! - `js_api` (wasm32 + feature `js-api`): the model exported to JavaScript for `pkg/`.
 
 /// Job-history import (the `gpucost-history` package, history/).
@@ -32,6 +34,7 @@ pub mod worker;
 #[cfg(all(target_arch = "wasm32", feature = "app"))]
 pub mod history_worker;
 
+pub mod first_number;
 pub mod history_job;
 pub mod run_coordinator;
 pub mod simulation_worker;

@@ -7,7 +7,9 @@
 //   the main thread instead;
 // - a 390 px page does not scroll sideways (checked in a 390 px iframe: a window cannot be
 //   made that narrow everywhere);
-// - no window `error` event fires.
+// - no window `error` event fires;
+// - the loading shell shows the coarse pass's numbers before the page's module arrives, and
+//   fits 390 px.
 // Run: `ENGINES=firefox,webkit DIST=dist SINGLE_FILE=... node --test e2e/engines/smoke.mjs`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -112,6 +114,58 @@ for (const engine of engines) {
       assert.deepEqual(errors, [], `${engine}: window error events`);
       assert.deepEqual(narrow.errors, [], `${engine} at 390 px: window error events`);
     } finally {
+      await s.close();
+      await stopServer(server);
+    }
+  });
+
+  test(`${engine}: the loading shell shows the coarse pass's numbers before the page, and fits 390 px`, async () => {
+    // The page's own module is held back until the shell has been read.
+    const server = await serveDist(process.env.DIST ?? 'dist', { watchErrors: true, hold: /^gpucost-app-[0-9a-f]+_bg\.wasm$/ });
+    const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}#v=1&p=multi-team-cluster`;
+    const s = await startSession(engine);
+    try {
+      await s.size(1280, 900);
+      await s.go(url);
+      const SHELL = `
+        const doc = arguments[0] ? document.querySelector('iframe')?.contentDocument : document;
+        const rows = [...(doc?.querySelectorAll('[data-first-number] tbody tr') ?? [])];
+        return rows.length ? { note: doc.querySelector('.first-number-note').textContent,
+          rows: rows.map((r) => ({ name: r.dataset.platform,
+            tco: r.querySelector('[data-first-number="monthly_tco_usd"]').dataset.value,
+            perHour: r.querySelector('[data-first-number="usd_per_useful_gpu_hour"]').dataset.value })),
+          overflow: doc.documentElement.scrollWidth - doc.documentElement.clientWidth } : null;`;
+      const shell = async (inFrame) => {
+        for (let i = 0; i < 300; i += 1) {
+          const found = await s.run(SHELL, inFrame).catch(() => null);
+          if (found) return found;
+          await new Promise((ok) => setTimeout(ok, 200));
+        }
+        throw new Error(`${engine}: no first number in the loading shell`);
+      };
+      const shown = await shell(false);
+      const [, coarse] = shown.note.match(/first (\d+) of/);
+      const report = JSON.parse(cli('eval', '--preset', 'multi-team-cluster', '--reps', coarse));
+      assert.deepEqual(shown.rows.map((r) => r.name), report.platforms.map((p) => p.name));
+      for (const [i, p] of report.platforms.entries()) {
+        assert.equal(Number(shown.rows[i].tco), p.monthly_tco_usd.p50, `${engine} shell: ${p.name} TCO`);
+        assert.equal(Number(shown.rows[i].perHour), p.usd_per_useful_gpu_hour.p50, `${engine} shell: ${p.name} $/GPU-h`);
+      }
+      // The shell at 390 px, in a frame of that width (its page's module held back too).
+      await s.run(`const f = document.createElement('iframe');
+        f.style.cssText = 'width:390px;height:800px;border:1px solid';
+        f.src = location.href;
+        document.body.prepend(f);`);
+      const narrow = await shell(true);
+      assert.equal(narrow.overflow, 0, `${engine}: the shell at 390 px scrolls sideways`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-shell-390.png`), await s.screenshot());
+      // Then the page loads and shows the whole run's numbers.
+      server.release();
+      const page = await settled(s, 0);
+      sameAsCli(page, JSON.parse(cli('eval', '--preset', 'multi-team-cluster')), `${engine} after the shell`);
+      assert.deepEqual(page.errors, [], `${engine}: window error events`);
+    } finally {
+      server.release();
       await s.close();
       await stopServer(server);
     }
