@@ -4,8 +4,9 @@
 // `gpucost:coarse:<run>` and `gpucost:full:<run>`); long tasks while dragging; cancellation of
 // an older run by a newer input; the full run with one worker vs two; the sensitivity tornado
 // after an input; and the single file (`make single-file`: no worker, the run on the page's
-// main thread) on both sliders; and loads over a throttled link (10 Mbit/s, 40 ms RTT, cold
-// cache): the loading shell's paint and the first simulated number.
+// main thread) on both sliders; and loads over two throttled links (10 Mbit/s, 40 ms RTT and
+// 4 Mbit/s, 100 ms RTT, cold cache): the loading shell's paint, the first simulated number
+// (the shell's) and the page's own first run.
 // Exports measurePage() and measureSingleFile(); `node bench/page-latency.mjs [--single-file]`
 // prints their figures.
 import { resolve } from 'node:path';
@@ -241,16 +242,16 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
     const sensitivity = await tornado(browser, base);
     // Over the slow link the files come compressed, as from a static host (gzip -9).
     const zipped = await serveDist(distDir, { gzip: true });
+    let fastLink;
     let slowLink;
-    let slowerLink;
     try {
       const url = `http://127.0.0.1:${zipped.address().port}${SUB_PATH}`;
-      slowLink = await throttled(browser, url, LINKS.fast);
-      slowerLink = await throttled(browser, url, LINKS.slow);
+      fastLink = await throttled(browser, url, LINKS.fast);
+      slowLink = await throttled(browser, url, LINKS.slow);
     } finally {
       await stopServer(zipped);
     }
-    return { shipped, one, two, spot, dragging, sensitivity, slowLink, slowerLink };
+    return { shipped, one, two, spot, dragging, sensitivity, fastLink, slowLink };
   } finally {
     await browser.close();
     await stopServer(server);

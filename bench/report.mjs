@@ -170,7 +170,7 @@ const mapServing = await measureDecisionMap(servingLink, ['fte_cost']);
 add('Decision map, heavier presets', 'report: the same, on pharma-14-stage-pipeline and agent-traffic-spike (opening the panel, then FTE cost across)',
   `pipeline: coarse median ${fmt(mapPipeline.coarseMedian, 0)} ms, full median ${fmt(mapPipeline.fullMedian, 0)} ms, ${mapPipeline.longTasks} long tasks; serving: coarse median ${fmt(mapServing.coarseMedian, 0)} ms, full median ${fmt(mapServing.fullMedian, 0)} ms, ${mapServing.longTasks} long tasks`, null);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
-add('First simulated chart', '≤ 1.5 s on localhost', `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
+add('First simulated chart', "≤ 1.5 s on localhost (the page's own first run; the shell's number comes before it)", `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 
 // --- Page weight --------------------------------------------------------------------------
 // Every file of the build, gzip -9, Trunk's content hashes left out of the names: first what a
@@ -188,9 +188,8 @@ add('First load', `≤ ${PAGE_WEIGHT_BUDGET_KB} kB gzip before the first number 
   `${fmt(kb(first) / 1000)} kB: ${named(first)}`, kb(first) <= PAGE_WEIGHT_BUDGET_KB * 1000);
 add('The page after it', 'reported: loads once the first number is on screen',
   `${fmt(kb(after) / 1000)} kB: ${named(after)}`, null);
-for (const [link, target] of [[page.slowLink, 1200], [page.slowerLink, 2300]]) {
+for (const [link, target, name] of [[page.fastLink, 1200, LINKS.fast.label], [page.slowLink, 2300, LINKS.slow.label]]) {
   const samples = (key) => link.samples.map((x) => fmt(x[key], 0)).join(', ');
-  const name = link === page.slowLink ? LINKS.fast.label : LINKS.slow.label;
   add(`Loading shell, ${name}`, '≤ 200 ms, cold cache (CDP throttling)',
     `median ${fmt(link.shellPaintMedian, 0)} ms over ${link.samples.length} loads (${samples('shellPaint')})`, link.shellPaintMedian <= 200);
   add(`First number, ${name}`, `≤ ${fmt(target / 1000)} s, cold cache`,

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { openCalculator } from './harness.mjs';
+import { coldPage, launchBrowser, openCalculator, serveDist, stopServer, SUB_PATH } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -38,3 +38,23 @@ for (const [scheme, width] of [['light', 1440], ['dark', 1440], ['light', 390]])
     }
   });
 }
+
+// The loading shell with its first results (and a notice about the link), the page's own
+// module held back so that the shell stays.
+test('no accessibility violations in the loading shell with its first results', async () => {
+  const server = await serveDist(process.env.DIST ?? 'dist', { hold: /^gpucost-app-/ });
+  const browser = await launchBrowser();
+  try {
+    for (const [scheme, width] of [['light', 1440], ['dark', 1440], ['light', 390]]) {
+      const { page } = await coldPage(browser, { viewport: { width, height: 900 }, colorScheme: scheme });
+      await page.goto(`http://127.0.0.1:${server.address().port}${SUB_PATH}#v=1&p=no-such-preset`);
+      await page.waitForSelector('[data-first-number] .link-notices', { timeout: 60_000 });
+      assert.deepEqual(await violations(page), [], `${scheme} at ${width} px`);
+      await page.context().close();
+    }
+  } finally {
+    server.release();
+    await browser.close();
+    await stopServer(server);
+  }
+});

@@ -5,15 +5,20 @@
 # then has the start-up script run it in a worker (src/first-number-worker.js) before it loads
 # the page's own module. The release profile: the model at opt-level 3 as in the page's module,
 # the rest for size.
+# Run it after `trunk build --release` and before scripts/externalize-start-script.mjs, which
+# names the module's files in the start-up script.
 set -euo pipefail
-dist=${1:-dist}
-out=target/first-number
-cargo rustc --lib --release --target wasm32-unknown-unknown --no-default-features \
+dist=$(realpath "${1:-dist}")
+cd "$(dirname "$0")/.."
+target=${CARGO_TARGET_DIR:-target}
+out=$target/first-number
+wasm_opt=${WASM_OPT:-$(command -v wasm-opt || echo node_modules/.bin/wasm-opt)}
+cargo rustc --lib --release --locked --target wasm32-unknown-unknown --no-default-features \
   --features first-number --crate-type cdylib --quiet
 rm -rf "$out" && mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name first-number \
-  target/wasm32-unknown-unknown/release/gpucost.wasm
-wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  "$target/wasm32-unknown-unknown/release/gpucost.wasm"
+"$wasm_opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
   --enable-mutable-globals "$out/first-number_bg.wasm" -o "$out/first-number_bg.wasm"
 # Content-hashed names, as Trunk names the page's files, so a static host may cache them.
 hash=$(cat "$out/first-number.js" "$out/first-number_bg.wasm" | sha256sum | cut -c1-16)

@@ -28,6 +28,8 @@ for f in "${files[@]}"; do
 done
 if (( first_gz > 0 )); then
   printf '%-44s %12s %12d  (before the first number)\n' "first load" "" "$first_gz"
+elif compgen -G "$dir/gpucost-app-*.js" > /dev/null; then
+  echo "warning: no first-number module in $dir/ (scripts/build-first-number.sh): the first load is the whole page" >&2
 fi
 budget_kb=$(cat "$(dirname "$0")/page-weight-budget-kb")
 if (( first_gz > budget_kb * 1000 )); then

@@ -85,6 +85,7 @@ export function makeSingleFile(dist) {
   // and the page's own module is inline, so the page starts at once.
   const start = (startSrc ? read(dist, local(startSrc, 'the start-up script'), 'utf8') : startInline)
     .replace(/^\/\/ BEGIN first number\n[\s\S]*?^\/\/ END first number\n/m, '');
+  if (start.includes('// BEGIN first number')) throw new BuildError('the first-number part of the start-up script has no end');
   const importLine = /^(?:import init, \* as bindings from '([^']+)';|const bindings = await import\('([^']+)'\), init = bindings\.default;)$/m;
   const imported = one(start, importLine, "the start-up script's import of the app");
   const glueName = local(imported[1] ?? imported[2], 'the glue');

@@ -1,44 +1,60 @@
 // The loading shell's first number, the first part of the release page's start-up script
 // (scripts/externalize-start-script.mjs puts it there, with the first-number module's hashed
-// file names in place of the two placeholders in capitals below). Before the page's own module (over
-// a megabyte) is fetched, a worker runs the much smaller first-number module
-// (src/first_number.rs) on the link and the shell shows its verdict and table: the page's
-// coarse pass, the same numbers the page shows first. Then the start-up script loads the page,
-// which replaces the shell as it mounts. Whatever goes wrong here (no module worker, a link the
-// shell leaves to the page, a pass over FIRST_NUMBER_WAIT_MS) only means no early number: the
-// page loads as it did before.
-const FIRST_NUMBER_WAIT_MS = 8000;
+// file names in place of the two placeholders in capitals below). Before the page's own module
+// (over a megabyte) is fetched, a worker runs the much smaller first-number module
+// (src/first_number.rs) on the link, and the shell shows its verdict and table: the page's
+// coarse pass, its first replications, with whatever the link said that could not be read.
+// Then the start-up script fetches the page's module, which replaces the shell as it mounts.
+// Whatever goes wrong here (no module worker, a link the shell leaves to the page, a module
+// that takes over FIRST_NUMBER_LOAD_MS to arrive or a pass over FIRST_NUMBER_PASS_MS, an answer
+// it cannot show) only means no early number: the page's module is fetched then.
+/** How long the module may take to arrive and instantiate, then the pass to run, ms. */
+const FIRST_NUMBER_LOAD_MS = 30000;
+const FIRST_NUMBER_PASS_MS = 8000;
+
+/** An answer the shell can show: `ok`, a verdict and a row per platform. */
+function showable(answer) {
+  return Boolean(answer && answer.ok === true && typeof answer.verdict === 'string'
+    && Array.isArray(answer.platforms) && answer.platforms.length > 0
+    && answer.platforms.every((p) => p && typeof p.name === 'string' && typeof p.monthly_tco === 'string'));
+}
 
 /** Runs the first-number worker on the link; resolves with its answer, or null. Never throws. */
 function firstNumberAnswer() {
   return new Promise((resolve) => {
     let worker;
-    try {
-      worker = new Worker(new URL('./first-number-worker.js', import.meta.url), { type: 'module' });
-    } catch {
-      resolve(null);
-      return;
-    }
+    let timer;
     const done = (answer) => {
       clearTimeout(timer);
-      worker.terminate();
+      worker?.terminate();
       resolve(answer);
     };
-    const timer = setTimeout(() => done(null), FIRST_NUMBER_WAIT_MS);
-    worker.onmessage = ({ data }) => {
-      try {
-        const answer = JSON.parse(data);
-        done(answer && answer.ok ? answer : null);
-      } catch {
-        done(null);
-      }
-    };
-    worker.onerror = () => done(null);
-    worker.postMessage({
-      glue: new URL('./FIRST_NUMBER_GLUE', import.meta.url).href,
-      wasm: new URL('./FIRST_NUMBER_WASM', import.meta.url).href,
-      fragment: location.hash,
-    });
+    try {
+      worker = new Worker(new URL('./first-number-worker.js', import.meta.url), { type: 'module' });
+      timer = setTimeout(() => done(null), FIRST_NUMBER_LOAD_MS);
+      worker.onmessage = ({ data }) => {
+        if (data === 'loaded') {
+          clearTimeout(timer);
+          timer = setTimeout(() => done(null), FIRST_NUMBER_PASS_MS);
+          return;
+        }
+        try {
+          const answer = JSON.parse(data);
+          done(showable(answer) ? answer : null);
+        } catch {
+          done(null);
+        }
+      };
+      worker.onerror = () => done(null);
+      worker.onmessageerror = () => done(null);
+      worker.postMessage({
+        glue: new URL('./FIRST_NUMBER_GLUE', import.meta.url).href,
+        wasm: new URL('./FIRST_NUMBER_WASM', import.meta.url).href,
+        fragment: location.hash,
+      });
+    } catch {
+      done(null);
+    }
   });
 }
 
@@ -57,6 +73,16 @@ function showFirstNumber(answer) {
   const section = el('section', 'first-number');
   section.setAttribute('aria-label', 'First results');
   section.dataset.firstNumber = '';
+  const notices = Array.isArray(answer.notices) ? answer.notices.filter((n) => typeof n === 'string') : [];
+  if (notices.length) {
+    // As the page says it (src/ui/link_sync.rs), which repeats it once it has loaded.
+    const box = el('div', 'link-notices');
+    box.append(el('p', '', 'Parts of the link could not be read:'));
+    const list = el('ul');
+    for (const n of notices) list.append(el('li', '', n));
+    box.append(list);
+    section.append(box);
+  }
   section.append(el('p', 'verdict', answer.verdict));
   const table = el('table', 'embed-table');
   const head = table.createTHead().insertRow();
@@ -85,12 +111,19 @@ function showFirstNumber(answer) {
   section.append(el('p', 'first-number-note',
     `Medians over the first ${answer.replications} of ${answer.of} replications. The rest, the charts and the editor come with the calculator.`));
   status.before(section);
-  status.textContent = 'Loading the calculator…';
+  // A wiki's small frame (an embed link) shows the answer, as the page's embed view does.
+  if (answer.embed) document.querySelector('#loading-shell .masthead')?.remove();
+  status.textContent = 'First results above; loading the calculator…';
   return true;
 }
 
-const firstNumber = await firstNumberAnswer();
-if (firstNumber && showFirstNumber(firstNumber)) {
-  // The first number on screen: what e2e/first-load.test.mjs and the benchmarks time and weigh.
-  performance.mark('gpucost:first-number');
+// Whatever happens here, the page's module is loaded next (the script's `try` below).
+try {
+  const firstNumber = await firstNumberAnswer();
+  if (firstNumber && showFirstNumber(firstNumber)) {
+    // The first number on screen: what e2e/first-load.test.mjs and the benchmarks time and weigh.
+    performance.mark('gpucost:first-number');
+  }
+} catch {
+  // No early number; the page follows.
 }

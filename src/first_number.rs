@@ -3,8 +3,9 @@
 //! to a worker running a small module of its own (feature `first-number`: the model without
 //! Leptos, built by scripts/build-first-number.sh), which answers with the verdict and, per
 //! platform, the monthly TCO and the cost per useful GPU-hour of the link's scenario over the
-//! page's coarse pass ([`coarse_replications`]): the same replications, so the same numbers
-//! the page shows first. The page then loads and takes over.
+//! page's coarse pass ([`coarse_replications`]): its first replications, with the link's
+//! notices. The page then loads, replaces the shell and runs every replication (its own first
+//! pass summarises the replications its workers have answered by then: these, or a few more).
 //!
 //! Where the shell should show nothing and leave the scenario to the page (a link replaying a
 //! job history this browser keeps, a scenario that cannot run, an event budget that stopped
@@ -26,11 +27,11 @@ pub fn first_number(fragment: &str) -> Value {
         return refuse("the link replays a job history".to_string());
     }
     let scenario = decoded.scenario;
-    let coarse = coarse_replications(&scenario);
     let mut run = match MonteCarlo::new(scenario.clone()) {
         Ok(run) => run,
         Err(e) => return refuse(e.to_string()),
     };
+    let coarse = coarse_replications(&scenario);
     run.run_batch(coarse);
     let results = run.results();
     if results.replications < coarse {
@@ -62,6 +63,9 @@ pub fn first_number(fragment: &str) -> Value {
         "of": scenario.replications,
         "verdict": verdict(&results, VerdictMetric::default()).sentence,
         "platforms": platforms,
+        // What the link asked for that could not be read: the shell says so above the numbers
+        // (a link to a version this page lacks shows the default preset's, as the page does).
+        "notices": decoded.notices,
     })
 }
 
@@ -124,5 +128,19 @@ mod tests {
         let replay = format!("{}&r={key}", encode_link(&scenario, DEFAULT));
         assert_eq!(first_number(&replay)["ok"], false);
         assert_eq!(first_number(&encode_link(&scenario, DEFAULT))["ok"], true);
+    }
+
+    #[test]
+    fn a_link_with_parts_it_cannot_read_says_so() {
+        let answer = first_number("v=1&p=no-such-preset");
+        assert_eq!(answer["ok"], true, "{answer}");
+        let notices = answer["notices"].as_array().unwrap();
+        assert!(!notices.is_empty(), "{answer}");
+        assert!(
+            notices[0].as_str().unwrap().contains("no-such-preset"),
+            "{answer}"
+        );
+        let plain = first_number(&encode_link(&preset(DEFAULT).unwrap().scenario(), DEFAULT));
+        assert_eq!(plain["notices"], serde_json::json!([]));
     }
 }
