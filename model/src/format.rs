@@ -89,6 +89,29 @@ pub fn percent(share: f64) -> String {
     format!("{:.0} %", share * 100.0)
 }
 
+/// Requests dropped with their share of the requests: `"269,890 of 27.2 M (1.0 %)"`; the share
+/// to one decimal under 10 % (so that a small one does not read "0 %"). Means per replication.
+pub fn dropped_of(dropped: f64, requests: f64) -> String {
+    let count = |n: f64| {
+        if n >= 1e6 {
+            format!("{:.1} M", n / 1e6)
+        } else {
+            group_thousands(n.round().max(0.0) as u64)
+        }
+    };
+    let share = if requests > 0.0 {
+        dropped / requests
+    } else {
+        0.0
+    };
+    let share = if share < 0.1 {
+        format!("{:.1} %", share * 100.0)
+    } else {
+        percent(share)
+    };
+    format!("{} of {} ({share})", count(dropped), count(requests))
+}
+
 /// Thousands separators: `1234567` → `"1,234,567"`.
 pub fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -105,6 +128,17 @@ pub fn group_thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dropped_requests_read_with_their_share() {
+        assert_eq!(
+            dropped_of(269_890.0, 27_200_000.0),
+            "269,890 of 27.2 M (1.0 %)"
+        );
+        assert_eq!(dropped_of(0.0, 5_000.0), "0 of 5,000 (0.0 %)");
+        assert_eq!(dropped_of(1_500.0, 5_000.0), "1,500 of 5,000 (30 %)");
+        assert_eq!(dropped_of(0.0, 0.0), "0 of 0 (0.0 %)");
+    }
 
     #[test]
     fn usd_groups_thousands_and_rounds() {

@@ -642,8 +642,14 @@ mod cli {
 
     fn table(results: &Results) -> String {
         let mut out = format!(
-            "{:<40} {:>34} {:>14} {:>8} {:>12}\n",
-            "platform", "monthly TCO p50 (p5–p95)", "$/useful GPU-h", "util", "wait p95 min"
+            "{:<40} {:>34} {:>12} {:>10} {:>14} {:>8} {:>12}\n",
+            "platform",
+            "monthly TCO p50 (p5–p95)",
+            "cloud bill",
+            "people",
+            "$/useful GPU-h",
+            "util",
+            "wait p95 min"
         );
         for p in &results.platforms {
             let per_hour = p
@@ -651,9 +657,11 @@ mod cli {
                 .map(|s| format!("${:.2}", s.p50))
                 .unwrap_or_else(|| "n/a".into());
             out += &format!(
-                "{:<40} {:>34} {:>14} {:>7.0}% {:>12.1}\n",
+                "{:<40} {:>34} {:>12} {:>10} {:>14} {:>7.0}% {:>12.1}\n",
                 p.name,
                 range(&p.monthly_tco_usd(), usd),
+                usd(p.cloud_bill_usd().p50),
+                usd(p.people_usd().p50),
                 per_hour,
                 p.utilization().mean * 100.0,
                 p.queue_wait_p95_min().mean,
@@ -671,11 +679,11 @@ mod cli {
                     .unwrap_or_else(|| "n/a".into());
                 out += &format!(
                     "{} on {}: {per_million} per million requests, {:.0} SLO-violation minutes, \
-                     p95 latency {p95}, {:.0} requests dropped, {:.0} replica-hours\n",
+                     p95 latency {p95}, requests dropped {}, {:.0} replica-hours\n",
                     s.name,
                     p.name,
                     s.slo_violation_minutes.mean,
-                    s.requests_dropped.mean,
+                    gpucost::format::dropped_of(s.requests_dropped.mean, s.requests.mean),
                     s.replica_hours.mean
                 );
             }

@@ -186,6 +186,14 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
                             text=p95.map(|ms| format!("{} ms", trim_number(ms.round()))).unwrap_or_else(|| "n/a".into())
                             help="The 95th percentile of all the horizon's requests' latency (a dropped request counts as never served); median over replications; n/a when in any replication 5 % or more were dropped or found no replica."
                         />
+                        <Metric
+                            platform=platform.clone()
+                            metric=key("requests_dropped.mean")
+                            label="Requests dropped"
+                            value=Some(s.requests_dropped.mean)
+                            text=crate::format::dropped_of(s.requests_dropped.mean, s.requests.mean)
+                            help="Requests turned away because the queue was full, of all the requests over the horizon, with their share; means over replications."
+                        />
                     </dl>
                 </section>
             }
@@ -217,9 +225,10 @@ fn PlatformCard(
         || result.jobs_completed().mean > 0.0
         || result.jobs_failed().mean > 0.0
         || result.jobs_waiting().mean > 0.0;
-    let details = jobs.then(|| {
-        view! { <dl class="card-details">{output_metrics(&result, Section::Details, jobs)}</dl> }
-    });
+    // The second row: the cloud bill and people on every card, the job figures where there
+    // are jobs.
+    let details = output_metrics(&result, Section::Details, jobs);
+    let details = (!details.is_empty()).then(|| view! { <dl class="card-details">{details}</dl> });
     view! {
         <article class="card" data-platform=name.clone()>
             <h3>{name.clone()}</h3>

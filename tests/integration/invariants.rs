@@ -227,6 +227,19 @@ proptest! {
             prop_assert!((0.0..=1.0 + 1e-9).contains(&o.utilization));
             prop_assert!(o.jobs_completed + o.jobs_failed + o.jobs_running + o.jobs_waiting
                 == o.jobs_submitted);
+            // The cloud bill and ops people, as the outputs table measures them, sum to the
+            // TCO; neither is negative, and the bill per useful GPU-hour is at most the cost.
+            use gpucost::model::output::Output;
+            let measure = |output: Output| (output.row().measure)(&o);
+            let bill = measure(Output::CloudBillUsd).unwrap();
+            let people = measure(Output::PeopleUsd).unwrap();
+            prop_assert!(bill >= -1e-6 && people >= 0.0, "bill {bill}, people {people}");
+            prop_assert!((bill + people - o.monthly_tco_usd).abs() <= 1e-9 * o.monthly_tco_usd.max(1.0));
+            match (measure(Output::CloudBillUsdPerUsefulGpuHour), o.usd_per_useful_gpu_hour) {
+                (Some(b), Some(all)) => prop_assert!(b >= -1e-9 && b <= all + 1e-9, "{b} > {all}"),
+                (None, None) => {}
+                (b, all) => prop_assert!(false, "bill per hour {b:?} but cost per hour {all:?}"),
+            }
         }
     }
 }
@@ -275,10 +288,18 @@ pub(crate) fn assert_finite(value: &serde_json::Value, path: &str) -> Result<(),
         "latency_p95_ms",
         "usd_per_million_requests",
     ];
+    use gpucost::model::output::{Output, Presence};
     match value {
         serde_json::Value::Null => {
             let key = path.rsplit('.').next().unwrap_or_default();
-            prop_assert!(OPTIONAL.contains(&key), "{path} is NaN or infinite");
+            // The outputs measured only where they can be are `null` where none was.
+            let measured_where_can_be = Output::ALL
+                .iter()
+                .any(|o| o.key() == key && matches!(o.row().presence, Presence::WhereMeasured));
+            prop_assert!(
+                OPTIONAL.contains(&key) || measured_where_can_be,
+                "{path} is NaN or infinite"
+            );
         }
         serde_json::Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {

@@ -95,8 +95,8 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
             }
         }
     }
-    // 18 summaries + 20 categories + 2 × (n − 1) comparisons per platform, and the extra.
-    assert_eq!(rows, n * (18 + 20 + 2 * (n - 1)) + extra);
+    // 21 summaries + 20 categories + 2 × (n − 1) comparisons per platform, and the extra.
+    assert_eq!(rows, n * (21 + 20 + 2 * (n - 1)) + extra);
     // Every figure of a platform's JSON entry that is not a list or a breakdown has its row.
     let lists = [
         "name",

@@ -13,6 +13,7 @@
 //! pipelines' figures have tables of their own.
 
 use crate::format::{percent, trim_number, usd, usd_cents, wait};
+use crate::model::cost_category::Category;
 use crate::model::monte_carlo::PlatformResult;
 use crate::model::scenario::{Platform, Scenario};
 use crate::model::serving::platform::shares_training_nodes;
@@ -150,6 +151,9 @@ pub struct Ranking {
     pub missing: &'static str,
     /// What the paired comparisons on the page say A has the lower of ("monthly TCO").
     pub lower_what: &'static str,
+    /// The same metric on the cloud bill alone (ops people left out), which the verdict
+    /// compares to say when people decide the winner.
+    pub on_cloud_bill: Option<Output>,
 }
 
 /// An output's row in the table.
@@ -247,7 +251,38 @@ outputs! {
             csv_key: "cheaper_than",
             missing: "had no cost",
             lower_what: "monthly TCO",
+            on_cloud_bill: Some(Output::CloudBillUsd),
         }),
+    }
+    /// The cloud bill, USD per month: the monthly TCO but people (compute, fees, egress,
+    /// storage, tools and add-on licences). Per replication, it and `people_usd` sum to the
+    /// monthly TCO.
+    CloudBillUsd => cloud_bill_usd: Always {
+        label: "Cloud bill",
+        unit: Unit::UsdPerMonth,
+        measure: |o| Some(o.monthly_tco_usd - o.breakdown_usd[Category::OpsPeople]),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::P50,
+            label: "Cloud bill",
+            help: "What the provider bills per 730-hour month: the monthly TCO but ops people (compute, fees, egress, storage, tools and licences count); median over replications.",
+            jobs_only: false,
+        }),
+        ranking: None,
+    }
+    /// Ops people, USD per month: each platform's ops FTE share at the scenario's FTE cost.
+    PeopleUsd => people_usd: Always {
+        label: "Ops people",
+        unit: Unit::UsdPerMonth,
+        measure: |o| Some(o.breakdown_usd[Category::OpsPeople]),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::P50,
+            label: "Ops people",
+            help: "The platform's ops FTE share × the FTE cost, per month: in the TCO, not in the cloud bill; median over replications.",
+            jobs_only: false,
+        }),
+        ranking: None,
     }
     /// USD per useful reference-GPU-hour; `None` when no replication did useful work.
     UsdPerUsefulGpuHour => usd_per_useful_gpu_hour: WhereMeasured {
@@ -269,7 +304,26 @@ outputs! {
             csv_key: "lower_usd_per_useful_gpu_hour_than",
             missing: "did no useful work",
             lower_what: "cost per useful GPU-hour",
+            on_cloud_bill: Some(Output::CloudBillUsdPerUsefulGpuHour),
         }),
+    }
+    /// The cloud bill alone per useful reference-GPU-hour, USD (ops people left out); `None`
+    /// when no replication did useful work.
+    CloudBillUsdPerUsefulGpuHour => cloud_bill_usd_per_useful_gpu_hour: WhereMeasured {
+        label: "Cloud bill per useful GPU-hour",
+        unit: Unit::Usd,
+        measure: |o| {
+            let people = o.breakdown_usd[Category::OpsPeople];
+            o.usd_per_useful_gpu_hour.map(|per_hour| {
+                if o.monthly_tco_usd > 0.0 {
+                    per_hour * (o.monthly_tco_usd - people) / o.monthly_tco_usd
+                } else {
+                    0.0
+                }
+            })
+        },
+        card: None,
+        ranking: None,
     }
     /// USD per successful job; `None` when no job finished.
     UsdPerSuccessfulJob => usd_per_successful_job: WhereMeasured {

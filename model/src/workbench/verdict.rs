@@ -66,6 +66,7 @@ impl VerdictMetric {
             csv_key: "",
             missing: "",
             lower_what: "",
+            on_cloud_bill: None,
         })
     }
 
@@ -124,6 +125,10 @@ pub struct Verdict {
     pub rival: Option<String>,
     /// The share of replications in which the leader is lower than the rival.
     pub share: Option<f64>,
+    /// The leader and its rival tie: neither is lower than the other in [`DECISIVE_SHARE`]
+    /// of the replications, and both are lower than every other platform in at least that
+    /// share.
+    pub tie: bool,
     /// The sentence.
     pub sentence: String,
 }
@@ -137,6 +142,7 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         leader: None,
         rival: None,
         share: None,
+        tie: false,
         sentence,
     };
     if results.replications == 0 {
@@ -160,13 +166,14 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
             "No platform has a cost {phrase}: each {missing} within the horizon."
         ));
     };
-    let share_against = |other: &PlatformResult| {
+    let lower_share = |a: &PlatformResult, b: &PlatformResult| {
         results
             .paired
             .iter()
-            .find(|pair| pair.a == leader.name && pair.b == other.name)
+            .find(|pair| pair.a == a.name && pair.b == b.name)
             .map_or(0.0, |pair| metric.lower_share(pair))
     };
+    let share_against = |other: &PlatformResult| lower_share(leader, other);
     // The rival: beaten least often; the better-ranked one on ties.
     let rival = ranked[1..]
         .iter()
@@ -183,7 +190,46 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         };
     };
     let runs = results.replications;
-    let sentence = if share >= DECISIVE_SHARE {
+    // A tie: the rival is not decisively lower than the leader either, and both are decisively
+    // lower than each of the rest (the least of those shares is quoted).
+    let rest: Vec<&PlatformResult> = ranked[1..]
+        .iter()
+        .map(|&(p, _)| p)
+        .filter(|p| p.name != rival.name)
+        .collect();
+    let tie_against_rest = (share < DECISIVE_SHARE && lower_share(rival, leader) < DECISIVE_SHARE)
+        .then(|| {
+            rest.iter()
+                .flat_map(|c| [lower_share(leader, c), lower_share(rival, c)])
+                .fold(1.0_f64, f64::min)
+        })
+        .filter(|least| *least >= DECISIVE_SHARE);
+    let sentence = if let Some(least) = tie_against_rest {
+        let values = match rival_value {
+            Some(v) if metric.money(v) == metric.money(leader_value) => {
+                format!(" at {}", metric.money(v))
+            }
+            Some(v) => format!(" ({} and {})", metric.money(leader_value), metric.money(v)),
+            None => String::new(),
+        };
+        let against = if rest.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<&str> = rest.iter().map(|p| p.name.as_str()).collect();
+            format!(
+                "; both cost less than {} in {} of {runs} runs",
+                join_and(&names),
+                share_text(least)
+            )
+        };
+        format!(
+            "{} and {} tie {phrase}{values}: neither is lower than the other in {} of {runs} \
+             runs{against}.",
+            leader.name,
+            rival.name,
+            percent(DECISIVE_SHARE)
+        )
+    } else if share >= DECISIVE_SHARE {
         let against = match rival_value {
             Some(v) if v > 0.0 => format!(
                 ", {} less than {} ({})",
@@ -195,10 +241,11 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
             None => format!("; {} {missing}", rival.name),
         };
         format!(
-            "{} costs least {phrase}: {}{against}; lower in {} of {runs} runs.",
+            "{} costs least {phrase}: {}{against}; lower in {} of {runs} runs.{}",
             leader.name,
             metric.money(leader_value),
-            share_text(share)
+            share_text(share),
+            people_decide(results, metric, leader).unwrap_or_default()
         )
     } else {
         let rival_text = rival_value.map_or(format!("which {missing}"), |v| metric.money(v));
@@ -218,7 +265,52 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         leader: Some(leader.name.clone()),
         rival: Some(rival.name.clone()),
         share: Some(share),
+        tie: tie_against_rest.is_some(),
         sentence,
+    }
+}
+
+/// " On the cloud bill alone, EKS costs least ($3.10 against $4.20 at the median): ops people
+/// decide it, $8,333 a month on SageMaker against $1,667 on EKS." where the platform with the
+/// lowest median of `metric` on the cloud bill alone (ops people left out) is not `winner`;
+/// `None` where it is, or where the metric has no such counterpart.
+fn people_decide(
+    results: &Results,
+    metric: VerdictMetric,
+    winner: &PlatformResult,
+) -> Option<String> {
+    let on_bill = metric.ranking().on_cloud_bill?;
+    let value = |p: &PlatformResult| p.get(on_bill).map(|s| s.p50);
+    let winner_bill = value(winner)?;
+    let (cheapest, cheapest_bill) = results
+        .platforms
+        .iter()
+        .filter_map(|p| value(p).map(|v| (p, v)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    if cheapest.name == winner.name || cheapest_bill >= winner_bill {
+        return None;
+    }
+    let money = |v: f64| on_bill.row().unit.text(v);
+    let people = |p: &PlatformResult| usd(p.people_usd().p50);
+    Some(format!(
+        " On the cloud bill alone, {} costs least ({} against {} at the median): ops people \
+         decide it, {} a month on {} against {} on {}.",
+        cheapest.name,
+        money(cheapest_bill),
+        money(winner_bill),
+        people(winner),
+        winner.name,
+        people(cheapest),
+        cheapest.name
+    ))
+}
+
+/// "A", "A and B", "A, B and C".
+fn join_and(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 
@@ -287,7 +379,9 @@ mod tests {
     /// `tco[r][p]` a month.
     fn results_of(per_hour: &[[Option<f64>; 3]], tco: &[[f64; 3]]) -> Results {
         let scenario = three_platforms();
-        let template = run_replication(&scenario, 0)[0].clone();
+        // No people: the made-up costs are all cloud bill.
+        let mut template = run_replication(&scenario, 0)[0].clone();
+        template.breakdown_usd[crate::model::cost_category::Category::OpsPeople] = 0.0;
         let outcomes: Vec<Vec<PlatformOutcome>> = per_hour
             .iter()
             .zip(tco)
@@ -343,9 +437,13 @@ mod tests {
     fn a_share_under_ninety_percent_crowns_no_one() {
         // EKS has the lower median (1.0 against 1.2) but is lower than SageMaker in only 8
         // of 10 runs (in 2 SageMaker is 0.9 against EKS's 1.0).
+        // SageMaker is not decisively lower than Batch either (Batch is 1.1 in two runs), so
+        // this is no tie.
         let mut per_hour = [[Some(5.0), Some(1.0), Some(1.2)]; 10];
         per_hour[3][2] = Some(0.9);
         per_hour[7][2] = Some(0.9);
+        per_hour[1][0] = Some(1.1);
+        per_hour[5][0] = Some(1.1);
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
         let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
         assert_eq!(v.winner, None);
@@ -364,6 +462,92 @@ mod tests {
         );
         assert_eq!(v.winner.as_deref(), Some(EKS));
         assert_eq!(v.share, Some(0.9));
+    }
+
+    #[test]
+    fn where_people_decide_the_winner_the_verdict_says_what_the_cloud_bill_alone_says() {
+        use crate::model::cost_category::Category;
+        // Per useful GPU-hour with people: Batch 5.0, EKS 2.0, SageMaker 1.5 (the winner). On
+        // the cloud bill alone EKS is 2.0 × (100 − 60) ÷ 100 = 0.80 and SageMaker 1.5.
+        let scenario = three_platforms();
+        let template = run_replication(&scenario, 0)[0].clone();
+        let outcome = |per_hour: f64, people: f64| {
+            let mut o = PlatformOutcome {
+                usd_per_useful_gpu_hour: Some(per_hour),
+                monthly_tco_usd: 100.0,
+                ..template.clone()
+            };
+            o.breakdown_usd[Category::OpsPeople] = people;
+            o
+        };
+        let outcomes = vec![vec![outcome(5.0, 10.0), outcome(2.0, 60.0), outcome(1.5, 0.0)]; 4];
+        let results = Results::from_outcomes(&scenario, &outcomes);
+        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        assert_eq!(v.winner.as_deref(), Some(SAGEMAKER));
+        assert_eq!(
+            v.sentence,
+            "SageMaker costs least per useful GPU-hour: $1.50, 25 % less than EKS spot ($2.00); \
+             lower in 100 % of 4 runs. On the cloud bill alone, EKS spot costs least ($0.80 \
+             against $1.50 at the median): ops people decide it, $0 a month on SageMaker \
+             against $60 on EKS spot."
+        );
+        // Without EKS's people, it wins outright and nothing more is said.
+        let outcomes = vec![vec![outcome(5.0, 10.0), outcome(1.2, 0.0), outcome(1.5, 0.0)]; 4];
+        let v = verdict(
+            &Results::from_outcomes(&scenario, &outcomes),
+            VerdictMetric::default(),
+        );
+        assert_eq!(v.winner.as_deref(), Some(EKS));
+        assert!(!v.sentence.contains("cloud bill"), "{}", v.sentence);
+        // The cloud bill and people sum to the TCO.
+        let p = &results.platforms[1];
+        assert_eq!(
+            p.cloud_bill_usd().p50 + p.people_usd().p50,
+            p.monthly_tco_usd().p50
+        );
+    }
+
+    #[test]
+    fn two_platforms_that_beat_the_rest_but_not_each_other_tie() {
+        // EKS and SageMaker are the same in every run, and both below Batch.
+        let per_hour = [[Some(5.0), Some(1.5), Some(1.5)]; 10];
+        let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
+        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        assert!(v.tie);
+        assert_eq!(v.winner, None);
+        assert_eq!(v.leader.as_deref(), Some(EKS));
+        assert_eq!(v.rival.as_deref(), Some(SAGEMAKER));
+        assert_eq!(
+            v.sentence,
+            "EKS spot and SageMaker tie per useful GPU-hour at $1.50: neither is lower than the \
+             other in 90 % of 10 runs; both cost less than AWS Batch on-demand in 100 % of 10 \
+             runs."
+        );
+        // Close but not equal, EKS lower in 7 runs of 10: still a tie, with both values.
+        let mut close = [[Some(5.0), Some(1.4), Some(1.5)]; 10];
+        for run in close.iter_mut().take(3) {
+            run[1] = Some(1.6);
+        }
+        let v = verdict(
+            &results_of(&close, &[[1.0, 2.0, 3.0]; 10]),
+            VerdictMetric::default(),
+        );
+        assert!(v.tie);
+        assert!(
+            v.sentence
+                .starts_with("EKS spot and SageMaker tie per useful GPU-hour ($1.40 and $1.50):"),
+            "{}",
+            v.sentence
+        );
+        // Batch close to SageMaker in 2 runs of 10: no longer both decisive against it.
+        close[0][0] = Some(1.45);
+        close[4][0] = Some(1.45);
+        let v = verdict(
+            &results_of(&close, &[[1.0, 2.0, 3.0]; 10]),
+            VerdictMetric::default(),
+        );
+        assert!(!v.tie);
+        assert!(v.sentence.starts_with("No clear winner"), "{}", v.sentence);
     }
 
     #[test]
