@@ -97,7 +97,7 @@ test('the verdict names the platform the cards show cheapest per useful GPU-hour
     // Once the verdict is final (the tornado is in), read at once: the input that moves the
     // winner's cost most.
     await page.waitForSelector('section.results[data-verdict-state="final"]', { timeout: 120_000 });
-    assert.match(await verdict.textContent(), /Its monthly TCO moves most with .+: \$[\d,]+ to \$[\d,]+ for ±20 %\./);
+    assert.match(await verdict.textContent(), /EKS spot's monthly TCO moves most with .+: \$[\d,]+ to \$[\d,]+ for ±20 %\./);
   } finally {
     await app.close();
   }

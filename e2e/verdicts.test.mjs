@@ -1,7 +1,7 @@
 // Story: a skeptic reads the verdict of a case where people decide it. The page splits each
 // platform's monthly TCO into the cloud bill and ops people as `gpucost eval` does, and its
-// verdict is the CLI's sentence, which says that the cloud bill alone would crown the other
-// platform, and what each platform's ops people cost.
+// verdict is the CLI's sentence, which says that on the cloud bill alone the other platform
+// has the lower median, and what each platform's ops people cost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cliEval, metric, openPreset } from './harness.mjs';
@@ -20,7 +20,7 @@ test(`${PRESET}: the cards split the TCO into cloud bill and people, and the ver
       assert.equal(people[p.name], p.people_usd.p50, `${p.name}: people`);
     }
     // The CLI's sentence, to the letter (the tornado's sentence follows it once it is in).
-    assert.match(report.verdict, /On the cloud bill alone, EKS \+ Karpenter costs least .*ops people decide it/);
+    assert.match(report.verdict, /On the cloud bill alone, EKS \+ Karpenter has the lower median .*ops people decide it/);
     const shown = (await page.locator('.verdict').textContent()).trim();
     assert.ok(shown.startsWith(report.verdict), `page: ${shown}\ncli:  ${report.verdict}`);
     assert.deepEqual(app.problems, []);

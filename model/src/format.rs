@@ -90,7 +90,8 @@ pub fn percent(share: f64) -> String {
 }
 
 /// Requests dropped with their share of the requests: `"269,890 of 27.2 M (1.0 %)"`; the share
-/// to one decimal under 10 % (so that a small one does not read "0 %"). Means per replication.
+/// to one decimal under 10 % and "under 0.1 %" below that, so that a small one does not read
+/// "0 %". Means per replication.
 pub fn dropped_of(dropped: f64, requests: f64) -> String {
     let count = |n: f64| {
         if n >= 1e6 {
@@ -104,7 +105,9 @@ pub fn dropped_of(dropped: f64, requests: f64) -> String {
     } else {
         0.0
     };
-    let share = if share < 0.1 {
+    let share = if share > 0.0 && share < 0.0005 {
+        "under 0.1 %".to_string()
+    } else if share * 100.0 < 9.95 {
         format!("{:.1} %", share * 100.0)
     } else {
         percent(share)
@@ -138,6 +141,8 @@ mod tests {
         assert_eq!(dropped_of(0.0, 5_000.0), "0 of 5,000 (0.0 %)");
         assert_eq!(dropped_of(1_500.0, 5_000.0), "1,500 of 5,000 (30 %)");
         assert_eq!(dropped_of(0.0, 0.0), "0 of 0 (0.0 %)");
+        assert_eq!(dropped_of(3.0, 27_200_000.0), "3 of 27.2 M (under 0.1 %)");
+        assert_eq!(dropped_of(99.6, 1_000.0), "100 of 1,000 (10 %)");
     }
 
     #[test]

@@ -21,16 +21,25 @@ fn without_the_new_zero_lines_the_report_is_the_one_before_node_failures() {
     // breakdown (0 here) and `node_failures_per_node_hour` in each node pool of its scenario
     // (0): without those lines it is byte for byte the report before them, so no number moved.
     // (`data_transfer` comes last in a breakdown: the line before it loses its comma.)
-    let text = without_cloud_bill_and_people(&golden::golden_report());
-    let kept: Vec<&str> = text
-        .split_inclusive('\n')
-        .filter(|l| {
-            !l.contains("\"hardware_failure_rework\"")
-                && !l.contains("\"node_failures_per_node_hour\"")
-                && !l.contains("\"data_transfer\"")
-                && !l.contains("\"data_staging\"")
-        })
-        .collect();
+    let text = without_cloud_bill_and_people(&without_standard_errors(&golden::golden_report()));
+    let before = without_lines(&text, |l| {
+        l.contains("\"hardware_failure_rework\"")
+            || l.contains("\"node_failures_per_node_hour\"")
+            || l.contains("\"data_transfer\"")
+            || l.contains("\"data_staging\"")
+    });
+    assert_eq!(
+        (before.len(), golden::fnv1a(before.as_bytes())),
+        (18_419, 6_051_029_511_883_436_795)
+    );
+}
+
+/// The report without each platform's `cloud_bill_usd`, `people_usd` and
+/// `cloud_bill_usd_per_useful_gpu_hour` (summaries of several lines, never a platform's last
+/// field).
+/// `text` without the lines `drop` picks; a line left last in its object loses its comma.
+fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
+    let kept: Vec<&str> = text.split_inclusive('\n').filter(|l| !drop(l)).collect();
     let mut before = String::new();
     for (i, line) in kept.iter().enumerate() {
         let closes_next = kept
@@ -44,15 +53,14 @@ fn without_the_new_zero_lines_the_report_is_the_one_before_node_failures() {
             _ => before.push_str(line),
         }
     }
-    assert_eq!(
-        (before.len(), golden::fnv1a(before.as_bytes())),
-        (18_419, 6_051_029_511_883_436_795)
-    );
+    before
 }
 
-/// The report without each platform's `cloud_bill_usd`, `people_usd` and
-/// `cloud_bill_usd_per_useful_gpu_hour` (summaries of several lines, never a platform's last
-/// field).
+/// The report without each summary's `se` (its last field).
+fn without_standard_errors(text: &str) -> String {
+    without_lines(text, |l| l.trim_start().starts_with("\"se\":"))
+}
+
 fn without_cloud_bill_and_people(text: &str) -> String {
     let new = [
         "\"cloud_bill_usd\": {",
@@ -80,9 +88,20 @@ fn without_cloud_bill_and_people(text: &str) -> String {
 fn without_the_cloud_bill_and_people_the_report_is_the_one_before_them() {
     // Without the three summaries each platform gained, the report is byte for byte the one
     // before them: no number moved.
-    let before = without_cloud_bill_and_people(&golden::golden_report());
+    let before = without_cloud_bill_and_people(&without_standard_errors(&golden::golden_report()));
     assert_eq!(
         (before.len(), golden::fnv1a(before.as_bytes())),
         (18_860, 16_785_151_963_932_819_695)
+    );
+}
+
+#[test]
+fn without_the_standard_errors_the_report_is_the_one_before_them() {
+    // Every summary gained `se` (its last field): without those lines, the report with the
+    // cloud bill and people alone.
+    let before = without_standard_errors(&golden::golden_report());
+    assert_eq!(
+        (before.len(), golden::fnv1a(before.as_bytes())),
+        (20_438, 5_560_177_831_990_071_654)
     );
 }

@@ -209,7 +209,7 @@ proptest! {
     #[test]
     fn costs_are_finite_non_negative_and_add_up(s in arb_scenario()) {
         prop_assume!(s.validate().is_ok());
-        for o in run_replication(&s, 0) {
+        for (platform, o) in s.platforms.iter().zip(run_replication(&s, 0)) {
             let total = o.breakdown_usd.total();
             for (category, &v) in o.breakdown_usd.iter() {
                 prop_assert!(v.is_finite() && v >= -1e-6, "{} = {v}", category.key());
@@ -234,6 +234,9 @@ proptest! {
             let bill = measure(Output::CloudBillUsd).unwrap();
             let people = measure(Output::PeopleUsd).unwrap();
             prop_assert!(bill >= -1e-6 && people >= 0.0, "bill {bill}, people {people}");
+            // People are the platform's ops FTE share at the FTE cost, a month.
+            let fte = platform.ops_fte * s.people.fte_cost_usd_per_year / 12.0;
+            prop_assert!((people - fte).abs() <= 1e-9 * fte.max(1.0), "people {people}, FTE {fte}");
             prop_assert!((bill + people - o.monthly_tco_usd).abs() <= 1e-9 * o.monthly_tco_usd.max(1.0));
             match (measure(Output::CloudBillUsdPerUsefulGpuHour), o.usd_per_useful_gpu_hour) {
                 (Some(b), Some(all)) => prop_assert!(b >= -1e-9 && b <= all + 1e-9, "{b} > {all}"),

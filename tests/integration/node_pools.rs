@@ -46,6 +46,8 @@ fn numbers_of(report: &str) -> String {
 fn without_zero_categories_added_since(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
+            // The summaries' standard errors, added since, are left out too.
+            map.remove("se");
             for key in [
                 "preemption_rework",
                 "hardware_failure_rework",

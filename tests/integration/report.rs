@@ -58,8 +58,8 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
             .expect("platform");
         let number =
             |i: usize| -> Option<f64> { (!r[i].is_empty()).then(|| r[i].parse().unwrap()) };
-        assert_eq!(&r[6], "8");
-        assert_eq!(&r[7], json["engine_version"].as_str().unwrap());
+        assert_eq!(&r[7], "8");
+        assert_eq!(&r[8], json["engine_version"].as_str().unwrap());
         if let Some(category) = r[1].strip_prefix("breakdown_usd.") {
             assert_eq!(
                 number(2),
@@ -90,7 +90,7 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
                     &p[&r[1]]
                 }
             };
-            for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95")] {
+            for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95"), (6, "se")] {
                 assert_eq!(number(i), s[stat].as_f64(), "{} {stat}", &r[1]);
             }
         }
@@ -134,5 +134,37 @@ fn every_category_colour_is_the_stylesheet_colour() {
         );
         let class = format!(".{} {{ fill: var(--cat-{});", c.css_class(), c.index());
         assert!(css.contains(&class), "style/main.css lacks `{class}`");
+    }
+}
+
+/// Each summary's `se` is the standard error of its mean: over 20 runs with independent seeds,
+/// the spread (sample standard deviation) of the runs' mean monthly TCO matches the runs'
+/// average `se`, within what 20 runs can tell (the ratio's own error is about 16 %).
+#[test]
+fn the_standard_error_is_the_spread_of_independent_runs_means() {
+    let mut scenario = gpucost::workbench::presets::preset("batch-vs-eks-spot")
+        .unwrap()
+        .scenario();
+    scenario.horizon_days = 5.0;
+    scenario.replications = 16;
+    for platform in 0..scenario.platforms.len() {
+        let (means, ses): (Vec<f64>, Vec<f64>) = (0..20)
+            .map(|seed| {
+                let mut s = scenario.clone();
+                s.seed = 1_000 + seed;
+                let mut run = MonteCarlo::new(s).unwrap();
+                run.run_to_end();
+                let tco = run.results().platforms[platform].monthly_tco_usd();
+                (tco.mean, tco.se)
+            })
+            .unzip();
+        let m = means.iter().sum::<f64>() / 20.0;
+        let spread = (means.iter().map(|x| (x - m).powi(2)).sum::<f64>() / 19.0).sqrt();
+        let se = ses.iter().sum::<f64>() / 20.0;
+        let ratio = spread / se;
+        assert!(
+            (0.6..=1.6).contains(&ratio),
+            "platform {platform}: spread of means {spread}, average se {se}, ratio {ratio}"
+        );
     }
 }

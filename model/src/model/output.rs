@@ -254,18 +254,26 @@ outputs! {
             on_cloud_bill: Some(Output::CloudBillUsd),
         }),
     }
-    /// The cloud bill, USD per month: the monthly TCO but people (compute, fees, egress,
-    /// storage, tools and add-on licences). Per replication, it and `people_usd` sum to the
-    /// monthly TCO.
+    /// The cloud bill, USD per month: every cost category but ops people (compute, fees,
+    /// egress, storage, tools and add-on licences). Per replication, it and `people_usd` sum to
+    /// the monthly TCO.
     CloudBillUsd => cloud_bill_usd: Always {
         label: "Cloud bill",
         unit: Unit::UsdPerMonth,
-        measure: |o| Some(o.monthly_tco_usd - o.breakdown_usd[Category::OpsPeople]),
+        measure: |o| {
+            Some(
+                o.breakdown_usd
+                    .iter()
+                    .filter(|(category, _)| *category != Category::OpsPeople)
+                    .map(|(_, usd)| usd)
+                    .sum(),
+            )
+        },
         card: Some(Card {
             section: Section::Details,
             stat: Stat::P50,
             label: "Cloud bill",
-            help: "What the provider bills per 730-hour month: the monthly TCO but ops people (compute, fees, egress, storage, tools and licences count); median over replications.",
+            help: "Everything but ops people, per 730-hour month: compute, fees, egress, storage, tools and licences; median over replications.",
             jobs_only: false,
         }),
         ranking: None,
@@ -314,9 +322,11 @@ outputs! {
         unit: Unit::Usd,
         measure: |o| {
             let people = o.breakdown_usd[Category::OpsPeople];
+            // The cost per useful GPU-hour is the TCO's, so the bill's is its share of it
+            // (exact where there are no people).
             o.usd_per_useful_gpu_hour.map(|per_hour| {
                 if o.monthly_tco_usd > 0.0 {
-                    per_hour * (o.monthly_tco_usd - people) / o.monthly_tco_usd
+                    per_hour * (1.0 - people / o.monthly_tco_usd)
                 } else {
                     0.0
                 }

@@ -77,9 +77,9 @@ pub fn report_json_text(scenario: &Scenario, results: &Results) -> String {
 }
 
 /// The CSV header.
-pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,replications,engine_version";
+pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,se,replications,engine_version";
 
-/// The results as CSV: for each platform, one row per output it has (mean, p5, p50, p95; in
+/// The results as CSV: for each platform, one row per output it has (mean, p5, p50, p95, se; in
 /// the table of outputs' order, [`crate::model::output`]), each pipeline's
 /// `pipelines.<name>.<metric>`, one per cost category (`breakdown_usd.<category>`, mean monthly
 /// USD) and one per paired comparison and output a verdict ranks by (`cheaper_than.<other
@@ -96,8 +96,8 @@ pub fn report_csv(results: &Results) -> String {
     for p in &results.platforms {
         let name = csv_cell(&p.name);
         let row = |out: &mut String, metric: &str, summary: Option<&Summary>| {
-            let cells = summary.map_or(",,,".to_string(), |s| {
-                format!("{},{},{},{}", s.mean, s.p5, s.p50, s.p95)
+            let cells = summary.map_or(",,,,".to_string(), |s| {
+                format!("{},{},{},{},{}", s.mean, s.p5, s.p50, s.p95, s.se)
             });
             let _ = writeln!(out, "{name},{metric},{cells},{tail}");
         };
@@ -122,7 +122,7 @@ pub fn report_csv(results: &Results) -> String {
         }
         for (category, usd) in p.breakdown_usd.iter() {
             let category = category.key();
-            let _ = writeln!(out, "{name},breakdown_usd.{category},{usd},,,,{tail}");
+            let _ = writeln!(out, "{name},breakdown_usd.{category},{usd},,,,,{tail}");
         }
         for pair in results.paired.iter().filter(|c| c.a == p.name) {
             for output in Output::ALL {
@@ -131,7 +131,7 @@ pub fn report_csv(results: &Results) -> String {
                 {
                     let _ = writeln!(
                         out,
-                        "{name},{},{share},,,,{tail}",
+                        "{name},{},{share},,,,,{tail}",
                         csv_cell(&format!("{}.{}", ranking.csv_key, pair.b)),
                     );
                 }

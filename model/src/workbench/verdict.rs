@@ -10,7 +10,7 @@
 
 use crate::format::{percent, usd};
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
-use crate::model::output::{Output, Ranking};
+use crate::model::output::{Output, Ranking, Unit};
 use crate::model::sensitivity::TornadoBar;
 
 /// The share of paired replications a platform must be lower in to be named the winner.
@@ -190,44 +190,44 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         };
     };
     let runs = results.replications;
-    // A tie: the rival is not decisively lower than the leader either, and both are decisively
-    // lower than each of the rest (the least of those shares is quoted).
+    // A tie: the rival is not decisively lower than the leader either, both have a value, and
+    // there are other platforms both are decisively lower than (the least of those shares is
+    // quoted). Between two platforms alone, a share under 90 % stays "no clear winner".
     let rest: Vec<&PlatformResult> = ranked[1..]
         .iter()
         .map(|&(p, _)| p)
         .filter(|p| p.name != rival.name)
         .collect();
-    let tie_against_rest = (share < DECISIVE_SHARE && lower_share(rival, leader) < DECISIVE_SHARE)
-        .then(|| {
-            rest.iter()
-                .flat_map(|c| [lower_share(leader, c), lower_share(rival, c)])
-                .fold(1.0_f64, f64::min)
-        })
-        .filter(|least| *least >= DECISIVE_SHARE);
-    let sentence = if let Some(least) = tie_against_rest {
-        let values = match rival_value {
-            Some(v) if metric.money(v) == metric.money(leader_value) => {
-                format!(" at {}", metric.money(v))
-            }
-            Some(v) => format!(" ({} and {})", metric.money(leader_value), metric.money(v)),
-            None => String::new(),
-        };
-        let against = if rest.is_empty() {
-            String::new()
+    let rival_share = lower_share(rival, leader);
+    let tie_against_rest = (share < DECISIVE_SHARE
+        && rival_share < DECISIVE_SHARE
+        && rival_value.is_some()
+        && !rest.is_empty())
+    .then(|| {
+        rest.iter()
+            .flat_map(|c| [lower_share(leader, c), lower_share(rival, c)])
+            .fold(1.0_f64, f64::min)
+    })
+    .filter(|least| *least >= DECISIVE_SHARE);
+    let sentence = if let (Some(least), Some(v)) = (tie_against_rest, rival_value) {
+        let values = if metric.money(v) == metric.money(leader_value) {
+            format!(" at {}", metric.money(v))
         } else {
-            let names: Vec<&str> = rest.iter().map(|p| p.name.as_str()).collect();
-            format!(
-                "; both cost less than {} in {} of {runs} runs",
-                join_and(&names),
-                share_text(least)
-            )
+            format!(" ({} and {})", metric.money(leader_value), metric.money(v))
         };
+        let names: Vec<&str> = rest.iter().map(|p| p.name.as_str()).collect();
         format!(
-            "{} and {} tie {phrase}{values}: neither is lower than the other in {} of {runs} \
-             runs{against}.",
+            "{} and {} tie {phrase}{values}: each is lower than the other in under {} of the \
+             {runs} runs ({} in {}, {} in {}); both cost less than {} in {} of {runs} runs.",
             leader.name,
             rival.name,
-            percent(DECISIVE_SHARE)
+            percent(DECISIVE_SHARE),
+            leader.name,
+            share_text(share),
+            rival.name,
+            share_text(rival_share),
+            join_and(&names),
+            share_text(least)
         )
     } else if share >= DECISIVE_SHARE {
         let against = match rival_value {
@@ -270,10 +270,12 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
     }
 }
 
-/// " On the cloud bill alone, EKS costs least ($3.10 against $4.20 at the median): ops people
-/// decide it, $8,333 a month on SageMaker against $1,667 on EKS." where the platform with the
-/// lowest median of `metric` on the cloud bill alone (ops people left out) is not `winner`;
-/// `None` where it is, or where the metric has no such counterpart.
+/// " On the cloud bill alone, EKS has the lower median ($3.10 against $4.20 per useful
+/// GPU-hour): ops people decide it, $1,667 a month on SageMaker against $8,333 on EKS." where
+/// the platform with the lowest median of `metric` on the cloud bill alone (ops people left
+/// out) is not `winner`, and `winner`'s ops people cost less a month than that platform's;
+/// `None` otherwise, or where the metric has no such counterpart. Medians only: the bill
+/// metrics have no paired share, so the clause ranks, it does not crown.
 fn people_decide(
     results: &Results,
     metric: VerdictMetric,
@@ -287,20 +289,27 @@ fn people_decide(
         .iter()
         .filter_map(|p| value(p).map(|v| (p, v)))
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
-    if cheapest.name == winner.name || cheapest_bill >= winner_bill {
+    let people = |p: &PlatformResult| p.people_usd().p50;
+    if cheapest.name == winner.name
+        || cheapest_bill >= winner_bill
+        || people(winner) >= people(cheapest)
+    {
         return None;
     }
-    let money = |v: f64| on_bill.row().unit.text(v);
-    let people = |p: &PlatformResult| usd(p.people_usd().p50);
+    let row = on_bill.row();
+    let unit = match row.unit {
+        Unit::UsdPerMonth => "a month".to_string(),
+        _ => metric.phrase().to_string(),
+    };
     Some(format!(
-        " On the cloud bill alone, {} costs least ({} against {} at the median): ops people \
+        " On the cloud bill alone, {} has the lower median ({} against {} {unit}): ops people \
          decide it, {} a month on {} against {} on {}.",
         cheapest.name,
-        money(cheapest_bill),
-        money(winner_bill),
-        people(winner),
+        row.unit.text(cheapest_bill),
+        row.unit.text(winner_bill),
+        usd(people(winner)),
         winner.name,
-        people(cheapest),
+        usd(people(cheapest)),
         cheapest.name
     ))
 }
@@ -329,7 +338,8 @@ fn margin(share: f64) -> String {
     }
 }
 
-/// "Its monthly TCO moves most with the spot interruption rate: $41,200 to $44,900 for ±20 %."
+/// "EKS spot's monthly TCO moves most with the spot interruption rate: $41,200 to $44,900 for
+/// ±20 %."
 /// for `platform`'s widest tornado bar; `None` before the tornado is in or when no input moves
 /// it.
 pub fn moved_most_by(bars: &[TornadoBar], platform: &str, pct: f64) -> Option<String> {
@@ -347,7 +357,7 @@ pub fn moved_most_by(bars: &[TornadoBar], platform: &str, pct: f64) -> Option<St
         (widest.high_usd, widest.low_usd)
     };
     Some(format!(
-        "Its monthly TCO moves most with {}: {} to {} for ±{} %.",
+        "{platform}'s monthly TCO moves most with {}: {} to {} for ±{} %.",
         lower_first(&widest.label),
         usd(low),
         usd(high),
@@ -475,8 +485,10 @@ mod tests {
             let mut o = PlatformOutcome {
                 usd_per_useful_gpu_hour: Some(per_hour),
                 monthly_tco_usd: 100.0,
+                breakdown_usd: Default::default(),
                 ..template.clone()
             };
+            o.breakdown_usd[Category::UsefulCompute] = 100.0 - people;
             o.breakdown_usd[Category::OpsPeople] = people;
             o
         };
@@ -487,9 +499,9 @@ mod tests {
         assert_eq!(
             v.sentence,
             "SageMaker costs least per useful GPU-hour: $1.50, 25 % less than EKS spot ($2.00); \
-             lower in 100 % of 4 runs. On the cloud bill alone, EKS spot costs least ($0.80 \
-             against $1.50 at the median): ops people decide it, $0 a month on SageMaker \
-             against $60 on EKS spot."
+             lower in 100 % of 4 runs. On the cloud bill alone, EKS spot has the lower median \
+             ($0.80 against $1.50 per useful GPU-hour): ops people decide it, $0 a month on \
+             SageMaker against $60 on EKS spot."
         );
         // Without EKS's people, it wins outright and nothing more is said.
         let outcomes = vec![vec![outcome(5.0, 10.0), outcome(1.2, 0.0), outcome(1.5, 0.0)]; 4];
@@ -508,6 +520,51 @@ mod tests {
     }
 
     #[test]
+    fn two_platforms_alone_never_tie_and_a_platform_with_no_value_ties_with_none() {
+        // Batch and EKS only (SageMaker did no useful work: it loses every pair, so it is
+        // "the rest", but the rival must have a value): EKS lower in 7 runs of 10.
+        let mut per_hour = [[Some(1.5), Some(1.4), None]; 10];
+        for run in per_hour.iter_mut().take(3) {
+            run[1] = Some(1.6);
+        }
+        let v = verdict(
+            &results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]),
+            VerdictMetric::default(),
+        );
+        assert!(v.tie, "{}", v.sentence);
+        // Without a third platform to beat, the same split is no tie.
+        let scenario = three_platforms();
+        let template = run_replication(&scenario, 0)[0].clone();
+        let mut two = scenario.clone();
+        two.platforms.truncate(2);
+        let outcomes: Vec<Vec<PlatformOutcome>> = per_hour
+            .iter()
+            .map(|run| {
+                (0..2)
+                    .map(|p| PlatformOutcome {
+                        usd_per_useful_gpu_hour: run[p],
+                        ..template.clone()
+                    })
+                    .collect()
+            })
+            .collect();
+        let v = verdict(
+            &Results::from_outcomes(&two, &outcomes),
+            VerdictMetric::default(),
+        );
+        assert!(!v.tie);
+        assert!(v.sentence.starts_with("No clear winner"), "{}", v.sentence);
+        // A platform with no value in any run loses every pair: a winner, not a tie.
+        let none = [[Some(5.0), Some(1.5), None]; 10];
+        let v = verdict(
+            &results_of(&none, &[[1.0, 2.0, 3.0]; 10]),
+            VerdictMetric::default(),
+        );
+        assert!(!v.tie);
+        assert_eq!(v.winner.as_deref(), Some(EKS));
+    }
+
+    #[test]
     fn two_platforms_that_beat_the_rest_but_not_each_other_tie() {
         // EKS and SageMaker are the same in every run, and both below Batch.
         let per_hour = [[Some(5.0), Some(1.5), Some(1.5)]; 10];
@@ -519,9 +576,9 @@ mod tests {
         assert_eq!(v.rival.as_deref(), Some(SAGEMAKER));
         assert_eq!(
             v.sentence,
-            "EKS spot and SageMaker tie per useful GPU-hour at $1.50: neither is lower than the \
-             other in 90 % of 10 runs; both cost less than AWS Batch on-demand in 100 % of 10 \
-             runs."
+            "EKS spot and SageMaker tie per useful GPU-hour at $1.50: each is lower than the \
+             other in under 90 % of the 10 runs (EKS spot in 0 %, SageMaker in 0 %); both cost \
+             less than AWS Batch on-demand in 100 % of 10 runs."
         );
         // Close but not equal, EKS lower in 7 runs of 10: still a tie, with both values.
         let mut close = [[Some(5.0), Some(1.4), Some(1.5)]; 10];
@@ -611,7 +668,7 @@ mod tests {
         ];
         assert_eq!(
             moved_most_by(&bars, EKS, 20.0).as_deref(),
-            Some("Its monthly TCO moves most with GPU price: $800 to $1,300 for ±20 %.")
+            Some("EKS spot's monthly TCO moves most with GPU price: $800 to $1,300 for ±20 %.")
         );
         assert_eq!(moved_most_by(&bars, SAGEMAKER, 20.0), None);
         assert_eq!(
