@@ -15,6 +15,7 @@ const FIRST_NUMBER_PASS_MS = 8000;
 /** An answer the shell can show: `ok`, a verdict and a row per platform. */
 function showable(answer) {
   return Boolean(answer && answer.ok === true && typeof answer.verdict === 'string'
+    && Array.isArray(answer.columns) && answer.columns.length === 3
     && Array.isArray(answer.platforms) && answer.platforms.length > 0
     && answer.platforms.every((p) => p && typeof p.name === 'string' && typeof p.monthly_tco === 'string'));
 }
@@ -86,7 +87,7 @@ function showFirstNumber(answer) {
   section.append(el('p', 'verdict', answer.verdict));
   const table = el('table', 'embed-table');
   const head = table.createTHead().insertRow();
-  for (const title of ['Platform', 'Monthly TCO (p5–p95)', '$/useful GPU-h']) {
+  for (const title of answer.columns) {
     const th = el('th', '', title);
     th.scope = 'col';
     head.append(th);

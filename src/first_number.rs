@@ -11,9 +11,9 @@
 //! job history this browser keeps, a scenario that cannot run, an event budget that stopped
 //! the pass), the answer says so with `"ok": false` and a reason.
 
-use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::MonteCarlo;
 use crate::run_coordinator::tuning::coarse_replications;
+use crate::workbench::embed_table::{EmbedRow, COLUMNS};
 use crate::workbench::link::decode_link;
 use crate::workbench::verdict::{verdict, VerdictMetric};
 use serde_json::{json, Value};
@@ -40,28 +40,15 @@ pub fn first_number(fragment: &str) -> Value {
             None => "the coarse pass did not finish".to_string(),
         });
     }
-    let platforms: Vec<Value> = results
-        .platforms
-        .iter()
-        .map(|p| {
-            let tco = p.monthly_tco_usd();
-            let per_hour = p.usd_per_useful_gpu_hour();
-            json!({
-                "name": p.name,
-                "monthly_tco_p50": tco.p50,
-                "monthly_tco": usd(tco.p50),
-                "monthly_tco_range": format!("{} – {}", usd(tco.p5), usd(tco.p95)),
-                "usd_per_useful_gpu_hour_p50": per_hour.map(|s| s.p50),
-                "usd_per_useful_gpu_hour": per_hour.map_or_else(|| "n/a".to_string(), |s| usd_cents(s.p50)),
-            })
-        })
-        .collect();
+    let platforms: Vec<EmbedRow> = results.platforms.iter().map(EmbedRow::of).collect();
     json!({
         "ok": true,
         "embed": decoded.embed,
         "replications": results.replications,
         "of": scenario.replications,
         "verdict": verdict(&results, VerdictMetric::default()).sentence,
+        // The embed view's table, as it draws it.
+        "columns": COLUMNS,
         "platforms": platforms,
         // What the link asked for that could not be read: the shell says so above the numbers
         // (a link to a version this page lacks shows the default preset's, as the page does).

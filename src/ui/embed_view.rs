@@ -2,9 +2,9 @@
 //! percentile range and the cost per useful GPU-hour, with the cards' `data-metric` hooks, so
 //! that a wiki's 640 × 480 frame shows the answer before any chart.
 
-use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::Results;
 use crate::model::output::{Output, Stat};
+use crate::workbench::embed_table::{EmbedRow, COLUMNS};
 use leptos::prelude::*;
 
 /// The compact results table.
@@ -14,38 +14,35 @@ pub fn EmbedTable(#[prop(into)] results: Signal<Option<Results>>) -> impl IntoVi
         <table class="embed-table">
             <thead>
                 <tr>
-                    <th scope="col">"Platform"</th>
-                    <th scope="col">"Monthly TCO (p5–p95)"</th>
-                    <th scope="col">"$/useful GPU-h"</th>
+                    {COLUMNS.map(|title| view! { <th scope="col">{title}</th> })}
                 </tr>
             </thead>
             <tbody>
                 {move || {
                     results.get().map(|r| {
                         r.platforms
-                            .into_iter()
+                            .iter()
                             .map(|p| {
-                                let tco = p.monthly_tco_usd();
-                                let per_hour = p.usd_per_useful_gpu_hour();
+                                let row = EmbedRow::of(p);
                                 view! {
-                                    <tr data-platform=p.name.clone()>
-                                        <th scope="row">{p.name.clone()}</th>
+                                    <tr data-platform=row.name.clone()>
+                                        <th scope="row">{row.name.clone()}</th>
                                         <td>
                                             <span
                                                 data-metric=Output::MonthlyTcoUsd.hook(Stat::P50)
-                                                data-platform=p.name.clone()
-                                                data-value=tco.p50.to_string()
+                                                data-platform=row.name.clone()
+                                                data-value=row.monthly_tco_p50.to_string()
                                             >
-                                                {usd(tco.p50)}
+                                                {row.monthly_tco}
                                             </span>
-                                            <span class="range">{format!(" ({} – {})", usd(tco.p5), usd(tco.p95))}</span>
+                                            <span class="range">{format!(" ({})", row.monthly_tco_range)}</span>
                                         </td>
                                         <td
                                             data-metric=Output::UsdPerUsefulGpuHour.hook(Stat::P50)
-                                            data-platform=p.name.clone()
-                                            data-value=per_hour.map(|s| s.p50.to_string()).unwrap_or_else(|| "n/a".into())
+                                            data-platform=row.name.clone()
+                                            data-value=row.usd_per_useful_gpu_hour_p50.map(|v| v.to_string()).unwrap_or_else(|| "n/a".into())
                                         >
-                                            {per_hour.map(|s| usd_cents(s.p50)).unwrap_or_else(|| "n/a".into())}
+                                            {row.usd_per_useful_gpu_hour}
                                         </td>
                                     </tr>
                                 }

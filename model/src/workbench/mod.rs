@@ -6,12 +6,14 @@
 //!   CLI's `--set`), and the page's edits of platforms and job classes.
 //! - [`link`]: the versioned link codec (a scenario as its preset plus the changed leaves).
 //! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
+//! - [`embed_table`]: the compact results table of the embed view and the loading shell.
 //! - [`verdict`]: the sentence that says which platform costs least, how much less and how often.
 
 pub mod cases;
 pub mod compare;
 pub mod decision_map;
 pub mod edit;
+pub mod embed_table;
 pub mod link;
 pub mod presets;
 pub mod report;
