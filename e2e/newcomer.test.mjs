@@ -90,7 +90,7 @@ test('the verdict names the platform the cards show cheapest per useful GPU-hour
     const verdict = page.locator('[data-verdict]');
     assert.equal(await verdict.getAttribute('data-verdict'), cheapest);
     const text = await verdict.textContent();
-    assert.ok(text.startsWith(`${cheapest} costs least per useful GPU-hour`), text);
+    assert.ok(text.startsWith(`${cheapest} costs least per useful A100-hour`), text);
     // The report's sentence, as the CLI prints it.
     const report = JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot'));
     assert.ok(text.startsWith(report.verdict), `${text} / ${report.verdict}`);
@@ -117,7 +117,7 @@ test('where the paired share is between 20 % and 80 %, the verdict crowns no one
     assert.equal(await verdict.getAttribute('data-verdict'), '');
     // Both beat SageMaker in every run, and neither beats the other in 90 % of them: a tie,
     // as the CLI says it.
-    assert.match(report.verdict, /^EKS spot and AWS Batch on-demand tie per useful GPU-hour .*; both cost less than SageMaker in 100 % of 200 runs\.$/);
+    assert.match(report.verdict, /^EKS spot and AWS Batch on-demand tie per useful A100-hour .*; both cost less than SageMaker in 100 % of 200 runs\.$/);
     assert.ok((await verdict.textContent()).startsWith(report.verdict), await verdict.textContent());
   } finally {
     await app.close();

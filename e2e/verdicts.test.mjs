@@ -4,7 +4,7 @@
 // has the lower median, and what each platform's ops people cost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cliEval, metric, openPreset } from './harness.mjs';
+import { cli, cliEval, metric, openCalculator, openPreset, runId, typeNumber } from './harness.mjs';
 
 const PRESET = 'case-datastax-inference';
 
@@ -20,9 +20,59 @@ test(`${PRESET}: the cards split the TCO into cloud bill and people, and the ver
       assert.equal(people[p.name], p.people_usd.p50, `${p.name}: people`);
     }
     // The CLI's sentence, to the letter (the tornado's sentence follows it once it is in).
-    assert.match(report.verdict, /On the cloud bill alone, EKS \+ Karpenter has the lower median .*ops people decide it/);
+    // Both winners and the people assumption: a service is ranked per million requests.
+    assert.match(report.verdict, /^SageMaker endpoint costs least per million requests: .*On the cloud bill alone, EKS \+ Karpenter has the lower median .*ops people decide it, SageMaker endpoint's 0\.1 FTE against EKS \+ Karpenter's 0\.5 FTE at \$200,000 a year/);
     const shown = (await page.locator('.verdict').textContent()).trim();
     assert.ok(shown.startsWith(report.verdict), `page: ${shown}\ncli:  ${report.verdict}`);
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('agent-traffic-spike: a service is judged per million requests within its SLO allowance, which the page re-judges without a new run', async () => {
+  const PRESET = 'agent-traffic-spike';
+  // A strict allowance: 0.1 % of 30 days' minutes is 43 minutes, under every platform's 46–63.
+  const strict = ['--set', 'verdict.slo_allowance_pct=0.1'];
+  const strictReport = JSON.parse(cli('eval', '--preset', PRESET, ...strict));
+  assert.match(strictReport.verdict, /^No platform meets the SLO: .* comes closest, .* On cost alone: SageMaker endpoint costs least per million requests/);
+  const report = cliEval(PRESET);
+  assert.match(report.verdict, /^SageMaker endpoint costs least per million requests: \$[\d.,]+, \d+ % less than /);
+  const app = await openCalculator({ hash: cli('link', '--preset', PRESET, ...strict).trim() });
+  try {
+    const { page } = app;
+    const verdict = page.locator('[data-verdict]');
+    assert.ok((await verdict.textContent()).startsWith(strictReport.verdict), await verdict.textContent());
+    assert.equal(await verdict.getAttribute('data-verdict'), '', 'no winner is crowned');
+    // Each card's cost per million requests is the CLI's.
+    const perMillion = await metric(page, 'usd_per_million_requests.p50');
+    for (const p of report.platforms) {
+      assert.equal(perMillion[p.name], p.usd_per_million_requests.p50, `${p.name}: $ per million requests`);
+    }
+    // The default allowance, typed in: the same results judged again, as `gpucost eval` does.
+    const run = await runId(page);
+    await page.locator('details.simulation-settings > summary').click();
+    await typeNumber(page, 'simulation-verdict-slo_allowance_pct', 0.5);
+    await page.waitForFunction(() => document.querySelector('[data-verdict]').dataset.verdict !== '');
+    assert.equal(await verdict.getAttribute('data-verdict'), 'SageMaker endpoint');
+    assert.ok((await verdict.textContent()).startsWith(report.verdict), await verdict.textContent());
+    assert.equal(await runId(page), run, 'no new run for the verdict\'s settings');
+    assert.deepEqual(app.problems, []);
+  } finally {
+    await app.close();
+  }
+});
+
+test('batch-vs-eks-spot: the unit names the reference GPU on the cards and in the verdict', async () => {
+  const report = cliEval('batch-vs-eks-spot');
+  assert.match(report.verdict, /^EKS spot costs least per useful A100-hour: /);
+  const app = await openPreset('batch-vs-eks-spot');
+  try {
+    const { page } = app;
+    const labels = await page.locator('.card dt').allTextContents();
+    assert.ok(labels.includes('$ per useful A100-hour'), labels.join(' | '));
+    assert.ok(!labels.some((l) => l.includes('GPU-hour')), labels.join(' | '));
+    assert.ok((await page.locator('.verdict').textContent()).startsWith(report.verdict));
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

@@ -16,6 +16,7 @@ const FIRST_NUMBER_PASS_MS = 8000;
 function showable(answer) {
   return Boolean(answer && answer.ok === true && typeof answer.verdict === 'string'
     && Array.isArray(answer.columns) && answer.columns.length === 3
+    && typeof answer.per_work_key === 'string'
     && Array.isArray(answer.platforms) && answer.platforms.length > 0
     && answer.platforms.every((p) => p && typeof p.name === 'string' && typeof p.monthly_tco === 'string'));
 }
@@ -103,10 +104,12 @@ function showFirstNumber(answer) {
     value.dataset.firstNumber = 'monthly_tco_usd';
     value.dataset.value = String(p.monthly_tco_p50);
     tco.append(value, el('span', 'range', ` (${p.monthly_tco_range})`));
-    const perHour = el('td', '', p.usd_per_useful_gpu_hour);
-    perHour.dataset.firstNumber = 'usd_per_useful_gpu_hour';
-    perHour.dataset.value = p.usd_per_useful_gpu_hour_p50 == null ? 'n/a' : String(p.usd_per_useful_gpu_hour_p50);
-    row.append(name, tco, perHour);
+    // The cost of the work as the verdict ranks it (per useful reference-GPU-hour, per
+    // million requests or per pipeline run).
+    const perWork = el('td', '', p.per_work);
+    perWork.dataset.firstNumber = answer.per_work_key;
+    perWork.dataset.value = p.per_work_p50 == null ? 'n/a' : String(p.per_work_p50);
+    row.append(name, tco, perWork);
   }
   section.append(table);
   section.append(el('p', 'first-number-note',

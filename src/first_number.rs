@@ -13,9 +13,10 @@
 
 use crate::model::monte_carlo::MonteCarlo;
 use crate::run_coordinator::tuning::coarse_replications;
-use crate::workbench::embed_table::{EmbedRow, COLUMNS};
+use crate::workbench::embed_table::EmbedTable;
 use crate::workbench::link::decode_link;
-use crate::workbench::verdict::{verdict, VerdictMetric};
+use crate::workbench::verdict::verdict;
+use crate::workbench::verdict_basis::VerdictBasis;
 use serde_json::{json, Value};
 
 /// The shell's answer for `fragment` (the URL's, with or without `#`).
@@ -40,16 +41,18 @@ pub fn first_number(fragment: &str) -> Value {
             None => "the coarse pass did not finish".to_string(),
         });
     }
-    let platforms: Vec<EmbedRow> = results.platforms.iter().map(EmbedRow::of).collect();
+    let basis = VerdictBasis::of(&scenario);
+    let table = EmbedTable::of(&results, &basis);
     json!({
         "ok": true,
         "embed": decoded.embed,
         "replications": results.replications,
         "of": scenario.replications,
-        "verdict": verdict(&results, VerdictMetric::default()).sentence,
+        "verdict": verdict(&results, &basis).sentence,
         // The embed view's table, as it draws it.
-        "columns": COLUMNS,
-        "platforms": platforms,
+        "columns": table.columns,
+        "per_work_key": table.per_work_key,
+        "platforms": table.rows,
         // What the link asked for that could not be read: the shell says so above the numbers
         // (a link to a version this page lacks shows the default preset's, as the page does).
         "notices": decoded.notices,

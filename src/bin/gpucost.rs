@@ -32,6 +32,7 @@ mod cli {
     use gpucost::workbench::presets::{preset, presets, DEFAULT};
     use gpucost::workbench::report::{report_csv, report_json_text};
     use gpucost::workbench::verdict::{verdict, VerdictMetric};
+    use gpucost::workbench::verdict_basis::VerdictBasis;
 
     #[derive(Parser)]
     #[command(
@@ -632,7 +633,7 @@ mod cli {
         Ok(match args.format {
             Format::Json => report_json_text(&scenario, &results),
             Format::Csv => report_csv(&results).trim_end().to_string(),
-            Format::Table => table(&results),
+            Format::Table => table(&scenario, &results),
         })
     }
 
@@ -640,24 +641,36 @@ mod cli {
         format!("{} ({}–{})", f(s.p50), f(s.p5), f(s.p95))
     }
 
-    fn table(results: &Results) -> String {
+    fn table(scenario: &Scenario, results: &Results) -> String {
+        let basis = VerdictBasis::of(scenario);
+        // The cost of the work, as the verdict ranks it (per useful reference-GPU-hour where
+        // it ranks by the monthly TCO, which has its own column).
+        let per_work = match basis.metric(results) {
+            VerdictMetric::MONTHLY_TCO => VerdictMetric::USD_PER_USEFUL_GPU_HOUR,
+            metric => metric,
+        };
+        let header = match per_work {
+            VerdictMetric::USD_PER_MILLION_REQUESTS => "$/M requests".to_string(),
+            VerdictMetric::USD_PER_COMPLETED_RUN => "$/pipeline run".to_string(),
+            metric => basis.name_gpu(metric.output(), "$/useful GPU-h"),
+        };
         let mut out = format!(
-            "{:<40} {:>34} {:>12} {:>10} {:>14} {:>8} {:>12}\n",
+            "{:<40} {:>34} {:>12} {:>10} {:>16} {:>8} {:>12}\n",
             "platform",
             "monthly TCO p50 (p5–p95)",
             "cloud bill",
             "people",
-            "$/useful GPU-h",
+            header,
             "util",
             "wait p95 min"
         );
         for p in &results.platforms {
-            let per_hour = p
-                .usd_per_useful_gpu_hour()
-                .map(|s| format!("${:.2}", s.p50))
+            let per_hour = per_work
+                .value(p)
+                .map(|v| format!("${v:.2}"))
                 .unwrap_or_else(|| "n/a".into());
             out += &format!(
-                "{:<40} {:>34} {:>12} {:>10} {:>14} {:>7.0}% {:>12.1}\n",
+                "{:<40} {:>34} {:>12} {:>10} {:>16} {:>7.0}% {:>12.1}\n",
                 p.name,
                 range(&p.monthly_tco_usd(), usd),
                 usd(p.cloud_bill_usd().p50),
@@ -727,7 +740,7 @@ mod cli {
                 results.replications
             );
         }
-        out += &format!("{}\n", verdict(results, VerdictMetric::default()).sentence);
+        out += &format!("{}\n", verdict(results, &basis).sentence);
         out += &format!("engine {}\n", results.engine_version);
         out
     }

@@ -16,6 +16,7 @@ use crate::workbench::decision_map::{
     MAP_REPS, MAP_SIZE,
 };
 use crate::workbench::verdict::{VerdictMetric, DECISIVE_SHARE};
+use crate::workbench::verdict_basis::name_gpu;
 use crate::worker_protocol::MapProgress;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -284,9 +285,23 @@ fn MapControls(
                     let metric = VerdictMetric::from_key(&event_target_value(&ev)).unwrap_or_default();
                     choice.update(|c| if let Some(c) = c { c.metric = metric });
                 }>
-                    {VerdictMetric::all().map(|m| view! {
-                        <option value=m.key() prop:selected=move || metric_is(m)>{m.label()}</option>
-                    }).collect_view()}
+                    // The metrics the scenario's work has (requests with services, runs with
+                    // pipelines), the GPU named in a unit of reference-GPU-hours.
+                    {move || scenario.with(|s| {
+                        VerdictMetric::all()
+                            .filter(|m| match *m {
+                                VerdictMetric::USD_PER_MILLION_REQUESTS => !s.services.is_empty(),
+                                VerdictMetric::USD_PER_COMPLETED_RUN => !s.pipelines.is_empty(),
+                                _ => true,
+                            })
+                            .map(|m| {
+                                let label = name_gpu(m.output(), &s.reference_gpu, m.label());
+                                view! {
+                                    <option value=m.key() prop:selected=move || metric_is(m)>{label}</option>
+                                }
+                            })
+                            .collect_view()
+                    })}
                 </select>
             </div>
             <details class="map-ranges">
@@ -463,7 +478,11 @@ fn MapFigure(
             c.as_ref().map(|c| {
                 format!(
                     "Decision map: the platform that costs least {}",
-                    c.metric.phrase()
+                    scenario.with(|s| name_gpu(
+                        c.metric.output(),
+                        &s.reference_gpu,
+                        c.metric.phrase()
+                    ))
                 )
             })
         })

@@ -7,6 +7,8 @@ use crate::charts::histogram::{layout_histogram_on, shared_axis};
 use crate::charts::scale::{tick_label_anchor, LinearScale};
 use crate::format::usd_cents;
 use crate::model::monte_carlo::Results;
+use crate::model::output::Output;
+use crate::workbench::verdict_basis::name_gpu;
 use leptos::prelude::*;
 
 const PAD_X: f64 = 14.0;
@@ -18,11 +20,20 @@ const AXIS_H: f64 = 22.0;
 
 /// The aligned histograms.
 #[component]
-pub fn CostHistograms(#[prop(into)] results: Signal<Option<Results>>) -> impl IntoView {
+pub fn CostHistograms(
+    #[prop(into)] results: Signal<Option<Results>>,
+    /// The reference GPU the cost is per hour of.
+    #[prop(into)]
+    gpu: Signal<String>,
+) -> impl IntoView {
     let width = chart_width();
+    let caption = move || {
+        let text = "Cost per useful GPU-hour across replications (one dollar axis)";
+        gpu.with(|gpu| name_gpu(Output::UsdPerUsefulGpuHour, gpu, text))
+    };
     view! {
         <figure class="chart histograms">
-            <figcaption>"Cost per useful GPU-hour across replications (one dollar axis)"</figcaption>
+            <figcaption>{caption}</figcaption>
             {move || {
                 let r = results.get()?;
                 let axis = shared_axis(r.platforms.iter().map(|p| &p.usd_per_useful_gpu_hour_histogram))?;
@@ -91,7 +102,7 @@ pub fn CostHistograms(#[prop(into)] results: Signal<Option<Results>>) -> impl In
                         }
                     })
                     .collect_view();
-                let label = "Histograms of the cost per useful GPU-hour of each platform, on one dollar axis";
+                let label = gpu.with(|gpu| name_gpu(Output::UsdPerUsefulGpuHour, gpu, "Histograms of the cost per useful GPU-hour of each platform, on one dollar axis"));
                 Some(view! {
                     <svg
                         viewBox=format!("0 0 {w} {height}")

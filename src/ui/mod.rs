@@ -90,6 +90,8 @@ pub fn App() -> impl IntoView {
         })
     });
     let run = use_monte_carlo(scenario.into());
+    // The reference GPU, named in the units of reference-GPU-hours.
+    let reference_gpu = Signal::derive(move || scenario.with(|s| s.reference_gpu.clone()));
     provide_context(history_import::RunResults(run.results));
     let replay_status = RwSignal::new(replay_banner::ReplayStatus::Off);
     provide_context(replay_banner::ReplayState(replay_status));
@@ -164,14 +166,14 @@ pub fn App() -> impl IntoView {
                         }}
                     </span>
                 </div>
-                <VerdictLine results=run.results tornado=run.tornado />
+                <VerdictLine scenario=scenario results=run.results tornado=run.tornado />
                 {if embed {
                     // A wiki's frame: the table, then the one chart the link names.
                     view! {
-                        <embed_view::EmbedTable results=run.results />
+                        <embed_view::EmbedTable scenario=scenario results=run.results />
                         {match embed_chart {
                             EmbedChart::Breakdown => view! { <BreakdownChart results=run.results /> }.into_any(),
-                            EmbedChart::Distribution => view! { <CostHistograms results=run.results /> }.into_any(),
+                            EmbedChart::Distribution => view! { <CostHistograms results=run.results gpu=reference_gpu /> }.into_any(),
                             EmbedChart::Timeline => view! { <NodeTimeline scenario=scenario /> }.into_any(),
                         }}
                     }
@@ -179,13 +181,13 @@ pub fn App() -> impl IntoView {
                 } else {
                     view! {
                         <waiting_cost::WaitingCost scenario=scenario />
-                        <Headlines results=run.results estimates=estimates />
+                        <Headlines results=run.results estimates=estimates gpu=reference_gpu />
                         <export::ExportBar scenario=scenario results=run.results />
                         <BreakdownChart results=run.results />
                         <TeamChart results=run.results scenario=scenario />
                         <pipelines_view::PipelinesView results=run.results scenario=scenario />
                         <payback_chart::PaybackChart results=run.results scenario=scenario />
-                        <CostHistograms results=run.results />
+                        <CostHistograms results=run.results gpu=reference_gpu />
                         <ServiceDayChart scenario=scenario />
                         // A serving-only scenario has no job to draw on nodes.
                         <Show when=move || scenario.with(|s| !s.job_classes.is_empty() || !s.pipelines.is_empty())>

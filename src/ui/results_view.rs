@@ -8,6 +8,7 @@ use crate::model::monte_carlo::{PlatformResult, Results};
 use crate::model::output::{Output, Section};
 use crate::model::stats::Summary;
 use crate::workbench::verdict::{VerdictMetric, DECISIVE_SHARE};
+use crate::workbench::verdict_basis::name_gpu;
 use leptos::prelude::*;
 
 /// One headline number.
@@ -15,7 +16,7 @@ use leptos::prelude::*;
 fn Metric(
     platform: String,
     #[prop(into)] metric: String,
-    label: &'static str,
+    #[prop(into)] label: String,
     value: Option<f64>,
     text: String,
     #[prop(optional_no_strip)] detail: Option<String>,
@@ -105,7 +106,12 @@ fn output_detail(output: Output, result: &PlatformResult) -> Option<String> {
 /// help and `data-metric` (`<key>.<stat>`). One measured nowhere reads n/a; one that applies
 /// only somewhere shows only there; the job figures are left off a scenario that only
 /// serves.
-fn output_metrics(result: &PlatformResult, section: Section, jobs: bool) -> Vec<AnyView> {
+fn output_metrics(
+    result: &PlatformResult,
+    section: Section,
+    jobs: bool,
+    gpu: &str,
+) -> Vec<AnyView> {
     Output::ALL
         .into_iter()
         .filter_map(|output| {
@@ -127,7 +133,7 @@ fn output_metrics(result: &PlatformResult, section: Section, jobs: bool) -> Vec<
                     <Metric
                         platform=result.name.clone()
                         metric=output.hook(card.stat)
-                        label=card.label
+                        label=name_gpu(output, gpu, card.label)
                         value=value
                         text=value.map(|v| row.unit.text(v)).unwrap_or_else(|| "n/a".into())
                         detail=output_detail(output, result)
@@ -217,6 +223,8 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
 #[component]
 fn PlatformCard(
     result: PlatformResult,
+    /// The reference GPU, named in the units of reference-GPU-hours.
+    gpu: String,
     estimates: Signal<Vec<(String, Estimate)>>,
 ) -> impl IntoView {
     let name = result.name.clone();
@@ -227,12 +235,12 @@ fn PlatformCard(
         || result.jobs_waiting().mean > 0.0;
     // The second row: the cloud bill and people on every card, the job figures where there
     // are jobs.
-    let details = output_metrics(&result, Section::Details, jobs);
+    let details = output_metrics(&result, Section::Details, jobs, &gpu);
     let details = (!details.is_empty()).then(|| view! { <dl class="card-details">{details}</dl> });
     view! {
         <article class="card" data-platform=name.clone()>
             <h3>{name.clone()}</h3>
-            <dl>{output_metrics(&result, Section::Headline, jobs)}</dl>
+            <dl>{output_metrics(&result, Section::Headline, jobs, &gpu)}</dl>
             {details}
             <ServiceMetrics result=result.clone() />
             // Only this paragraph follows the inputs between runs: an input redraws the
@@ -266,14 +274,18 @@ pub fn Headlines(
     /// The instant estimate of each platform of the current scenario, by name.
     #[prop(into)]
     estimates: Signal<Vec<(String, Estimate)>>,
+    /// The reference GPU, named in the units of reference-GPU-hours.
+    #[prop(into)]
+    gpu: Signal<String>,
 ) -> impl IntoView {
     view! {
         <div class="cards">
             {move || {
+                let gpu = gpu.get();
                 results.get().map(|r| {
                     r.platforms
                         .into_iter()
-                        .map(|p| view! { <PlatformCard result=p estimates=estimates /> })
+                        .map(|p| view! { <PlatformCard result=p gpu=gpu.clone() estimates=estimates /> })
                         .collect_view()
                 })
             }}
@@ -294,12 +306,18 @@ pub fn Headlines(
                                 // One clause per metric a verdict ranks by, in the table's
                                 // order: the first on the item, the others in spans.
                                 let decisive = |s: f64| if s >= DECISIVE_SHARE || s <= 1.0 - DECISIVE_SHARE { "decisive" } else { "not decisive" };
-                                let clauses: Vec<VerdictMetric> =
-                                    Output::ALL.into_iter().filter_map(VerdictMetric::of).collect();
+                                // Those the pair was compared on (requests where there are
+                                // services, runs where there are pipelines).
+                                let clauses: Vec<VerdictMetric> = Output::ALL
+                                    .into_iter()
+                                    .filter_map(VerdictMetric::of)
+                                    .filter(|m| pair.lower_share(m.output()).is_some())
+                                    .collect();
+                                let gpu = gpu.get();
                                 let clause = |m: VerdictMetric| {
                                     let share = m.lower_share(&pair);
                                     let ranking = m.ranking();
-                                    (format!("paired.{}", ranking.paired_key), share, ranking.lower_what, decisive(share))
+                                    (format!("paired.{}", ranking.paired_key), share, name_gpu(m.output(), &gpu, ranking.lower_what), decisive(share))
                                 };
                                 let (first, others) = clauses.split_first().map_or((None, &[][..]), |(f, o)| (Some(*f), o));
                                 let (key, share, what, call) = first.map(clause).unwrap_or_default();

@@ -142,8 +142,9 @@ pub(super) fn mark(what: &str, run: u64) {
     }
 }
 
-/// Starts a run whenever `scenario` changes: in the simulation workers, or in main-thread
-/// slices where none can start; then its sensitivity pass.
+/// Starts a run whenever `scenario` changes (but for its verdict's settings alone): in the
+/// simulation workers, or in main-thread slices where none can start; then its sensitivity
+/// pass.
 pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
     let state = RwSignal::new(RunView::default());
     let driver: Shared = StoredValue::new_local(Rc::new(Driver {
@@ -170,8 +171,24 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
     // Runs inside the input's own task, as soon as the scenario changes and before any view
     // updates for it: the workers start on the run first (an `Effect` would queue behind the
     // render effects subscribed before it, about 5-25 ms of page updates on each input).
+    // The verdict's settings (the SLO allowance) judge the results without changing them: an
+    // edit of those alone starts no run (the verdict line re-judges what is there).
+    let last = StoredValue::new_local(None::<Scenario>);
     ImmediateEffect::new_scoped(move || {
-        dispatch(driver, Event::ScenarioChanged(Box::new(scenario.get())))
+        let scenario = scenario.get();
+        let judged_alike = last.with_value(|last| {
+            last.as_ref().is_some_and(|last: &Scenario| {
+                *last != scenario && last.verdict != scenario.verdict && {
+                    let mut same = scenario.clone();
+                    same.verdict = last.verdict.clone();
+                    same == *last
+                }
+            })
+        });
+        last.set_value(Some(scenario.clone()));
+        if !judged_alike {
+            dispatch(driver, Event::ScenarioChanged(Box::new(scenario)))
+        }
     });
     UseMonteCarloReturn {
         results: part(state, |s| s.results.clone()),

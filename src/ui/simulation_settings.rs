@@ -1,5 +1,6 @@
 //! "Simulation settings": the scenario's own fields of the field table (horizon, reference
-//! GPUs, replications, seed) and the reference GPU model, which otherwise only a file or a link
+//! GPUs, replications, seed; the verdict's SLO allowance where there are services) and the
+//! reference GPU model, which otherwise only a file or a link
 //! could set. Ranges and labels are the table's; a value the scenario's validation would refuse
 //! is refused here with validation's own message, and the scenario keeps its last valid value.
 
@@ -24,17 +25,23 @@ pub fn SimulationSettings(scenario: RwSignal<Scenario>) -> impl IntoView {
             let check = Callback::new(move |v: f64| {
                 refusal(&scenario.get_untracked(), v, get, set, f.label)
             });
+            let shown = move || {
+                // The SLO allowance only where there are services for it to judge.
+                f.path != "verdict.slo_allowance_pct" || scenario.with(|s| !s.services.is_empty())
+            };
             view! {
-                <NumberField
-                    id=format!("simulation-{}", f.path.replace('.', "-"))
-                    label=f.label
-                    unit=f.unit
-                    min=f.min
-                    max=f.max
-                    value=value
-                    on_change=Callback::new(move |v: f64| scenario.update(|s| set(s, v)))
-                    check=check
-                />
+                <Show when=shown>
+                    <NumberField
+                        id=format!("simulation-{}", f.path.replace('.', "-"))
+                        label=f.label
+                        unit=f.unit
+                        min=f.min
+                        max=f.max
+                        value=value
+                        on_change=Callback::new(move |v: f64| scenario.update(|s| set(s, v)))
+                        check=check
+                    />
+                </Show>
             }
         })
         .collect_view();

@@ -1,21 +1,26 @@
-//! The verdict above the cards: which platform costs least per useful GPU-hour, by how much
+//! The verdict above the cards: which platform costs least on the scenario's metric, by how much
 //! and how often (the report's sentence), then, once the tornado is in, the input that moves
 //! the leader's cost most. `data-verdict` holds the winner's name, empty when none is named.
 
 use crate::model::monte_carlo::Results;
+use crate::model::scenario::Scenario;
 use crate::run_coordinator::tuning::TORNADO_PCT;
 use crate::run_coordinator::TornadoView;
-use crate::workbench::verdict::{moved_most_by, verdict, VerdictMetric};
+use crate::workbench::verdict::{moved_most_by, verdict};
+use crate::workbench::verdict_basis::VerdictBasis;
 use leptos::prelude::*;
 
 /// The verdict sentence.
 #[component]
 pub fn VerdictLine(
+    #[prop(into)] scenario: Signal<Scenario>,
     #[prop(into)] results: Signal<Option<Results>>,
     #[prop(into)] tornado: Signal<TornadoView>,
 ) -> impl IntoView {
+    // The scenario's kind of work, reference GPU, SLO allowance and people.
+    let basis = Memo::new(move |_| scenario.with(VerdictBasis::of));
     let verdict = Memo::new(move |_| {
-        results.with(|r| r.as_ref().map(|r| verdict(r, VerdictMetric::default())))
+        basis.with(|basis| results.with(|r| r.as_ref().map(|r| verdict(r, basis))))
     });
     let winner = move || {
         verdict.with(|v| {

@@ -261,7 +261,7 @@ fn eval_states_the_verdict_in_the_json_and_the_table() {
         "{verdict} does not name {cheapest}"
     );
     assert!(
-        verdict.contains("per useful GPU-hour") && verdict.contains("of 6 runs"),
+        verdict.contains("per useful A100-hour") && verdict.contains("of 6 runs"),
         "{verdict}"
     );
     let table = gpucost(&[

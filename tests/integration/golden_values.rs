@@ -21,7 +21,7 @@ fn without_the_new_zero_lines_the_report_is_the_one_before_node_failures() {
     // breakdown (0 here) and `node_failures_per_node_hour` in each node pool of its scenario
     // (0): without those lines it is byte for byte the report before them, so no number moved.
     // (`data_transfer` comes last in a breakdown: the line before it loses its comma.)
-    let text = without_cloud_bill_and_people(&without_standard_errors(&golden::golden_report()));
+    let text = without_cloud_bill_and_people(&without_standard_errors(&report_before_units()));
     let before = without_lines(&text, |l| {
         l.contains("\"hardware_failure_rework\"")
             || l.contains("\"node_failures_per_node_hour\"")
@@ -56,6 +56,29 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
     before
 }
 
+/// The report as it read before its verdict named the reference GPU in its unit ("per useful
+/// A100-hour" was "per useful GPU-hour"): the verdict is the only line that changed.
+fn report_before_units() -> String {
+    let report = golden::golden_report();
+    let named: Vec<&str> = report.lines().filter(|l| l.contains("A100-hour")).collect();
+    assert_eq!(named.len(), 1, "{named:?}");
+    assert!(
+        named[0].trim_start().starts_with("\"verdict\":"),
+        "{}",
+        named[0]
+    );
+    report.replace("per useful A100-hour", "per useful GPU-hour")
+}
+
+#[test]
+fn the_verdict_names_the_reference_gpu_and_nothing_else_changed() {
+    // Byte for byte the report before, but for the unit in the verdict (one byte longer).
+    assert_eq!(
+        report_before_units().len() + 1,
+        golden::golden_report().len()
+    );
+}
+
 /// The report without each summary's `se` (its last field).
 fn without_standard_errors(text: &str) -> String {
     without_lines(text, |l| l.trim_start().starts_with("\"se\":"))
@@ -88,7 +111,7 @@ fn without_cloud_bill_and_people(text: &str) -> String {
 fn without_the_cloud_bill_and_people_the_report_is_the_one_before_them() {
     // Without the three summaries each platform gained, the report is byte for byte the one
     // before them: no number moved.
-    let before = without_cloud_bill_and_people(&without_standard_errors(&golden::golden_report()));
+    let before = without_cloud_bill_and_people(&without_standard_errors(&report_before_units()));
     assert_eq!(
         (before.len(), golden::fnv1a(before.as_bytes())),
         (18_860, 16_785_151_963_932_819_695)
@@ -99,7 +122,7 @@ fn without_the_cloud_bill_and_people_the_report_is_the_one_before_them() {
 fn without_the_standard_errors_the_report_is_the_one_before_them() {
     // Every summary gained `se` (its last field): without those lines, the report with the
     // cloud bill and people alone.
-    let before = without_standard_errors(&golden::golden_report());
+    let before = without_standard_errors(&report_before_units());
     assert_eq!(
         (before.len(), golden::fnv1a(before.as_bytes())),
         (20_438, 5_560_177_831_990_071_654)

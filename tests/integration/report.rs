@@ -1,20 +1,26 @@
 //! The CSV export holds exactly the numbers of the JSON report, row by row.
 
 use gpucost::model::monte_carlo::MonteCarlo;
+use gpucost::model::output::Output;
 use gpucost::workbench::presets::{preset, DEFAULT};
 use gpucost::workbench::report::{report, report_csv, CSV_HEADER};
 
 #[test]
 fn csv_rows_are_the_json_report_numbers() {
     check_csv(preset(DEFAULT).unwrap().scenario(), 0);
-    // With the price of waiting and a pipeline: 1 + 5 rows more per platform.
+    // With the price of waiting and a pipeline: 1 + 5 rows more per platform, the cost per
+    // completed run and its cloud bill, and a comparison on it with each other platform.
     let mut pipeline = preset("pharma-14-stage-pipeline").unwrap().scenario();
     pipeline.people.waiting_usd_per_hour = 100.0;
     let platforms = pipeline.platforms.len();
-    check_csv(pipeline, 6 * platforms);
+    check_csv(pipeline, platforms * (6 + 2 + (platforms - 1)));
     // Replicas on the training nodes of one of the two platforms: the jobs they preempt and
-    // the GPU-hours they found no node for.
-    check_csv(preset("one-cluster-for-both").unwrap().scenario(), 2);
+    // the GPU-hours they found no node for; with a service, the cost per million requests,
+    // its cloud bill and a comparison on it.
+    check_csv(
+        preset("one-cluster-for-both").unwrap().scenario(),
+        2 + 2 * (2 + 1),
+    );
 }
 
 /// Every CSV row of `scenario`'s report (8 replications) is its JSON number; `extra` rows in
@@ -67,11 +73,14 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
                 "{}",
                 &r[1]
             );
-        } else if let Some(other) = r[1].strip_prefix("cheaper_than.") {
-            assert_eq!(number(2), pair(&r[0], other)["a_cheaper_share"].as_f64());
-        } else if let Some(other) = r[1].strip_prefix("lower_usd_per_useful_gpu_hour_than.") {
-            let share = &pair(&r[0], other)["a_lower_usd_per_useful_gpu_hour_share"];
-            assert_eq!(number(2), share.as_f64());
+        } else if let Some((ranking, other)) = Output::ALL.into_iter().find_map(|o| {
+            let ranking = o.row().ranking?;
+            let other = r[1].strip_prefix(&format!("{}.", ranking.csv_key))?;
+            Some((ranking, other))
+        }) {
+            // A paired share: `<csv key>.<other platform>` is `paired`'s `<paired key>`.
+            let share = &pair(&r[0], other)[ranking.paired_key];
+            assert_eq!(number(2), share.as_f64(), "{}", &r[1]);
         } else {
             // `pipelines.<name>.<path>` in that pipeline's entry, the rest by name.
             let s = match r[1].strip_prefix("pipelines.") {

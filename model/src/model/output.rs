@@ -81,6 +81,9 @@ pub enum Presence {
     /// Only where the scenario and the platform can produce it (left out of the report
     /// elsewhere).
     Where(fn(&Scenario, &Platform) -> bool),
+    /// Only where the scenario and the platform can produce it and at least one replication
+    /// measured it (left out of the report elsewhere: a platform that answered no request).
+    MeasuredWhere(fn(&Scenario, &Platform) -> bool),
 }
 
 /// The statistic a card shows.
@@ -177,6 +180,19 @@ pub struct OutputRow {
     pub ranking: Option<Ranking>,
 }
 
+/// The cloud bill's part of `per_unit`, a cost of the whole TCO per unit of work: the TCO's
+/// share that is not ops people (exact where there are none).
+fn cloud_bill_share(o: &PlatformOutcome, per_unit: Option<f64>) -> Option<f64> {
+    let people = o.breakdown_usd[Category::OpsPeople];
+    per_unit.map(|per_unit| {
+        if o.monthly_tco_usd > 0.0 {
+            per_unit * (1.0 - people / o.monthly_tco_usd)
+        } else {
+            0.0
+        }
+    })
+}
+
 /// The table: an enum variant and accessor per row, the doc comment its description.
 macro_rules! outputs {
     ($(
@@ -216,6 +232,7 @@ macro_rules! outputs {
     (@presence Always) => { Presence::Always };
     (@presence WhereMeasured) => { Presence::WhereMeasured };
     (@presence Where($condition:expr)) => { Presence::Where($condition) };
+    (@presence MeasuredWhere($condition:expr)) => { Presence::MeasuredWhere($condition) };
     (@accessor Always, $key:ident, $variant:ident, $($doc:literal)*) => {
         $(#[doc = $doc])*
         pub fn $key(&self) -> Summary {
@@ -320,18 +337,7 @@ outputs! {
     CloudBillUsdPerUsefulGpuHour => cloud_bill_usd_per_useful_gpu_hour: WhereMeasured {
         label: "Cloud bill per useful GPU-hour",
         unit: Unit::Usd,
-        measure: |o| {
-            let people = o.breakdown_usd[Category::OpsPeople];
-            // The cost per useful GPU-hour is the TCO's, so the bill's is its share of it
-            // (exact where there are no people).
-            o.usd_per_useful_gpu_hour.map(|per_hour| {
-                if o.monthly_tco_usd > 0.0 {
-                    per_hour * (1.0 - people / o.monthly_tco_usd)
-                } else {
-                    0.0
-                }
-            })
-        },
+        measure: |o| cloud_bill_share(o, o.usd_per_useful_gpu_hour),
         card: None,
         ranking: None,
     }
@@ -347,6 +353,73 @@ outputs! {
             help: "Total cost ÷ jobs finished in the horizon.",
             jobs_only: true,
         }),
+        ranking: None,
+    }
+    /// USD per million requests answered over the scenario's services: the total cost ÷ the
+    /// requests neither dropped nor still queued at the horizon × 10⁶; only where the
+    /// scenario has services and a replication answered a request.
+    UsdPerMillionRequests => usd_per_million_requests: MeasuredWhere(|scenario, _| !scenario.services.is_empty()) {
+        label: "$ per million requests",
+        unit: Unit::Usd,
+        measure: |o| o.usd_per_million_requests,
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::P50,
+            label: "$ per million requests",
+            help: "Total cost ÷ requests answered (neither dropped nor still queued at the end), per million, over every service; n/a when none was answered.",
+            jobs_only: false,
+        }),
+        ranking: Some(Ranking {
+            key: "requests",
+            phrase: "per million requests",
+            paired_key: "a_lower_usd_per_million_requests_share",
+            paired_doc: "Share (0–1) of replications in which A's USD per million requests answered is below\nB's (only where the scenario has services). A platform that answered no request in a\nreplication has no such cost there and loses to one that did.",
+            csv_key: "lower_usd_per_million_requests_than",
+            missing: "answered no request",
+            lower_what: "cost per million requests",
+            on_cloud_bill: Some(Output::CloudBillUsdPerMillionRequests),
+        }),
+    }
+    /// The cloud bill alone per million requests answered, USD (ops people left out); only
+    /// where `usd_per_million_requests` is.
+    CloudBillUsdPerMillionRequests => cloud_bill_usd_per_million_requests: MeasuredWhere(|scenario, _| !scenario.services.is_empty()) {
+        label: "Cloud bill per million requests",
+        unit: Unit::Usd,
+        measure: |o| cloud_bill_share(o, o.usd_per_million_requests),
+        card: None,
+        ranking: None,
+    }
+    /// USD per completed pipeline run: the total cost ÷ the runs of every pipeline that
+    /// completed; only where the scenario has pipelines and a replication completed a run.
+    UsdPerCompletedRun => usd_per_completed_run: MeasuredWhere(|scenario, _| !scenario.pipelines.is_empty()) {
+        label: "$ per completed pipeline run",
+        unit: Unit::Usd,
+        measure: |o| o.usd_per_completed_run,
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::P50,
+            label: "$ per completed run",
+            help: "Total cost ÷ pipeline runs completed in the horizon, over every pipeline; n/a when none completed.",
+            jobs_only: false,
+        }),
+        ranking: Some(Ranking {
+            key: "runs",
+            phrase: "per completed pipeline run",
+            paired_key: "a_lower_usd_per_completed_run_share",
+            paired_doc: "Share (0–1) of replications in which A's USD per completed pipeline run is below B's\n(only where the scenario has pipelines). A platform that completed no run in a\nreplication has no such cost there and loses to one that did.",
+            csv_key: "lower_usd_per_completed_run_than",
+            missing: "completed no pipeline run",
+            lower_what: "cost per completed pipeline run",
+            on_cloud_bill: Some(Output::CloudBillUsdPerCompletedRun),
+        }),
+    }
+    /// The cloud bill alone per completed pipeline run, USD (ops people left out); only where
+    /// `usd_per_completed_run` is.
+    CloudBillUsdPerCompletedRun => cloud_bill_usd_per_completed_run: MeasuredWhere(|scenario, _| !scenario.pipelines.is_empty()) {
+        label: "Cloud bill per completed pipeline run",
+        unit: Unit::Usd,
+        measure: |o| cloud_bill_share(o, o.usd_per_completed_run),
+        card: None,
         ranking: None,
     }
     /// GPU utilization (useful ÷ paid GPU-time).
@@ -634,7 +707,9 @@ impl Output {
     pub fn applies(self, scenario: &Scenario, platform: &Platform) -> bool {
         match self.row().presence {
             Presence::Always | Presence::WhereMeasured => true,
-            Presence::Where(condition) => condition(scenario, platform),
+            Presence::Where(condition) | Presence::MeasuredWhere(condition) => {
+                condition(scenario, platform)
+            }
         }
     }
 
@@ -654,7 +729,7 @@ impl Output {
         let measure = self.row().measure;
         let values: Vec<f64> = outcomes.filter_map(measure).collect();
         match self.row().presence {
-            Presence::WhereMeasured => Summary::of(&values),
+            Presence::WhereMeasured | Presence::MeasuredWhere(_) => Summary::of(&values),
             Presence::Always | Presence::Where(_) => {
                 Some(Summary::of(&values).unwrap_or(Summary::ZERO))
             }
@@ -746,7 +821,7 @@ mod tests {
             for output in Output::ALL {
                 let row = output.row();
                 match row.presence {
-                    Presence::WhereMeasured => {}
+                    Presence::WhereMeasured | Presence::MeasuredWhere(_) => {}
                     Presence::Always | Presence::Where(_) => {
                         assert!((row.measure)(o).is_some(), "{output:?}")
                     }

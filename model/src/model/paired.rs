@@ -2,7 +2,7 @@
 //! each output a verdict can rank by ([`crate::model::output::Ranking`]). Common random numbers
 //! make the comparison paired: both platforms see the same jobs in each replication.
 
-use crate::model::output::{Output, PerOutput};
+use crate::model::output::{Output, PerOutput, Presence};
 use crate::model::sim::PlatformOutcome;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
@@ -27,6 +27,12 @@ fn ranked() -> impl Iterator<Item = Output> {
         .filter(|o| o.row().ranking.is_some())
 }
 
+/// Whether `output` is compared only where it was measured (absent from a comparison of
+/// platforms that never measured it, and from the reports written before it).
+fn only_where_measured(output: Output) -> bool {
+    matches!(output.row().presence, Presence::MeasuredWhere(_))
+}
+
 impl PairedComparison {
     /// A against B over replications (`pairs`: A's and B's outcome in each, in replication
     /// order).
@@ -38,6 +44,14 @@ impl PairedComparison {
         let n = pairs.clone().count();
         let shares = PerOutput::from_fn(|output| {
             output.row().ranking?;
+            // One measured only where the scenario has that work (requests, pipeline runs):
+            // compared only where one of the two measured it.
+            if only_where_measured(output) {
+                let measure = output.row().measure;
+                pairs
+                    .clone()
+                    .find(|(a, b)| measure(a).is_some() || measure(b).is_some())?;
+            }
             let wins = pairs.clone().filter(|(a, b)| output.lower(a, b)).count();
             Some(if n > 0 { wins as f64 / n as f64 } else { 0.0 })
         });
@@ -75,7 +89,8 @@ impl Serialize for PairedComparison {
     }
 }
 
-/// Read from an object with `a`, `b` and every ranked output's share; other keys are ignored.
+/// Read from an object with `a`, `b` and every ranked output's share (one compared only where
+/// measured may be absent); other keys are ignored.
 impl<'de> Deserialize<'de> for PairedComparison {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct PairedVisitor;
@@ -107,7 +122,7 @@ impl<'de> Deserialize<'de> for PairedComparison {
                 }
                 let a = a.ok_or_else(|| de::Error::missing_field("a"))?;
                 let b = b.ok_or_else(|| de::Error::missing_field("b"))?;
-                for output in ranked() {
+                for output in ranked().filter(|&o| !only_where_measured(o)) {
                     if let (Some(ranking), None) = (output.row().ranking, shares[output]) {
                         return Err(de::Error::missing_field(ranking.paired_key));
                     }
@@ -128,19 +143,33 @@ impl schemars::JsonSchema for PairedComparison {
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let mut properties = serde_json::Map::new();
         let mut required: Vec<serde_json::Value> = Vec::new();
-        let mut add = |key: &str, mut schema: schemars::Schema, description: &str| {
-            schema.insert("description".into(), description.into());
-            properties.insert(key.into(), schema.to_value());
-            required.push(key.into());
-        };
-        add("a", generator.subschema_for::<String>(), "Platform A.");
-        add("b", generator.subschema_for::<String>(), "Platform B.");
+        let mut add =
+            |key: &str, mut schema: schemars::Schema, description: &str, is_required: bool| {
+                schema.insert("description".into(), description.into());
+                properties.insert(key.into(), schema.to_value());
+                if is_required {
+                    required.push(key.into());
+                }
+            };
+        add(
+            "a",
+            generator.subschema_for::<String>(),
+            "Platform A.",
+            true,
+        );
+        add(
+            "b",
+            generator.subschema_for::<String>(),
+            "Platform B.",
+            true,
+        );
         for output in ranked() {
             if let Some(ranking) = output.row().ranking {
                 add(
                     ranking.paired_key,
                     generator.subschema_for::<f64>(),
                     ranking.paired_doc,
+                    !only_where_measured(output),
                 );
             }
         }

@@ -44,7 +44,7 @@ impl PlatformResult {
     pub fn reports(&self, output: Output) -> bool {
         match output.row().presence {
             Presence::Always | Presence::WhereMeasured => true,
-            Presence::Where(_) => self.outputs[output].is_some(),
+            Presence::Where(_) | Presence::MeasuredWhere(_) => self.outputs[output].is_some(),
         }
     }
 }
@@ -230,7 +230,9 @@ impl schemars::JsonSchema for PlatformResult {
                 Entry::Output(output) => {
                     let schema = match output.row().presence {
                         Presence::Always => generator.subschema_for::<Summary>(),
-                        Presence::WhereMeasured | Presence::Where(_) => {
+                        Presence::WhereMeasured
+                        | Presence::Where(_)
+                        | Presence::MeasuredWhere(_) => {
                             generator.subschema_for::<Option<Summary>>()
                         }
                     };

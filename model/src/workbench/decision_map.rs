@@ -16,6 +16,7 @@
 
 use super::report::csv_cell;
 use super::verdict::{verdict, VerdictMetric, DECISIVE_SHARE};
+use super::verdict_basis::VerdictBasis;
 use crate::format::trim_number;
 use crate::model::knobs::{knob, Knob, KNOBS};
 use crate::model::monte_carlo::{run_replication, Results};
@@ -291,7 +292,7 @@ impl MapCell {
         metric: VerdictMetric,
     ) -> MapCell {
         let results = Results::from_outcomes(scenario, outcomes);
-        let v = verdict(&results, metric);
+        let v = verdict(&results, &VerdictBasis::of(scenario).ranking_by(metric));
         let index = |name: &Option<String>| {
             name.as_ref()
                 .and_then(|n| scenario.platforms.iter().position(|p| &p.name == n))

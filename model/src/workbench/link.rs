@@ -69,6 +69,7 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
             payback: scenario.payback.clone(),
             pipelines: scenario.pipelines.clone(),
             data_region: scenario.data_region.clone(),
+            verdict: scenario.verdict.clone(),
             stage_classes_from: None,
         }),
         None => serde_json::to_value(scenario),

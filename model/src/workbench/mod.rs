@@ -7,7 +7,8 @@
 //! - [`link`]: the versioned link codec (a scenario as its preset plus the changed leaves).
 //! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
 //! - [`embed_table`]: the compact results table of the embed view and the loading shell.
-//! - [`verdict`]: the sentence that says which platform costs least, how much less and how often.
+//! - [`verdict`]: the sentence that says which platform costs least, how much less and how often;
+//!   [`verdict_basis`]: what it judges by (the metric for the work, the SLO allowance).
 
 pub mod cases;
 pub mod compare;
@@ -18,6 +19,7 @@ pub mod link;
 pub mod presets;
 pub mod report;
 pub mod verdict;
+pub mod verdict_basis;
 
 /// At most `max` characters of `text`, with an ellipsis when cut: user-provided text (link
 /// parts, CSV cells, values) quoted in a message cannot flood it.

@@ -9,7 +9,8 @@ use crate::model::payback::{self, Payback};
 use crate::model::scenario::Scenario;
 use crate::model::split::SplitWorkload;
 use crate::model::stats::Summary;
-use crate::workbench::verdict::{verdict, VerdictMetric};
+use crate::workbench::verdict::verdict;
+use crate::workbench::verdict_basis::VerdictBasis;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -54,7 +55,7 @@ pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
         platforms: results.platforms.clone(),
         replications: results.replications,
         split: results.split.clone(),
-        verdict: verdict(results, VerdictMetric::default()).sentence,
+        verdict: verdict(results, &VerdictBasis::of(scenario)).sentence,
         cut_off: results.cut_off.clone(),
         payback: payback::wanted(scenario).then(|| payback_of(scenario, results)),
         scenario: scenario.clone(),

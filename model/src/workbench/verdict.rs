@@ -8,10 +8,11 @@
 //! the comparison paired); the share quoted is the one against its strongest rival, the platform
 //! it beats least often.
 
-use crate::format::{percent, usd};
+use crate::format::{percent, trim_number, usd};
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
 use crate::model::output::{Output, Ranking, Unit};
 use crate::model::sensitivity::TornadoBar;
+use crate::workbench::verdict_basis::{OverAllowance, VerdictBasis};
 
 /// The share of paired replications a platform must be lower in to be named the winner.
 pub const DECISIVE_SHARE: f64 = 0.9;
@@ -33,6 +34,11 @@ impl VerdictMetric {
     pub const USD_PER_USEFUL_GPU_HOUR: VerdictMetric = VerdictMetric(Output::UsdPerUsefulGpuHour);
     /// Monthly total cost of ownership (median over replications).
     pub const MONTHLY_TCO: VerdictMetric = VerdictMetric(Output::MonthlyTcoUsd);
+    /// USD per million requests answered (median over replications): a services' scenario's.
+    pub const USD_PER_MILLION_REQUESTS: VerdictMetric =
+        VerdictMetric(Output::UsdPerMillionRequests);
+    /// USD per completed pipeline run (median over replications): a pipelines' scenario's.
+    pub const USD_PER_COMPLETED_RUN: VerdictMetric = VerdictMetric(Output::UsdPerCompletedRun);
 
     /// The metric that ranks by `output`, if a verdict can.
     pub fn of(output: Output) -> Option<VerdictMetric> {
@@ -133,27 +139,79 @@ pub struct Verdict {
     pub sentence: String,
 }
 
-/// The verdict on `results`, ranking by `metric`.
-pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
-    let phrase = metric.phrase();
-    let none = |sentence: String| Verdict {
-        metric,
-        winner: None,
-        leader: None,
-        rival: None,
-        share: None,
-        tie: false,
-        sentence,
-    };
+impl Verdict {
+    /// A verdict that names no platform, ranking by `metric`.
+    fn undecided(metric: VerdictMetric, sentence: String) -> Verdict {
+        Verdict {
+            metric,
+            winner: None,
+            leader: None,
+            rival: None,
+            share: None,
+            tie: false,
+            sentence,
+        }
+    }
+}
+
+/// The verdict on `results`, judged by `basis` (its metric, the reference GPU its unit names,
+/// the services' SLO-violation allowance and the people assumption).
+pub fn verdict(results: &Results, basis: &VerdictBasis) -> Verdict {
+    let metric = basis.metric(results);
+    let phrase = basis.name_gpu(metric.output(), metric.phrase());
+    let none = |sentence: String| Verdict::undecided(metric, sentence);
     if results.replications == 0 {
         return none("No replication finished, so there is no verdict yet.".to_string());
     }
-    // Ranked by the median, scenario order on ties; platforms with no value come last.
-    let mut ranked: Vec<(&PlatformResult, Option<f64>)> = results
-        .platforms
+    // Platforms over the SLO-violation allowance cannot be crowned: ranked without them.
+    let all: Vec<&PlatformResult> = results.platforms.iter().collect();
+    let over = basis.over_allowance(&all);
+    let within: Vec<&PlatformResult> = all
         .iter()
-        .map(|p| (p, metric.value(p)))
+        .copied()
+        .filter(|p| !over.iter().any(|o| o.platform.name == p.name))
         .collect();
+    if within.is_empty() && !over.is_empty() {
+        // No platform can be crowned: say so, name the closest, then rank on cost alone.
+        let closest = over
+            .iter()
+            .min_by(|a, b| a.minutes.total_cmp(&b.minutes))
+            .expect("a platform over the allowance");
+        let on_cost = rank(results, basis, metric, &all, &phrase);
+        return Verdict {
+            winner: None,
+            tie: false,
+            sentence: format!(
+                "No platform meets the SLO: {} {} comes closest, with {} of {} over it. On \
+                 cost alone: {}",
+                allowance_text(basis, over.len()),
+                closest.platform.name,
+                minutes_text(closest.minutes),
+                closest.service,
+                on_cost.sentence
+            ),
+            ..on_cost
+        };
+    }
+    let mut ranked = rank(results, basis, metric, &within, &phrase);
+    ranked.sentence += &left_out_text(basis, &over);
+    ranked
+}
+
+/// The verdict among `platforms` (those that may be crowned) on `metric`: the leader, its
+/// rival, a tie or no clear winner.
+fn rank(
+    results: &Results,
+    basis: &VerdictBasis,
+    metric: VerdictMetric,
+    platforms: &[&PlatformResult],
+    phrase: &str,
+) -> Verdict {
+    let none = |sentence: String| Verdict::undecided(metric, sentence);
+    let only_one_within = platforms.len() == 1 && platforms.len() < results.platforms.len();
+    // Ranked by the median, scenario order on ties; platforms with no value come last.
+    let mut ranked: Vec<(&PlatformResult, Option<f64>)> =
+        platforms.iter().map(|&p| (p, metric.value(p))).collect();
     ranked.sort_by(|(_, a), (_, b)| match (a, b) {
         (Some(a), Some(b)) => a.total_cmp(b),
         (Some(_), None) => std::cmp::Ordering::Less,
@@ -180,10 +238,16 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
         .map(|&(p, value)| (p, value, share_against(p)))
         .min_by(|a, b| a.2.total_cmp(&b.2));
     let Some((rival, rival_value, share)) = rival else {
+        let alone = if only_one_within {
+            ", the only platform within the SLO allowance."
+        } else {
+            "; add a platform to compare it with."
+        };
         return Verdict {
             leader: Some(leader.name.clone()),
+            winner: only_one_within.then(|| leader.name.clone()),
             ..none(format!(
-                "{} costs {} {phrase}; add a platform to compare it with.",
+                "{} costs {} {phrase}{alone}",
                 leader.name,
                 metric.money(leader_value)
             ))
@@ -245,7 +309,7 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
             leader.name,
             metric.money(leader_value),
             share_text(share),
-            people_decide(results, metric, leader).unwrap_or_default()
+            people_decide(basis, metric, leader, platforms).unwrap_or_default()
         )
     } else {
         let rival_text = rival_value.map_or(format!("which {missing}"), |v| metric.money(v));
@@ -270,24 +334,81 @@ pub fn verdict(results: &Results, metric: VerdictMetric) -> Verdict {
     }
 }
 
+/// "each platform misses a service's p95 latency objective in more than the 0.5 % of minutes
+/// allowed (3.6 hours);" for `over` platforms over the allowance.
+fn allowance_text(basis: &VerdictBasis, over: usize) -> String {
+    basis.slo.as_ref().map_or(String::new(), |slo| {
+        format!(
+            "{} a service's p95 latency objective in more than the {} % of minutes allowed ({});",
+            if over == 1 {
+                "it misses"
+            } else {
+                "each platform misses"
+            },
+            trim_number(slo.pct),
+            minutes_text(slo.minutes)
+        )
+    })
+}
+
+/// " Left out: SageMaker endpoint, with 63 minutes of Chat over its p95 objective (median),
+/// above the allowance of 0.1 % of minutes (43 minutes)." for the platforms over the
+/// allowance; "" when none is.
+fn left_out_text(basis: &VerdictBasis, over: &[OverAllowance]) -> String {
+    if over.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = over
+        .iter()
+        .map(|o| {
+            format!(
+                "{}, with {} of {} over its p95 objective",
+                o.platform.name,
+                minutes_text(o.minutes),
+                o.service
+            )
+        })
+        .collect();
+    let slo = basis.slo.as_ref();
+    format!(
+        " Left out for missing the SLO: {} (medians), above the allowance of {} % of minutes \
+         ({}).",
+        each.join("; "),
+        slo.map_or(String::new(), |s| trim_number(s.pct)),
+        slo.map_or(String::new(), |s| minutes_text(s.minutes))
+    )
+}
+
+/// "63 minutes", "1 minute", "3.6 hours".
+fn minutes_text(minutes: f64) -> String {
+    if minutes >= 120.0 {
+        format!("{:.1} hours", minutes / 60.0)
+    } else if (minutes.round() - 1.0).abs() < f64::EPSILON {
+        "1 minute".to_string()
+    } else {
+        format!("{:.0} minutes", minutes.round())
+    }
+}
+
 /// " On the cloud bill alone, EKS has the lower median ($3.10 against $4.20 per useful
-/// GPU-hour): ops people decide it, $1,667 a month on SageMaker against $8,333 on EKS." where
-/// the platform with the lowest median of `metric` on the cloud bill alone (ops people left
-/// out) is not `winner`, and `winner`'s ops people cost less a month than that platform's;
-/// `None` otherwise, or where the metric has no such counterpart. Medians only: the bill
-/// metrics have no paired share, so the clause ranks, it does not crown.
+/// A100-hour): ops people decide it, SageMaker's 0.1 FTE against EKS's 0.5 FTE at $200,000 a
+/// year ($1,667 against $8,333 a month)." where the platform with the lowest median of `metric`
+/// on the cloud bill alone (ops people left out), among `within`, is not `winner`, and
+/// `winner`'s ops people cost less a month than that platform's; `None` otherwise, or where the
+/// metric has no such counterpart. Medians only: the bill metrics have no paired share, so the
+/// clause ranks, it does not crown.
 fn people_decide(
-    results: &Results,
+    basis: &VerdictBasis,
     metric: VerdictMetric,
     winner: &PlatformResult,
+    within: &[&PlatformResult],
 ) -> Option<String> {
     let on_bill = metric.ranking().on_cloud_bill?;
     let value = |p: &PlatformResult| p.get(on_bill).map(|s| s.p50);
     let winner_bill = value(winner)?;
-    let (cheapest, cheapest_bill) = results
-        .platforms
+    let (cheapest, cheapest_bill) = within
         .iter()
-        .filter_map(|p| value(p).map(|v| (p, v)))
+        .filter_map(|&p| value(p).map(|v| (p, v)))
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
     let people = |p: &PlatformResult| p.people_usd().p50;
     if cheapest.name == winner.name
@@ -299,18 +420,29 @@ fn people_decide(
     let row = on_bill.row();
     let unit = match row.unit {
         Unit::UsdPerMonth => "a month".to_string(),
-        _ => metric.phrase().to_string(),
+        _ => basis.name_gpu(metric.output(), metric.phrase()),
+    };
+    let (paid, by) = (usd(people(winner)), usd(people(cheapest)));
+    let decide = match (basis.ops_fte(&winner.name), basis.ops_fte(&cheapest.name)) {
+        (Some(_), Some(_)) => format!(
+            "{}'s {} against {}'s {} at {} a year ({paid} against {by} a month)",
+            winner.name,
+            basis.fte_text(&winner.name),
+            cheapest.name,
+            basis.fte_text(&cheapest.name),
+            usd(basis.fte_cost_usd_per_year)
+        ),
+        _ => format!(
+            "{paid} a month on {} against {by} on {}",
+            winner.name, cheapest.name
+        ),
     };
     Some(format!(
         " On the cloud bill alone, {} has the lower median ({} against {} {unit}): ops people \
-         decide it, {} a month on {} against {} on {}.",
+         decide it, {decide}.",
         cheapest.name,
         row.unit.text(cheapest_bill),
         row.unit.text(winner_bill),
-        usd(people(winner)),
-        winner.name,
-        usd(people(cheapest)),
-        cheapest.name
     ))
 }
 
@@ -408,6 +540,11 @@ mod tests {
         Results::from_outcomes(&scenario, &outcomes)
     }
 
+    /// The basis of a verdict on `three_platforms`, ranking by `metric`.
+    fn by(metric: VerdictMetric) -> VerdictBasis {
+        VerdictBasis::of(&three_platforms()).ranking_by(metric)
+    }
+
     const BATCH: &str = "AWS Batch on-demand";
     const EKS: &str = "EKS spot";
     const SAGEMAKER: &str = "SageMaker";
@@ -417,14 +554,14 @@ mod tests {
         // EKS is lowest in all 10 runs; SageMaker is closer to it than Batch.
         let per_hour = [[Some(5.0), Some(1.5), Some(2.0)]; 10];
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
-        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let v = verdict(&results, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert_eq!(v.winner.as_deref(), Some(EKS));
         assert_eq!(v.rival.as_deref(), Some(SAGEMAKER));
         assert_eq!(v.share, Some(1.0));
         // 1 − 1.5 ÷ 2.0 = 25 %.
         assert_eq!(
             v.sentence,
-            "EKS spot costs least per useful GPU-hour: $1.50, 25 % less than SageMaker ($2.00); \
+            "EKS spot costs least per useful A100-hour: $1.50, 25 % less than SageMaker ($2.00); \
              lower in 100 % of 10 runs."
         );
     }
@@ -434,9 +571,9 @@ mod tests {
         // Batch has the lowest TCO in every run but the highest cost per useful GPU-hour.
         let per_hour = [[Some(9.0), Some(1.0), Some(2.0)]; 4];
         let results = results_of(&per_hour, &[[1.0, 5.0, 6.0]; 4]);
-        let by_hour = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let by_hour = verdict(&results, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert_eq!(by_hour.winner.as_deref(), Some(EKS));
-        let by_tco = verdict(&results, VerdictMetric::MONTHLY_TCO);
+        let by_tco = verdict(&results, &by(VerdictMetric::MONTHLY_TCO));
         assert_eq!(by_tco.winner.as_deref(), Some(BATCH));
         assert!(by_tco
             .sentence
@@ -455,20 +592,20 @@ mod tests {
         per_hour[1][0] = Some(1.1);
         per_hour[5][0] = Some(1.1);
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
-        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let v = verdict(&results, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert_eq!(v.winner, None);
         assert_eq!(v.leader.as_deref(), Some(EKS));
         assert_eq!(v.share, Some(0.8));
         assert_eq!(
             v.sentence,
-            "No clear winner per useful GPU-hour: EKS spot ($1.00) is lower than SageMaker \
+            "No clear winner per useful A100-hour: EKS spot ($1.00) is lower than SageMaker \
              ($1.20) in only 80 % of 10 runs, under the 90 % it takes to call it."
         );
         // Nine runs in ten is enough.
         per_hour[7][2] = Some(1.2);
         let v = verdict(
             &results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert_eq!(v.winner.as_deref(), Some(EKS));
         assert_eq!(v.share, Some(0.9));
@@ -477,9 +614,13 @@ mod tests {
     #[test]
     fn where_people_decide_the_winner_the_verdict_says_what_the_cloud_bill_alone_says() {
         use crate::model::cost_category::Category;
-        // Per useful GPU-hour with people: Batch 5.0, EKS 2.0, SageMaker 1.5 (the winner). On
-        // the cloud bill alone EKS is 2.0 × (100 − 60) ÷ 100 = 0.80 and SageMaker 1.5.
-        let scenario = three_platforms();
+        // Per useful GPU-hour with people: Batch 5.0, EKS 2.0, SageMaker 1.5 (the winner). An
+        // FTE at $1,440 a year: people are $30 a month on Batch (¼ FTE), $60 on EKS (½) and $12
+        // on SageMaker (0.1). On the cloud bill alone EKS is 2.0 × (100 − 60) ÷ 100 = 0.80 and
+        // SageMaker 1.5 × (100 − 12) ÷ 100 = 1.32.
+        let mut scenario = three_platforms();
+        scenario.people.fte_cost_usd_per_year = 1_440.0;
+        let by = |metric| VerdictBasis::of(&scenario).ranking_by(metric);
         let template = run_replication(&scenario, 0)[0].clone();
         let outcome = |per_hour: f64, people: f64| {
             let mut o = PlatformOutcome {
@@ -492,22 +633,22 @@ mod tests {
             o.breakdown_usd[Category::OpsPeople] = people;
             o
         };
-        let outcomes = vec![vec![outcome(5.0, 10.0), outcome(2.0, 60.0), outcome(1.5, 0.0)]; 4];
+        let outcomes = vec![vec![outcome(5.0, 30.0), outcome(2.0, 60.0), outcome(1.5, 12.0)]; 4];
         let results = Results::from_outcomes(&scenario, &outcomes);
-        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let v = verdict(&results, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert_eq!(v.winner.as_deref(), Some(SAGEMAKER));
         assert_eq!(
             v.sentence,
-            "SageMaker costs least per useful GPU-hour: $1.50, 25 % less than EKS spot ($2.00); \
+            "SageMaker costs least per useful A100-hour: $1.50, 25 % less than EKS spot ($2.00); \
              lower in 100 % of 4 runs. On the cloud bill alone, EKS spot has the lower median \
-             ($0.80 against $1.50 per useful GPU-hour): ops people decide it, $0 a month on \
-             SageMaker against $60 on EKS spot."
+             ($0.80 against $1.32 per useful A100-hour): ops people decide it, SageMaker's 0.1 \
+             FTE against EKS spot's 0.5 FTE at $1,440 a year ($12 against $60 a month)."
         );
         // Without EKS's people, it wins outright and nothing more is said.
         let outcomes = vec![vec![outcome(5.0, 10.0), outcome(1.2, 0.0), outcome(1.5, 0.0)]; 4];
         let v = verdict(
             &Results::from_outcomes(&scenario, &outcomes),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert_eq!(v.winner.as_deref(), Some(EKS));
         assert!(!v.sentence.contains("cloud bill"), "{}", v.sentence);
@@ -529,7 +670,7 @@ mod tests {
         }
         let v = verdict(
             &results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert!(v.tie, "{}", v.sentence);
         // Without a third platform to beat, the same split is no tie.
@@ -550,7 +691,7 @@ mod tests {
             .collect();
         let v = verdict(
             &Results::from_outcomes(&two, &outcomes),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert!(!v.tie);
         assert!(v.sentence.starts_with("No clear winner"), "{}", v.sentence);
@@ -558,7 +699,7 @@ mod tests {
         let none = [[Some(5.0), Some(1.5), None]; 10];
         let v = verdict(
             &results_of(&none, &[[1.0, 2.0, 3.0]; 10]),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert!(!v.tie);
         assert_eq!(v.winner.as_deref(), Some(EKS));
@@ -569,14 +710,14 @@ mod tests {
         // EKS and SageMaker are the same in every run, and both below Batch.
         let per_hour = [[Some(5.0), Some(1.5), Some(1.5)]; 10];
         let results = results_of(&per_hour, &[[1.0, 2.0, 3.0]; 10]);
-        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let v = verdict(&results, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert!(v.tie);
         assert_eq!(v.winner, None);
         assert_eq!(v.leader.as_deref(), Some(EKS));
         assert_eq!(v.rival.as_deref(), Some(SAGEMAKER));
         assert_eq!(
             v.sentence,
-            "EKS spot and SageMaker tie per useful GPU-hour at $1.50: each is lower than the \
+            "EKS spot and SageMaker tie per useful A100-hour at $1.50: each is lower than the \
              other in under 90 % of the 10 runs (EKS spot in 0 %, SageMaker in 0 %); both cost \
              less than AWS Batch on-demand in 100 % of 10 runs."
         );
@@ -587,12 +728,12 @@ mod tests {
         }
         let v = verdict(
             &results_of(&close, &[[1.0, 2.0, 3.0]; 10]),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert!(v.tie);
         assert!(
             v.sentence
-                .starts_with("EKS spot and SageMaker tie per useful GPU-hour ($1.40 and $1.50):"),
+                .starts_with("EKS spot and SageMaker tie per useful A100-hour ($1.40 and $1.50):"),
             "{}",
             v.sentence
         );
@@ -601,7 +742,7 @@ mod tests {
         close[4][0] = Some(1.45);
         let v = verdict(
             &results_of(&close, &[[1.0, 2.0, 3.0]; 10]),
-            VerdictMetric::default(),
+            &by(VerdictMetric::default()),
         );
         assert!(!v.tie);
         assert!(v.sentence.starts_with("No clear winner"), "{}", v.sentence);
@@ -637,15 +778,15 @@ mod tests {
         assert_eq!(pair(EKS, BATCH), 1.0);
         assert_eq!(pair(BATCH, EKS), 0.0);
         assert_eq!(pair(SAGEMAKER, EKS), 1.0);
-        let v = verdict(&results, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let v = verdict(&results, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert_eq!(v.winner.as_deref(), Some(SAGEMAKER));
         assert_eq!(v.rival.as_deref(), Some(EKS));
         let nothing = results_of(&[[None, None, None]; 5], &[[1.0, 2.0, 3.0]; 5]);
-        let v = verdict(&nothing, VerdictMetric::USD_PER_USEFUL_GPU_HOUR);
+        let v = verdict(&nothing, &by(VerdictMetric::USD_PER_USEFUL_GPU_HOUR));
         assert_eq!(v.winner, None);
         assert_eq!(
             v.sentence,
-            "No platform has a cost per useful GPU-hour: each did no useful work within the \
+            "No platform has a cost per useful A100-hour: each did no useful work within the \
              horizon."
         );
     }
@@ -691,5 +832,122 @@ mod tests {
         assert_eq!(margin(0.004), "0.4 %");
         assert_eq!(margin(0.0951), "9.5 %");
         assert_eq!(margin(0.71), "71 %");
+    }
+}
+
+#[cfg(test)]
+mod serving_tests {
+    use super::*;
+    use crate::model::monte_carlo::run_replication;
+    use crate::model::scenario::Scenario;
+    use crate::model::sim::outcome::PlatformOutcome;
+    use crate::workbench::presets::preset;
+
+    /// `agent-traffic-spike` (three platforms, one service) over one day: 0.5 % of its 1,440
+    /// minutes is an allowance of 7.2 minutes.
+    fn one_day() -> Scenario {
+        let mut scenario = preset("agent-traffic-spike").unwrap().scenario();
+        scenario.horizon_days = 1.0;
+        scenario
+    }
+
+    /// Results of `scenario` from made-up outcomes, each platform's the same in every one of
+    /// 10 runs: `per_hour` per useful GPU-hour, `per_million` per million requests and
+    /// `slo_minutes` of its service over the objective.
+    fn results_of(
+        scenario: &Scenario,
+        per_hour: [f64; 3],
+        per_million: [f64; 3],
+        slo_minutes: [f64; 3],
+    ) -> Results {
+        let template = run_replication(scenario, 0);
+        let outcomes: Vec<Vec<PlatformOutcome>> = (0..10)
+            .map(|_| {
+                (0..3)
+                    .map(|p| {
+                        let mut o = template[p].clone();
+                        o.usd_per_useful_gpu_hour = Some(per_hour[p]);
+                        o.usd_per_million_requests = Some(per_million[p]);
+                        o.breakdown_usd = Default::default();
+                        o.services[0].slo_violation_minutes = slo_minutes[p];
+                        o
+                    })
+                    .collect()
+            })
+            .collect();
+        Results::from_outcomes(scenario, &outcomes)
+    }
+
+    /// The verdict on `one_day`'s made-up results (per useful GPU-hour $2, $3 and $4), with
+    /// its platforms' names and its service's.
+    fn judged(per_million: [f64; 3], slo_minutes: [f64; 3]) -> (Verdict, Vec<String>, String) {
+        let scenario = one_day();
+        let results = results_of(&scenario, [2.0, 3.0, 4.0], per_million, slo_minutes);
+        let names = results.platforms.iter().map(|p| p.name.clone()).collect();
+        let v = verdict(&results, &VerdictBasis::of(&scenario));
+        (v, names, scenario.services[0].name.clone())
+    }
+
+    #[test]
+    fn services_are_ranked_per_million_requests_not_per_gpu_hour() {
+        // SageMaker is cheapest per useful GPU-hour ($2 against $3 and $4) but dearest per
+        // million requests ($500 against $300 and $400): its replicas serve fewer requests.
+        let (v, names, _) = judged([500.0, 300.0, 400.0], [0.0; 3]);
+        assert_eq!(v.metric, VerdictMetric::USD_PER_MILLION_REQUESTS);
+        assert_eq!(v.winner.as_ref(), Some(&names[1]));
+        assert_eq!(
+            v.sentence,
+            format!(
+                "{} costs least per million requests: $300.00, 25 % less than {} ($400.00); \
+                 lower in 100 % of 10 runs.",
+                names[1], names[2]
+            )
+        );
+    }
+
+    #[test]
+    fn a_platform_over_the_slo_allowance_is_not_crowned() {
+        // The cheapest per million requests misses its objective for 30 minutes of the day,
+        // over the 7.2 allowed: the next cheapest is crowned, and the verdict says why.
+        let (v, names, service) = judged([200.0, 300.0, 400.0], [30.0, 7.0, 0.0]);
+        assert_eq!(v.winner.as_ref(), Some(&names[1]));
+        assert_eq!(
+            v.sentence,
+            format!(
+                "{} costs least per million requests: $300.00, 25 % less than {} ($400.00); \
+                 lower in 100 % of 10 runs. Left out for missing the SLO: {}, with 30 minutes \
+                 of {} over its p95 objective (medians), above the allowance of 0.5 % of \
+                 minutes (7 minutes).",
+                names[1], names[2], names[0], service
+            )
+        );
+        // With a 3 % allowance (43.2 minutes), it is crowned.
+        let mut lenient = one_day();
+        lenient.verdict.slo_allowance_pct = 3.0;
+        let results = results_of(
+            &lenient,
+            [2.0, 3.0, 4.0],
+            [200.0, 300.0, 400.0],
+            [30.0, 7.0, 0.0],
+        );
+        let v = verdict(&results, &VerdictBasis::of(&lenient));
+        assert_eq!(v.winner.as_ref(), Some(&names[0]));
+    }
+
+    #[test]
+    fn when_no_platform_meets_the_slo_the_closest_is_named_and_none_crowned() {
+        let (v, names, service) = judged([200.0, 300.0, 400.0], [30.0, 9.0, 20.0]);
+        assert_eq!(v.winner, None);
+        assert!(
+            v.sentence.starts_with(&format!(
+                "No platform meets the SLO: each platform misses a service's p95 latency \
+                 objective in more than the 0.5 % of minutes allowed (7 minutes); {} comes \
+                 closest, with 9 minutes of {} over it. On cost alone: {} costs least per \
+                 million requests: $200.00",
+                names[1], service, names[0]
+            )),
+            "{}",
+            v.sentence
+        );
     }
 }

@@ -32,11 +32,13 @@ pub mod node_pool;
 pub mod pipeline;
 mod service;
 pub mod teams;
+mod verdict_settings;
 pub use gpu_sharing::GpuSharing;
 pub use node_pool::{NodePool, PoolNeed};
 pub use pipeline::{Pipeline, PipelineGraph};
 pub use service::{Service, ServiceSpikes, ServiceTraffic, Serving};
 pub use teams::{Preemption, SharedCosts, Showback, TeamPolicy};
+pub use verdict_settings::{VerdictSettings, SLO_ALLOWANCE_PCT_DEFAULT};
 
 /// The whole input of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,6 +86,10 @@ pub struct Scenario {
     /// reads pay the transfer between them ([`crate::model::transfer`]) instead.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub data_region: String,
+    /// How the verdict judges the platforms beyond cost: the services' SLO-violation
+    /// allowance (absent: the default).
+    #[serde(skip_serializing_if = "is_default")]
+    pub verdict: VerdictSettings,
     /// Where the pipelines' stages begin among `job_classes` in the scenario the simulation
     /// runs ([`Scenario::simulated`]); `None` in every scenario a user writes.
     #[serde(skip)]
@@ -140,6 +146,7 @@ impl Default for Scenario {
             payback: PaybackSettings::default(),
             pipelines: Vec::new(),
             data_region: String::new(),
+            verdict: VerdictSettings::default(),
             stage_classes_from: None,
         }
     }

@@ -26,6 +26,15 @@ pub struct PlatformOutcome {
     pub usd_per_useful_gpu_hour: Option<f64>,
     /// Cost per successful job, USD; `None` when no job finished.
     pub usd_per_successful_job: Option<f64>,
+    /// Cost per million requests answered (arrived, neither dropped nor still queued at the
+    /// horizon) over the scenario's services, USD: the total cost over the horizon ÷ those
+    /// requests × 10⁶; `None` without services or when none was answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd_per_million_requests: Option<f64>,
+    /// Cost per pipeline run completed, USD: the total cost over the horizon ÷ the runs of
+    /// every pipeline that completed; `None` without pipelines or when none completed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd_per_completed_run: Option<f64>,
     /// GPU utilization (output): useful GPU-time ÷ paid GPU-time.
     pub utilization: f64,
     /// Jobs submitted in the horizon.
@@ -173,6 +182,24 @@ pub struct TeamJobs {
     pub running: u64,
     /// Waiting, or waiting for nodes, at the horizon.
     pub waiting: u64,
+}
+
+impl PlatformOutcome {
+    /// Prices the work the services and pipelines delivered
+    /// ([`PlatformOutcome::usd_per_million_requests`],
+    /// [`PlatformOutcome::usd_per_completed_run`]) from the monthly TCO over a horizon of
+    /// `months`.
+    pub fn price_the_work(&mut self, months: f64) {
+        let total = self.monthly_tco_usd * months;
+        let answered: f64 = self
+            .services
+            .iter()
+            .map(|s| s.requests - s.requests_dropped - s.requests_queued_at_horizon)
+            .sum();
+        self.usd_per_million_requests = (answered > 0.0).then(|| total / answered * 1e6);
+        let runs: u64 = self.pipelines.iter().map(|p| p.runs_completed).sum();
+        self.usd_per_completed_run = (runs > 0).then(|| total / runs as f64);
+    }
 }
 
 impl TeamOutcome {

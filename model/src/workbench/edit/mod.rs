@@ -175,6 +175,7 @@ const OPTIONAL_FIELDS: &[&str] = &[
 const OPTIONAL_OBJECTS: &[&str] = &[
     "one_off",
     "payback",
+    "verdict",
     "orchestration",
     "spot_reclaims",
     "preemption",

@@ -67,6 +67,11 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     .doc("What an hour of a person waiting for a job's result costs: an estimate of opportunity cost, reported beside the TCO and never in it; 0 = off.")
     .source("assumption: the user's own (e.g. the FTE cost per working hour, $200,000 / 1,800 h ≈ $111)")
     .control(Control::Elsewhere),
+    num!(Scenario; "verdict.slo_allowance_pct", "SLO-violation allowance", "% of minutes", (0.0, 100.0),
+        |s| s.verdict.slo_allowance_pct, |s, v| s.verdict.slo_allowance_pct = v)
+    .doc("Share of the horizon's minutes in which a service may miss its p95 latency objective: a platform over it for any service (median over replications) cannot be named the winner. 0.5 % is 3.65 hours in a 730-hour month.")
+    .source("assumption: 99.5 % of minutes within the objective, so an autoscaler that takes minutes to absorb a spike qualifies and one that misses for hours does not")
+    .control(Control::Setting),
     Field::<Scenario>::other("payback.current", "Compare payback with", Value::Id { get: |s| &s.payback.current })
     .doc("The platform the payback view compares the others with (what runs today); empty: the first.")
     .control(Control::Elsewhere),

@@ -72,7 +72,7 @@ fn samples() -> Vec<Scenario> {
         ..Default::default()
     };
     // Retries with backoff, a commitment with its terms, one-off costs, the price of
-    // waiting and the payback's current platform.
+    // waiting, the payback's current platform and the verdict's SLO allowance.
     let failures = &mut out[2].job_classes[0].failures;
     failures.backoff_s = 60.0;
     failures.backoff_multiplier = 3.0;
@@ -88,6 +88,7 @@ fn samples() -> Vec<Scenario> {
         usd: 10_000.0,
     };
     out[2].payback.current = out[2].platforms[0].name.clone();
+    out[2].verdict.slo_allowance_pct = 1.0;
     // Egress by the cloud's tiers.
     out[2].platforms[0].egress_tiers = EgressTiers::AwsInternet;
     out[2].platforms[0].interconnect = Interconnect::Efa;

@@ -113,6 +113,9 @@ impl Sim<'_> {
                 .then(|| total_horizon / useful_ref_hours),
             usd_per_successful_job: (self.tally.completed > 0)
                 .then(|| total_horizon / self.tally.completed as f64),
+            // Priced once every mechanism has reported (below).
+            usd_per_million_requests: None,
+            usd_per_completed_run: None,
             utilization: if paid > 0.0 { useful_gpu_s / paid } else { 0.0 },
             jobs_submitted: submitted,
             jobs_completed: self.tally.completed,
@@ -147,6 +150,7 @@ impl Sim<'_> {
             orchestration_usd,
         };
         self.mech.report(&mut outcome);
+        outcome.price_the_work(months);
         outcome
     }
 
