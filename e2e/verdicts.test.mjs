@@ -4,7 +4,7 @@
 // has the lower median, and what each platform's ops people cost.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, cliEval, metric, openCalculator, openPreset, runId, typeNumber } from './harness.mjs';
+import { cli, cliEval, metric, openCalculator, openPreset, runId, settledHash, typeNumber } from './harness.mjs';
 
 const PRESET = 'case-datastax-inference';
 
@@ -24,7 +24,26 @@ test(`${PRESET}: the cards split the TCO into cloud bill and people, and the ver
     assert.match(report.verdict, /^SageMaker endpoint costs least per million requests: .*On the cloud bill alone, EKS \+ Karpenter has the lower median .*ops people decide it, SageMaker endpoint's 0\.1 FTE against EKS \+ Karpenter's 0\.5 FTE at \$200,000 a year/);
     const shown = (await page.locator('.verdict').textContent()).trim();
     assert.ok(shown.startsWith(report.verdict), `page: ${shown}\ncli:  ${report.verdict}`);
+
+    // "Count ops people in the verdict" off: the same results ranked on the cloud bill alone,
+    // as `gpucost eval --set verdict.count_people=false` ranks them, with no new run.
+    const billOnly = JSON.parse(cli('eval', '--preset', PRESET, '--set', 'verdict.count_people=false'));
+    assert.match(billOnly.verdict, /^EKS \+ Karpenter costs least per million requests on the cloud bill alone, ops people left out: /);
+    const run = await runId(page);
+    await page.locator('#count-people').uncheck();
+    await page.waitForFunction(() => document.querySelector('[data-verdict]').dataset.verdict === 'EKS + Karpenter');
+    assert.ok((await page.locator('.verdict').textContent()).startsWith(billOnly.verdict));
+    assert.equal(await runId(page), run, 'no new run for the switch');
+    // It goes in the link: a page opened on it ranks the same way.
+    const hash = await settledHash(page);
     assert.deepEqual(app.problems, []);
+    const again = await openCalculator({ hash: `#${hash}` });
+    try {
+      assert.equal(await again.page.locator('#count-people').isChecked(), false);
+      assert.ok((await again.page.locator('.verdict').textContent()).startsWith(billOnly.verdict));
+    } finally {
+      await again.close();
+    }
   } finally {
     await app.close();
   }

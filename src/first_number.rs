@@ -103,8 +103,10 @@ mod tests {
                     p["monthly_tco_usd"]["p50"], shown["monthly_tco_p50"],
                     "{name}"
                 );
+                // Both presets are jobs alone: the third column is per useful GPU-hour.
+                assert_eq!(answer["per_work_key"], "usd_per_useful_gpu_hour");
                 assert_eq!(
-                    p["usd_per_useful_gpu_hour"]["p50"], shown["usd_per_useful_gpu_hour_p50"],
+                    p["usd_per_useful_gpu_hour"]["p50"], shown["per_work_p50"],
                     "{name}"
                 );
             }

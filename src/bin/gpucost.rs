@@ -645,10 +645,7 @@ mod cli {
         let basis = VerdictBasis::of(scenario);
         // The cost of the work, as the verdict ranks it (per useful reference-GPU-hour where
         // it ranks by the monthly TCO, which has its own column).
-        let per_work = match basis.metric(results) {
-            VerdictMetric::MONTHLY_TCO => VerdictMetric::USD_PER_USEFUL_GPU_HOUR,
-            metric => metric,
-        };
+        let per_work = basis.per_work(results);
         let header = match per_work {
             VerdictMetric::USD_PER_MILLION_REQUESTS => "$/M requests".to_string(),
             VerdictMetric::USD_PER_COMPLETED_RUN => "$/pipeline run".to_string(),

@@ -289,11 +289,7 @@ fn MapControls(
                     // pipelines), the GPU named in a unit of reference-GPU-hours.
                     {move || scenario.with(|s| {
                         VerdictMetric::all()
-                            .filter(|m| match *m {
-                                VerdictMetric::USD_PER_MILLION_REQUESTS => !s.services.is_empty(),
-                                VerdictMetric::USD_PER_COMPLETED_RUN => !s.pipelines.is_empty(),
-                                _ => true,
-                            })
+                            .filter(|m| s.platforms.iter().any(|p| m.output().applies(s, p)))
                             .map(|m| {
                                 let label = name_gpu(m.output(), &s.reference_gpu, m.label());
                                 view! {

@@ -10,6 +10,7 @@ mod case_studies;
 mod chart_width;
 mod compare;
 mod controls;
+mod count_people;
 mod decision_map;
 mod decision_map_worker;
 mod embed_view;
@@ -180,6 +181,7 @@ pub fn App() -> impl IntoView {
                     .into_any()
                 } else {
                     view! {
+                        <count_people::CountPeople scenario=scenario />
                         <waiting_cost::WaitingCost scenario=scenario />
                         <Headlines results=run.results estimates=estimates gpu=reference_gpu />
                         <export::ExportBar scenario=scenario results=run.results />

@@ -308,8 +308,15 @@ pub fn Headlines(
                                 let decisive = |s: f64| if s >= DECISIVE_SHARE || s <= 1.0 - DECISIVE_SHARE { "decisive" } else { "not decisive" };
                                 // Those the pair was compared on (requests where there are
                                 // services, runs where there are pipelines).
+                                // The cloud bill's twins are left to the verdict (its "Count
+                                // ops people" switch).
+                                let twins: Vec<Output> = Output::ALL
+                                    .into_iter()
+                                    .filter_map(|o| o.row().ranking.and_then(|r| r.on_cloud_bill))
+                                    .collect();
                                 let clauses: Vec<VerdictMetric> = Output::ALL
                                     .into_iter()
+                                    .filter(|o| !twins.contains(o))
                                     .filter_map(VerdictMetric::of)
                                     .filter(|m| pair.lower_share(m.output()).is_some())
                                     .collect();

@@ -9,17 +9,17 @@ use gpucost::workbench::report::{report, report_csv, CSV_HEADER};
 fn csv_rows_are_the_json_report_numbers() {
     check_csv(preset(DEFAULT).unwrap().scenario(), 0);
     // With the price of waiting and a pipeline: 1 + 5 rows more per platform, the cost per
-    // completed run and its cloud bill, and a comparison on it with each other platform.
+    // completed run and its cloud bill, and a comparison on each with each other platform.
     let mut pipeline = preset("pharma-14-stage-pipeline").unwrap().scenario();
     pipeline.people.waiting_usd_per_hour = 100.0;
     let platforms = pipeline.platforms.len();
-    check_csv(pipeline, platforms * (6 + 2 + (platforms - 1)));
+    check_csv(pipeline, platforms * (6 + 2 + 2 * (platforms - 1)));
     // Replicas on the training nodes of one of the two platforms: the jobs they preempt and
     // the GPU-hours they found no node for; with a service, the cost per million requests,
-    // its cloud bill and a comparison on it.
+    // its cloud bill and a comparison on each.
     check_csv(
         preset("one-cluster-for-both").unwrap().scenario(),
-        2 + 2 * (2 + 1),
+        2 + 2 * (2 + 2),
     );
 }
 
@@ -104,8 +104,9 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
             }
         }
     }
-    // 21 summaries + 20 categories + 2 × (n − 1) comparisons per platform, and the extra.
-    assert_eq!(rows, n * (21 + 20 + 2 * (n - 1)) + extra);
+    // 21 summaries + 20 categories + 4 × (n − 1) comparisons (TCO, per useful GPU-hour and
+    // both on the cloud bill) per platform, and the extra.
+    assert_eq!(rows, n * (21 + 20 + 4 * (n - 1)) + extra);
     // Every figure of a platform's JSON entry that is not a list or a breakdown has its row.
     let lists = [
         "name",

@@ -293,7 +293,16 @@ outputs! {
             help: "Everything but ops people, per 730-hour month: compute, fees, egress, storage, tools and licences; median over replications.",
             jobs_only: false,
         }),
-        ranking: None,
+        ranking: Some(Ranking {
+            key: "bill",
+            phrase: "in monthly cloud bill, ops people left out",
+            paired_key: "a_lower_cloud_bill_usd_share",
+            paired_doc: "Share (0–1) of replications in which A's cloud bill (ops people left out) is below B's.",
+            csv_key: "lower_cloud_bill_usd_than",
+            missing: "had no cost",
+            lower_what: "cloud bill",
+            on_cloud_bill: None,
+        }),
     }
     /// Ops people, USD per month: each platform's ops FTE share at the scenario's FTE cost.
     PeopleUsd => people_usd: Always {
@@ -339,7 +348,16 @@ outputs! {
         unit: Unit::Usd,
         measure: |o| cloud_bill_share(o, o.usd_per_useful_gpu_hour),
         card: None,
-        ranking: None,
+        ranking: Some(Ranking {
+            key: "useful-bill",
+            phrase: "per useful GPU-hour on the cloud bill alone, ops people left out",
+            paired_key: "a_lower_cloud_bill_usd_per_useful_gpu_hour_share",
+            paired_doc: "Share (0–1) of replications in which A's cloud bill per useful GPU-hour (ops people left\nout) is below B's; one that did no useful work loses to one that did.",
+            csv_key: "lower_cloud_bill_usd_per_useful_gpu_hour_than",
+            missing: "did no useful work",
+            lower_what: "cloud bill per useful GPU-hour",
+            on_cloud_bill: None,
+        }),
     }
     /// USD per successful job; `None` when no job finished.
     UsdPerSuccessfulJob => usd_per_successful_job: WhereMeasured {
@@ -387,7 +405,16 @@ outputs! {
         unit: Unit::Usd,
         measure: |o| cloud_bill_share(o, o.usd_per_million_requests),
         card: None,
-        ranking: None,
+        ranking: Some(Ranking {
+            key: "requests-bill",
+            phrase: "per million requests on the cloud bill alone, ops people left out",
+            paired_key: "a_lower_cloud_bill_usd_per_million_requests_share",
+            paired_doc: "Share (0–1) of replications in which A's cloud bill per million requests answered (ops\npeople left out) is below B's (only where the scenario has services).",
+            csv_key: "lower_cloud_bill_usd_per_million_requests_than",
+            missing: "answered no request",
+            lower_what: "cloud bill per million requests",
+            on_cloud_bill: None,
+        }),
     }
     /// USD per completed pipeline run: the total cost ÷ the runs of every pipeline that
     /// completed; only where the scenario has pipelines and a replication completed a run.
@@ -420,7 +447,16 @@ outputs! {
         unit: Unit::Usd,
         measure: |o| cloud_bill_share(o, o.usd_per_completed_run),
         card: None,
-        ranking: None,
+        ranking: Some(Ranking {
+            key: "runs-bill",
+            phrase: "per completed pipeline run on the cloud bill alone, ops people left out",
+            paired_key: "a_lower_cloud_bill_usd_per_completed_run_share",
+            paired_doc: "Share (0–1) of replications in which A's cloud bill per completed pipeline run (ops\npeople left out) is below B's (only where the scenario has pipelines).",
+            csv_key: "lower_cloud_bill_usd_per_completed_run_than",
+            missing: "completed no pipeline run",
+            lower_what: "cloud bill per completed pipeline run",
+            on_cloud_bill: None,
+        }),
     }
     /// GPU utilization (useful ÷ paid GPU-time).
     Utilization => utilization: Always {

@@ -28,9 +28,16 @@ fn ranked() -> impl Iterator<Item = Output> {
 }
 
 /// Whether `output` is compared only where it was measured (absent from a comparison of
-/// platforms that never measured it, and from the reports written before it).
+/// platforms that never measured it).
 fn only_where_measured(output: Output) -> bool {
     matches!(output.row().presence, Presence::MeasuredWhere(_))
+}
+
+/// Whether every report has `output`'s share: the two every report has had (the monthly TCO
+/// and the cost per useful GPU-hour). Those added since (the cloud bill's, requests', runs')
+/// may be absent from an older report, which reads without them.
+fn in_every_report(output: Output) -> bool {
+    matches!(output, Output::MonthlyTcoUsd | Output::UsdPerUsefulGpuHour)
 }
 
 impl PairedComparison {
@@ -89,8 +96,8 @@ impl Serialize for PairedComparison {
     }
 }
 
-/// Read from an object with `a`, `b` and every ranked output's share (one compared only where
-/// measured may be absent); other keys are ignored.
+/// Read from an object with `a`, `b` and the shares every report has (those added since may be
+/// absent); other keys are ignored.
 impl<'de> Deserialize<'de> for PairedComparison {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct PairedVisitor;
@@ -122,7 +129,7 @@ impl<'de> Deserialize<'de> for PairedComparison {
                 }
                 let a = a.ok_or_else(|| de::Error::missing_field("a"))?;
                 let b = b.ok_or_else(|| de::Error::missing_field("b"))?;
-                for output in ranked().filter(|&o| !only_where_measured(o)) {
+                for output in ranked().filter(|&o| in_every_report(o)) {
                     if let (Some(ranking), None) = (output.row().ranking, shares[output]) {
                         return Err(de::Error::missing_field(ranking.paired_key));
                     }
@@ -169,7 +176,7 @@ impl schemars::JsonSchema for PairedComparison {
                     ranking.paired_key,
                     generator.subschema_for::<f64>(),
                     ranking.paired_doc,
-                    !only_where_measured(output),
+                    in_every_report(output),
                 );
             }
         }

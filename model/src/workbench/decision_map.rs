@@ -225,9 +225,11 @@ impl MapSettings {
             [x, y] => (axis(x)?, axis(y)?, VerdictMetric::default()),
             [x, y, m] => {
                 let metric = VerdictMetric::from_key(m).ok_or_else(|| {
+                    let keys: Vec<&str> = VerdictMetric::all().map(VerdictMetric::key).collect();
                     format!(
-                        "\"{}\" is not a metric (useful or tco)",
-                        super::shorten(20, m)
+                        "\"{}\" is not a metric ({})",
+                        super::shorten(20, m),
+                        keys.join(", ")
                     )
                 })?;
                 (axis(x)?, axis(y)?, metric)

@@ -44,10 +44,7 @@ impl EmbedTable {
     /// The table of `results`, its third column the cost the verdict of `basis` ranks the work
     /// by (per useful reference-GPU-hour where it ranks by the monthly TCO, which has its own).
     pub fn of(results: &Results, basis: &VerdictBasis) -> EmbedTable {
-        let per_work = match basis.metric(results) {
-            VerdictMetric::MONTHLY_TCO => VerdictMetric::USD_PER_USEFUL_GPU_HOUR,
-            metric => metric,
-        };
+        let per_work = basis.per_work(results);
         let output = per_work.output();
         let title = match output {
             Output::UsdPerMillionRequests => "$/M requests".to_string(),

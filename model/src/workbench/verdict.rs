@@ -644,6 +644,16 @@ mod tests {
              ($0.80 against $1.32 per useful A100-hour): ops people decide it, SageMaker's 0.1 \
              FTE against EKS spot's 0.5 FTE at $1,440 a year ($12 against $60 a month)."
         );
+        // People not counted: the same results ranked on the cloud bill alone crown EKS.
+        let mut without_people = scenario.clone();
+        without_people.verdict.count_people = false;
+        let v = verdict(&results, &VerdictBasis::of(&without_people));
+        assert_eq!(v.winner.as_deref(), Some(EKS));
+        assert_eq!(
+            v.sentence,
+            "EKS spot costs least per useful A100-hour on the cloud bill alone, ops people left \
+             out: $0.80, 39 % less than SageMaker ($1.32); lower in 100 % of 4 runs."
+        );
         // Without EKS's people, it wins outright and nothing more is said.
         let outcomes = vec![vec![outcome(5.0, 10.0), outcome(1.2, 0.0), outcome(1.5, 0.0)]; 4];
         let v = verdict(

@@ -87,6 +87,8 @@ pub struct VerdictBasis {
     pub fte_cost_usd_per_year: f64,
     /// Each platform's ops FTE share, by name.
     pub ops_fte: Vec<(String, f64)>,
+    /// Whether ops people count: off, the metric is its cloud bill twin.
+    pub count_people: bool,
 }
 
 impl VerdictBasis {
@@ -108,6 +110,7 @@ impl VerdictBasis {
                 .iter()
                 .map(|p| (p.name.clone(), p.ops_fte))
                 .collect(),
+            count_people: scenario.verdict.count_people,
         }
     }
 
@@ -119,11 +122,32 @@ impl VerdictBasis {
 
     /// The metric it ranks `results` by: the one chosen, else the one for the work (for a
     /// mixed scenario, monthly TCO only where every platform's median useful
-    /// reference-GPU-hours are within [`SAME_WORK`] of the most).
+    /// reference-GPU-hours are within [`SAME_WORK`] of the most); on the cloud bill alone
+    /// where people do not count.
     pub fn metric(&self, results: &Results) -> VerdictMetric {
-        if let Some(metric) = self.chosen {
+        let metric = self.chosen.unwrap_or_else(|| self.for_the_work(results));
+        if self.count_people {
             return metric;
         }
+        metric
+            .ranking()
+            .on_cloud_bill
+            .and_then(VerdictMetric::of)
+            .unwrap_or(metric)
+    }
+
+    /// The cost of the work a table shows beside the monthly TCO: the metric for the work, with
+    /// people counted (the table has the TCO and the cloud bill as columns of their own), per
+    /// useful reference-GPU-hour where that metric is the monthly TCO.
+    pub fn per_work(&self, results: &Results) -> VerdictMetric {
+        match self.chosen.unwrap_or_else(|| self.for_the_work(results)) {
+            VerdictMetric::MONTHLY_TCO => VerdictMetric::USD_PER_USEFUL_GPU_HOUR,
+            metric => metric,
+        }
+    }
+
+    /// The metric for the scenario's work.
+    fn for_the_work(&self, results: &Results) -> VerdictMetric {
         match self.work {
             Work::Jobs => VerdictMetric::USD_PER_USEFUL_GPU_HOUR,
             Work::Services => VerdictMetric::USD_PER_MILLION_REQUESTS,

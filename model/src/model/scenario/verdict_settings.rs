@@ -1,6 +1,7 @@
 //! How a verdict judges the platforms beyond their cost: the share of minutes a service may miss
-//! its latency objective before its platform cannot be named the winner. Absent from every
-//! preset and link made before it: a document without it reads the default.
+//! its latency objective before its platform cannot be named the winner, and whether ops people
+//! count. Absent from every preset and link made before it: a document without it reads the
+//! default.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,12 +20,16 @@ pub struct VerdictSettings {
     /// objective: a platform whose median SLO-violation minutes exceed it for any service
     /// cannot be named the winner (default 0.5: 99.5 % of minutes within the objective).
     pub slo_allowance_pct: f64,
+    /// Whether the verdict counts ops people (default on): off, it ranks the platforms on the
+    /// cloud bill alone (every cost but ops people), on the same results.
+    pub count_people: bool,
 }
 
 impl Default for VerdictSettings {
     fn default() -> Self {
         VerdictSettings {
             slo_allowance_pct: SLO_ALLOWANCE_PCT_DEFAULT,
+            count_people: true,
         }
     }
 }

@@ -72,6 +72,12 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     .doc("Share of the horizon's minutes in which a service may miss its p95 latency objective: a platform over it for any service (median over replications) cannot be named the winner. 0.5 % is 3.65 hours in a 730-hour month.")
     .source("assumption: 99.5 % of minutes within the objective, so an autoscaler that takes minutes to absorb a spike qualifies and one that misses for hours does not")
     .control(Control::Setting),
+    Field::<Scenario>::other("verdict.count_people", "Count ops people in the verdict", Value::Flag {
+        get: |s| s.verdict.count_people,
+        set: |s, v| s.verdict.count_people = v,
+    })
+    .doc("On (the default), the verdict ranks the whole monthly cost; off, the cloud bill alone, leaving out each platform's ops FTE share, an assumption that often decides it. The same results, ranked again.")
+    .control(Control::Elsewhere),
     Field::<Scenario>::other("payback.current", "Compare payback with", Value::Id { get: |s| &s.payback.current })
     .doc("The platform the payback view compares the others with (what runs today); empty: the first.")
     .control(Control::Elsewhere),

@@ -89,6 +89,7 @@ fn samples() -> Vec<Scenario> {
     };
     out[2].payback.current = out[2].platforms[0].name.clone();
     out[2].verdict.slo_allowance_pct = 1.0;
+    out[2].verdict.count_people = false;
     // Egress by the cloud's tiers.
     out[2].platforms[0].egress_tiers = EgressTiers::AwsInternet;
     out[2].platforms[0].interconnect = Interconnect::Efa;
