@@ -134,6 +134,36 @@ async function tornado(browser, url) {
   return { median: percentile(times, 0.5), max: Math.max(...times) };
 }
 
+/**
+ * What would flip the verdict after an input (its pass runs in a worker after the headline run,
+ * with the tornado and the break-evens): ms from the input to the verdict final with its
+ * sentence on screen, over 5 inputs.
+ */
+async function flipsPass(browser, url) {
+  const page = await openPage(browser, url);
+  await page.waitForSelector('.verdict-flips', { timeout: 120_000 });
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    times.push(await page.evaluate(async (v) => {
+      const results = document.querySelector('section.results');
+      const run = Number(results.dataset.run);
+      const slider = document.getElementById('utilization');
+      const t0 = performance.now();
+      slider.value = String(v);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((ok) => {
+        const poll = () => (Number(results.dataset.run) > run
+          && document.querySelector('[data-verdict-state="final"]')
+          && document.querySelector('.verdict-flips') ? ok() : setTimeout(poll, 5));
+        poll();
+      });
+      return performance.now() - t0;
+    }, 56 + i * 3));
+  }
+  await page.close();
+  return { median: percentile(times, 0.5), max: Math.max(...times) };
+}
+
 /** A drag: 40 inputs 16 ms apart; long tasks (> 50 ms) seen from its start to the last run's end. */
 async function drag(browser, url, slider = 'utilization') {
   const page = await openPage(browser, url);
@@ -240,6 +270,7 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
     const spot = await latencies(browser, base, 'spot-rate');
     const dragging = await drag(browser, base);
     const sensitivity = await tornado(browser, base);
+    const flips = await flipsPass(browser, base);
     // Over the slow link the files come compressed, as from a static host (gzip -9).
     const zipped = await serveDist(distDir, { gzip: true });
     let fastLink;
@@ -251,7 +282,7 @@ export async function measurePage(distDir = process.env.DIST ?? 'dist') {
     } finally {
       await stopServer(zipped);
     }
-    return { shipped, one, two, spot, dragging, sensitivity, fastLink, slowLink };
+    return { shipped, one, two, spot, dragging, sensitivity, flips, fastLink, slowLink };
   } finally {
     await browser.close();
     await stopServer(server);

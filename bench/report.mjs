@@ -146,6 +146,8 @@ add('Edit to some platforms', 'report: only the platforms an input touches simul
   `coarse p95 ${fmt(sp.coarseP95)} ms (median ${fmt(sp.coarseMedian)}), full p95 ${fmt(sp.fullP95)} ms (median ${fmt(sp.fullMedian)}); the utilization slider above simulates every platform`, null);
 add('Sensitivity tornado', 'report: from an input to its tornado drawn (the pass starts once inputs settle, 250 ms, in the worker)',
   `median ${fmt(page.sensitivity.median, 0)} ms, longest ${fmt(page.sensitivity.max, 0)} ms over 10 inputs`, null);
+add('What would flip the verdict', 'report: from an input to the verdict final with what would flip it (its pass runs in a worker after the run, with the tornado)',
+  `median ${fmt(page.flips.median, 0)} ms, longest ${fmt(page.flips.max, 0)} ms over 5 inputs`, null);
 const single = await measureSingleFile();
 add('Single file (no worker)', 'report: the same sliders with the run on the page\'s main thread (`make single-file`, opened from disk)',
   `utilization: coarse p95 ${fmt(single.utilization.coarseP95)} ms, full median ${fmt(single.utilization.fullMedian)} ms; spot-interruption slider: coarse p95 ${fmt(single.spot.coarseP95)} ms, full median ${fmt(single.spot.fullMedian)} ms (only the spot platform simulated again); estimate p95 ${fmt(Math.max(single.utilization.estimateP95, single.spot.estimateP95))} ms`, null);

@@ -53,6 +53,8 @@ test('results download as the JSON and CSV gpucost eval prints; charts as SVG an
       return { name: download.suggestedFilename(), body: await readFile(await download.path()) };
     };
     const bar = page.locator('.export-bar');
+    // Once every pass after the run is in (what would flip the verdict is in the JSON).
+    await page.waitForSelector('[data-verdict-state="final"]', { timeout: 120_000 });
     const json = await save(bar.getByRole('button', { name: 'JSON', exact: true }));
     assert.equal(json.name, 'gpucost-results.json');
     assert.equal(json.body.toString() + '\n', cli('eval', '--preset', 'batch-vs-eks-spot'));

@@ -24,6 +24,10 @@ test(`${PRESET}: the cards split the TCO into cloud bill and people, and the ver
     assert.match(report.verdict, /^SageMaker endpoint costs least per million requests: .*On the cloud bill alone, EKS \+ Karpenter has the lower median .*ops people decide it, SageMaker endpoint's 0\.1 FTE against EKS \+ Karpenter's 0\.5 FTE at \$200,000 a year/);
     const shown = (await page.locator('.verdict').textContent()).trim();
     assert.ok(shown.startsWith(report.verdict), `page: ${shown}\ncli:  ${report.verdict}`);
+    // People decide it, so the ops FTE share is what would flip it, in the page as in the CLI.
+    assert.match(report.verdict_flips.sentence, /ops FTE share falls under/);
+    await page.waitForSelector('.verdict-flips', { timeout: 120_000 });
+    assert.equal(await page.locator('.verdict-flips').textContent(), report.verdict_flips.sentence);
 
     // "Count ops people in the verdict" off: the same results ranked on the cloud bill alone,
     // as `gpucost eval --set verdict.count_people=false` ranks them, with no new run.
@@ -92,6 +96,10 @@ test('batch-vs-eks-spot: the unit names the reference GPU on the cards and in th
     assert.ok(labels.includes('$ per useful A100-hour'), labels.join(' | '));
     assert.ok(!labels.some((l) => l.includes('GPU-hour')), labels.join(' | '));
     assert.ok((await page.locator('.verdict').textContent()).startsWith(report.verdict));
+    // What would flip it: the worker's pass after the run gives the CLI's sentence.
+    assert.match(report.verdict_flips.sentence, /^It holds unless /);
+    await page.waitForSelector('.verdict-flips', { timeout: 120_000 });
+    assert.equal(await page.locator('.verdict-flips').textContent(), report.verdict_flips.sentence);
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

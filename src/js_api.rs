@@ -10,7 +10,9 @@ use crate::model::monte_carlo::MonteCarlo;
 use crate::model::scenario::Scenario;
 use crate::model::ENGINE_VERSION;
 use crate::workbench::presets::presets as all_presets;
-use crate::workbench::report::report;
+use crate::workbench::report::report_with;
+use crate::workbench::verdict_basis::VerdictBasis;
+use crate::workbench::verdict_flips::verdict_flips;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -71,7 +73,8 @@ pub fn presets() -> Result<JsValue, JsError> {
     to_js(&list)
 }
 
-/// Runs every replication of `scenario` and returns the report `gpucost eval` prints. Throws
+/// Runs every replication of `scenario`, then what would flip its verdict, and returns the
+/// report `gpucost eval` prints. Throws
 /// with the field's path when the scenario is not valid, and with the reason when an event
 /// budget stopped the run before any replication could be summarised (a run stopped later
 /// says why in the report's `cut_off`).
@@ -86,7 +89,9 @@ pub fn evaluate(
     if let (Some(cut), 0) = (&results.cut_off, results.replications) {
         return Err(JsError::new(&cut.to_string()));
     }
-    to_js(&report(&scenario, &results))
+    // What would flip the verdict, as `gpucost eval` computes it after the run.
+    let flips = verdict_flips(&scenario, &VerdictBasis::of(&scenario), &results);
+    to_js(&report_with(&scenario, &results, flips.as_ref()))
 }
 
 /// The link fragment (`v=1&p=…&d=…`) of `scenario`, relative to preset `preset_name`.

@@ -22,6 +22,8 @@ use crate::run_coordinator::tuning::{
     TORNADO_REPS, WORKER_SLICE_MS,
 };
 use crate::workbench::decision_map::{DecisionMapRun, MapSettings};
+use crate::workbench::verdict::VerdictMetric;
+use crate::workbench::verdict_flips::FlipRun;
 use crate::worker_protocol::{MapProgress, WorkerInput, WorkerOutput};
 
 /// The current run: its id, the shard, how many of the coarse pass's replications are still
@@ -63,6 +65,7 @@ impl Step for ShareStep<'_> {
 enum Sensitivity {
     Tornado(Box<TornadoRun>),
     BreakEvens(BreakEvenSet),
+    Flips(Box<FlipRun>),
     DecisionMap(Box<DecisionMapRun>),
 }
 
@@ -71,6 +74,7 @@ impl Step for Sensitivity {
         match self {
             Sensitivity::Tornado(run) => Step::step(run.as_mut()),
             Sensitivity::BreakEvens(set) => Step::step(set),
+            Sensitivity::Flips(run) => Step::step(run.as_mut()),
             Sensitivity::DecisionMap(map) => Step::step(map.as_mut()),
         }
     }
@@ -165,6 +169,28 @@ impl SimulationWorker {
                         answer(WorkerOutput::BreakEvens {
                             run_id,
                             found: Vec::new(),
+                        });
+                        None
+                    }
+                }
+            }
+            WorkerInput::Flips {
+                run_id,
+                scenario,
+                winner,
+                rival,
+                metric,
+            } => {
+                let run = match (scenario.read(), VerdictMetric::from_key(&metric)) {
+                    (Ok(s), Some(metric)) => FlipRun::new(&s, &winner, &rival, metric),
+                    _ => None,
+                };
+                match run {
+                    Some(run) => self.queue(run_id, Sensitivity::Flips(Box::new(run))),
+                    None => {
+                        answer(WorkerOutput::Flips {
+                            run_id,
+                            flips: None,
                         });
                         None
                     }
@@ -288,6 +314,11 @@ impl SimulationWorker {
                 found: set.found(),
             }),
             Sensitivity::BreakEvens(_) => {}
+            Sensitivity::Flips(run) if complete => answer(WorkerOutput::Flips {
+                run_id,
+                flips: run.result(),
+            }),
+            Sensitivity::Flips(_) => {}
             Sensitivity::DecisionMap(map) => {
                 let (done, total) = map.progress();
                 answer(WorkerOutput::DecisionMap(MapProgress {

@@ -7,6 +7,7 @@ use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{FoundBreakEven, TornadoBar};
 use crate::model::sim::PlatformOutcome;
 use crate::workbench::decision_map::MapCell;
+use crate::workbench::verdict_flips::VerdictFlips;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::rc::Rc;
 
@@ -74,6 +75,20 @@ pub enum WorkerInput {
         run_id: u64,
         /// The scenario.
         scenario: ScenarioText,
+    },
+    /// After run `run_id`'s replications: what would flip its verdict, `winner` against
+    /// `rival` on the metric with key `metric`.
+    Flips {
+        /// The run it belongs to.
+        run_id: u64,
+        /// The scenario.
+        scenario: ScenarioText,
+        /// The platform the verdict names.
+        winner: String,
+        /// Its closest rival.
+        rival: String,
+        /// The verdict's metric ([`crate::workbench::verdict::VerdictMetric::key`]).
+        metric: String,
     },
     /// The decision map of a scenario (the map's own worker), replacing any older map.
     DecisionMap {
@@ -150,6 +165,13 @@ pub enum WorkerOutput {
         /// What was found.
         found: Vec<FoundBreakEven>,
     },
+    /// What would flip the verdict, once the pass is complete (`None`: it could not run).
+    Flips {
+        /// The run answered.
+        run_id: u64,
+        /// The answer.
+        flips: Option<VerdictFlips>,
+    },
     /// Decision map progress: every cell done so far.
     DecisionMap(MapProgress),
     /// The scenario was refused.
@@ -170,7 +192,9 @@ impl WorkerOutput {
             WorkerOutput::Progress { finished, .. } => *finished,
             WorkerOutput::Tornado { bars, .. } => bars.is_some(),
             WorkerOutput::DecisionMap(progress) => progress.finished(),
-            WorkerOutput::BreakEvens { .. } | WorkerOutput::Invalid { .. } => true,
+            WorkerOutput::BreakEvens { .. }
+            | WorkerOutput::Flips { .. }
+            | WorkerOutput::Invalid { .. } => true,
         }
     }
 }

@@ -128,6 +128,18 @@ pub fn group_thousands(n: u64) -> String {
     out
 }
 
+/// "Spot interruption rate" → "spot interruption rate", keeping acronyms ("GPU price") as
+/// they are.
+pub fn lower_first(label: &str) -> String {
+    let mut chars = label.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
+            first.to_lowercase().chain(label.chars().skip(1)).collect()
+        }
+        _ => label.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

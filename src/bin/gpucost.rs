@@ -33,6 +33,7 @@ mod cli {
     use gpucost::workbench::report::{report_csv, report_json_text};
     use gpucost::workbench::verdict::{verdict, VerdictMetric};
     use gpucost::workbench::verdict_basis::VerdictBasis;
+    use gpucost::workbench::verdict_flips::{verdict_flips, VerdictFlips};
 
     #[derive(Parser)]
     #[command(
@@ -172,6 +173,10 @@ mod cli {
         /// on it.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
         threads: Option<u32>,
+        /// Skip what would flip the verdict (the inputs that move the winner's lead most and
+        /// where each changes the winner), computed after the run by default.
+        #[arg(long)]
+        no_flips: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
@@ -201,7 +206,7 @@ mod cli {
         Report,
     }
 
-    #[derive(Clone, Copy, ValueEnum)]
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
     enum Format {
         Json,
         /// One row per platform and metric (as the page's CSV download).
@@ -512,7 +517,7 @@ mod cli {
             HistoryOutput::Replay => {
                 let results = run_all(scenario.clone())?;
                 check(&results);
-                Ok(report_json_text(&scenario, &results))
+                Ok(report_json_text(&scenario, &results, None))
             }
         }
     }
@@ -630,10 +635,14 @@ mod cli {
             }
             eprintln!("gpucost: {cut}");
         }
+        // What would flip the verdict: its own runs after the main one (none without a winner).
+        let flips = (!args.no_flips && args.format != Format::Csv)
+            .then(|| verdict_flips(&scenario, &VerdictBasis::of(&scenario), &results))
+            .flatten();
         Ok(match args.format {
-            Format::Json => report_json_text(&scenario, &results),
+            Format::Json => report_json_text(&scenario, &results, flips.as_ref()),
             Format::Csv => report_csv(&results).trim_end().to_string(),
-            Format::Table => table(&scenario, &results),
+            Format::Table => table(&scenario, &results, flips.as_ref()),
         })
     }
 
@@ -641,7 +650,7 @@ mod cli {
         format!("{} ({}–{})", f(s.p50), f(s.p5), f(s.p95))
     }
 
-    fn table(scenario: &Scenario, results: &Results) -> String {
+    fn table(scenario: &Scenario, results: &Results, flips: Option<&VerdictFlips>) -> String {
         let basis = VerdictBasis::of(scenario);
         // The cost of the work, as the verdict ranks it (per useful reference-GPU-hour where
         // it ranks by the monthly TCO, which has its own column).
@@ -738,6 +747,9 @@ mod cli {
             );
         }
         out += &format!("{}\n", verdict(results, &basis).sentence);
+        if let Some(flips) = flips {
+            out += &format!("{}\n", flips.sentence);
+        }
         out += &format!("engine {}\n", results.engine_version);
         out
     }

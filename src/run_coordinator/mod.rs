@@ -31,6 +31,9 @@ use crate::model::outcome_cache::OutcomeCache;
 use crate::model::scenario::{Scenario, ValidScenario};
 use crate::model::sensitivity::{BreakEvenSet, FoundBreakEven, TornadoBar, TornadoRun};
 use crate::model::step::{run_slice, Step, Stepped};
+use crate::workbench::verdict::verdict;
+use crate::workbench::verdict_basis::VerdictBasis;
+use crate::workbench::verdict_flips::{FlipRun, VerdictFlips};
 use crate::worker_protocol::{ScenarioText, WorkerInput, WorkerOutput};
 use tuning::*;
 
@@ -169,8 +172,14 @@ pub struct RunView {
     pub tornado: TornadoView,
     /// The break-evens of the current inputs.
     pub break_evens: Vec<FoundBreakEven>,
+    /// What would flip the verdict of the current inputs, once its pass is in (`None` also
+    /// where the verdict names no winner, or the pass could not run).
+    pub flips: Option<VerdictFlips>,
+    /// The pass for `flips` is done, or there is none to do.
+    pub flips_done: bool,
     /// The verdict is final: the run is done and so is every pass that follows it by itself
-    /// and adds to the verdict (the tornado, where the scenario gets one). The page shows it
+    /// and adds to the verdict (the tornado and what would flip it, where the scenario gets
+    /// them). The page shows it
     /// as `data-verdict-state="final"`.
     pub verdict_final: bool,
 }
@@ -233,6 +242,7 @@ enum MainTask {
     Run(Box<MonteCarlo>),
     Tornado(Box<TornadoRun>),
     BreakEvens(BreakEvenSet),
+    Flips(Box<FlipRun>),
 }
 
 /// A main-thread run stepped with the page's outcome cache.
@@ -350,6 +360,15 @@ impl RunCoordinator {
                 }
                 complete
             }
+            Some(MainTask::Flips(run)) => {
+                let complete = run_slice(run.as_mut(), PAGE_SLICE_MS, now_ms);
+                if complete {
+                    self.view.flips = run.result();
+                    self.view.flips_done = true;
+                    self.dirty = true;
+                }
+                complete
+            }
         };
         if complete && !self.main_tasks.is_empty() {
             self.main_tasks.remove(0);
@@ -381,7 +400,7 @@ impl RunCoordinator {
             && (self.view.error.is_some()
                 || run.over
                 || !sensitivity_fits(&run.scenario)
-                || self.view.tornado.progress >= 1.0)
+                || (self.view.tornado.progress >= 1.0 && self.view.flips_done))
     }
 
     fn mark(&mut self, what: &'static str, run: u64) {
@@ -419,6 +438,8 @@ impl RunCoordinator {
         self.view.restarted = None;
         self.view.tornado = TornadoView::default();
         self.view.break_evens = Vec::new();
+        self.view.flips = None;
+        self.view.flips_done = false;
         let scenario = match ValidScenario::new(scenario) {
             Ok(scenario) => scenario,
             Err(e) => {
@@ -672,6 +693,11 @@ impl RunCoordinator {
                 self.view.break_evens = found;
                 self.dirty = true;
             }
+            WorkerOutput::Flips { run_id, flips } if run_id == number => {
+                self.view.flips = flips;
+                self.view.flips_done = true;
+                self.dirty = true;
+            }
             _ => {}
         }
     }
@@ -867,6 +893,15 @@ impl RunCoordinator {
             return;
         };
         let (number, text) = (run.number, run.text.clone());
+        // What would flip the verdict: only where it names a winner.
+        let flips = self.view.results.as_ref().and_then(|results| {
+            let v = verdict(results, &VerdictBasis::of(&run.scenario));
+            Some((v.winner?, v.rival?, v.metric))
+        });
+        if flips.is_none() {
+            self.view.flips_done = true;
+            self.dirty = true;
+        }
         if self.view.in_worker && !self.workers.is_empty() {
             let tornado = WorkerInput::Tornado {
                 run_id: number,
@@ -875,9 +910,21 @@ impl RunCoordinator {
             self.send(0, tornado, now_ms);
             let break_evens = WorkerInput::BreakEvens {
                 run_id: number,
-                scenario: text,
+                scenario: text.clone(),
             };
             self.send(1, break_evens, now_ms);
+            if let Some((winner, rival, metric)) = flips {
+                // After the break-evens where there are two workers, else after the tornado.
+                let last = self.workers.len() - 1;
+                let input = WorkerInput::Flips {
+                    run_id: number,
+                    scenario: text,
+                    winner,
+                    rival,
+                    metric: metric.key().to_string(),
+                };
+                self.send(last, input, now_ms);
+            }
             return;
         }
         match TornadoRun::new(&run.scenario, TORNADO_PCT, TORNADO_REPS) {
@@ -891,6 +938,13 @@ impl RunCoordinator {
         let set = BreakEvenSet::new(&run.scenario, BREAK_EVEN_REPS);
         if !set.is_empty() {
             self.main_tasks.push(MainTask::BreakEvens(set));
+        }
+        match flips.and_then(|(w, r, m)| FlipRun::new(&run.scenario, &w, &r, m)) {
+            Some(flips) => self.main_tasks.push(MainTask::Flips(Box::new(flips))),
+            None => {
+                self.view.flips_done = true;
+                self.dirty = true;
+            }
         }
         self.main_turn();
     }

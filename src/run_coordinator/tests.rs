@@ -4,6 +4,8 @@
 use super::*;
 use crate::model::scenario::Overflow;
 use crate::simulation_worker::SimulationWorker;
+use crate::workbench::verdict_basis::VerdictBasis;
+use crate::workbench::verdict_flips::verdict_flips;
 use std::cell::Cell;
 use std::collections::VecDeque;
 
@@ -717,8 +719,19 @@ fn the_sensitivity_pass_starts_once_the_inputs_settle_after_a_complete_run() {
         page.workers[1].inbox.front(),
         Some(WorkerInput::BreakEvens { run_id: 1, .. })
     ));
+    // What would flip the verdict follows the break-evens, where the verdict names a winner.
+    let results = page.view().results.clone().unwrap();
+    let expected = verdict_flips(&s, &VerdictBasis::of(&s), &results);
+    assert!(expected.is_some(), "the scenario's verdict names a winner");
+    assert!(matches!(
+        page.workers[1].inbox.get(1),
+        Some(WorkerInput::Flips { run_id: 1, .. })
+    ));
+    assert!(!page.view().flips_done);
     page.settle_workers();
     assert!(page.view().verdict_final);
+    // The worker's pass is the CLI's, to the bit.
+    assert_eq!(page.view().flips, expected);
     let tornado = &page.view().tornado;
     assert_eq!(tornado.progress, 1.0);
     assert_eq!(

@@ -4,6 +4,7 @@
 use crate::model::monte_carlo::Results;
 use crate::model::scenario::Scenario;
 use crate::workbench::report::{report_csv, report_json_text};
+use crate::workbench::verdict_flips::VerdictFlips;
 use base64::Engine;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -48,6 +49,10 @@ const PNG_SCALE: f64 = 2.0;
 pub fn ExportBar(
     scenario: RwSignal<Scenario>,
     #[prop(into)] results: Signal<Option<Results>>,
+    /// What would flip the verdict, once its pass is in (in the JSON, as `gpucost eval`
+    /// writes it).
+    #[prop(into)]
+    flips: Signal<Option<VerdictFlips>>,
 ) -> impl IntoView {
     let (message, set_message) = signal(None::<String>);
     let (chart, set_chart) = signal(CHARTS[0].0.to_string());
@@ -59,7 +64,8 @@ pub fn ExportBar(
         let outcome = if csv {
             download_text("gpucost-results.csv", "text/csv", &report_csv(&r))
         } else {
-            let text = scenario.with_untracked(|s| report_json_text(s, &r));
+            let text = scenario
+                .with_untracked(|s| flips.with_untracked(|f| report_json_text(s, &r, f.as_ref())));
             download_text("gpucost-results.json", "application/json", &text)
         };
         set_message.set(outcome.err());

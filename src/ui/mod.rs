@@ -167,7 +167,7 @@ pub fn App() -> impl IntoView {
                         }}
                     </span>
                 </div>
-                <VerdictLine scenario=scenario results=run.results tornado=run.tornado />
+                <VerdictLine scenario=scenario results=run.results tornado=run.tornado flips=run.flips />
                 {if embed {
                     // A wiki's frame: the table, then the one chart the link names.
                     view! {
@@ -184,7 +184,7 @@ pub fn App() -> impl IntoView {
                         <count_people::CountPeople scenario=scenario />
                         <waiting_cost::WaitingCost scenario=scenario />
                         <Headlines results=run.results estimates=estimates gpu=reference_gpu />
-                        <export::ExportBar scenario=scenario results=run.results />
+                        <export::ExportBar scenario=scenario results=run.results flips=run.flips />
                         <BreakdownChart results=run.results />
                         <TeamChart results=run.results scenario=scenario />
                         <pipelines_view::PipelinesView results=run.results scenario=scenario />

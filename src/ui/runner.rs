@@ -12,6 +12,7 @@ use crate::model::step::{run_slice, Step};
 use crate::next_task::{next_task, now_ms};
 use crate::run_coordinator::tuning::PAGE_SLICE_MS;
 use crate::run_coordinator::{Command, Event, RunCoordinator, RunView, TornadoView};
+use crate::workbench::verdict_flips::VerdictFlips;
 use crate::worker_protocol::encode;
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -47,6 +48,8 @@ pub struct UseMonteCarloReturn {
     pub tornado: Memo<TornadoView>,
     /// The break-evens of the current inputs.
     pub break_evens: Memo<Vec<FoundBreakEven>>,
+    /// What would flip the verdict, once its pass is in.
+    pub flips: Memo<Option<VerdictFlips>>,
     /// The verdict is final: the run and the passes that add to its verdict are done.
     pub verdict_final: Memo<bool>,
 }
@@ -202,6 +205,7 @@ pub fn use_monte_carlo(scenario: Signal<Scenario>) -> UseMonteCarloReturn {
         restarted: part(state, |s| s.restarted.clone()),
         tornado: part(state, |s| s.tornado.clone()),
         break_evens: part(state, |s| s.break_evens.clone()),
+        flips: part(state, |s| s.flips.clone()),
         verdict_final: part(state, |s| s.verdict_final),
     }
 }

@@ -1,6 +1,6 @@
 //! The verdict above the cards: which platform costs least on the scenario's metric, by how much
-//! and how often (the report's sentence), then, once the tornado is in, the input that moves
-//! the leader's cost most. `data-verdict` holds the winner's name, empty when none is named.
+//! and how often (the report's sentence), then, once their passes are in, what would flip it
+//! and the input that moves the leader's cost most. `data-verdict` holds the winner's name, empty when none is named.
 
 use crate::model::monte_carlo::Results;
 use crate::model::scenario::Scenario;
@@ -8,6 +8,7 @@ use crate::run_coordinator::tuning::TORNADO_PCT;
 use crate::run_coordinator::TornadoView;
 use crate::workbench::verdict::{moved_most_by, verdict};
 use crate::workbench::verdict_basis::VerdictBasis;
+use crate::workbench::verdict_flips::VerdictFlips;
 use leptos::prelude::*;
 
 /// The verdict sentence.
@@ -16,6 +17,9 @@ pub fn VerdictLine(
     #[prop(into)] scenario: Signal<Scenario>,
     #[prop(into)] results: Signal<Option<Results>>,
     #[prop(into)] tornado: Signal<TornadoView>,
+    /// What would flip the verdict, once its pass is in.
+    #[prop(into)]
+    flips: Signal<Option<VerdictFlips>>,
 ) -> impl IntoView {
     // The scenario's kind of work, reference GPU, SLO allowance and people.
     let basis = Memo::new(move |_| scenario.with(VerdictBasis::of));
@@ -37,9 +41,23 @@ pub fn VerdictLine(
                 .flatten()
         })
     };
+    // Shown only while it is about the verdict on screen (the switch or the SLO allowance may
+    // have named another winner since the pass ran).
+    let flips_text = move || {
+        let (winner, metric) = verdict.with(|v| {
+            v.as_ref()
+                .map(|v| (v.winner.clone(), v.metric.report_key()))
+        })?;
+        flips.with(|f| {
+            f.as_ref()
+                .filter(|f| Some(&f.winner) == winner.as_ref() && f.metric == metric)
+                .map(|f| f.sentence.clone())
+        })
+    };
     view! {
         <p class="verdict" data-verdict=winner class:undecided=move || winner().is_empty()>
             {move || verdict.with(|v| v.as_ref().map(|v| v.sentence.clone()))}
+            {move || flips_text().map(|text| view! { " " <span class="verdict-flips" data-flips="">{text}</span> })}
             {move || moved_most().map(|text| view! { " " <span class="moved-most">{text}</span> })}
         </p>
     }

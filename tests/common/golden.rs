@@ -45,7 +45,7 @@ pub fn golden_report() -> String {
     s.replications = 4;
     let mut run = gpucost::model::monte_carlo::MonteCarlo::new(s.clone()).unwrap();
     run.run_to_end();
-    gpucost::workbench::report::report_json_text(&s, &run.results())
+    gpucost::workbench::report::report_json_text(&s, &run.results(), None)
 }
 
 /// FNV-1a (64-bit) of `bytes`: a fingerprint to compare the report's bytes across targets.

@@ -263,7 +263,7 @@ fn the_report_carries_the_cut() {
     // Within the default budgets (far above any test scenario) the report has no `cut_off`.
     let mut run = MonteCarlo::new(s.clone()).unwrap();
     run.run_to_end();
-    let text = gpucost::workbench::report::report_json_text(&s, &run.results());
+    let text = gpucost::workbench::report::report_json_text(&s, &run.results(), None);
     assert!(!text.contains("cut_off"));
 }
 

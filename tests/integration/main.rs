@@ -42,3 +42,4 @@ mod spot_reclaims;
 mod staging;
 mod support;
 mod teams;
+mod verdict_flips;

@@ -86,7 +86,7 @@ fn without_zero_categories_added_since(v: &mut serde_json::Value) {
 fn report_of(s: &Scenario) -> String {
     let mut run = MonteCarlo::new(s.clone()).unwrap();
     run.run_to_end();
-    report_json_text(s, &run.results())
+    report_json_text(s, &run.results(), None)
 }
 
 /// A link and a scenario file written before node pools (by `gpucost link` and `gpucost

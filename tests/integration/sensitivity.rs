@@ -1,7 +1,8 @@
 //! Break-evens against closed forms and the tornado's shape.
 
-use crate::support::{bare_class, bare_platform, scenario};
-use gpucost::model::analytic::daly_wall_time_s;
+use crate::support::{
+    bare_class, bare_platform, checkpointed_class, daly_break_even_rate, scenario,
+};
 use gpucost::model::scenario::{Arrivals, Duration, Overflow};
 use gpucost::model::sensitivity::{
     mean_tco, reserved_break_even_utilization, spot_break_even_rate, tornado,
@@ -15,13 +16,7 @@ fn spot_break_even_rate_matches_dalys_formula() {
     let mut platform = bare_platform("p");
     platform.first_pool_mut().purchase.overflow = Overflow::Spot;
     platform.first_pool_mut().spot_usd_per_node_hour = 9.0;
-    let mut class = bare_class(
-        Arrivals::Poisson { per_day: 24.0 },
-        Duration::Fixed { hours: 4.0 },
-    );
-    class.checkpoint_interval_min = 30.0;
-    class.checkpoint_write_s = 60.0;
-    class.restart_overhead_s = 300.0;
+    let class = checkpointed_class();
     let s = scenario(20.0, 8, vec![class], vec![platform]);
     let found = spot_break_even_rate(&s, 0, 8).unwrap();
     let rate = found.value.expect("the costs cross");
@@ -30,16 +25,7 @@ fn spot_break_even_rate_matches_dalys_formula() {
         ("spot", "on-demand")
     );
 
-    let target = 10.0 / 9.0 * 4.0 * 3600.0 * (1.0 + 60.0 / 1800.0);
-    let (mut lo, mut hi) = (1e-4f64, 10.0f64);
-    for _ in 0..60 {
-        let mid = (lo * hi).sqrt();
-        if daly_wall_time_s(14_400.0, 1_800.0, 60.0, 300.0, 3_600.0 / mid) < target {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    let lo = daly_break_even_rate(9.0 / 10.0);
     println!("spot break-even: simulated {rate:.4}/node-hour, Daly {lo:.4}/node-hour");
     assert!(
         (rate / lo - 1.0).abs() < 0.10,

@@ -186,3 +186,35 @@ pub fn gang_jobs(platform: Platform) -> Scenario {
     class.restart_overhead_s = 600.0;
     scenario(200.0, 4, vec![class], vec![platform])
 }
+
+/// 4-hour jobs, 24 a day, checkpointing every 30 min (60 s writes, 300 s restarts): the
+/// workload of [`daly_break_even_rate`].
+pub fn checkpointed_class() -> JobClass {
+    let mut class = bare_class(
+        Arrivals::Poisson { per_day: 24.0 },
+        Duration::Fixed { hours: 4.0 },
+    );
+    class.checkpoint_interval_min = 30.0;
+    class.checkpoint_write_s = 60.0;
+    class.restart_overhead_s = 300.0;
+    class
+}
+
+/// The spot interruption rate (per node-hour) at which spot at `price_ratio` of the on-demand
+/// price costs as much: where Daly's wall time of a 4-hour job checkpointing every 30 min
+/// (60 s writes, 300 s restarts) is `1 ÷ price_ratio` of the on-demand wall time Ts·(1 + δ/τ).
+pub fn daly_break_even_rate(price_ratio: f64) -> f64 {
+    let target = 4.0 * 3600.0 * (1.0 + 60.0 / 1800.0) / price_ratio;
+    let (mut lo, mut hi) = (1e-4f64, 10.0f64);
+    for _ in 0..60 {
+        let mid = (lo * hi).sqrt();
+        if gpucost::model::analytic::daly_wall_time_s(14_400.0, 1_800.0, 60.0, 300.0, 3_600.0 / mid)
+            < target
+        {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}

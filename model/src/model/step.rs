@@ -39,7 +39,8 @@ pub fn run_slice<T: Step + ?Sized>(task: &mut T, budget_ms: f64, now_ms: &dyn Fn
     }
 }
 
-fn more_unless(complete: bool) -> Stepped {
+/// [`Stepped::Complete`] where `complete`, else [`Stepped::More`].
+pub fn more_unless(complete: bool) -> Stepped {
     if complete {
         Stepped::Complete
     } else {

@@ -8,7 +8,8 @@
 //! - [`report`]: the `eval` report as JSON and CSV; [`compare`]: two scenarios side by side.
 //! - [`embed_table`]: the compact results table of the embed view and the loading shell.
 //! - [`verdict`]: the sentence that says which platform costs least, how much less and how often;
-//!   [`verdict_basis`]: what it judges by (the metric for the work, the SLO allowance).
+//!   [`verdict_basis`]: what it judges by (the metric for the work, the SLO allowance);
+//!   [`verdict_flips`]: the input values that would change its winner.
 
 pub mod cases;
 pub mod compare;
@@ -20,6 +21,7 @@ pub mod presets;
 pub mod report;
 pub mod verdict;
 pub mod verdict_basis;
+pub mod verdict_flips;
 
 /// At most `max` characters of `text`, with an ellipsis when cut: user-provided text (link
 /// parts, CSV cells, values) quoted in a message cannot flood it.

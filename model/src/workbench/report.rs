@@ -11,6 +11,7 @@ use crate::model::split::SplitWorkload;
 use crate::model::stats::Summary;
 use crate::workbench::verdict::verdict;
 use crate::workbench::verdict_basis::VerdictBasis;
+use crate::workbench::verdict_flips::VerdictFlips;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -34,6 +35,11 @@ pub struct EvalReport {
     /// Which platform costs least per useful GPU-hour, by how much and how often, in a
     /// sentence (the page's verdict without its note on the tornado).
     pub verdict: String,
+    /// What would flip the verdict: the inputs that move the winner's lead over its closest
+    /// rival most, each with the value at which the winner changes (`gpucost eval` computes
+    /// them after the run; absent without a winner, or where not computed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict_flips: Option<VerdictFlips>,
     /// Why the run stopped before the replications the scenario asks for (an event budget),
     /// if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -47,7 +53,19 @@ pub struct EvalReport {
     pub scenario: Scenario,
 }
 
-/// The report of `results` for `scenario`.
+/// The report of `results` for `scenario`, with what would flip its verdict where computed.
+pub fn report_with(
+    scenario: &Scenario,
+    results: &Results,
+    flips: Option<&VerdictFlips>,
+) -> EvalReport {
+    EvalReport {
+        verdict_flips: flips.cloned(),
+        ..report(scenario, results)
+    }
+}
+
+/// The report of `results` for `scenario` (without what would flip its verdict).
 pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
     EvalReport {
         engine_version: results.engine_version.clone(),
@@ -56,6 +74,7 @@ pub fn report(scenario: &Scenario, results: &Results) -> EvalReport {
         replications: results.replications,
         split: results.split.clone(),
         verdict: verdict(results, &VerdictBasis::of(scenario)).sentence,
+        verdict_flips: None,
         cut_off: results.cut_off.clone(),
         payback: payback::wanted(scenario).then(|| payback_of(scenario, results)),
         scenario: scenario.clone(),
@@ -72,9 +91,13 @@ pub fn payback_of(scenario: &Scenario, results: &Results) -> Payback {
     payback::payback(scenario, &tco)
 }
 
-/// [`report`] pretty-printed, as `gpucost eval` prints it.
-pub fn report_json_text(scenario: &Scenario, results: &Results) -> String {
-    serde_json::to_string_pretty(&report(scenario, results)).unwrap_or_default()
+/// [`report_with`] pretty-printed, as `gpucost eval` prints it.
+pub fn report_json_text(
+    scenario: &Scenario,
+    results: &Results,
+    flips: Option<&VerdictFlips>,
+) -> String {
+    serde_json::to_string_pretty(&report_with(scenario, results, flips)).unwrap_or_default()
 }
 
 /// The CSV header.

@@ -8,7 +8,7 @@
 //! the comparison paired); the share quoted is the one against its strongest rival, the platform
 //! it beats least often.
 
-use crate::format::{percent, trim_number, usd};
+use crate::format::{lower_first, percent, trim_number, usd};
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
 use crate::model::output::{Output, Ranking, Unit};
 use crate::model::sensitivity::TornadoBar;
@@ -495,18 +495,6 @@ pub fn moved_most_by(bars: &[TornadoBar], platform: &str, pct: f64) -> Option<St
         usd(high),
         crate::format::trim_number(pct)
     ))
-}
-
-/// "Spot interruption rate" → "spot interruption rate", keeping acronyms ("GPU price") as
-/// they are.
-fn lower_first(label: &str) -> String {
-    let mut chars = label.chars();
-    match (chars.next(), chars.next()) {
-        (Some(first), Some(second)) if first.is_uppercase() && !second.is_uppercase() => {
-            first.to_lowercase().chain(label.chars().skip(1)).collect()
-        }
-        _ => label.to_string(),
-    }
 }
 
 #[cfg(test)]
