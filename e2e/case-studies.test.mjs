@@ -1,5 +1,5 @@
-// Case studies on the page: every case shows the article's claim and the model's figure as
-// `gpucost cases` prints them, and opening one loads its preset, whose result is the model's
+// Case studies on the page: every case shows the article's claim, the model's figure and what
+// it counts (the article's own scope) as `gpucost cases` prints them, and opening one loads its preset, whose result is the model's
 // figure (here the breakdown's egress for seed 002's 10 TB).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,11 @@ test('case studies: claims and model figures as the CLI prints them; opening a c
       const model = await page.locator(`[data-model="${e.story}"]`).textContent();
       assert.equal(claim, e.claim, e.story);
       assert.equal(model, e.model, e.story);
+      // What the figures count, as the CLI says it.
+      assert.equal(await page.locator(`[data-case="${e.story}"] [data-scope]`).getAttribute('data-scope'), e.scope, e.story);
     }
+    // DataStax's article books its toil apart: its figure is the cloud bill alone.
+    assert.equal(entries.find((e) => e.story === 'datastax-inference').scope, 'cloud_bill');
     const egress = entries.find((e) => e.story === 'egress-10-tb');
     const before = await runId(page);
     await page.locator('[data-case="egress-10-tb"] button.open-case').click();

@@ -358,6 +358,9 @@ mod cli {
                             "quote": c.quote,
                             "claim": format!("{}: {}", c.claim.what, c.claim_text()),
                             "model": c.model_text(),
+                            // What the figures count: the article's own scope, the model's
+                            // figure read on it.
+                            "scope": c.model.metric.scope().key(),
                             "difference": c.difference,
                         })
                     })
@@ -368,13 +371,14 @@ mod cli {
                 .iter()
                 .map(|c| {
                     format!(
-                        "{} (seed {}, preset {})\n  The article: {}: {}\n  The model:   {}\n  Why: {}",
+                        "{} (seed {}, preset {})\n  The article: {}: {}\n  The model:   {} ({})\n  Why: {}",
                         c.title,
                         c.seed,
                         c.preset,
                         c.claim.what,
                         c.claim_text(),
                         c.model_text(),
+                        c.model.metric.scope().text(),
                         c.difference
                     )
                 })

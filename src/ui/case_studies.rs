@@ -56,6 +56,8 @@ fn CaseEntry(
                 <dd data-claim=case.story.clone()>{format!("{}: {}", case.claim.what, case.claim_text())}</dd>
                 <dt>"The model"</dt>
                 <dd data-model=case.story.clone()>{case.model_text()}</dd>
+                <dt>"What it counts"</dt>
+                <dd data-scope=case.model.metric.scope().key()>{case.model.metric.scope().text()}</dd>
                 <dt>"Why they differ"</dt>
                 <dd>{case.difference.clone()}</dd>
             </dl>

@@ -324,7 +324,18 @@ pub fn Headlines(
                                 let clause = |m: VerdictMetric| {
                                     let share = m.lower_share(&pair);
                                     let ranking = m.ranking();
-                                    (format!("paired.{}", ranking.paired_key), share, name_gpu(m.output(), &gpu, ranking.lower_what), decisive(share))
+                                    // How firmly: decisive or not, and the share's 95 % Wilson
+                                    // interval.
+                                    let call = match pair.interval(m.output()) {
+                                        Some((lo, hi)) => format!(
+                                            "{}; 95 % interval {:.0}–{:.0} %",
+                                            decisive(share),
+                                            lo * 100.0,
+                                            hi * 100.0
+                                        ),
+                                        None => decisive(share).to_string(),
+                                    };
+                                    (format!("paired.{}", ranking.paired_key), share, name_gpu(m.output(), &gpu, ranking.lower_what), call)
                                 };
                                 let (first, others) = clauses.split_first().map_or((None, &[][..]), |(f, o)| (Some(*f), o));
                                 let (key, share, what, call) = first.map(clause).unwrap_or_default();

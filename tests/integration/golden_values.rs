@@ -58,9 +58,13 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
 
 /// The report as it read before its verdict named the reference GPU in its unit ("per useful
 /// A100-hour" was "per useful GPU-hour") and before each paired comparison gained its shares on
-/// the cloud bill alone: the verdict is the only line that changed.
+/// the cloud bill alone and each share its Wilson interval: the verdict is the only line that
+/// changed.
 fn report_before_units() -> String {
-    let report = without_lines(&golden::golden_report(), |l| {
+    let report = without_lines(&with_intervals_on_one_line(&golden::golden_report()), |l| {
+        l.contains("_wilson95\"")
+    });
+    let report = without_lines(&report, |l| {
         l.contains("\"a_lower_cloud_bill_usd_share\"")
             || l.contains("\"a_lower_cloud_bill_usd_per_useful_gpu_hour_share\"")
     });
@@ -82,12 +86,36 @@ fn the_verdict_names_the_reference_gpu_and_nothing_else_changed() {
     let report = golden::golden_report();
     let shares = report.matches("\"a_lower_cloud_bill_usd_share\"").count();
     assert_eq!(shares, 6);
+    // Each of the 4 shares of the 6 comparisons has its interval.
+    assert_eq!(report.matches("_wilson95\": [").count(), 24);
     assert_eq!(
         report
             .matches("\"a_lower_cloud_bill_usd_per_useful_gpu_hour_share\"")
             .count(),
         6
     );
+}
+
+/// `text` with each share's Wilson interval (`"…_wilson95": [lo, hi]`, pretty-printed over
+/// four lines) on one line.
+fn with_intervals_on_one_line(text: &str) -> String {
+    let mut out = String::new();
+    let mut open = false;
+    for line in text.split_inclusive('\n') {
+        if line.contains("_wilson95\": [") {
+            open = true;
+            out.push_str(line.trim_end_matches('\n'));
+        } else if open {
+            out.push_str(line.trim());
+            if line.trim_start().starts_with(']') {
+                open = false;
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 /// The report without each summary's `se` (its last field).

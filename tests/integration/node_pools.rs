@@ -40,13 +40,14 @@ fn numbers_of(report: &str) -> String {
             }
         }
     }
-    // The shares on the cloud bill alone each paired comparison gained since are drawn from the
-    // numbers compared here too.
+    // The shares on the cloud bill alone each paired comparison gained since, and each share's
+    // interval, are drawn from the numbers compared here too.
     if let Some(paired) = v["paired"].as_array_mut() {
         for pair in paired {
             let pair = pair.as_object_mut().unwrap();
             pair.remove("a_lower_cloud_bill_usd_share");
             pair.remove("a_lower_cloud_bill_usd_per_useful_gpu_hour_share");
+            pair.retain(|key, _| !key.ends_with("_wilson95"));
         }
     }
     // The verdict names the reference GPU in its unit since: a word, not a number.

@@ -4,6 +4,7 @@
 
 use crate::model::output::{Output, PerOutput, Presence};
 use crate::model::sim::PlatformOutcome;
+use crate::model::stats::wilson_interval;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -18,6 +19,9 @@ pub struct PairedComparison {
     /// For each output a verdict ranks by, the share (0–1) of replications in which A's is
     /// below B's; `None` for the others.
     shares: PerOutput<Option<f64>>,
+    /// Each share's 95 % Wilson interval (a share of 100 % has no useful binomial standard
+    /// error); `None` where there is no share, or in a report written before them.
+    intervals: PerOutput<Option<(f64, f64)>>,
 }
 
 /// The outputs a verdict can rank by, in the table's order.
@@ -25,6 +29,11 @@ fn ranked() -> impl Iterator<Item = Output> {
     Output::ALL
         .into_iter()
         .filter(|o| o.row().ranking.is_some())
+}
+
+/// The key of a share's 95 % Wilson interval: `a_cheaper_share_wilson95`.
+fn interval_key(paired_key: &str) -> String {
+    format!("{paired_key}_wilson95")
 }
 
 /// Whether `output` is compared only where it was measured (absent from a comparison of
@@ -62,10 +71,17 @@ impl PairedComparison {
             let wins = pairs.clone().filter(|(a, b)| output.lower(a, b)).count();
             Some(if n > 0 { wins as f64 / n as f64 } else { 0.0 })
         });
+        let intervals = PerOutput::from_fn(|output| {
+            shares[output].map(|share| {
+                let n = n as u32;
+                wilson_interval((share * f64::from(n)).round() as u32, n)
+            })
+        });
         PairedComparison {
             a: a.to_string(),
             b: b.to_string(),
             shares,
+            intervals,
         }
     }
 
@@ -73,6 +89,12 @@ impl PairedComparison {
     /// output no verdict ranks by.
     pub fn lower_share(&self, output: Output) -> Option<f64> {
         self.shares[output]
+    }
+
+    /// The 95 % Wilson interval of [`PairedComparison::lower_share`], where the comparison has
+    /// it.
+    pub fn interval(&self, output: Output) -> Option<(f64, f64)> {
+        self.intervals[output]
     }
 
     /// The share of replications in which A's monthly TCO is below B's.
@@ -90,6 +112,9 @@ impl Serialize for PairedComparison {
         for output in ranked() {
             if let (Some(ranking), Some(share)) = (output.row().ranking, self.shares[output]) {
                 map.serialize_entry(ranking.paired_key, &share)?;
+                if let Some((lo, hi)) = self.intervals[output] {
+                    map.serialize_entry(&interval_key(ranking.paired_key), &[lo, hi])?;
+                }
             }
         }
         map.end()
@@ -109,6 +134,7 @@ impl<'de> Deserialize<'de> for PairedComparison {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let (mut a, mut b) = (None, None);
                 let mut shares = PerOutput::<Option<f64>>::default();
+                let mut intervals = PerOutput::<Option<(f64, f64)>>::default();
                 while let Some(key) = map.next_key::<String>()? {
                     let duplicate = || de::Error::custom(format_args!("duplicate field `{key}`"));
                     match key.as_str() {
@@ -116,11 +142,19 @@ impl<'de> Deserialize<'de> for PairedComparison {
                         "a" => a = Some(map.next_value()?),
                         "b" if b.is_some() => return Err(duplicate()),
                         "b" => b = Some(map.next_value()?),
-                        _ => match ranked()
-                            .find(|o| o.row().ranking.is_some_and(|r| r.paired_key == key))
-                        {
-                            Some(o) if shares[o].is_some() => return Err(duplicate()),
-                            Some(o) => shares[o] = Some(map.next_value()?),
+                        _ => match ranked().find_map(|o| {
+                            let paired = o.row().ranking?.paired_key;
+                            (paired == key)
+                                .then_some((o, false))
+                                .or_else(|| (interval_key(paired) == key).then_some((o, true)))
+                        }) {
+                            Some((o, false)) if shares[o].is_some() => return Err(duplicate()),
+                            Some((o, false)) => shares[o] = Some(map.next_value()?),
+                            Some((o, true)) if intervals[o].is_some() => return Err(duplicate()),
+                            Some((o, true)) => {
+                                let [lo, hi]: [f64; 2] = map.next_value()?;
+                                intervals[o] = Some((lo, hi));
+                            }
                             None => {
                                 map.next_value::<de::IgnoredAny>()?;
                             }
@@ -134,7 +168,12 @@ impl<'de> Deserialize<'de> for PairedComparison {
                         return Err(de::Error::missing_field(ranking.paired_key));
                     }
                 }
-                Ok(PairedComparison { a, b, shares })
+                Ok(PairedComparison {
+                    a,
+                    b,
+                    shares,
+                    intervals,
+                })
             }
         }
         deserializer.deserialize_map(PairedVisitor)
@@ -177,6 +216,12 @@ impl schemars::JsonSchema for PairedComparison {
                     generator.subschema_for::<f64>(),
                     ranking.paired_doc,
                     in_every_report(output),
+                );
+                add(
+                    &interval_key(ranking.paired_key),
+                    generator.subschema_for::<[f64; 2]>(),
+                    "The share's 95 % Wilson score interval, [low, high] (a share of 0 or 1 has no\nuseful binomial standard error).",
+                    false,
                 );
             }
         }

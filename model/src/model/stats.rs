@@ -91,6 +91,23 @@ pub fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len() as f64
 }
 
+/// The 95 % Wilson score interval of a share of `successes` in `n` trials: bounds in 0–1 that
+/// stay informative where the share is 0 or 1 (a binomial standard error is 0 there). (0, 1)
+/// when `n` is 0.
+pub fn wilson_interval(successes: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = f64::from(n);
+    let p = f64::from(successes.min(n as u32)) / n;
+    let z = normal_quantile(0.975);
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * libm::sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n));
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// Standard error of the mean (sample standard deviation ÷ √n); 0 for fewer than 2 values.
 pub fn standard_error(values: &[f64]) -> f64 {
     let n = values.len();
@@ -199,6 +216,27 @@ impl Histogram {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wilson_intervals_match_hand_computed_bounds() {
+        // 200 of 200: the lower bound is n ÷ (n + z²) = 200 ÷ 203.8415 = 0.98115, the upper 1.
+        let (lo, hi) = wilson_interval(200, 200);
+        assert!((lo - 0.981_154).abs() < 1e-5, "{lo}");
+        assert!((hi - 1.0).abs() < 1e-12, "{hi}");
+        // 0 of 40: the upper bound is z² ÷ (n + z²) = 3.8415 ÷ 43.8415 = 0.08762.
+        let (lo, hi) = wilson_interval(0, 40);
+        assert!(
+            lo.abs() < 1e-12 && (hi - 0.087_622).abs() < 1e-5,
+            "{lo} {hi}"
+        );
+        // 50 of 100: 0.5 ± 1.96 × √(0.25 ÷ 100 + 3.8415 ÷ 40,000) ÷ 1.038415 = 0.4038 – 0.5962.
+        let (lo, hi) = wilson_interval(50, 100);
+        assert!(
+            (lo - 0.403_8).abs() < 1e-4 && (hi - 0.596_2).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson_interval(0, 0), (0.0, 1.0));
+    }
 
     /// Selection among integers gives the sorted quantiles of the same numbers as floats
     /// exactly, ties, negative and large values and all, for every n and pair of levels.

@@ -53,6 +53,46 @@ pub struct Claim {
     pub value: f64,
     /// Its unit: "%", "$/GPU-hour", "$/month", "h".
     pub unit: String,
+    /// What a figure in dollars counts in the article's own words (the model's figure is read
+    /// on the same scope); absent for a figure that is not a cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<Scope>,
+}
+
+/// What a cost figure counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// The whole monthly cost: the cloud bill and the ops people.
+    WithPeople,
+    /// The cloud bill alone: ops people left out.
+    CloudBill,
+    /// The GPU time alone: no fees, people, storage or egress.
+    GpuTime,
+    /// Not a cost (a wait, a share, a ratio).
+    NotACost,
+}
+
+impl Scope {
+    /// Its key in `gpucost cases --format json`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Scope::WithPeople => "with_people",
+            Scope::CloudBill => "cloud_bill",
+            Scope::GpuTime => "gpu_time",
+            Scope::NotACost => "not_a_cost",
+        }
+    }
+
+    /// What it counts, in words.
+    pub fn text(self) -> &'static str {
+        match self {
+            Scope::WithPeople => "counts ops people (the whole monthly cost)",
+            Scope::CloudBill => "the cloud bill alone, ops people left out",
+            Scope::GpuTime => "GPU time alone, no fees, people, storage or egress",
+            Scope::NotACost => "not a cost",
+        }
+    }
 }
 
 /// The model's figure: how it is read from the preset's report, and its value there.
@@ -125,6 +165,36 @@ fn one() -> f64 {
 const WEEK_H: f64 = 168.0;
 
 impl Metric {
+    /// What the figure counts.
+    pub fn scope(&self) -> Scope {
+        let of_field = |field: &str| {
+            if field.starts_with("cloud_bill_") {
+                Scope::CloudBill
+            } else if let Some(category) = field.strip_prefix("breakdown_usd.") {
+                if category == Category::OpsPeople.key() {
+                    Scope::WithPeople
+                } else {
+                    Scope::CloudBill
+                }
+            } else if field.starts_with("usd_per_") || field == "monthly_tco_usd" {
+                Scope::WithPeople
+            } else {
+                Scope::NotACost
+            }
+        };
+        match self {
+            Metric::Value { field, .. }
+            | Metric::Saving { field, .. }
+            | Metric::Ratio { field, .. } => of_field(field),
+            Metric::GpuTimeSaving { .. }
+            | Metric::GpuTimePerUsefulHour { .. }
+            | Metric::FailureBurn { .. } => Scope::GpuTime,
+            Metric::ScalingEfficiency { .. } => Scope::NotACost,
+            // The payback view's cumulative cash is the monthly TCO's.
+            Metric::PaybackWeeks { .. } => Scope::WithPeople,
+        }
+    }
+
     /// The figure in `report` (a `gpucost eval` report as JSON), or why it cannot be read.
     pub fn of(&self, report: &Value) -> Result<f64, String> {
         match self {
@@ -321,6 +391,25 @@ pub fn shows_as_stored(case: &Case, recomputed: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_figure_in_dollars_is_read_on_the_scope_of_the_articles_claim() {
+        for case in cases() {
+            if let Some(scope) = case.claim.scope {
+                assert_eq!(case.model.metric.scope(), scope, "{}", case.story);
+            }
+        }
+        // Every figure that is a cost says what it counts.
+        for case in cases() {
+            if case.model.metric.scope() != Scope::NotACost {
+                assert!(
+                    case.claim.scope.is_some(),
+                    "{}: the article's scope",
+                    case.story
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_case_file_reads() {
