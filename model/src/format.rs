@@ -140,6 +140,16 @@ pub fn lower_first(label: &str) -> String {
     }
 }
 
+/// "EKS's", "AWS Batch's", "Batch, warm pool on 4-GPU nodes'": a name's possessive (an
+/// apostrophe alone after a plural's lowercase "s").
+pub fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -63,7 +63,7 @@ pub struct Claim {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
-    /// The whole monthly cost: the cloud bill and the ops people.
+    /// Counts the ops people (the whole monthly cost, or the people's own).
     WithPeople,
     /// The cloud bill alone: ops people left out.
     CloudBill,
@@ -87,7 +87,7 @@ impl Scope {
     /// What it counts, in words.
     pub fn text(self) -> &'static str {
         match self {
-            Scope::WithPeople => "counts ops people (the whole monthly cost)",
+            Scope::WithPeople => "counts ops people",
             Scope::CloudBill => "the cloud bill alone, ops people left out",
             Scope::GpuTime => "GPU time alone, no fees, people, storage or egress",
             Scope::NotACost => "not a cost",
@@ -170,11 +170,11 @@ impl Metric {
         let of_field = |field: &str| {
             if field.starts_with("cloud_bill_") {
                 Scope::CloudBill
-            } else if let Some(category) = field.strip_prefix("breakdown_usd.") {
-                if category == Category::OpsPeople.key() {
-                    Scope::WithPeople
-                } else {
-                    Scope::CloudBill
+            } else if let Some(key) = field.strip_prefix("breakdown_usd.") {
+                match Category::ALL.into_iter().find(|c| c.key() == key) {
+                    Some(Category::OpsPeople) => Scope::WithPeople,
+                    Some(c) if c.is_gpu_time() => Scope::GpuTime,
+                    _ => Scope::CloudBill,
                 }
             } else if field.starts_with("usd_per_") || field == "monthly_tco_usd" {
                 Scope::WithPeople

@@ -8,7 +8,7 @@
 //! the comparison paired); the share quoted is the one against its strongest rival, the platform
 //! it beats least often.
 
-use crate::format::{lower_first, percent, trim_number, usd};
+use crate::format::{lower_first, percent, possessive, trim_number, usd};
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
 use crate::model::output::{Output, Ranking, Unit};
 use crate::model::sensitivity::TornadoBar;
@@ -177,23 +177,32 @@ pub fn verdict(results: &Results, basis: &VerdictBasis) -> Verdict {
             .iter()
             .min_by(|a, b| a.minutes.total_cmp(&b.minutes))
             .expect("a platform over the allowance");
-        let on_cost = rank(results, basis, metric, &all, &phrase);
+        let on_cost = rank(results, basis, metric, &all, &phrase, false);
+        let allowance = allowance_text(basis);
+        let (worst, allowed) = minutes_pair(closest.minutes, basis);
+        let who = if all.len() == 1 {
+            format!(
+                "{} misses a service's p95 latency objective for longer than {allowance}:                  {worst} of {} over it, against {allowed}.",
+                closest.platform.name, closest.service
+            )
+        } else {
+            format!(
+                "each platform misses a service's p95 latency objective for longer than \
+                 {allowance}; {} comes closest, with {worst} of {} over it, against {allowed}.",
+                closest.platform.name, closest.service
+            )
+        };
         return Verdict {
             winner: None,
             tie: false,
             sentence: format!(
-                "No platform meets the SLO: {} {} comes closest, with {} of {} over it. On \
-                 cost alone: {}",
-                allowance_text(basis, over.len()),
-                closest.platform.name,
-                minutes_text(closest.minutes),
-                closest.service,
+                "No platform meets the SLO: {who} On cost alone: {}",
                 on_cost.sentence
             ),
             ..on_cost
         };
     }
-    let mut ranked = rank(results, basis, metric, &within, &phrase);
+    let mut ranked = rank(results, basis, metric, &within, &phrase, !over.is_empty());
     ranked.sentence += &left_out_text(basis, &over);
     ranked
 }
@@ -206,6 +215,7 @@ fn rank(
     metric: VerdictMetric,
     platforms: &[&PlatformResult],
     phrase: &str,
+    some_left_out: bool,
 ) -> Verdict {
     let none = |sentence: String| Verdict::undecided(metric, sentence);
     let only_one_within = platforms.len() == 1 && platforms.len() < results.platforms.len();
@@ -221,7 +231,12 @@ fn rank(
     let missing = metric.ranking().missing;
     let Some(&(leader, Some(leader_value))) = ranked.first() else {
         return none(format!(
-            "No platform has a cost {phrase}: each {missing} within the horizon."
+            "No platform{} has a cost {phrase}: each {missing} within the horizon.",
+            if some_left_out {
+                " within the SLO allowance"
+            } else {
+                ""
+            }
         ));
     };
     let lower_share = |a: &PlatformResult, b: &PlatformResult| {
@@ -334,26 +349,34 @@ fn rank(
     }
 }
 
-/// "each platform misses a service's p95 latency objective in more than the 0.5 % of minutes
-/// allowed (3.6 hours);" for `over` platforms over the allowance.
-fn allowance_text(basis: &VerdictBasis, over: usize) -> String {
+/// "the 0.5 % of minutes allowed": the allowance in words.
+fn allowance_text(basis: &VerdictBasis) -> String {
     basis.slo.as_ref().map_or(String::new(), |slo| {
-        format!(
-            "{} a service's p95 latency objective in more than the {} % of minutes allowed ({});",
-            if over == 1 {
-                "it misses"
-            } else {
-                "each platform misses"
-            },
-            trim_number(slo.pct),
-            minutes_text(slo.minutes)
-        )
+        format!("the {} % of minutes allowed", trim_number(slo.pct))
     })
 }
 
-/// " Left out: SageMaker endpoint, with 63 minutes of Chat over its p95 objective (median),
-/// above the allowance of 0.1 % of minutes (43 minutes)." for the platforms over the
-/// allowance; "" when none is.
+/// `minutes` over the objective and the allowance's minutes in words, with a decimal where
+/// whole minutes would read the same ("43.4 minutes" against "43.2 minutes").
+fn minutes_pair(minutes: f64, basis: &VerdictBasis) -> (String, String) {
+    let allowed = basis.slo.as_ref().map_or(0.0, |s| s.minutes);
+    let (a, b) = (minutes_text(minutes), minutes_text(allowed));
+    if a != b {
+        return (a, b);
+    }
+    let precise = |m: f64| {
+        if m >= 120.0 {
+            format!("{} hours", trim_number((m / 60.0 * 100.0).round() / 100.0))
+        } else {
+            format!("{} minutes", trim_number((m * 10.0).round() / 10.0))
+        }
+    };
+    (precise(minutes), precise(allowed))
+}
+
+/// " Left out for missing the SLO: SageMaker endpoint, with 63 minutes of Chat over its p95
+/// objective (medians), above the allowance of 0.1 % of minutes (43 minutes)." for the
+/// platforms over the allowance; "" when none is.
 fn left_out_text(basis: &VerdictBasis, over: &[OverAllowance]) -> String {
     if over.is_empty() {
         return String::new();
@@ -364,25 +387,30 @@ fn left_out_text(basis: &VerdictBasis, over: &[OverAllowance]) -> String {
             format!(
                 "{}, with {} of {} over its p95 objective",
                 o.platform.name,
-                minutes_text(o.minutes),
+                minutes_pair(o.minutes, basis).0,
                 o.service
             )
         })
         .collect();
+    // The allowance with as many decimals as the closest platform's minutes need.
+    let closest = over.iter().map(|o| o.minutes).fold(f64::INFINITY, f64::min);
     let slo = basis.slo.as_ref();
     format!(
         " Left out for missing the SLO: {} (medians), above the allowance of {} % of minutes \
          ({}).",
         each.join("; "),
         slo.map_or(String::new(), |s| trim_number(s.pct)),
-        slo.map_or(String::new(), |s| minutes_text(s.minutes))
+        minutes_pair(closest, basis).1
     )
 }
 
-/// "63 minutes", "1 minute", "3.6 hours".
+/// "63 minutes", "1 minute", "3.6 hours", "2 hours".
 fn minutes_text(minutes: f64) -> String {
     if minutes >= 120.0 {
-        format!("{:.1} hours", minutes / 60.0)
+        format!(
+            "{} hours",
+            trim_number((minutes / 60.0 * 10.0).round() / 10.0)
+        )
     } else if (minutes.round() - 1.0).abs() < f64::EPSILON {
         "1 minute".to_string()
     } else {
@@ -425,10 +453,10 @@ fn people_decide(
     let (paid, by) = (usd(people(winner)), usd(people(cheapest)));
     let decide = match (basis.ops_fte(&winner.name), basis.ops_fte(&cheapest.name)) {
         (Some(_), Some(_)) => format!(
-            "{}'s {} against {}'s {} at {} a year ({paid} against {by} a month)",
-            winner.name,
+            "{} {} against {} {} at {} a year ({paid} against {by} a month)",
+            possessive(&winner.name),
             basis.fte_text(&winner.name),
-            cheapest.name,
+            possessive(&cheapest.name),
             basis.fte_text(&cheapest.name),
             usd(basis.fte_cost_usd_per_year)
         ),
@@ -438,9 +466,10 @@ fn people_decide(
         ),
     };
     Some(format!(
-        " On the cloud bill alone, {} has the lower median ({} against {} {unit}): ops people \
+        " On the cloud bill alone, {} has the {} median ({} against {} {unit}): ops people \
          decide it, {decide}.",
         cheapest.name,
+        if within.len() > 2 { "lowest" } else { "lower" },
         row.unit.text(cheapest_bill),
         row.unit.text(winner_bill),
     ))
@@ -628,7 +657,7 @@ mod tests {
         assert_eq!(
             v.sentence,
             "SageMaker costs least per useful A100-hour: $1.50, 25 % less than EKS spot ($2.00); \
-             lower in 100 % of 4 runs. On the cloud bill alone, EKS spot has the lower median \
+             lower in 100 % of 4 runs. On the cloud bill alone, EKS spot has the lowest median \
              ($0.80 against $1.32 per useful A100-hour): ops people decide it, SageMaker's 0.1 \
              FTE against EKS spot's 0.5 FTE at $1,440 a year ($12 against $60 a month)."
         );
@@ -939,9 +968,9 @@ mod serving_tests {
         assert!(
             v.sentence.starts_with(&format!(
                 "No platform meets the SLO: each platform misses a service's p95 latency \
-                 objective in more than the 0.5 % of minutes allowed (7 minutes); {} comes \
-                 closest, with 9 minutes of {} over it. On cost alone: {} costs least per \
-                 million requests: $200.00",
+                 objective for longer than the 0.5 % of minutes allowed; {} comes closest, \
+                 with 9 minutes of {} over it, against 7 minutes. On cost alone: {} costs \
+                 least per million requests: $200.00",
                 names[1], service, names[0]
             )),
             "{}",

@@ -252,6 +252,50 @@ mod tests {
     }
 
     #[test]
+    fn a_mix_is_ranked_by_the_tco_only_where_the_platforms_do_the_same_work() {
+        use crate::model::fixtures::three_platforms;
+        use crate::model::monte_carlo::run_replication;
+        // Jobs and a service: a mix. Made-up outcomes with each platform's useful
+        // reference-GPU-hours: within 1 % of the most (990 and 995 of 1,000), the same work, so
+        // the monthly TCO; one at 980, 2 % under, so per useful GPU-hour.
+        let mut scenario = three_platforms();
+        scenario.services = preset("agent-traffic-spike").unwrap().scenario().services;
+        let basis = VerdictBasis::of(&scenario);
+        assert_eq!(basis.work, Work::Mixed);
+        let template = run_replication(&three_platforms(), 0);
+        let results = |hours: [f64; 3]| {
+            let outcomes: Vec<Vec<_>> = (0..4)
+                .map(|_| {
+                    (0..3)
+                        .map(|p| {
+                            let mut o = template[p].clone();
+                            o.useful_reference_gpu_hours = hours[p];
+                            o
+                        })
+                        .collect()
+                })
+                .collect();
+            Results::from_outcomes(&scenario, &outcomes)
+        };
+        let same = results([1_000.0, 990.0, 995.0]);
+        assert_eq!(basis.metric(&same), VerdictMetric::MONTHLY_TCO);
+        let different = results([1_000.0, 980.0, 995.0]);
+        assert_eq!(
+            basis.metric(&different),
+            VerdictMetric::USD_PER_USEFUL_GPU_HOUR
+        );
+        // People not counted: the cloud bill's twin of each.
+        let mut without_people = scenario.clone();
+        without_people.verdict.count_people = false;
+        let basis = VerdictBasis::of(&without_people);
+        assert_eq!(basis.metric(&same).output(), Output::CloudBillUsd);
+        assert_eq!(
+            basis.metric(&different).output(),
+            Output::CloudBillUsdPerUsefulGpuHour
+        );
+    }
+
+    #[test]
     fn the_gpu_is_named_only_in_a_unit_of_reference_gpu_hours() {
         assert_eq!(
             name_gpu(Output::UsdPerUsefulGpuHour, "A100", "per useful GPU-hour"),

@@ -7,14 +7,17 @@
 //!   by (1 ± [`FLIP_SWING_PCT`] %); the swing is how far the median paired difference moves
 //!   between the two, and the [`FLIP_INPUTS`] widest are searched.
 //! - **The flip value.** From the input's value toward the end of its range where the
-//!   winner's lead shrinks (the page's slider range, else its valid range within ÷10 to ×10),
-//!   the end is evaluated first; where the lead holds there, no value in the range flips it.
-//!   Else [`FLIP_BISECTIONS`] bisections find where the median paired difference crosses zero.
+//!   winner's lead shrinks (its valid range within ÷10 to ×10, widened to the page's slider
+//!   range), the end is evaluated first; where the lead holds there, no value in the range
+//!   flips it. Else [`FLIP_BISECTIONS`] bisections find where the median paired difference
+//!   crosses zero: where the rival becomes the cheaper in most runs. (The verdict stops calling
+//!   a winner earlier, once it is lower in under 90 % of the runs; "it holds" is about the
+//!   median, as the verdict's ranking is.)
 //!
 //! Every evaluation runs the same replications of the winner and the rival alone (common
 //! random numbers), so a difference is the input's effect, not noise between runs.
 
-use crate::format::{lower_first, trim_number};
+use crate::format::{lower_first, possessive, trim_number};
 use crate::model::knobs::{Knob, Table, KNOBS};
 use crate::model::monte_carlo::{run_replication, Results};
 use crate::model::scenario::Scenario;
@@ -33,8 +36,14 @@ pub const FLIP_INPUTS: usize = 2;
 pub const FLIP_BISECTIONS: u32 = 8;
 /// Most replications per evaluation (fewer where the scenario has fewer).
 pub const FLIP_REPS_MAX: u32 = 8;
-/// The ops FTE share's searched range.
-const OPS_FTE_RANGE: (f64, f64) = (0.0, 2.0);
+/// The ops FTE share's searched range: 0 to 2 FTE, or to 10 times the share where that is more.
+fn ops_fte_range(current: f64) -> (f64, f64) {
+    (0.0, (10.0 * current).max(2.0))
+}
+
+/// What a replication in which one platform has no value counts as: far beyond any cost, yet
+/// finite, so that a median over such replications stays a number.
+const NO_VALUE: f64 = 1e300;
 
 /// One input searched, and where it flips the winner.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -132,8 +141,7 @@ impl Candidate {
         VerdictFlip {
             input: input.to_string(),
             label: match &platform {
-                Some(name) if name.ends_with('s') => format!("{name}' {what}"),
-                Some(name) => format!("{name}'s {what}"),
+                Some(name) => format!("{} {what}", possessive(name)),
                 None => format!("the {what}"),
             },
             platform,
@@ -166,6 +174,8 @@ fn candidates(pair: &Scenario) -> Vec<Candidate> {
                     one.platforms = vec![pair.platforms[i].clone()];
                     (k.get)(&one)
                 }
+                // The offered load unrounded (its slider shows it rounded).
+                _ if knob.id == "utilization" => pair.offered_utilization() * 100.0,
                 _ => (knob.get)(pair),
             };
             if let Some(range) = knob_range(knob, current) {
@@ -183,7 +193,7 @@ fn candidates(pair: &Scenario) -> Vec<Candidate> {
             out.push(Candidate {
                 lever: Lever::OpsFte(i),
                 current,
-                range: OPS_FTE_RANGE,
+                range: ops_fte_range(current),
             });
         }
     }
@@ -218,8 +228,8 @@ fn difference_of(metric: VerdictMetric, outcomes: &[PlatformOutcome]) -> f64 {
     let measure = metric.output().row().measure;
     match (measure(&outcomes[0]), measure(&outcomes[1])) {
         (Some(w), Some(v)) => v - w,
-        (Some(_), None) => f64::MAX,
-        (None, Some(_)) => f64::MIN,
+        (Some(_), None) => NO_VALUE,
+        (None, Some(_)) => -NO_VALUE,
         (None, None) => 0.0,
     }
 }
@@ -424,12 +434,23 @@ impl FlipRun {
         let mut ranked = std::mem::take(&mut self.ranked);
         ranked.sort_by(|a, b| (b.2 - b.1).abs().total_cmp(&(a.2 - a.1).abs()));
         // Each searched toward the end where the lead shrinks (rising where +20 % shrinks it).
+        // An input already at the end of its range on that side has nothing to search.
+        let candidates = &self.candidates;
         self.searched = ranked
             .into_iter()
-            .take(FLIP_INPUTS)
             .map(|(c, low, high)| (c, high < low))
-            .rev()
+            .filter(|&(c, rising)| {
+                let (current, (min, max)) = (candidates[c].current, candidates[c].range);
+                if rising {
+                    max > current
+                } else {
+                    min < current
+                }
+            })
+            .take(FLIP_INPUTS)
             .collect();
+        // Popped from the end: the widest first.
+        self.searched.reverse();
         self.next_search();
     }
 
@@ -486,7 +507,13 @@ pub fn flip_of(
 ) -> Option<VerdictFlip> {
     let mut run = FlipRun::for_verdict(scenario, basis, results)?;
     let winner = run.pair.platforms[0].name.clone();
-    let at = platform.map(|name| usize::from(name != winner));
+    let rival = run.pair.platforms[1].name.clone();
+    let at = match platform {
+        None => None,
+        Some(name) if name == winner => Some(0),
+        Some(name) if name == rival => Some(1),
+        Some(_) => return None,
+    };
     let candidate = run.candidates.iter().position(|c| match c.lever {
         Lever::Shared(k) => k.id == input && at.is_none(),
         Lever::Own(k, i) => k.id == input && at == Some(i),
