@@ -257,6 +257,19 @@ export async function measureSingleFile(singleFile = process.env.SINGLE_FILE ?? 
   }
 }
 
+/** The passes after a run alone (the tornado, what would flip the verdict), for a quick look. */
+export async function measureSensitivity(distDir = process.env.DIST ?? 'dist') {
+  const server = await serveDist(distDir);
+  const browser = await launchBrowser();
+  try {
+    const base = `http://127.0.0.1:${server.address().port}${SUB_PATH}`;
+    return { sensitivity: await tornado(browser, base), flips: await flipsPass(browser, base) };
+  } finally {
+    await browser.close();
+    await stopServer(server);
+  }
+}
+
 /** Every figure of the page. */
 export async function measurePage(distDir = process.env.DIST ?? 'dist') {
   const server = await serveDist(distDir);
