@@ -31,7 +31,7 @@ mod cli {
     use gpucost::workbench::edit::apply_edits;
     use gpucost::workbench::presets::{preset, presets, DEFAULT};
     use gpucost::workbench::report::{report_csv, report_json_text};
-    use gpucost::workbench::verdict::{verdict, VerdictMetric};
+    use gpucost::workbench::verdict::verdict;
     use gpucost::workbench::verdict_basis::VerdictBasis;
     use gpucost::workbench::verdict_flips::{verdict_flips, VerdictFlips};
 
@@ -659,11 +659,7 @@ mod cli {
         // The cost of the work, as the verdict ranks it (per useful reference-GPU-hour where
         // it ranks by the monthly TCO, which has its own column).
         let per_work = basis.per_work(results);
-        let header = match per_work {
-            VerdictMetric::USD_PER_MILLION_REQUESTS => "$/M requests".to_string(),
-            VerdictMetric::USD_PER_COMPLETED_RUN => "$/pipeline run".to_string(),
-            metric => basis.name_gpu(metric.output(), "$/useful GPU-h"),
-        };
+        let header = basis.per_work_title(per_work);
         let mut out = format!(
             "{:<40} {:>34} {:>12} {:>10} {:>16} {:>8} {:>12}\n",
             "platform",

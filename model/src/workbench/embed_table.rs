@@ -6,7 +6,6 @@
 
 use crate::format::{usd, usd_cents};
 use crate::model::monte_carlo::{PlatformResult, Results};
-use crate::model::output::Output;
 use crate::workbench::verdict::VerdictMetric;
 use crate::workbench::verdict_basis::VerdictBasis;
 use serde::Serialize;
@@ -46,11 +45,7 @@ impl EmbedTable {
     pub fn of(results: &Results, basis: &VerdictBasis) -> EmbedTable {
         let per_work = basis.per_work(results);
         let output = per_work.output();
-        let title = match output {
-            Output::UsdPerMillionRequests => "$/M requests".to_string(),
-            Output::UsdPerCompletedRun => "$/pipeline run".to_string(),
-            _ => basis.name_gpu(output, "$/useful GPU-h"),
-        };
+        let title = basis.per_work_title(per_work);
         EmbedTable {
             columns: [
                 "Platform".to_string(),

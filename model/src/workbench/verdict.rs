@@ -182,7 +182,8 @@ pub fn verdict(results: &Results, basis: &VerdictBasis) -> Verdict {
         let (worst, allowed) = minutes_pair(closest.minutes, basis);
         let who = if all.len() == 1 {
             format!(
-                "{} misses a service's p95 latency objective for longer than {allowance}:                  {worst} of {} over it, against {allowed}.",
+                "{} misses a service's p95 latency objective for longer than {allowance}: \
+                 {worst} of {} over it, against {allowed}.",
                 closest.platform.name, closest.service
             )
         } else {
@@ -959,6 +960,24 @@ mod serving_tests {
         );
         let v = verdict(&results, &VerdictBasis::of(&lenient));
         assert_eq!(v.winner.as_ref(), Some(&names[0]));
+    }
+
+    #[test]
+    fn a_lone_platform_over_the_allowance_is_named_in_one_plain_sentence() {
+        let mut scenario = one_day();
+        scenario.platforms.truncate(1);
+        let mut outcome = run_replication(&scenario, 0).remove(0);
+        outcome.services[0].slo_violation_minutes = 30.0;
+        let results = Results::from_outcomes(&scenario, &vec![vec![outcome]; 4]);
+        let v = verdict(&results, &VerdictBasis::of(&scenario));
+        assert_eq!(v.winner, None);
+        let expected = format!(
+            "No platform meets the SLO: {} misses a service's p95 latency objective for longer \
+             than the 0.5 % of minutes allowed: 30 minutes of {} over it, against 7 minutes. On \
+             cost alone: ",
+            scenario.platforms[0].name, scenario.services[0].name
+        );
+        assert!(v.sentence.starts_with(&expected), "{}", v.sentence);
     }
 
     #[test]

@@ -146,6 +146,16 @@ impl VerdictBasis {
         }
     }
 
+    /// A table's short column title for `per_work` ([`VerdictBasis::per_work`]):
+    /// "$/useful A100-h", "$/M requests", "$/pipeline run".
+    pub fn per_work_title(&self, per_work: VerdictMetric) -> String {
+        match per_work.output() {
+            Output::UsdPerMillionRequests => "$/M requests".to_string(),
+            Output::UsdPerCompletedRun => "$/pipeline run".to_string(),
+            output => self.name_gpu(output, "$/useful GPU-h"),
+        }
+    }
+
     /// The metric for the scenario's work.
     fn for_the_work(&self, results: &Results) -> VerdictMetric {
         match self.work {
