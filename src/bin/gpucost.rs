@@ -645,7 +645,7 @@ mod cli {
             .flatten();
         Ok(match args.format {
             Format::Json => report_json_text(&scenario, &results, flips.as_ref()),
-            Format::Csv => report_csv(&results).trim_end().to_string(),
+            Format::Csv => report_csv(&scenario, &results).trim_end().to_string(),
             Format::Table => table(&scenario, &results, flips.as_ref()),
         })
     }

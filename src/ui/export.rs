@@ -62,7 +62,8 @@ pub fn ExportBar(
             return;
         };
         let outcome = if csv {
-            download_text("gpucost-results.csv", "text/csv", &report_csv(&r))
+            let text = scenario.with_untracked(|s| report_csv(s, &r));
+            download_text("gpucost-results.csv", "text/csv", &text)
         } else {
             let text = scenario
                 .with_untracked(|s| flips.with_untracked(|f| report_json_text(s, &r, f.as_ref())));

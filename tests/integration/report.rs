@@ -31,7 +31,7 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
     run.run_batch(8);
     let results = run.results();
     let json = serde_json::to_value(report(&scenario, &results)).unwrap();
-    let csv = report_csv(&results);
+    let csv = report_csv(&scenario, &results);
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     assert_eq!(
         reader
@@ -55,6 +55,7 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
     let n = platforms.len();
     let mut rows = 0;
     let mut metrics = std::collections::BTreeSet::new();
+    let mut units = std::collections::BTreeMap::new();
     for record in reader.records() {
         let r = record.unwrap();
         rows += 1;
@@ -64,11 +65,12 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
             .expect("platform");
         let number =
             |i: usize| -> Option<f64> { (!r[i].is_empty()).then(|| r[i].parse().unwrap()) };
-        assert_eq!(&r[7], "8");
-        assert_eq!(&r[8], json["engine_version"].as_str().unwrap());
+        assert_eq!(&r[8], "8");
+        assert_eq!(&r[9], json["engine_version"].as_str().unwrap());
+        units.insert(r[1].to_string(), r[2].to_string());
         if let Some(category) = r[1].strip_prefix("breakdown_usd.") {
             assert_eq!(
-                number(2),
+                number(3),
                 p["breakdown_usd"][category].as_f64(),
                 "{}",
                 &r[1]
@@ -80,7 +82,7 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
         }) {
             // A paired share: `<csv key>.<other platform>` is `paired`'s `<paired key>`.
             let share = &pair(&r[0], other)[ranking.paired_key];
-            assert_eq!(number(2), share.as_f64(), "{}", &r[1]);
+            assert_eq!(number(3), share.as_f64(), "{}", &r[1]);
         } else {
             // `pipelines.<name>.<path>` in that pipeline's entry, the rest by name.
             let s = match r[1].strip_prefix("pipelines.") {
@@ -99,9 +101,43 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
                     &p[&r[1]]
                 }
             };
-            for (i, stat) in [(2, "mean"), (3, "p5"), (4, "p50"), (5, "p95"), (6, "se")] {
+            for (i, stat) in [(3, "mean"), (4, "p5"), (5, "p50"), (6, "p95"), (7, "se")] {
                 assert_eq!(number(i), s[stat].as_f64(), "{} {stat}", &r[1]);
             }
+        }
+    }
+    // Each row says its unit, naming the reference GPU where it counts reference-GPU-hours.
+    let gpu = scenario.reference_gpu.trim();
+    for (metric, unit) in [
+        ("monthly_tco_usd", "USD per month".to_string()),
+        (
+            "usd_per_useful_gpu_hour",
+            format!("USD per useful {gpu}-hour"),
+        ),
+        (
+            "cloud_bill_usd_per_useful_gpu_hour",
+            format!("USD per useful {gpu}-hour"),
+        ),
+        ("useful_gpu_hours", format!("{gpu}-hours")),
+        (
+            "usd_per_successful_job",
+            "USD per successful job".to_string(),
+        ),
+        ("utilization", "share (0-1)".to_string()),
+        ("queue_wait_p95_min", "minutes".to_string()),
+        ("breakdown_usd.useful_compute", "USD per month".to_string()),
+    ] {
+        assert_eq!(units.get(metric), Some(&unit), "{metric}");
+    }
+    for (metric, unit) in &units {
+        if metric.starts_with("cheaper_than.") || metric.starts_with("lower_") {
+            assert_eq!(unit, "share (0-1)", "{metric}");
+        }
+        if metric.ends_with("usd_per_million_requests") {
+            assert_eq!(unit, "USD per million requests", "{metric}");
+        }
+        if metric.ends_with(".usd_per_pipeline_run") {
+            assert_eq!(unit, "USD per completed run", "{metric}");
         }
     }
     // 21 summaries + 20 categories + 4 × (n − 1) comparisons (TCO, per useful GPU-hour and

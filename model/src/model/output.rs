@@ -26,8 +26,8 @@ use std::ops::{Index, IndexMut};
 pub enum Unit {
     /// USD per 730-hour month.
     UsdPerMonth,
-    /// USD per unit of work (a useful GPU-hour, a job), shown to the cent.
-    Usd,
+    /// USD per unit of work ("useful GPU-hour", "successful job"), shown to the cent.
+    UsdPer(&'static str),
     /// A share, 0–1, shown as a percentage.
     Share,
     /// Minutes, shown in the unit that reads best.
@@ -45,7 +45,7 @@ impl Unit {
     pub fn text(self, value: f64) -> String {
         match self {
             Unit::UsdPerMonth => usd(value),
-            Unit::Usd => usd_cents(value),
+            Unit::UsdPer(_) => usd_cents(value),
             Unit::Share => percent(value),
             Unit::Minutes => wait(value),
             Unit::Ratio => format!("×{value:.2}"),
@@ -56,16 +56,17 @@ impl Unit {
         }
     }
 
-    /// Its symbol in the docs (`USD/month`, `min`…).
-    pub fn symbol(self) -> &'static str {
+    /// Its name in words, as the CSV's `unit` column gives it ("USD per month", "USD per
+    /// useful GPU-hour"); the reference GPU is named by the caller, who knows it.
+    pub fn name(self) -> String {
         match self {
-            Unit::UsdPerMonth => "USD/month",
-            Unit::Usd => "USD",
-            Unit::Share => "share",
-            Unit::Minutes => "min",
-            Unit::GpuHours => "GPU-h",
-            Unit::Count => "count",
-            Unit::Ratio => "ratio",
+            Unit::UsdPerMonth => "USD per month".into(),
+            Unit::UsdPer(what) => format!("USD per {what}"),
+            Unit::Share => "share (0-1)".into(),
+            Unit::Minutes => "minutes".into(),
+            Unit::GpuHours => "GPU-hours".into(),
+            Unit::Count => "count".into(),
+            Unit::Ratio => "ratio".into(),
         }
     }
 }
@@ -321,7 +322,7 @@ outputs! {
     /// USD per useful reference-GPU-hour; `None` when no replication did useful work.
     UsdPerUsefulGpuHour => usd_per_useful_gpu_hour: WhereMeasured {
         label: "$ per useful GPU-hour",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("useful GPU-hour"),
         measure: |o| o.usd_per_useful_gpu_hour,
         card: Some(Card {
             section: Section::Headline,
@@ -345,7 +346,7 @@ outputs! {
     /// when no replication did useful work.
     CloudBillUsdPerUsefulGpuHour => cloud_bill_usd_per_useful_gpu_hour: WhereMeasured {
         label: "Cloud bill per useful GPU-hour",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("useful GPU-hour"),
         measure: |o| cloud_bill_share(o, o.usd_per_useful_gpu_hour),
         card: None,
         ranking: Some(Ranking {
@@ -362,7 +363,7 @@ outputs! {
     /// USD per successful job; `None` when no job finished.
     UsdPerSuccessfulJob => usd_per_successful_job: WhereMeasured {
         label: "$ per successful job",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("successful job"),
         measure: |o| o.usd_per_successful_job,
         card: Some(Card {
             section: Section::Headline,
@@ -378,7 +379,7 @@ outputs! {
     /// scenario has services and a replication answered a request.
     UsdPerMillionRequests => usd_per_million_requests: MeasuredWhere(|scenario, _| !scenario.services.is_empty()) {
         label: "$ per million requests",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("million requests"),
         measure: |o| o.usd_per_million_requests,
         card: Some(Card {
             section: Section::Headline,
@@ -402,7 +403,7 @@ outputs! {
     /// where `usd_per_million_requests` is.
     CloudBillUsdPerMillionRequests => cloud_bill_usd_per_million_requests: MeasuredWhere(|scenario, _| !scenario.services.is_empty()) {
         label: "Cloud bill per million requests",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("million requests"),
         measure: |o| cloud_bill_share(o, o.usd_per_million_requests),
         card: None,
         ranking: Some(Ranking {
@@ -420,7 +421,7 @@ outputs! {
     /// completed; only where the scenario has pipelines and a replication completed a run.
     UsdPerCompletedRun => usd_per_completed_run: MeasuredWhere(|scenario, _| !scenario.pipelines.is_empty()) {
         label: "$ per completed pipeline run",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("completed pipeline run"),
         measure: |o| o.usd_per_completed_run,
         card: Some(Card {
             section: Section::Headline,
@@ -444,7 +445,7 @@ outputs! {
     /// `usd_per_completed_run` is.
     CloudBillUsdPerCompletedRun => cloud_bill_usd_per_completed_run: MeasuredWhere(|scenario, _| !scenario.pipelines.is_empty()) {
         label: "Cloud bill per completed pipeline run",
-        unit: Unit::Usd,
+        unit: Unit::UsdPer("completed pipeline run"),
         measure: |o| cloud_bill_share(o, o.usd_per_completed_run),
         card: None,
         ranking: Some(Ranking {

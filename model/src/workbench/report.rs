@@ -4,7 +4,7 @@
 
 use crate::model::budget::CutOff;
 use crate::model::monte_carlo::{PairedComparison, PlatformResult, Results};
-use crate::model::output::Output;
+use crate::model::output::{Output, Unit};
 use crate::model::payback::{self, Payback};
 use crate::model::scenario::Scenario;
 use crate::model::split::SplitWorkload;
@@ -101,15 +101,17 @@ pub fn report_json_text(
 }
 
 /// The CSV header.
-pub const CSV_HEADER: &str = "platform,metric,mean,p5,p50,p95,se,replications,engine_version";
+pub const CSV_HEADER: &str = "platform,metric,unit,mean,p5,p50,p95,se,replications,engine_version";
 
-/// The results as CSV: for each platform, one row per output it has (mean, p5, p50, p95, se; in
+/// The results of `scenario` as CSV: for each platform, one row per output it has (its unit in
+/// words, naming the reference GPU where it counts reference-GPU-hours; mean, p5, p50, p95, se; in
 /// the table of outputs' order, [`crate::model::output`]), each pipeline's
 /// `pipelines.<name>.<metric>`, one per cost category (`breakdown_usd.<category>`, mean monthly
 /// USD) and one per paired comparison and output a verdict ranks by (`cheaper_than.<other
 /// platform>` on TCO, `lower_usd_per_useful_gpu_hour_than.<other platform>`: shares of
 /// replications); an output no replication could measure has empty cells.
-pub fn report_csv(results: &Results) -> String {
+pub fn report_csv(scenario: &Scenario, results: &Results) -> String {
+    let basis = VerdictBasis::of(scenario);
     let mut out = String::from(CSV_HEADER);
     out.push('\n');
     let tail = format!(
@@ -119,35 +121,54 @@ pub fn report_csv(results: &Results) -> String {
     );
     for p in &results.platforms {
         let name = csv_cell(&p.name);
-        let row = |out: &mut String, metric: &str, summary: Option<&Summary>| {
+        let row = |out: &mut String, metric: &str, unit: &str, summary: Option<&Summary>| {
             let cells = summary.map_or(",,,,".to_string(), |s| {
                 format!("{},{},{},{},{}", s.mean, s.p5, s.p50, s.p95, s.se)
             });
-            let _ = writeln!(out, "{name},{metric},{cells},{tail}");
+            let _ = writeln!(out, "{name},{metric},{},{cells},{tail}", csv_cell(unit));
         };
         // The outputs the JSON carries (one measured nowhere has empty cells).
         for output in Output::ALL.into_iter().filter(|&o| p.reports(o)) {
-            row(&mut out, output.key(), p.get(output).as_ref());
+            let unit = basis.name_gpu(output, &output.row().unit.name());
+            row(&mut out, output.key(), &unit, p.get(output).as_ref());
         }
         for q in &p.pipelines {
-            for (metric, summary) in [
-                ("end_to_end_hours.p50", q.end_to_end_hours.p50.as_ref()),
-                ("end_to_end_hours.p95", q.end_to_end_hours.p95.as_ref()),
-                ("usd_per_pipeline_run", q.usd_per_pipeline_run.as_ref()),
-                ("runs_completed", Some(&q.runs_completed)),
-                ("runs_failed", Some(&q.runs_failed)),
+            for (metric, unit, summary) in [
+                (
+                    "end_to_end_hours.p50",
+                    "hours",
+                    q.end_to_end_hours.p50.as_ref(),
+                ),
+                (
+                    "end_to_end_hours.p95",
+                    "hours",
+                    q.end_to_end_hours.p95.as_ref(),
+                ),
+                (
+                    "usd_per_pipeline_run",
+                    "USD per completed run",
+                    q.usd_per_pipeline_run.as_ref(),
+                ),
+                ("runs_completed", "count", Some(&q.runs_completed)),
+                ("runs_failed", "count", Some(&q.runs_failed)),
             ] {
                 row(
                     &mut out,
                     &csv_cell(&format!("pipelines.{}.{metric}", q.name)),
+                    unit,
                     summary,
                 );
             }
         }
+        let month = Unit::UsdPerMonth.name();
         for (category, usd) in p.breakdown_usd.iter() {
             let category = category.key();
-            let _ = writeln!(out, "{name},breakdown_usd.{category},{usd},,,,,{tail}");
+            let _ = writeln!(
+                out,
+                "{name},breakdown_usd.{category},{month},{usd},,,,,{tail}"
+            );
         }
+        let share_unit = Unit::Share.name();
         for pair in results.paired.iter().filter(|c| c.a == p.name) {
             for output in Output::ALL {
                 if let (Some(ranking), Some(share)) =
@@ -155,7 +176,7 @@ pub fn report_csv(results: &Results) -> String {
                 {
                     let _ = writeln!(
                         out,
-                        "{name},{},{share},,,,,{tail}",
+                        "{name},{},{share_unit},{share},,,,,{tail}",
                         csv_cell(&format!("{}.{}", ranking.csv_key, pair.b)),
                     );
                 }
