@@ -21,7 +21,7 @@ const WINDOW_MAX_JOBS: f64 = 5_000.0;
 /// Hours of the window shown for `s`: two days, or the whole hours in which about
 /// [`WINDOW_MAX_JOBS`] jobs arrive (at least one).
 fn window_hours(s: &Scenario) -> f64 {
-    let per_day = s.expected_jobs() / s.horizon_days.max(1e-9);
+    let per_day = s.expected_jobs() / s.simulated_days().max(1e-9);
     let days = (WINDOW_S as f64 / 86_400.0).min(WINDOW_MAX_JOBS / per_day.max(1e-9));
     (days * 24.0).floor().clamp(1.0, WINDOW_S as f64 / 3_600.0)
 }
@@ -53,8 +53,11 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             // Only the window is drawn, and the simulation is causal with per-class, per-node
             // and per-job random streams: simulating just the window gives the same first two
             // days at a bounded cost, whatever the horizon.
+            // It shows a run's start, from an empty cluster: the warm-up's, where there is one
+            // (a picture of how nodes and jobs move, not a measured figure).
             let mut window = s.clone();
-            window.horizon_days = window.horizon_days.min(window_hours(s) / 24.0);
+            window.horizon_days = window.simulated_days().min(window_hours(s) / 24.0);
+            window.warmup_days = 0.0;
             let jobs = generate_jobs(&window, 0);
             Some(simulate_platform_timeline(&window, p, 0, &jobs).1)
         })
@@ -69,7 +72,14 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
     view! {
         <figure class="chart timeline">
             <figcaption>
-                {move || format!("Nodes and jobs in {} of one run", scenario.with(|s| window_text(window_hours(s).min(s.horizon_days * 24.0))))}
+                {move || scenario.with(|s| {
+                    let shown = window_text(window_hours(s).min(s.simulated_days() * 24.0));
+                    if s.warmup_days > 0.0 {
+                        format!("Nodes and jobs in {shown} of one run, from an empty cluster: its warm-up, before the measured window")
+                    } else {
+                        format!("Nodes and jobs in {shown} of one run")
+                    }
+                })}
             </figcaption>
             <div class="control inline">
                 <label for="timeline-platform">"Platform shown"</label>

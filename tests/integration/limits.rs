@@ -42,6 +42,13 @@ fn horizon_replications_classes_platforms_nodes_and_gpus_at_their_limits() {
         &["horizon_days", "366"],
     );
     at_the_limit(
+        limits::WARMUP_DAYS_MAX,
+        limits::WARMUP_DAYS_MAX + 0.5,
+        |s, d| s.warmup_days = d,
+        &["warmup_days", "90"],
+    );
+    at_the_limit(0.0, -0.5, |s, d| s.warmup_days = d, &["warmup_days"]);
+    at_the_limit(
         limits::REPLICATIONS_MAX,
         limits::REPLICATIONS_MAX + 1,
         |s, n| s.replications = n,

@@ -43,3 +43,4 @@ mod staging;
 mod support;
 mod teams;
 mod verdict_flips;
+mod warmup;

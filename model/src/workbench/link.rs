@@ -55,6 +55,7 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
     let doc = match &scenario.replay {
         Some(_) => serde_json::to_value(Scenario {
             horizon_days: scenario.horizon_days,
+            warmup_days: scenario.warmup_days,
             replications: scenario.replications,
             seed: scenario.seed,
             reference_gpus: scenario.reference_gpus,

@@ -3,6 +3,8 @@
 
 /// Longest horizon, days.
 pub const HORIZON_DAYS_MAX: f64 = 366.0;
+/// Longest warm-up before the measured window, days.
+pub const WARMUP_DAYS_MAX: f64 = 90.0;
 /// Most Monte Carlo replications.
 pub const REPLICATIONS_MAX: u32 = 10_000;
 /// Most job classes.

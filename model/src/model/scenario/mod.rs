@@ -45,8 +45,13 @@ pub use verdict_settings::{VerdictSettings, SLO_ALLOWANCE_PCT_DEFAULT};
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Scenario {
-    /// Simulated time, days (default 30).
+    /// The measured window, days (default 30): every cost, count and wait is of this window.
     pub horizon_days: f64,
+    /// Simulated time before the measured window, days (absent: 0, none): the cluster fills
+    /// with the work under way in any month but the first, and nothing of this time is
+    /// measured.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub warmup_days: f64,
     /// Monte Carlo replications (default 200).
     pub replications: u32,
     /// Seed of every random stream.
@@ -132,6 +137,7 @@ impl Default for Scenario {
     fn default() -> Self {
         Scenario {
             horizon_days: 30.0,
+            warmup_days: 0.0,
             replications: 200,
             seed: 1,
             reference_gpus: 16,
@@ -918,7 +924,12 @@ impl Scenario {
             .iter()
             .map(|c| c.arrivals.jobs_per_day())
             .sum::<f64>()
-            * self.horizon_days
+            * self.simulated_days()
+    }
+
+    /// Days simulated: the warm-up, then the measured window.
+    pub fn simulated_days(&self) -> f64 {
+        self.warmup_days + self.horizon_days
     }
 
     /// Reads a scenario from JSON text; a wrong type or unknown field is reported with the path

@@ -23,10 +23,10 @@ pub struct Job {
     pub attempt_seed: u64,
 }
 
-/// All jobs submitted within the horizon in replication `replication`, in submission order
-/// (ties by class, then by draw order).
+/// All jobs submitted within the warm-up and the horizon in replication `replication`, in
+/// submission order (ties by class, then by draw order).
 pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
-    let horizon_s = scenario.horizon_days * DAY_S;
+    let horizon_s = scenario.simulated_days() * DAY_S;
     if let Some(replay) = &scenario.replay {
         return replay_jobs(scenario, replay, replication, horizon_s);
     }

@@ -27,14 +27,15 @@ pub(super) struct JobSummary {
 }
 
 impl JobSummary {
-    /// The summary of `jobs` (in arrival order) with their `states` at `horizon`, s.
+    /// The summary of `jobs` (in arrival order) with their `states` at `horizon`, s, of the
+    /// window that opens at `from` (the jobs running or waiting at the horizon: all of them).
     ///
-    /// Queue waits of every job submitted, whole seconds: to the start of its first compute,
+    /// Queue waits of every job submitted in the window, whole seconds: to the start of its first compute,
     /// or to the horizon for a job that has not started computing by then (still queued,
     /// provisioning or pulling: its wait so far, a lower bound; leaving those jobs out made an
     /// overloaded platform's waits look short, or zero when none started). The pulls are
     /// summed in job order from −0.0, as `Iterator::sum` does.
-    pub fn of(jobs: &[Job], states: &[JobState], horizon: i64) -> JobSummary {
+    pub fn of(jobs: &[Job], states: &[JobState], from: i64, horizon: i64) -> JobSummary {
         let mut waits: Vec<i64> = Vec::with_capacity(states.len());
         let mut pull_total = -0.0;
         let mut stage_total = 0i64;
@@ -46,6 +47,14 @@ impl JobSummary {
                 break;
             }
             if s.submitted_s >= horizon {
+                continue;
+            }
+            match s.phase {
+                Phase::Running => running += 1,
+                Phase::Waiting | Phase::Holding | Phase::BackingOff => waiting += 1,
+                Phase::Done | Phase::GaveUp | Phase::Unsubmitted => {}
+            }
+            if s.submitted_s < from {
                 continue;
             }
             waits.push(wait_s(s, horizon));
@@ -70,11 +79,6 @@ impl JobSummary {
                     stage_total += s.first_stage_s;
                 }
                 None => {}
-            }
-            match s.phase {
-                Phase::Running => running += 1,
-                Phase::Waiting | Phase::Holding | Phase::BackingOff => waiting += 1,
-                Phase::Done | Phase::GaveUp | Phase::Unsubmitted => {}
             }
         }
         let counted = waits.len().max(1) as f64;
@@ -143,7 +147,7 @@ mod tests {
         states[1].pull_s = 40;
         states[1].first_pull_s = 40;
         states[1].phase = Phase::Running;
-        let w = JobSummary::of(&jobs, &states, 100);
+        let w = JobSummary::of(&jobs, &states, 0, 100);
         // Waits 30, 50 and 40 s; pulls 10 + 20.
         assert_eq!(w.mean_s, 40.0);
         assert_eq!((w.p50_s, w.counted), (40.0, 3.0));

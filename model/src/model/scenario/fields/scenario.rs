@@ -23,7 +23,11 @@ const fn discount_row<const C: usize>() -> Field<Scenario> {
 pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     num!(Scenario; "horizon_days", "Horizon", "days", (1.0 / 24.0, limits::HORIZON_DAYS_MAX),
         |s| s.horizon_days, |s, v| s.horizon_days = v)
-    .doc("Simulated time.")
+    .doc("The measured window: every cost, count and wait is of this time.")
+    .control(Control::Setting),
+    num!(Scenario; "warmup_days", "Warm-up", "days", (0.0, limits::WARMUP_DAYS_MAX),
+        |s| s.warmup_days, |s, v| s.warmup_days = v)
+    .doc("Simulated time before the measured window, not measured: jobs of several days are under way when the window opens, as in any month but a cluster's first.")
     .control(Control::Setting),
     num!(Scenario; "replications", "Replications", "", (1.0, limits::REPLICATIONS_MAX as f64),
         |s| s.replications, |s, v| s.replications = v as u32)

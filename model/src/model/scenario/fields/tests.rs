@@ -38,6 +38,8 @@ fn samples() -> Vec<Scenario> {
         class.failures.at_share = Some(0.5);
         out.push(s);
     }
+    // A warm-up (absent from a document at 0).
+    out[1].warmup_days = 3.0;
     // A service with every optional part, on a platform with serving settings.
     out[0].services.push(Service {
         traffic: super::super::ServiceTraffic {

@@ -11,6 +11,7 @@ use super::super::state::{ClassPlan, JobState, Node};
 use super::super::timeline::{JobRecord, Timeline};
 use super::mechanism::{Agenda, Mechanisms, PoolStart, Setup};
 use super::placement::Waiting;
+use super::window::Window;
 use super::COMPACT_MIN;
 use crate::model::pricing::GpuSecondPrices;
 use crate::model::rng::lognormal_sigma;
@@ -31,13 +32,17 @@ pub(super) struct TestSwitches {
 
 /// One platform's replication under way: the clock, the event queue, every node and job,
 /// what has been measured so far, and the mechanisms.
+#[derive(Clone)]
 pub(super) struct Sim<'a> {
     pub(super) scenario: &'a Scenario,
     pub(super) platform: &'a Platform,
     pub(super) jobs: &'a [Job],
     pub(super) replication: u64,
     pub(super) now: i64,
+    /// The end of the measured window, s from the start of the warm-up.
     pub(super) horizon_s: i64,
+    /// The measured window's opening, and what the warm-up before it accrued.
+    pub(super) window: Window,
     /// The future events and the event budget.
     pub(super) agenda: Agenda,
     /// The pool whose nodes the current pass simulates, and its constants.
@@ -65,6 +70,7 @@ pub(super) struct Sim<'a> {
 /// The pass of one node pool. Pools share no node, so a platform's replication runs its
 /// pools one after another, each pass submitting the jobs of the classes mapped to its pool
 /// ([`Sim::enter_pool`]).
+#[derive(Clone)]
 pub(super) struct Pass<'a> {
     pub(super) pool: &'a NodePool,
     /// The pool's index on its platform.
@@ -84,6 +90,7 @@ pub(super) struct Pass<'a> {
 /// The nodes not yet released: placement looks nodes up in the index instead of scanning
 /// every live node, so an event costs about the same on a 10,000-node cluster as on a small
 /// one.
+#[derive(Clone)]
 pub(super) struct Capacity {
     pub(super) index: NodeIndex,
     /// Free GPU slots over the nodes not yet released.
@@ -98,7 +105,7 @@ pub(super) struct Capacity {
 }
 
 /// What the replication counts as it goes, for the outcome.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Tally {
     pub(super) completed: u64,
     pub(super) gave_up: u64,
@@ -136,7 +143,8 @@ pub(super) fn new_sim<'a>(
     debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
     let platform = &scenario.platforms[platform_index];
     let slowdown = platform.storage_read_slowdown_pct / 100.0;
-    let horizon_s = rounding::round(scenario.horizon_days * DAY_S) as i64;
+    let from_s = rounding::round(scenario.warmup_days * DAY_S) as i64;
+    let horizon_s = from_s + rounding::round(scenario.horizon_days * DAY_S) as i64;
     let classes = scenario.job_classes.len();
     let class_pool: Vec<usize> = (0..classes)
         .map(|class| platform.pool_of_class(scenario, class))
@@ -185,6 +193,7 @@ pub(super) fn new_sim<'a>(
         replication,
         now: 0,
         horizon_s,
+        window: Window::new(from_s),
         agenda: Agenda::new(horizon_s, COMPACT_MIN),
         pass: Pass {
             pool: start.pool,

@@ -20,9 +20,10 @@
 
 use super::super::outcome::PlatformOutcome;
 use super::build::Sim;
-use super::mechanism::{Clock, Mechanism, NewNode, PoolStart, Setup};
+use super::mechanism::{Clock, Counts, Mechanism, NewNode, PoolStart, Setup};
 use crate::model::pricing::GpuSecondPrices;
-use crate::model::scenario::HOUR_S;
+use crate::model::rounding;
+use crate::model::scenario::{DAY_S, HOUR_S};
 use crate::model::serving::platform::{
     serve_on_training_nodes, shares_training_nodes, Served, ServiceDemand,
 };
@@ -31,6 +32,7 @@ use crate::model::sim::state::{Close, NodeKind};
 /// The services' replicas on the training nodes: what they ask for over time (worked out
 /// before the run, from the services' own simulation) and where the run placed them. Its
 /// pool's pass places them; other pools' passes leave it as it is (`active` false).
+#[derive(Clone)]
 pub(super) struct Colocation {
     /// The pool the services share training's nodes on.
     pub(super) pool: usize,
@@ -78,8 +80,14 @@ impl Mechanism for Colocation {
         let at = platform.services_pool(scenario);
         let view = platform.pool_view(at);
         let prices = GpuSecondPrices::of(scenario, platform, &platform.node_pools[at]);
-        let (served, demand) =
+        let (served, mut demand) =
             serve_on_training_nodes(scenario, &view, setup.replication, prices.on_demand);
+        // Their simulation covers the measured window: through a warm-up the replicas hold
+        // their first count, and follow their demand from the window's opening.
+        let from_s = rounding::round(scenario.warmup_days * DAY_S) as i64;
+        for change in demand.changes.iter_mut().filter(|c| c.0 > 0) {
+            change.0 += from_s;
+        }
         let classes = demand.sizes.len();
         Some(Colocation {
             pool: at,
@@ -139,6 +147,22 @@ impl Mechanism for Colocation {
     fn report(&self, outcome: &mut PlatformOutcome) {
         outcome.preemptions += self.preemptions;
         outcome.service_gpu_hours_without_node = self.unplaced_gpu_s / HOUR_S;
+    }
+
+    fn counts(&self) -> Counts {
+        [
+            self.preemptions as f64,
+            self.unplaced_gpu_s,
+            self.held_gpu_s,
+            self.held_usd,
+        ]
+    }
+
+    fn forget(&mut self, before: &Counts) {
+        self.preemptions = self.preemptions.saturating_sub(before[0] as u64);
+        self.unplaced_gpu_s -= before[1];
+        self.held_gpu_s -= before[2];
+        self.held_usd -= before[3];
     }
 }
 

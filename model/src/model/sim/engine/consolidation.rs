@@ -11,10 +11,11 @@ use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, NodeKind};
 use super::super::timeline::NodeLoss;
 use super::build::Sim;
-use super::mechanism::{Clock, Mechanism, NewNode, NodeDraws, Registered, Setup};
+use super::mechanism::{Clock, Counts, Mechanism, NewNode, NodeDraws, Registered, Setup};
 use crate::model::rng::Purpose;
 
 /// The consolidation clocks of a platform that consolidates nodes, and its evictions.
+#[derive(Clone)]
 pub(super) struct Consolidation {
     /// Nodes consolidated away per node-hour.
     rate_per_node_hour: f64,
@@ -58,6 +59,14 @@ impl Mechanism for Consolidation {
 
     fn report(&self, outcome: &mut PlatformOutcome) {
         outcome.preemptions += self.evictions;
+    }
+
+    fn counts(&self) -> Counts {
+        [self.evictions as f64, 0.0, 0.0, 0.0]
+    }
+
+    fn forget(&mut self, before: &Counts) {
+        self.evictions = self.evictions.saturating_sub(before[0] as u64);
     }
 }
 

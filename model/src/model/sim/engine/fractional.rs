@@ -13,6 +13,7 @@ use super::Sim;
 use crate::model::cost_category::Category;
 
 /// The shared GPUs of the current pool's pass, and the share each job holds.
+#[derive(Clone)]
 pub(super) struct SharedGpus {
     /// The parts of one whole GPU, shared (the current pool's).
     capacity: [u32; PARTS],

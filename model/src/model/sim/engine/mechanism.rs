@@ -59,6 +59,7 @@ pub(super) struct NewNode {
 
 /// One Exp(1) draw per node, from a stream of a mechanism's own keyed by the node's id:
 /// the n-th node of every platform draws the same, whatever the order of events.
+#[derive(Clone)]
 pub(super) struct NodeDraws {
     purpose: Purpose,
     /// By node id; 0 where nothing was drawn.
@@ -92,6 +93,7 @@ impl NodeDraws {
 }
 
 /// The future events, and how many of them a replication may handle.
+#[derive(Clone)]
 pub(super) struct Agenda {
     pub(super) queue: EventQueue,
     /// Queue length at which stale events are dropped next ([`super::Sim::compact_queue`]).
@@ -175,7 +177,20 @@ pub(super) trait Mechanism: Sized {
 
     /// Adds what the mechanism counted to the platform's outcome, once the run is over.
     fn report(&self, _outcome: &mut PlatformOutcome) {}
+
+    /// What it has counted so far of what it reports (and the outcome reads), in an order
+    /// of its own: the warm-up takes the part counted before the measured window off
+    /// ([`super::window`]). Nothing by default.
+    fn counts(&self) -> Counts {
+        Counts::default()
+    }
+
+    /// Takes `before` (in the order of [`Mechanism::counts`]) off its counts.
+    fn forget(&mut self, _before: &Counts) {}
 }
+
+/// A mechanism's counts ([`Mechanism::counts`]): whole counts too, as they are exact.
+pub(super) type Counts = [f64; 4];
 
 /// A mechanism's place in the registry ([`Mechanisms`]), through which its events come back
 /// to it.
@@ -208,6 +223,7 @@ macro_rules! mechanisms {
         })*
 
         /// Every mechanism of one platform's replication.
+        #[derive(Clone)]
         pub(super) struct Mechanisms {
             $($(#[$doc])* pub(super) $field: Option<$ty>,)*
         }
@@ -248,6 +264,22 @@ macro_rules! mechanisms {
 
             pub(super) fn report(&self, outcome: &mut PlatformOutcome) {
                 $(if let Some(m) = self.$field.as_ref() { m.report(outcome); })*
+            }
+
+            /// Every mechanism's counts, in the registry's order (none where it is off).
+            pub(super) fn counts(&self) -> Vec<Counts> {
+                vec![$(self.$field.as_ref().map_or(Counts::default(), |m| m.counts()),)*]
+            }
+
+            /// Takes `before` (as [`Mechanisms::counts`] gives them) off every mechanism's
+            /// counts.
+            pub(super) fn forget(&mut self, before: &[Counts]) {
+                let mut at = 0;
+                $(if let (Some(m), Some(b)) = (self.$field.as_mut(), before.get(at)) {
+                    m.forget(b);
+                }
+                at += 1;)*
+                let _ = at;
             }
         }
 

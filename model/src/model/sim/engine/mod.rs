@@ -36,6 +36,7 @@ mod staging;
 mod teams;
 mod waits;
 mod warm_pool;
+mod window;
 
 pub use pipelines::{pass_order, pool_edges};
 
@@ -700,8 +701,10 @@ impl Sim<'_> {
             if pass > 0 {
                 self.enter_pool(self.pass.order[pass]);
             }
+            self.window_pass_started();
             self.run_pool();
         }
+        self.forget_warmup();
     }
 
     /// The current pool's pass: its reserved nodes, the arrivals of its classes, every
@@ -770,6 +773,9 @@ impl Sim<'_> {
                 Step::Stop => break,
             }
         }
+        if self.window_opens_by(self.horizon_s) {
+            self.open_window();
+        }
         self.now = self.horizon_s;
         self.finish_horizon();
     }
@@ -824,6 +830,9 @@ impl Sim<'_> {
         if self.agenda.handled >= self.agenda.budget {
             self.agenda.cut_off = true;
             return false;
+        }
+        if self.window_opens_by(t) {
+            self.open_window();
         }
         self.now = t;
         self.agenda.handled += 1;

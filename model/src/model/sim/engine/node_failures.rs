@@ -12,10 +12,13 @@ use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, NodeKind};
 use super::super::timeline::NodeLoss;
 use super::build::Sim;
-use super::mechanism::{Clock, Mechanism, NewNode, NodeDraws, PoolStart, Registered, Setup};
+use super::mechanism::{
+    Clock, Counts, Mechanism, NewNode, NodeDraws, PoolStart, Registered, Setup,
+};
 use crate::model::rng::Purpose;
 
 /// The failure clocks of a platform whose nodes fail, and the failures counted.
+#[derive(Clone)]
 pub(super) struct NodeFailures {
     /// The current pool's rate, per node-hour (0: its nodes never fail).
     rate_per_node_hour: f64,
@@ -66,6 +69,14 @@ impl Mechanism for NodeFailures {
 
     fn report(&self, outcome: &mut PlatformOutcome) {
         outcome.node_failures = self.failures;
+    }
+
+    fn counts(&self) -> Counts {
+        [self.failures as f64, 0.0, 0.0, 0.0]
+    }
+
+    fn forget(&mut self, before: &Counts) {
+        self.failures = self.failures.saturating_sub(before[0] as u64);
     }
 }
 

@@ -15,7 +15,8 @@ impl Sim<'_> {
     /// What the replication measured, once it has run to its end.
     pub(super) fn outcome(&self) -> PlatformOutcome {
         let p = self.platform;
-        let hours = self.horizon_s as f64 / HOUR_S;
+        // The measured window's (the warm-up is not measured).
+        let hours = (self.horizon_s - self.window.from_s) as f64 / HOUR_S;
         let months = hours / HOURS_PER_MONTH;
         let per_month = 1.0 / months;
         let mut breakdown = self.ledger.usd.scaled(per_month);
@@ -94,14 +95,14 @@ impl Sim<'_> {
             s.price_requests(paid, shared_usd, own_s, stranded_usd);
         }
         let useful_gpu_s = gpu_seconds[Category::UsefulCompute];
-        let waits = JobSummary::of(self.jobs, &self.states, self.horizon_s);
+        let waits = JobSummary::of(self.jobs, &self.states, self.window.from_s, self.horizon_s);
         let total_horizon = monthly * months;
         // A job is submitted when it arrives; a pipeline's stage when its predecessors
-        // finish, or never.
+        // finish, or never. Those submitted in the window.
         let submitted = self
             .states
             .iter()
-            .filter(|s| s.submitted_s < self.horizon_s)
+            .filter(|s| self.in_window(s.submitted_s) && s.submitted_s < self.horizon_s)
             .count() as u64;
         let mut outcome = PlatformOutcome {
             breakdown_usd: breakdown,
@@ -181,9 +182,9 @@ impl Sim<'_> {
         }
     }
 
-    /// The price of waiting over the horizon, USD: each submitted job's queue wait (to its
-    /// first compute, or to the horizon) × the people its class says wait for it × the cost
-    /// of a person's hour. 0, without a pass over the jobs, where it is off.
+    /// The price of waiting in the window, USD: each submitted job's queue wait (to its
+    /// first compute, or to the horizon) within the window × the people its class says wait
+    /// for it × the cost of a person's hour. 0, without a pass over the jobs, where it is off.
     fn waiting_cost_usd(&self) -> f64 {
         let rate = self.scenario.people.waiting_usd_per_hour;
         if rate <= 0.0 {
@@ -200,7 +201,9 @@ impl Sim<'_> {
                 let people = classes
                     .get(j.class)
                     .map_or(1.0, |c| c.people_blocked_per_job);
-                wait_s(s, self.horizon_s) as f64 * people
+                // Of a wait that began in the warm-up, its part in the window.
+                let before = (self.window.from_s - s.submitted_s).max(0);
+                (wait_s(s, self.horizon_s) - before).max(0) as f64 * people
             })
             .sum();
         person_s / HOUR_S * rate

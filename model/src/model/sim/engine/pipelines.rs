@@ -19,6 +19,7 @@ use crate::model::scenario::{PipelineGraph, Platform, Scenario, HOUR_S};
 use crate::model::topological::topological_order;
 
 /// What the event loop keeps of the pipelines of one platform's run.
+#[derive(Clone)]
 pub(in crate::model::sim) struct PipelineRuns {
     pub(super) graph: PipelineGraph,
     /// Per job: its predecessors that have not finished (0 for jobs of the classes).
@@ -250,7 +251,9 @@ impl Sim<'_> {
             let mut job = 0;
             while job < self.jobs.len() {
                 let j = &self.jobs[job];
-                if j.class != first_class || j.arrival_s >= horizon {
+                // The runs that arrived in the window.
+                if j.class != first_class || j.arrival_s >= horizon || !self.in_window(j.arrival_s)
+                {
                     job += 1;
                     continue;
                 }

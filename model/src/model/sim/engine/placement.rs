@@ -14,6 +14,7 @@ use crate::model::scenario::Placement;
 
 /// The waiting jobs in the queue's order, and how many of each class wait (placement stops
 /// once no waiting class can fit).
+#[derive(Clone)]
 pub(super) struct Waiting {
     pub(super) queue: JobQueue,
     pub(super) per_class: Vec<u32>,

@@ -15,6 +15,7 @@ use crate::model::scenario::Overflow;
 use crate::model::sim::state::NodeKind;
 
 /// The reclaim-wave clock of the current pool's pass and the drought it left.
+#[derive(Clone)]
 pub(super) struct ReclaimWaves {
     /// The current pool's waves per hour (0: none in this pass).
     rate_per_hour: f64,

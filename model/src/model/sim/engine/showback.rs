@@ -47,7 +47,11 @@ impl Sim<'_> {
                         .iter()
                         .zip(&self.states)
                         .take_while(|(j, _)| j.arrival_s < self.horizon_s)
-                        .filter(|(j, s)| of_team(j.class) && s.submitted_s < self.horizon_s)
+                        .filter(|(j, s)| {
+                            of_team(j.class)
+                                && self.in_window(s.submitted_s)
+                                && s.submitted_s < self.horizon_s
+                        })
                 };
                 let mut waits: Vec<i64> = submitted()
                     .map(|(_, s)| wait_s(s, self.horizon_s))

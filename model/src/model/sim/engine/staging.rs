@@ -10,7 +10,7 @@ use super::super::jobs::Job;
 use super::super::reads::SharedReads;
 use super::super::state::{ClassPlan, JobState, Phase, Staging};
 use super::build::Sim;
-use super::mechanism::{Mechanism, PoolStart, Registered, Setup};
+use super::mechanism::{Counts, Mechanism, PoolStart, Registered, Setup};
 
 /// Whether `state` is on attempt `attempt` and reading.
 fn reading(state: &JobState, attempt: u32) -> bool {
@@ -18,6 +18,7 @@ fn reading(state: &JobState, attempt: u32) -> bool {
 }
 
 /// The reads under way on the current pool of a platform that stages data.
+#[derive(Clone)]
 pub(super) struct DataStaging {
     /// The storage's throughput and each node's read limit, GB/s.
     storage_gb_per_s: f64,
@@ -48,6 +49,14 @@ impl Mechanism for DataStaging {
 
     fn attempt_started(&mut self, _job: &Job, plan: &ClassPlan) {
         self.staged_gb += plan.read_gb;
+    }
+
+    fn counts(&self) -> Counts {
+        [self.staged_gb, 0.0, 0.0, 0.0]
+    }
+
+    fn forget(&mut self, before: &Counts) {
+        self.staged_gb -= before[0];
     }
 
     /// The first read under way ends.

@@ -10,7 +10,7 @@
 use super::super::outcome::PlatformOutcome;
 use super::super::state::{Close, Phase};
 use super::build::Sim;
-use super::mechanism::{Mechanism, PoolStart, Setup};
+use super::mechanism::{Counts, Mechanism, PoolStart, Setup};
 use crate::model::scenario::gpu_sharing::milli_gpus;
 use crate::model::scenario::Preemption;
 
@@ -20,6 +20,7 @@ const NO_POLICY: usize = usize::MAX;
 const OUT: u32 = u32::MAX;
 
 /// The teams of one platform's replication, and what their admitted jobs hold.
+#[derive(Clone)]
 pub(super) struct Teams {
     /// Per job class: its team's policy (an index), or [`NO_POLICY`].
     class_team: Vec<usize>,
@@ -126,6 +127,14 @@ impl Mechanism for Teams {
 
     fn report(&self, outcome: &mut PlatformOutcome) {
         outcome.preemptions += self.preemptions;
+    }
+
+    fn counts(&self) -> Counts {
+        [self.preemptions as f64, 0.0, 0.0, 0.0]
+    }
+
+    fn forget(&mut self, before: &Counts) {
+        self.preemptions = self.preemptions.saturating_sub(before[0] as u64);
     }
 
     /// A new pool's pass: nothing admitted.

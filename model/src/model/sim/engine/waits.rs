@@ -10,7 +10,10 @@ impl Sim<'_> {
     /// the horizon for a job still holding nodes then. A job whose attempt a spot
     /// interruption stopped before its compute began counts the nodes it waits for next too.
     pub(super) fn count_first_wait_parts(&mut self, job: usize) {
-        if self.states[job].first_compute_s.is_some() {
+        // (A job submitted in the warm-up is not measured.)
+        if self.states[job].first_compute_s.is_some()
+            || !self.in_window(self.states[job].submitted_s)
+        {
             return;
         }
         let (capacity, provisioning) = self.node_wait_parts(job, self.now);

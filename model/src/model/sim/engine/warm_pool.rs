@@ -10,6 +10,7 @@ use super::mechanism::{Mechanism, PoolStart, Setup};
 use crate::model::rounding;
 
 /// The current pool's warm window.
+#[derive(Clone)]
 pub(super) struct WarmPool {
     /// How long an idle node is kept before it is released, s.
     window_s: i64,
