@@ -1,0 +1,35 @@
+// The warm-up in "Simulation settings": it starts a new run, goes in the link, and the page's
+// numbers are those `gpucost eval` gives for that link; the node timeline says it shows the
+// warm-up's start.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cli, metric, openCalculator, runId, settledHash, typeNumber, waitForRun } from './harness.mjs';
+
+test('a warm-up changes the run, goes in the link, and the page equals the CLI', async () => {
+  const app = await openCalculator();
+  try {
+    const { page } = app;
+    const before = await metric(page, 'usd_per_useful_gpu_hour.p50');
+    assert.doesNotMatch(await page.locator('figure.chart.timeline figcaption').textContent(), /warm-up/);
+    await page.locator('details.simulation-settings > summary').click();
+    // Past the limit: refused, the numbers kept.
+    await typeNumber(page, 'simulation-warmup_days', 91);
+    const refused = page.locator('.simulation-settings .field', { has: page.locator('#simulation-warmup_days') }).locator('.input-error');
+    assert.match(await refused.textContent(), /^Warm-up must be a number from 0 to 90; "91" was not applied\.$/);
+    const run = await runId(page);
+    await typeNumber(page, 'simulation-warmup_days', 3);
+    await waitForRun(page, run);
+    const after = await metric(page, 'usd_per_useful_gpu_hour.p50');
+    assert.notDeepEqual(after, before);
+    const hash = await settledHash(page);
+    const report = JSON.parse(cli('eval', '--url', `#${hash}`));
+    assert.equal(report.scenario.warmup_days, 3);
+    for (const p of report.platforms) {
+      assert.equal(after[p.name], p.usd_per_useful_gpu_hour.p50, p.name);
+    }
+    assert.match(await page.locator('figure.chart.timeline figcaption').textContent(),
+      /from an empty cluster: its warm-up, before the measured window$/);
+  } finally {
+    await app.close();
+  }
+});
