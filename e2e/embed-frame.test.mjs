@@ -95,7 +95,7 @@ async function assertEmbeddedView(frame) {
 }
 
 test('the Embed snippet is the iframe the wiki gets', () => {
-  assert.ok(snippet.startsWith(`<iframe src="${appUrl}#v=1&p=batch-vs-eks-spot@2&d=`), snippet);
+  assert.ok(snippet.startsWith(`<iframe src="${appUrl}#v=1&p=batch-vs-eks-spot@3&d=`), snippet);
   assert.match(snippet, /&embed=1" /);
   assert.match(snippet, / sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox" /);
 });

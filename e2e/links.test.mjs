@@ -14,7 +14,7 @@ test('edit, take the link, open it in a fresh page: identical numbers', async ()
     await typeNumber(page, 'spot-rate-number', 0.03);
     await waitForRun(page, run);
     await typeNumber(page, 'fte-cost-number', 185000);
-    await page.waitForFunction(() => location.hash.startsWith('#v=1&p=batch-vs-eks-spot@2&d='));
+    await page.waitForFunction(() => location.hash.startsWith('#v=1&p=batch-vs-eks-spot@3&d='));
     await page.waitForFunction(() => document.querySelector('section.results').dataset.state === 'done');
     // The debounced fragment write follows the last edit.
     await page.waitForTimeout(600);
@@ -70,7 +70,7 @@ test('embed=1 shows the numbers and charts without the editor, with a link to th
   } finally {
     await full.close();
   }
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/tools\/gpu-cost\/#v=1&p=batch-vs-eks-spot@2&d=[A-Za-z0-9_-]+&embed=1"/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/tools\/gpu-cost\/#v=1&p=batch-vs-eks-spot@3&d=[A-Za-z0-9_-]+&embed=1"/);
   assert.match(snippet, /sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"/);
   const hash = snippet.match(/#[^"]+/)[0];
   const app = await openCalculator({ hash });
@@ -80,7 +80,7 @@ test('embed=1 shows the numbers and charts without the editor, with a link to th
     assert.equal(Object.keys(await metric(page, 'monthly_tco_usd.p50')).length, 3);
     assert.equal(await page.locator('figure.breakdown').count(), 1);
     const href = await page.getByRole('link', { name: 'Open the full calculator' }).getAttribute('href');
-    assert.ok(!href.includes('embed=1') && href.includes('#v=1&p=batch-vs-eks-spot@2'), href);
+    assert.ok(!href.includes('embed=1') && href.includes('#v=1&p=batch-vs-eks-spot@3'), href);
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

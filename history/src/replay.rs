@@ -66,8 +66,10 @@ pub fn replay_source(
         jobs.len(),
         fit.window_days
     ));
+    // No warm-up: the history's own start is the replay's.
     let mut next = Scenario {
         horizon_days: fit.window_days,
+        warmup_days: 0.0,
         job_classes: classes,
         replay: Some(Replay::new(jobs)),
         ..scenario.clone()

@@ -175,7 +175,7 @@ fn a_link_from_gpucost_link_evaluates_to_the_same_numbers_as_its_edits() {
     let o = gpucost(&link_args);
     assert!(o.status.success(), "{}", stderr(&o));
     let link = stdout(&o).trim().to_string();
-    assert!(link.starts_with("#v=1&p=spot-p4d-retrains@2&d="), "{link}");
+    assert!(link.starts_with("#v=1&p=spot-p4d-retrains@3&d="), "{link}");
     let url = format!("https://calc.example/{link}");
     let by_link = gpucost(&["eval", "--url", &url, "--reps", "5"]);
     let mut direct_args = vec!["eval", "--preset", "spot-p4d-retrains", "--reps", "5"];

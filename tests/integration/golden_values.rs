@@ -56,12 +56,33 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
     before
 }
 
+/// The report with "0.2.3" written back as its engine version: engine 0.2.4 added the warm-up,
+/// off unless a scenario sets it, and the golden scenario (a frozen preset version) has none,
+/// so that is the report of 0.2.3, byte for byte.
+fn report_of_0_2_3() -> String {
+    let report = golden::golden_report();
+    let version = format!("\"engine_version\": \"{}\"", gpucost::model::ENGINE_VERSION);
+    assert_eq!(report.matches(&version).count(), 1);
+    report.replace(&version, "\"engine_version\": \"0.2.3\"")
+}
+
+#[test]
+fn the_report_of_0_2_3_is_the_one_before_the_warm_up() {
+    assert_eq!(
+        {
+            let text = report_of_0_2_3();
+            (text.len(), golden::fnv1a(text.as_bytes()))
+        },
+        (25_453, 16_854_444_790_714_832_270)
+    );
+}
+
 /// The report as it read before its verdict named the reference GPU in its unit ("per useful
 /// A100-hour" was "per useful GPU-hour") and before each paired comparison gained its shares on
 /// the cloud bill alone and each share its Wilson interval: the verdict is the only line that
 /// changed.
 fn report_before_units() -> String {
-    let report = without_lines(&with_intervals_on_one_line(&golden::golden_report()), |l| {
+    let report = without_lines(&with_intervals_on_one_line(&report_of_0_2_3()), |l| {
         l.contains("_wilson95\"")
     });
     let report = without_lines(&report, |l| {

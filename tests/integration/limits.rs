@@ -9,6 +9,7 @@ use gpucost::workbench::presets::{preset, DEFAULT};
 
 fn base() -> Scenario {
     let mut s = preset(DEFAULT).unwrap().scenario();
+    s.warmup_days = 0.0;
     s.horizon_days = 2.0;
     s.replications = 5;
     s

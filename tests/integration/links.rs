@@ -81,9 +81,10 @@ fn golden_link_pins_the_format() {
     let mut s = preset(DEFAULT).unwrap().scenario();
     s.seed = 7;
     let link = encode_link(&s, DEFAULT);
-    assert!(link.starts_with("v=1&p=batch-vs-eks-spot@2&d="), "{link}");
+    assert!(link.starts_with("v=1&p=batch-vs-eks-spot@3&d="), "{link}");
     // Written by hand: the payload a version-1 link carries for this scenario (version 2 of
-    // the preset: p4d.24xlarge in us-east-1 at the 2026-H2 catalog's prices).
+    // the preset: p4d.24xlarge in us-east-1 at the 2026-H2 catalog's prices; version 3 adds its
+    // warm-up, which the link need not carry).
     let payload = serde_json::json!({"c": {
         "seed": 7,
         "platforms.0.on_demand_usd_per_node_hour": 21.957642,
@@ -95,7 +96,7 @@ fn golden_link_pins_the_format() {
     }});
     let packed = miniz_oxide::deflate::compress_to_vec(payload.to_string().as_bytes(), 9);
     let golden = format!(
-        "v=1&p=batch-vs-eks-spot@2&d={}",
+        "v=1&p=batch-vs-eks-spot@3&d={}",
         URL_SAFE_NO_PAD.encode(packed)
     );
     let decoded = decode_link(&golden);

@@ -105,7 +105,9 @@ fn outcome(s: &Scenario, r: u64) -> PlatformOutcome {
 /// The warm-up copy changes nothing the replication does: a run of W + H days is a run of
 /// W days and the window of H days after a W-day warm-up, sum by sum (GPU time by category,
 /// paid GPU time, useful work, jobs finished and failed, spot interruptions, node failures),
-/// on spot clusters with failures, checkpoints, retries and teams. (Steady arrivals: a
+/// on spot clusters with failures, checkpoints, retries and teams. (One pool each: a
+/// platform of several pools runs them in passes, and the n-th node of a replication draws
+/// its provisioning by its number, so a shorter first pass shifts the next pass's draws.) (Steady arrivals: a
 /// Poisson class draws its arrivals over the whole run before its jobs, so its first W days
 /// differ between runs of different lengths.)
 #[test]
@@ -117,6 +119,7 @@ fn a_long_run_is_its_warm_up_and_its_window() {
     ] {
         let p = preset(name).unwrap();
         let mut s = p.scenario();
+        s.warmup_days = 0.0;
         for class in &mut s.job_classes {
             class.arrivals = Arrivals::Steady {
                 per_day: class.arrivals.jobs_per_day(),
@@ -183,4 +186,44 @@ fn every_preset_adds_up_with_a_warm_up() {
             adds_up(&o);
         }
     }
+}
+
+/// The default warm-up, by hand: three times the longest 90th-percentile run time on the
+/// slowest pool, rounded up to whole hours, within a day and two weeks.
+#[test]
+fn the_default_warm_up_is_three_longest_runs_within_a_day_and_two_weeks() {
+    let with = |duration: Duration, throughput: f64| {
+        let mut platform = bare_platform("p");
+        platform.first_pool_mut().relative_throughput = throughput;
+        let class = bare_class(Arrivals::Poisson { per_day: 1.0 }, duration);
+        scenario(30.0, 1, vec![class], vec![platform]).default_warmup_days()
+    };
+    // 72-hour jobs: 216 hours, 9 days.
+    assert_eq!(with(Duration::Fixed { hours: 72.0 }, 1.0), 9.0);
+    // A p90 of 10 hours at half the reference GPU's speed: 60 hours.
+    let lognormal = Duration::LogNormal {
+        median_hours: 4.0,
+        p90_hours: 10.0,
+    };
+    assert!((with(lognormal, 0.5) - 60.0 / 24.0).abs() < 1e-9);
+    // Exponential, mean 3 h: p90 = 3 ln 10 = 6.9 h; ×3 = 20.7 h, under a day: a day.
+    assert_eq!(with(Duration::Exponential { mean_hours: 3.0 }, 1.0), 1.0);
+    // Exponential, mean 5 h: 3 × 11.51 = 34.5 h, rounded up to 35 hours.
+    assert!((with(Duration::Exponential { mean_hours: 5.0 }, 1.0) - 35.0 / 24.0).abs() < 1e-9);
+    // 200-hour jobs: 25 days, held to 14.
+    assert_eq!(with(Duration::Fixed { hours: 200.0 }, 1.0), 14.0);
+    // Services alone, and a replay: none.
+    let services = preset("agent-traffic-spike").unwrap().scenario();
+    assert_eq!(services.default_warmup_days(), 0.0);
+    let mut replay = scenario(
+        30.0,
+        1,
+        vec![bare_class(
+            Arrivals::Poisson { per_day: 1.0 },
+            Duration::Fixed { hours: 72.0 },
+        )],
+        vec![bare_platform("p")],
+    );
+    replay.replay = Some(gpucost::model::scenario::Replay::default());
+    assert_eq!(replay.default_warmup_days(), 0.0);
 }

@@ -5,6 +5,12 @@
 pub const HORIZON_DAYS_MAX: f64 = 366.0;
 /// Longest warm-up before the measured window, days.
 pub const WARMUP_DAYS_MAX: f64 = 90.0;
+/// The default warm-up's bounds, days ([`super::Scenario::default_warmup_days`]): at least a
+/// day, and at most two weeks (a run of a 30-day window costs at most about half again as
+/// much; a workload of longer runs may set more).
+pub const WARMUP_DEFAULT_DAYS_MIN: f64 = 1.0;
+/// See [`WARMUP_DEFAULT_DAYS_MIN`].
+pub const WARMUP_DEFAULT_DAYS_MAX: f64 = 14.0;
 /// Most Monte Carlo replications.
 pub const REPLICATIONS_MAX: u32 = 10_000;
 /// Most job classes.

@@ -932,6 +932,45 @@ impl Scenario {
         self.warmup_days + self.horizon_days
     }
 
+    /// The warm-up a new scenario gets (presets, the page's new scenarios, fitted job
+    /// histories), days: three times the longest run a job can be expected to have under way
+    /// (the largest 90th-percentile run time of a class on the slowest pool it may run on; a
+    /// pipeline's run, all its stages one after another), at least
+    /// [`limits::WARMUP_DEFAULT_DAYS_MIN`] (a queue at high load takes about a day to fill) and
+    /// at most [`limits::WARMUP_DEFAULT_DAYS_MAX`], rounded up to whole hours. 0 for a replay
+    /// (the history's own start) and where nothing but services runs (their own simulation
+    /// settles within minutes).
+    pub fn default_warmup_days(&self) -> f64 {
+        if self.replay.is_some() || (self.job_classes.is_empty() && self.pipelines.is_empty()) {
+            return 0.0;
+        }
+        let slowest = self
+            .platforms
+            .iter()
+            .flat_map(|p| &p.node_pools)
+            .map(|pool| pool.relative_throughput)
+            .filter(|r| *r > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        let slowest = if slowest.is_finite() { slowest } else { 1.0 };
+        let p90 = |c: &JobClass| c.duration.quantile_hours(0.9);
+        let longest_class = self.job_classes.iter().map(p90).fold(0.0, f64::max);
+        let longest_run = self
+            .pipelines
+            .iter()
+            .map(|p| p.stages.iter().map(p90).sum::<f64>())
+            .fold(0.0, f64::max);
+        let hours = 3.0 * longest_class.max(longest_run) / slowest;
+        let days = (hours.ceil() / 24.0).clamp(
+            limits::WARMUP_DEFAULT_DAYS_MIN,
+            limits::WARMUP_DEFAULT_DAYS_MAX,
+        );
+        if days.is_finite() {
+            days
+        } else {
+            limits::WARMUP_DEFAULT_DAYS_MIN
+        }
+    }
+
     /// Reads a scenario from JSON text; a wrong type or unknown field is reported with the path
     /// of the field (e.g. `platforms[0].ops_fte`). Does not validate ranges.
     /// A document of the old, single-pool shape reads into one pool per platform

@@ -27,6 +27,8 @@ pub struct Job {
 /// submission order (ties by class, then by draw order).
 pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
     let horizon_s = scenario.simulated_days() * DAY_S;
+    // An hour-of-day profile's hour 0 (a Monday) is the measured window's opening.
+    let origin_s = scenario.warmup_days * DAY_S;
     if let Some(replay) = &scenario.replay {
         return replay_jobs(scenario, replay, replication, horizon_s);
     }
@@ -44,7 +46,7 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
             Purpose::Jobs,
             class_index as u64,
         );
-        let arrivals = arrival_times(&class.arrivals, horizon_s, &mut rng);
+        let arrivals = arrival_times(&class.arrivals, horizon_s, origin_s, &mut rng);
         let mut draw = JobDraw::new(class, class_index);
         for t in arrivals {
             jobs.push(draw.job(t, &mut rng));
@@ -61,7 +63,7 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
                 Purpose::Jobs,
                 PIPELINE_STREAMS + p as u64,
             );
-            let arrivals = arrival_times(&pipeline.arrivals, horizon_s, &mut runs);
+            let arrivals = arrival_times(&pipeline.arrivals, horizon_s, origin_s, &mut runs);
             let mut stages: Vec<(JobDraw, Stream)> = (first..first + count)
                 .map(|c| {
                     let rng = Stream::new(scenario.seed, replication, Purpose::Jobs, c as u64);
@@ -85,8 +87,9 @@ pub fn generate_jobs(scenario: &Scenario, replication: u64) -> Vec<Job> {
 /// class's.
 const PIPELINE_STREAMS: u64 = 1 << 32;
 
-/// Submission times within the horizon, s, of an arrival pattern.
-fn arrival_times(arrivals: &Arrivals, horizon_s: f64, rng: &mut Stream) -> Vec<f64> {
+/// Submission times within the horizon, s, of an arrival pattern (an hour-of-day profile's
+/// hour 0 at `origin_s`).
+fn arrival_times(arrivals: &Arrivals, horizon_s: f64, origin_s: f64, rng: &mut Stream) -> Vec<f64> {
     let mut out: Vec<f64> = Vec::new();
     match arrivals {
         Arrivals::Steady { per_day } => {
@@ -130,7 +133,7 @@ fn arrival_times(arrivals: &Arrivals, horizon_s: f64, rng: &mut Stream) -> Vec<f
             *per_day,
             hourly_weights,
             weekday_weights.as_deref(),
-            horizon_s,
+            (origin_s, horizon_s),
             rng,
             &mut out,
         ),
@@ -196,12 +199,13 @@ impl<'a> JobDraw<'a> {
 /// A Poisson process with a piecewise-constant rate (hour `h` of each day gets the share
 /// `hourly[h] / Σ hourly` of `per_day`, times `weekly[d mod 7] / mean(weekly)` on day `d` when
 /// there is a weekly profile), sampled exactly by time change: each unit-rate exponential gap
-/// is spent across the hours at their rates.
+/// is spent across the hours at their rates. The profile's hour 0 is at `origin_s` (the
+/// hours before it, of a warm-up, are the profile's last).
 fn hour_of_day_arrivals(
     per_day: f64,
     hourly: &[f64],
     weekly: Option<&[f64]>,
-    horizon_s: f64,
+    (origin_s, horizon_s): (f64, f64),
     rng: &mut Stream,
     arrivals: &mut Vec<f64>,
 ) {
@@ -224,9 +228,9 @@ fn hour_of_day_arrivals(
     let mut t = 0.0;
     let mut left = rng.exponential(1.0);
     while t < horizon_s {
-        let hour = (t / HOUR_S).floor();
-        let rate = rates[(hour as usize) % rates.len()];
-        let hour_end = (hour + 1.0) * HOUR_S;
+        let hour = ((t - origin_s) / HOUR_S).floor();
+        let rate = rates[(hour as i64).rem_euclid(rates.len() as i64) as usize];
+        let hour_end = origin_s + (hour + 1.0) * HOUR_S;
         if rate > 0.0 && left <= rate * (hour_end - t) {
             t += left / rate;
             if t < horizon_s {

@@ -58,9 +58,12 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// The preset's scenario.
+    /// The preset's scenario, with the warm-up the rule gives it
+    /// ([`Scenario::default_warmup_days`]).
     pub fn scenario(&self) -> Scenario {
-        (self.build)()
+        let mut scenario = (self.build)();
+        scenario.warmup_days = scenario.default_warmup_days();
+        scenario
     }
 }
 
@@ -72,49 +75,49 @@ pub fn presets() -> &'static [Preset] {
     &[
         Preset {
             name: "batch-vs-eks-spot",
-            version: 2,
+            version: 3,
             description: "8-GPU training jobs: AWS Batch on-demand vs EKS on spot vs SageMaker",
             build: batch_vs_eks_spot::scenario,
         },
         Preset {
             name: "bursty-g5-warm-pool",
-            version: 2,
+            version: 3,
             description: "Bursty 1-GPU g5 jobs on AWS Batch: cold nodes vs a warm pool with an image cache (seed 004)",
             build: bursty_g5_warm_pool::scenario,
         },
         Preset {
             name: "spot-p4d-retrains",
-            version: 2,
+            version: 3,
             description: "Nightly p4d retrains of 12 experiments on spot with 45-minute restarts (seed 000)",
             build: spot_p4d_retrains::scenario,
         },
         Preset {
             name: "six-small-jobs",
-            version: 3,
+            version: 4,
             description: "1-GPU fine-tunes: EKS spreading them over 8-GPU H100 nodes vs EKS with a 1-GPU L40S pool beside its H100s vs SageMaker on a 1-GPU L40S (seed 001)",
             build: six_small_jobs::scenario,
         },
         Preset {
             name: "eks-vs-sagemaker-tco",
-            version: 3,
+            version: 4,
             description: "Seed 001's TCO table: 100 GPU-hours of training a day, SageMaker with its tools vs EKS with ½ FTE of ops, add-ons and the same storage",
             build: eks_vs_sagemaker_tco::scenario,
         },
         Preset {
             name: "autopilot-vs-standard",
-            version: 2,
+            version: 3,
             description: "Short L4 experiments: GKE Autopilot vs GKE Standard",
             build: autopilot_vs_standard::scenario,
         },
         Preset {
             name: "dependency-failures",
-            version: 2,
+            version: 3,
             description: "Experiments where 40 % of jobs hit a deterministic dependency failure (seed 000)",
             build: dependency_failures::scenario,
         },
         Preset {
             name: "reserved-base-spot-overflow",
-            version: 2,
+            version: 3,
             description: "Reserved base + spot overflow vs all spot vs all on-demand, p4d (seed 000)",
             build: reserved_base_spot_overflow::scenario,
         },
@@ -138,121 +141,121 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "one-cluster-for-both",
-            version: 1,
+            version: 2,
             description: "Two reserved p4d for fine-tuning and a 4-GPU model API: one EKS cluster for both, the replicas first and preempting at three nodes, vs a node group for serving (seed 001)",
             build: one_cluster_for_both::scenario,
         },
         Preset {
             name: "multi-team-cluster",
-            version: 1,
+            version: 2,
             description: "Three teams on one EKS cluster with Kueue quotas, borrowing and preemption, vs SageMaker with an instance type per team, vs a reserved Slurm cluster with QOS limits and priorities (seed 001)",
             build: multi_team_cluster::scenario,
         },
         Preset {
             name: "mixed-gpu-pipeline-pools",
-            version: 1,
+            version: 2,
             description: "A drug-discovery pipeline's stages on T4, V100 and A100 node pools of one GKE cluster, vs the cheapest pool per stage, vs A100s only (seed 000)",
             build: mixed_gpu_pipeline_pools::scenario,
         },
         Preset {
             name: "train-sagemaker-serve-eks",
-            version: 2,
+            version: 3,
             description: "Fine-tuning jobs and the API that serves the model: all on SageMaker, all on EKS (node groups of their own, or one cluster for both), or trained on SageMaker and served on EKS (seed 001)",
             build: train_sagemaker_serve_eks::scenario,
         },
         Preset {
             name: "pharma-14-stage-pipeline",
-            version: 1,
+            version: 2,
             description: "A drug-discovery pipeline of 14 stages on T4, V100 and A100 pools, ten runs a day: AWS Batch with Step Functions vs GKE with Argo (seed 000)",
             build: pharma_14_stage_pipeline::scenario,
         },
         Preset {
             name: "karpenter-vs-autopilot-payback",
-            version: 2,
+            version: 3,
             description: "Six engineer-months to build spot handling on EKS with Karpenter, or GKE Autopilot: which pays back over 36 months (seed 000)",
             build: karpenter_vs_autopilot_payback::scenario,
         },
         Preset {
             name: "commit-1y-vs-3y",
-            version: 1,
+            version: 2,
             description: "A100s on demand, on a 1-year or on a 3-year committed-use discount, at 60 % utilisation (seeds 000, 002)",
             build: commit_1y_vs_3y::scenario,
         },
         Preset {
             name: "h100-capacity-wait",
-            version: 1,
+            version: 2,
             description: "8-GPU H100 training on GKE spot after a 4-hour wait for capacity, GKE on demand, and EKS spot; nodes fail as Meta's fleet did (seed 002)",
             build: h100_capacity_wait::scenario,
         },
         Preset {
             name: "fsdp-64-gpu-scaling",
-            version: 1,
+            version: 2,
             description: "64-GPU FSDP training on eight p5 nodes over EFA: SageMaker places them together, EKS scatters them, EKS with a placement group (seed 001's 92 % vs 78 %)",
             build: fsdp_64_gpu_scaling::scenario,
         },
         Preset {
             name: "spot-reclaim-waves",
-            version: 1,
+            version: 2,
             description: "4-node gang jobs on EKS spot p4d: interruptions node by node, the same rate in reclaim waves with a capacity drought, and waves with a fall-back to on demand (seed 002)",
             build: spot_reclaim_waves::scenario,
         },
         Preset {
             name: "data-gravity-egress",
-            version: 2,
+            version: 3,
             description: "4-GPU G5 spot jobs reading 150 GB each from one S3 bucket in us-east-1: Batch beside it, Batch in us-west-2 through a NAT gateway, and GKE in us-central1 (seed 000's 23 % S3 egress premium)",
             build: data_gravity_egress::scenario,
         },
         Preset {
             name: "fsx-vs-s3-direct",
-            version: 1,
+            version: 2,
             description: "16-GPU training on two p4d nodes, each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre at 250 MB/s per TiB sized for its throughput (1 % slower), and from 2.4 TiB at 125 MB/s per TiB, too small for it (seeds 002 and 000)",
             build: fsx_vs_s3_direct::scenario,
         },
         Preset {
             name: "case-snap-p4d-spot",
-            version: 1,
+            version: 2,
             description: "Case study (seed 000): Snap's 6-hour p4d retrains on Batch, on demand vs spot at 62 % off, 12 % of nodes interrupted in a month, 45-minute restarts",
             build: case_snap_p4d_spot::scenario,
         },
         Preset {
             name: "case-egress-10-tb",
-            version: 1,
+            version: 2,
             description: "Case study (seed 002): a 10 TB training run's data sent out to the internet, from AWS and from Google Cloud",
             build: case_egress_10_tb::scenario,
         },
         Preset {
             name: "case-autopilot-a100",
-            version: 1,
+            version: 2,
             description: "Case study (seed 000): A100 training runs at the $2.10 an hour a PM modelled, on GKE Autopilot with 30-minute billing increments, 30–45 s provisioning and throttled dataset pulls, vs GKE Standard",
             build: case_autopilot_a100::scenario,
         },
         Preset {
             name: "case-a3-commitment",
-            version: 1,
+            version: 2,
             description: "Case study (seed 002): a 50-node A3 H100 cluster on GKE, on demand vs a 1-year committed-use discount, with work for 80 % of it",
             build: case_a3_commitment::scenario,
         },
         Preset {
             name: "case-robinhood-ri-spot",
-            version: 1,
+            version: 2,
             description: "Case study (seed 000): g5.48xlarge on AWS Batch with a 1-year reserved base and spot overflow, accepting idle reserved nodes, vs a comparable GKE L4 cluster on a committed-use discount",
             build: case_robinhood_ri_spot::scenario,
         },
         Preset {
             name: "case-sequoia-av-experiments",
-            version: 1,
+            version: 2,
             description: "Case study (seed 000): an AV startup's daily 6-hour retrain and the 12 experiments of 18 minutes that come with it, each on a CUDA image of its own, 40 % failing on dependency conflicts, on GKE A100 nodes",
             build: case_sequoia_av_experiments::scenario,
         },
         Preset {
             name: "case-uber-55-vs-85",
-            version: 1,
+            version: 2,
             description: "Case study (seed 000): the same experiments on a static cluster they keep 55 % busy and on one they keep 85 % busy, with the price of waiting at $100 an hour",
             build: case_uber_55_vs_85::scenario,
         },
         Preset {
             name: "case-fintech-autopilot-payback",
-            version: 1,
+            version: 2,
             description: "Case study (seed 000): a fraud-detection fintech's six engineer-months on EKS with Karpenter, recovered by moving to GKE Autopilot: the weeks its monthly saving takes to repay them",
             build: case_fintech_autopilot_payback::scenario,
         },
@@ -264,7 +267,7 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "case-bursty-g5-steps",
-            version: 1,
+            version: 2,
             description: "Case study (seed 004): bursty 1-GPU g5 jobs on AWS Batch, one fix at a time: cold nodes, then the image cache, then a warm window, then 4-GPU nodes",
             build: case_bursty_g5_steps::scenario,
         },
@@ -354,6 +357,151 @@ const FROZEN: &[(&str, u32, &str)] = &[
         "train-sagemaker-serve-eks",
         1,
         include_str!("../../../../data/presets/train-sagemaker-serve-eks@1.json"),
+    ),
+    (
+        "batch-vs-eks-spot",
+        2,
+        include_str!("../../../../data/presets/batch-vs-eks-spot@2.json"),
+    ),
+    (
+        "bursty-g5-warm-pool",
+        2,
+        include_str!("../../../../data/presets/bursty-g5-warm-pool@2.json"),
+    ),
+    (
+        "spot-p4d-retrains",
+        2,
+        include_str!("../../../../data/presets/spot-p4d-retrains@2.json"),
+    ),
+    (
+        "six-small-jobs",
+        3,
+        include_str!("../../../../data/presets/six-small-jobs@3.json"),
+    ),
+    (
+        "eks-vs-sagemaker-tco",
+        3,
+        include_str!("../../../../data/presets/eks-vs-sagemaker-tco@3.json"),
+    ),
+    (
+        "autopilot-vs-standard",
+        2,
+        include_str!("../../../../data/presets/autopilot-vs-standard@2.json"),
+    ),
+    (
+        "dependency-failures",
+        2,
+        include_str!("../../../../data/presets/dependency-failures@2.json"),
+    ),
+    (
+        "reserved-base-spot-overflow",
+        2,
+        include_str!("../../../../data/presets/reserved-base-spot-overflow@2.json"),
+    ),
+    (
+        "one-cluster-for-both",
+        1,
+        include_str!("../../../../data/presets/one-cluster-for-both@1.json"),
+    ),
+    (
+        "multi-team-cluster",
+        1,
+        include_str!("../../../../data/presets/multi-team-cluster@1.json"),
+    ),
+    (
+        "mixed-gpu-pipeline-pools",
+        1,
+        include_str!("../../../../data/presets/mixed-gpu-pipeline-pools@1.json"),
+    ),
+    (
+        "train-sagemaker-serve-eks",
+        2,
+        include_str!("../../../../data/presets/train-sagemaker-serve-eks@2.json"),
+    ),
+    (
+        "pharma-14-stage-pipeline",
+        1,
+        include_str!("../../../../data/presets/pharma-14-stage-pipeline@1.json"),
+    ),
+    (
+        "karpenter-vs-autopilot-payback",
+        2,
+        include_str!("../../../../data/presets/karpenter-vs-autopilot-payback@2.json"),
+    ),
+    (
+        "commit-1y-vs-3y",
+        1,
+        include_str!("../../../../data/presets/commit-1y-vs-3y@1.json"),
+    ),
+    (
+        "h100-capacity-wait",
+        1,
+        include_str!("../../../../data/presets/h100-capacity-wait@1.json"),
+    ),
+    (
+        "fsdp-64-gpu-scaling",
+        1,
+        include_str!("../../../../data/presets/fsdp-64-gpu-scaling@1.json"),
+    ),
+    (
+        "spot-reclaim-waves",
+        1,
+        include_str!("../../../../data/presets/spot-reclaim-waves@1.json"),
+    ),
+    (
+        "data-gravity-egress",
+        2,
+        include_str!("../../../../data/presets/data-gravity-egress@2.json"),
+    ),
+    (
+        "fsx-vs-s3-direct",
+        1,
+        include_str!("../../../../data/presets/fsx-vs-s3-direct@1.json"),
+    ),
+    (
+        "case-snap-p4d-spot",
+        1,
+        include_str!("../../../../data/presets/case-snap-p4d-spot@1.json"),
+    ),
+    (
+        "case-egress-10-tb",
+        1,
+        include_str!("../../../../data/presets/case-egress-10-tb@1.json"),
+    ),
+    (
+        "case-autopilot-a100",
+        1,
+        include_str!("../../../../data/presets/case-autopilot-a100@1.json"),
+    ),
+    (
+        "case-a3-commitment",
+        1,
+        include_str!("../../../../data/presets/case-a3-commitment@1.json"),
+    ),
+    (
+        "case-robinhood-ri-spot",
+        1,
+        include_str!("../../../../data/presets/case-robinhood-ri-spot@1.json"),
+    ),
+    (
+        "case-sequoia-av-experiments",
+        1,
+        include_str!("../../../../data/presets/case-sequoia-av-experiments@1.json"),
+    ),
+    (
+        "case-uber-55-vs-85",
+        1,
+        include_str!("../../../../data/presets/case-uber-55-vs-85@1.json"),
+    ),
+    (
+        "case-fintech-autopilot-payback",
+        1,
+        include_str!("../../../../data/presets/case-fintech-autopilot-payback@1.json"),
+    ),
+    (
+        "case-bursty-g5-steps",
+        1,
+        include_str!("../../../../data/presets/case-bursty-g5-steps@1.json"),
     ),
 ];
 

@@ -17,6 +17,7 @@
 //! within minutes, not days. Replicas on the training nodes hold their first count through
 //! the warm-up, then follow their demand from the window's opening.
 
+use super::super::state::{JobState, Phase};
 use super::build::Sim;
 use super::mechanism::Counts;
 use crate::model::cost_category::PerCategory;
@@ -168,12 +169,29 @@ impl Sim<'_> {
     /// this pass's warm-up accrued; the most nodes at once counts from now.
     pub(super) fn open_window(&mut self) {
         self.window.opened = true;
+        // Ending the pass changes only the states of the jobs it closes (running or holding
+        // nodes in this pool): the copy borrows the job states, and those are put back after
+        // (a copy of every job's state cost a third of a pipeline preset's run).
+        let closed: Vec<(usize, JobState)> = (0..self.states.len())
+            .filter(|&job| {
+                self.in_this_pool(job)
+                    && matches!(self.states[job].phase, Phase::Running | Phase::Holding)
+            })
+            .map(|job| (job, self.states[job].clone()))
+            .collect();
+        let states = std::mem::take(&mut self.states);
         let timeline = self.timeline.take();
         let mut warmup = self.clone();
         self.timeline = timeline;
+        warmup.states = states;
         warmup.now = self.window.from_s;
         warmup.finish_horizon();
         let accrued = warmup.accrued().less(&self.window.pass_start);
+        let mut states = std::mem::take(&mut warmup.states);
+        for (job, state) in closed {
+            states[job] = state;
+        }
+        self.states = states;
         self.window.before.add(&accrued, 1.0);
         self.capacity.peak = self.capacity.alive;
     }
