@@ -41,8 +41,9 @@ pub enum TimeCell {
 /// zone in which a Unix time's hour of day is counted). `None` when it is no time at all.
 pub fn read_time(text: &str, utc_offset_s: i64) -> Option<TimeCell> {
     let text = text.trim();
-    if text.is_empty() || text.eq_ignore_ascii_case("unknown") || text.eq_ignore_ascii_case("none")
-    {
+    // Empty, and the words (and pandas' NaN) that traces write for a time not yet reached.
+    let unknown = ["unknown", "none", "nan", "null", "n/a", "na", "nat"];
+    if text.is_empty() || unknown.iter().any(|u| text.eq_ignore_ascii_case(u)) {
         return Some(TimeCell::Unknown);
     }
     if let Ok(n) = text.parse::<f64>() {

@@ -123,8 +123,14 @@ pub struct HistoryFit {
     pub states: Vec<StateCount>,
     /// CPUs taken as one GPU, when the history counts CPUs only.
     pub gpus_from_cpus: Option<u32>,
-    /// Length of the observed window, days.
+    /// The window arrival rates are taken over, days: the arrivals' span widened by one mean
+    /// gap (n − 1 gaps are seen between n jobs), at least an hour.
     pub window_days: f64,
+    /// The history's own span, days: from its first arrival to its last time (an arrival, or
+    /// the end of a run), at least an hour: a replay's horizon, and what the notes say it
+    /// covers. Absent in a fit written before it (reads 0).
+    #[serde(default)]
+    pub span_days: f64,
     /// Share of the jobs submitted in each hour of the day (sums to 1; empty without a clock).
     pub hourly_share: Vec<f64>,
     /// Jobs a day on each day of the week, Monday first, relative to the mean day (empty
@@ -151,7 +157,7 @@ impl HistoryFit {
             self.used,
             self.classes.len(),
             self.bad_rows.len(),
-            window_text(self.window_days)
+            window_text(self.span_days)
         )];
         for f in &self.fits {
             let failures = if f.with_outcome > 0 {
@@ -347,8 +353,8 @@ pub fn fit_records_with_jobs(
             bad_rows,
         });
     }
-    let window_days = observed_window_days(&jobs, &mut notes);
-    let exposure = weekday_exposure(&jobs, window_days, clock, &mut notes);
+    let (span_days, window_days) = observed_days(&jobs, &mut notes);
+    let exposure = weekday_exposure(&jobs, span_days, clock, &mut notes);
     let shared = profile(jobs.iter(), exposure.as_ref());
     notes.extend(reading_notes(
         &jobs,
@@ -450,6 +456,7 @@ pub fn fit_records_with_jobs(
         states,
         gpus_from_cpus,
         window_days,
+        span_days,
         hourly_share,
         weekday_weights,
         gpu_models: models,
@@ -467,20 +474,34 @@ pub fn fit_records_with_jobs(
     Ok((fit, replay))
 }
 
-/// The observed window in days: first to last arrival, widened by one mean gap (n − 1 gaps
-/// were seen between n jobs), at least an hour; a note when it is under a week.
-fn observed_window_days(jobs: &[Job], notes: &mut Vec<String>) -> f64 {
+/// The history's span and the arrival rates' window, days ([`HistoryFit::span_days`],
+/// [`HistoryFit::window_days`]); a note when the span is under a week.
+fn observed_days(jobs: &[Job], notes: &mut Vec<String>) -> (f64, f64) {
     let first = jobs.iter().map(|j| j.arrival_s).min().unwrap_or(0);
     let last = jobs.iter().map(|j| j.arrival_s).max().unwrap_or(0);
     let n = jobs.len() as f64;
     let window_s = ((last - first) as f64 * n / (n - 1.0)).max(HOUR_S);
-    let window_days = window_s / DAY_S;
-    if window_days < 7.0 {
+    // The last time: an arrival, or the end of a run (on the arrivals' clock; a run with no
+    // start time from its arrival, the soonest it can have ended).
+    let last_end = jobs
+        .iter()
+        .filter_map(|j| {
+            let run = j.record.run_s?;
+            let waited = match (j.record.start, j.record.arrival()) {
+                (Some(start), Some(arrival)) => (start.s - arrival.s).max(0),
+                _ => 0,
+            };
+            Some(j.arrival_s + waited + run.ceil() as i64)
+        })
+        .max()
+        .unwrap_or(last);
+    let span_days = ((last.max(last_end) - first) as f64).max(HOUR_S) / DAY_S;
+    if span_days < 7.0 {
         notes.push(format!(
-            "The history covers {window_days:.1} days; rates and the hour-of-day profile are rough below a week."
+            "The history covers {span_days:.1} days; rates and the hour-of-day profile are rough below a week."
         ));
     }
-    window_days
+    (span_days, window_s / DAY_S)
 }
 
 /// Where a history's arrivals fall in the day and in the week.
@@ -528,7 +549,7 @@ fn profile<'a>(
     })
 }
 
-/// Days of each weekday (Monday first) in the observed window, which starts at the first
+/// Days of each weekday (Monday first) in the history's span, which starts at the first
 /// arrival (local clock) and lasts `window_days`; `None` without a clock or under
 /// [`WEEKDAY_PROFILE_MIN_DAYS`] (with a note).
 fn weekday_exposure(

@@ -22,12 +22,13 @@ pub mod table;
 use clock::Clock;
 use gpucost_model::model::error::ScenarioError;
 use gpucost_model::model::scenario::{limits, JobClass, Scenario};
-use record::{JobRecord, StateCount};
+use record::{JobRecord, Outcome, StateCount};
 use serde::{Deserialize, Serialize};
 use source::Source;
 use std::fmt;
 
 pub use fit::{fit_records, ClassFit, HistoryFit, WaitSummary};
+pub use record::TimeoutsAs;
 pub use table::Role;
 
 /// CPUs taken as one GPU in a history that counts CPUs only, unless told otherwise.
@@ -104,6 +105,9 @@ pub struct ImportOptions {
     /// team column; an SWF log's user) instead of one per GPU count.
     #[serde(default)]
     pub team_classes: bool,
+    /// What a job stopped at its time limit is taken as (default: work kept).
+    #[serde(default)]
+    pub timeouts: TimeoutsAs,
 }
 
 /// A record that was skipped, and why.
@@ -177,6 +181,9 @@ pub enum HistoryError {
         what: &'static str,
         /// Header names accepted for it.
         accepted: Vec<&'static str>,
+        /// The role `--column` names it by (`gpus` in `--column gpus=…`); empty where the
+        /// format's columns are fixed (sacct).
+        role: &'static str,
     },
     /// A column named by hand is not in the header.
     NoSuchColumn {
@@ -251,8 +258,20 @@ impl fmt::Display for HistoryError {
                  give the --format field list it was written with (the CLI's --sacct-fields, the \
                  page's \"sacct fields\"), e.g. JobID,State,Submit,Start,End,Elapsed,AllocTRES"
             ),
-            HistoryError::MissingColumn { what, accepted } => {
-                write!(f, "no {what} column; name one of: {}", accepted.join(", "))
+            HistoryError::MissingColumn {
+                what,
+                accepted,
+                role,
+            } => {
+                write!(f, "no {what} column; name one of: {}", accepted.join(", "))?;
+                if !role.is_empty() {
+                    write!(
+                        f,
+                        ", or say which column holds it with --column {role}=<its header> (on \
+                         the page, in the column mapping)"
+                    )?;
+                }
+                Ok(())
             }
             HistoryError::NoSuchColumn { name, header } => write!(
                 f,
@@ -391,7 +410,73 @@ pub fn read_source(
         SourceFormat::Swf => swf::read(source, options, progress),
     };
     progress(1.0);
-    read
+    read.map(|mut read| {
+        take_timeouts_as(&mut read, options.timeouts);
+        read
+    })
+}
+
+/// CPU-only jobs in a history of GPU jobs, at `lines`, beside its `gpu_jobs`: where the GPU
+/// jobs are under half the jobs (a shared cluster's history), one note says how many were
+/// skipped; otherwise each is a skipped record with `reason` (a few may be mistakes).
+fn skip_cpu_jobs(read: &mut Read, lines: Vec<u64>, gpu_jobs: usize, reason: &str) {
+    let cpu_jobs = lines.len();
+    if cpu_jobs == 0 {
+        return;
+    }
+    if cpu_jobs > gpu_jobs {
+        let total = cpu_jobs + gpu_jobs;
+        read.notes.push(format!(
+            "{cpu_jobs} CPU-only job(s) skipped: the history's {gpu_jobs} GPU job(s) are {:.1} % \
+             of its {total}, and the classes are theirs.",
+            100.0 * gpu_jobs as f64 / total as f64
+        ));
+    } else {
+        read.bad_rows.extend(lines.into_iter().map(|line| BadRow {
+            line,
+            reason: reason.to_string(),
+        }));
+    }
+}
+
+/// Jobs stopped at their time limit become work kept or failures, as `taken` says, with a
+/// note saying how many and which.
+fn take_timeouts_as(read: &mut Read, taken: TimeoutsAs) {
+    let outcome = match taken {
+        TimeoutsAs::Kept => Outcome::Succeeded,
+        TimeoutsAs::Failed => Outcome::Failed,
+    };
+    let mut jobs = 0usize;
+    for r in read.records.iter_mut() {
+        if r.outcome == Outcome::TimedOut {
+            r.outcome = outcome;
+            jobs += 1;
+        }
+    }
+    // The states table keeps "hit its time limit (… work kept)" where they are kept.
+    if taken == TimeoutsAs::Failed {
+        for s in read
+            .states
+            .iter_mut()
+            .filter(|s| s.outcome == Outcome::TimedOut)
+        {
+            s.outcome = Outcome::Failed;
+        }
+    }
+    if jobs > 0 {
+        read.notes.push(match taken {
+            TimeoutsAs::Kept => format!(
+                "{jobs} job(s) stopped at their time limit (TIMEOUT): each run counts as work \
+                 kept, as a job that checkpoints keeps its work to its last checkpoint (training \
+                 jobs on Slurm commonly run to their limit and resume); --timeouts failed counts \
+                 them as failures, their work lost."
+            ),
+            TimeoutsAs::Failed => format!(
+                "{jobs} job(s) stopped at their time limit (TIMEOUT): counted as failures, their \
+                 work lost (--timeouts failed), as for jobs that save nothing before their limit."
+            ),
+        });
+    }
 }
 
 /// The error a stream stopped with, if it stopped before its end.

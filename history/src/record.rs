@@ -9,9 +9,13 @@ use serde::{Deserialize, Serialize};
 pub enum Outcome {
     /// Ran to completion.
     Succeeded,
-    /// Ended by an error of its own or of its node (failed, out of memory, timed out, node or
-    /// boot failure, deadline): counts towards the class's failure share.
+    /// Ended by an error of its own or of its node (failed, out of memory, node or boot
+    /// failure, deadline): counts towards the class's failure share.
     Failed,
+    /// Stopped at its time limit (Slurm's TIMEOUT): it computed until then, and its work
+    /// survives if it checkpointed. Read as kept work ([`TimeoutsAs::Kept`], the default) or
+    /// as a failure ([`TimeoutsAs::Failed`]), as the import's options say.
+    TimedOut,
     /// Cancelled by a user: an arrival whose run time counts, not a failure.
     Cancelled,
     /// Preempted or requeued by the scheduler: its run time counts, not a failure.
@@ -31,6 +35,9 @@ impl Outcome {
         match self {
             Outcome::Succeeded => "completed",
             Outcome::Failed => "failed (counts in the failure share)",
+            Outcome::TimedOut => {
+                "hit its time limit (its run counts as work kept, to its last checkpoint)"
+            }
             Outcome::Cancelled => "cancelled (its run time counts; not a failure)",
             Outcome::Interrupted => "preempted or requeued (its run time counts; not a failure)",
             Outcome::StillRunning => "still running (run time so far, a lower bound)",
@@ -124,4 +131,18 @@ mod tests {
             assert!(gpucost_model::model::gpus::find(gpu).is_some(), "{gpu}");
         }
     }
+}
+
+/// What a job stopped at its time limit (Slurm's TIMEOUT: "terminated upon reaching its time
+/// limit") is taken as: the import's stated assumption.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutsAs {
+    /// Its run is work kept, as a job that checkpoints keeps its work to its last checkpoint:
+    /// training jobs on Slurm commonly run to their limit, save, and resume in a new job.
+    #[default]
+    Kept,
+    /// A failure: its run counts in the failure share, its work lost, as for a job that
+    /// saves nothing before its limit.
+    Failed,
 }

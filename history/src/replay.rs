@@ -6,7 +6,7 @@
 
 use super::source::Source;
 use super::{fit, read_source, HistoryError, HistoryFit, HistoryImportError, ImportOptions};
-use gpucost_model::model::scenario::{limits, FailureKind, Failures, Replay, Scenario};
+use gpucost_model::model::scenario::{limits, FailureKind, Failures, Replay, Scenario, DAY_S};
 
 /// `scenario` replaying the history `text` (its classes fitted as for [`super::fit_into`],
 /// each job kept as recorded), and the fit.
@@ -40,9 +40,9 @@ pub fn replay_source(
     let (mut fit, jobs) =
         fit::fit_records_with_jobs(read, &template, &scenario.reference_gpu, options)
             .map_err(HistoryImportError::Fit)?;
-    if fit.window_days > limits::HORIZON_DAYS_MAX {
+    if fit.span_days > limits::HORIZON_DAYS_MAX {
         return Err(HistoryImportError::Fit(HistoryError::ReplayTooLong {
-            days: fit.window_days,
+            days: fit.span_days,
         }));
     }
     let classes = fit
@@ -64,11 +64,12 @@ pub fn replay_source(
          end of its recorded run with no retry; cancelled, preempted and still-running jobs run \
          their recorded time and end.",
         jobs.len(),
-        fit.window_days
+        fit.span_days
     ));
     // No warm-up: the history's own start is the replay's.
     let mut next = Scenario {
-        horizon_days: fit.window_days,
+        // To the history's last time, that second included (a run that ends then finishes).
+        horizon_days: fit.span_days + 1.0 / DAY_S,
         warmup_days: 0.0,
         job_classes: classes,
         replay: Some(Replay::new(jobs)),

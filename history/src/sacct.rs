@@ -176,6 +176,7 @@ pub fn read(
         return Err(HistoryError::MissingColumn {
             what: "submit time",
             accepted: vec!["Submit", "Start"],
+            role: "",
         });
     }
     if columns.elapsed_raw.is_none()
@@ -185,6 +186,7 @@ pub fn read(
         return Err(HistoryError::MissingColumn {
             what: "run time",
             accepted: vec!["ElapsedRaw", "Elapsed", "Start and End"],
+            role: "",
         });
     }
     if !columns.has_gpu_columns() && columns.cpus.is_empty() {
@@ -199,6 +201,7 @@ pub fn read(
                 "AllocCPUS",
                 "ReqCPUS",
             ],
+            role: "",
         });
     }
     if columns.submit.is_none() {
@@ -290,7 +293,7 @@ pub fn read(
     }
     if recovered_pipes > 0 {
         read.notes.push(format!(
-            "{recovered_pipes} record(s) had an unescaped | inside a free-text field (JobName, SubmitLine…); read with the field joined back."
+            "{recovered_pipes} record(s) had an unescaped | inside a free-text field (JobName, SubmitLine, Constraints…); read with the field joined back."
         ));
     }
     if extra_trailing > 0 {
@@ -331,6 +334,15 @@ enum Shape {
     PipeInText,
 }
 
+/// `fields` with the one at `at` and the `extra` after it joined back with the | that split
+/// them.
+fn join_at(fields: &[String], at: usize, extra: usize) -> Vec<String> {
+    let mut merged: Vec<String> = fields[..at].to_vec();
+    merged.push(fields[at..=at + extra].join("|"));
+    merged.extend_from_slice(&fields[at + extra + 1..]);
+    merged
+}
+
 /// Lines a record's fields up with the header and reads it.
 fn assemble(
     fields: &[String],
@@ -351,17 +363,32 @@ fn assemble(
     if got > want {
         let extra = got - want;
         // One field more is first taken as an optional trailing column (the fields the fit
-        // reads then stay in place); if they do not read, as a | inside free text.
+        // reads then stay in place), unless that reads no GPU where joining a | inside free
+        // text back does: a Constraints of features ORed (`a100|h100`) before the TRES would
+        // otherwise shift every field after it onto the wrong column.
         if extra == 1 {
             if let Ok(p) = parse(&fields[..want], columns, line, offset) {
-                return Ok((p, Shape::TrailingExtra));
+                let joined = columns.free_text.iter().find_map(|&at| {
+                    let merged = join_at(fields, at, extra);
+                    parse(&merged, columns, line, offset)
+                        .ok()
+                        .filter(|q| q.gpus.is_some())
+                });
+                // A free-text last column (Constraints, SubmitLine) holds the | itself.
+                let last_is_text = columns.free_text.contains(&(want - 1));
+                return Ok(match joined {
+                    Some(q) if p.gpus.is_none() && p.cpus.is_none() => (q, Shape::PipeInText),
+                    _ if last_is_text => {
+                        parse(&join_at(fields, want - 1, 1), columns, line, offset)
+                            .map_or((p, Shape::TrailingExtra), |q| (q, Shape::PipeInText))
+                    }
+                    _ => (p, Shape::TrailingExtra),
+                });
             }
         }
         let mut first_error = None;
         for &at in &columns.free_text {
-            let mut merged: Vec<String> = fields[..at].to_vec();
-            merged.push(fields[at..=at + extra].join("|"));
-            merged.extend_from_slice(&fields[at + extra + 1..]);
+            let merged = join_at(fields, at, extra);
             match parse(&merged, columns, line, offset) {
                 Ok(p) => return Ok((p, Shape::PipeInText)),
                 Err(e) => {
@@ -588,8 +615,9 @@ pub fn slurm_state(text: &str) -> Option<(String, Outcome)> {
     let word = word.trim_end_matches('+').to_ascii_uppercase();
     let outcome = match word.as_str() {
         "COMPLETED" | "CD" => Outcome::Succeeded,
-        "FAILED" | "F" | "OUT_OF_MEMORY" | "OOM" | "TIMEOUT" | "TO" | "NODE_FAIL" | "NF"
-        | "BOOT_FAIL" | "BF" | "DEADLINE" | "DL" | "REVOKED" | "RV" => Outcome::Failed,
+        "FAILED" | "F" | "OUT_OF_MEMORY" | "OOM" | "NODE_FAIL" | "NF" | "BOOT_FAIL" | "BF"
+        | "DEADLINE" | "DL" | "REVOKED" | "RV" => Outcome::Failed,
+        "TIMEOUT" | "TO" => Outcome::TimedOut,
         "CANCELLED" | "CA" => Outcome::Cancelled,
         "PREEMPTED" | "PR" | "REQUEUED" | "RQ" | "REQUEUE_FED" | "REQUEUE_HOLD" | "RESIZING"
         | "RS" => Outcome::Interrupted,
@@ -690,6 +718,7 @@ fn fold(parsed: Vec<Parsed>, options: &ImportOptions, read: &mut Read) -> Result
     }
     let mut records = Vec::new();
     let mut states = Vec::new();
+    let mut cpu_only = Vec::new();
     for p in &parsed {
         if p.step {
             if allocations.contains(p.allocation.as_str()) {
@@ -709,11 +738,7 @@ fn fold(parsed: Vec<Parsed>, options: &ImportOptions, read: &mut Read) -> Result
             match p.gpus {
                 Some(g) if g > 0 => g,
                 _ => {
-                    read.bad_rows.push(BadRow {
-                        line: p.record.line,
-                        reason: "no GPUs in its TRES/GRES (a CPU-only job in a GPU history)"
-                            .to_string(),
-                    });
+                    cpu_only.push(p.record.line);
                     continue;
                 }
             }
@@ -749,6 +774,13 @@ fn fold(parsed: Vec<Parsed>, options: &ImportOptions, read: &mut Read) -> Result
             }
         }
     }
+    super::skip_cpu_jobs(
+        read,
+        cpu_only,
+        records.len(),
+        "no GPUs in its TRES/GRES (a CPU-only job in a GPU history)",
+    );
+    read.bad_rows.sort_by_key(|b| b.line);
     read.records = records;
     read.states = states;
     read.records_read = parsed.len();

@@ -7,6 +7,8 @@ use std::io::{self, BufRead, Read as _};
 
 /// Bytes read ahead to detect the format (the first lines).
 const PEEK_BYTES: usize = 64 * 1024;
+/// The first bytes of a gzip stream (RFC 1952).
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Where a history's text comes from.
 pub enum Source<'a> {
@@ -22,10 +24,38 @@ pub enum Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// A stream read through a buffer large enough to detect the format from.
-    pub fn stream(reader: impl io::Read + 'a, bytes: u64) -> Source<'a> {
+    /// A stream read through a buffer large enough to detect the format from; a gzip stream
+    /// (`.gz`, as public traces ship, every member of it) is read unpacked, its length then
+    /// unknown.
+    pub fn stream(mut reader: impl io::Read + 'a, bytes: u64) -> Source<'a> {
+        // Its first two bytes (a pipe may hand them over one at a time), put back in front.
+        let mut head = [0u8; 2];
+        let mut got = 0;
+        while got < head.len() {
+            match reader.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // The read that follows meets the error again and reports it.
+                Err(_) => break,
+            }
+        }
+        let gzip = head[..got] == GZIP_MAGIC;
+        let reader = io::BufReader::with_capacity(
+            PEEK_BYTES,
+            io::Cursor::new(head[..got].to_vec()).chain(reader),
+        );
+        if gzip {
+            return Source::Stream {
+                reader: Box::new(io::BufReader::with_capacity(
+                    PEEK_BYTES,
+                    flate2::bufread::MultiGzDecoder::new(reader),
+                )),
+                bytes: 0,
+            };
+        }
         Source::Stream {
-            reader: Box::new(io::BufReader::with_capacity(PEEK_BYTES, reader)),
+            reader: Box::new(reader),
             bytes,
         }
     }

@@ -71,6 +71,21 @@ pub fn read(
         },
         (None, None) => options.utc_offset_s,
     };
+    // The zone the hours of day are counted in, and where it came from.
+    if unix_start.is_some() {
+        let from = match (zone_s, &zone_name) {
+            (Some(_), _) => "the log's TimeZone".to_string(),
+            (None, Some(name)) if parse_utc_offset(name).is_some() => {
+                format!("the log's TimeZoneString, {}", super::shorten(40, name))
+            }
+            _ if options.utc_offset_s != 0 => "--tz".to_string(),
+            _ => "none is given: the log has no TimeZone, and --tz is not set".to_string(),
+        };
+        read.notes.push(format!(
+            "Hours of day are counted at UTC{} ({from}).",
+            super::format_offset(offset)
+        ));
+    }
     let cpus_per_gpu = options.cpus_per_gpu.unwrap_or(super::DEFAULT_CPUS_PER_GPU);
     read.gpus_from_cpus = Some(cpus_per_gpu);
     let at = |s: f64| -> Instant {

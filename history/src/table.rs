@@ -115,6 +115,10 @@ pub const ROLES: &[(Role, &[&str])] = &[
             "gpus_per_job",
             "n_gpus",
             "gpu_num",
+            "gpu_request",
+            "gpu_requested",
+            "requested_gpus",
+            "num_gpus_requested",
         ],
     ),
     (Role::GpuMilli, &["gpu_milli"]),
@@ -251,6 +255,10 @@ fn missing(what: &'static str, roles: &[Role]) -> HistoryError {
             .filter(|(r, _)| roles.contains(r))
             .flat_map(|(_, names)| names.iter().copied())
             .collect(),
+        role: ROLES
+            .iter()
+            .find(|(r, _)| roles.first() == Some(r))
+            .map_or("", |(_, names)| names[0]),
     }
 }
 
@@ -331,6 +339,7 @@ pub fn read(
     if columns.get(Role::Gpus).is_none() {
         read.gpus_from_cpus = Some(cpus_per_gpu);
     }
+    let mut cpu_only = Vec::new();
     for (mut record, gpus, cpus, written) in gpu_rows {
         let gpus = match (gpus, cpus) {
             (Some(g), _) => g,
@@ -338,10 +347,7 @@ pub fn read(
             _ => 0,
         };
         if gpus == 0 {
-            read.bad_rows.push(BadRow {
-                line: record.line,
-                reason: "requests no GPU (a CPU-only job)".to_string(),
-            });
+            cpu_only.push(record.line);
             continue;
         }
         if gpus > limits::GPUS_PER_JOB_MAX {
@@ -355,8 +361,16 @@ pub fn read(
         count_state(&mut states, &written, record.outcome);
         read.records.push(record);
     }
+    let gpu_jobs = read.records.len();
+    super::skip_cpu_jobs(
+        &mut read,
+        cpu_only,
+        gpu_jobs,
+        "requests no GPU (a CPU-only job)",
+    );
     read.bad_rows.sort_by_key(|b| b.line);
     read.states = states;
+    count_still_running(&mut read);
     if columns.get(Role::Submit).is_none() {
         read.notes.push(
             "No submit-time column: start times are used as arrivals, so the queue wait the \
@@ -368,6 +382,61 @@ pub fn read(
 }
 
 type Row = (JobRecord, Option<u32>, Option<u32>, String);
+
+/// Jobs that started and have no end (empty, `NaN`): still running when the trace ends, the
+/// last time it holds (a submission, a start or an end). They count with their run time up to
+/// then, a lower bound, and a note says how many and their GPU-hours; one that started at that
+/// very second has run none, and is counted with those that never started.
+fn count_still_running(read: &mut Read) {
+    let censored = |r: &JobRecord| r.outcome == Outcome::StillRunning && r.run_s.is_none();
+    if !read.records.iter().any(censored) {
+        return;
+    }
+    let end = read
+        .records
+        .iter()
+        .flat_map(|r| {
+            let ended = match (r.start, r.run_s) {
+                (Some(s), Some(run)) => Some(s.s + run.ceil() as i64),
+                _ => None,
+            };
+            [r.submit.map(|t| t.s), r.start.map(|t| t.s), ended]
+        })
+        .flatten()
+        .max()
+        .unwrap_or(0);
+    let (mut jobs, mut gpu_hours) = (0usize, 0.0);
+    for r in read.records.iter_mut().filter(|r| censored(r)) {
+        let ran = r.start.map_or(0, |s| end - s.s);
+        if ran > 0 {
+            r.run_s = Some(ran as f64);
+            jobs += 1;
+            gpu_hours +=
+                ran as f64 / 3_600.0 * r.gpu_share.unwrap_or(1.0) * f64::from(r.gpus.max(1));
+        } else {
+            r.outcome = Outcome::NeverStarted;
+        }
+    }
+    if jobs > 0 {
+        read.notes.push(format!(
+            "{jobs} job(s) started and have no end: still running when the history ends (its \
+             last time), they count with their run time up to then, a lower bound ({} \
+             GPU-hours).",
+            trim_hours(gpu_hours)
+        ));
+    }
+}
+
+/// GPU-hours to three significant figures, as a note gives them.
+fn trim_hours(hours: f64) -> String {
+    if hours >= 100.0 {
+        format!("{:.0}", hours)
+    } else if hours >= 10.0 {
+        format!("{:.1}", hours)
+    } else {
+        format!("{:.2}", hours)
+    }
+}
 
 fn read_row(
     record: &csv::StringRecord,
@@ -449,7 +518,15 @@ fn read_row(
         match (start, end) {
             (Some(s), Some(e)) if e.s >= s.s => Some((e.s - s.s) as f64),
             (Some(_), Some(_)) => return Err("ends before it starts".to_string()),
-            (Some(_), None) => return Err("started but has no end time".to_string()),
+            // Still running when the trace ends: its run time so far, from the trace's last
+            // time ([`count_still_running`]); unless its state says it ended.
+            (Some(_), None) => match outcome {
+                Outcome::Unknown | Outcome::StillRunning => {
+                    outcome = Outcome::StillRunning;
+                    None
+                }
+                _ => return Err("ended, but has no end time".to_string()),
+            },
             _ => None,
         }
     };
@@ -540,9 +617,8 @@ fn parse_outcome(text: &str) -> Option<(String, Outcome)> {
         "complete" | "succeeded" | "success" | "successful" | "ok" | "done" | "finished" => {
             Outcome::Succeeded
         }
-        "failure" | "fail" | "error" | "oom" | "timed_out" | "evicted" | "crashed" => {
-            Outcome::Failed
-        }
+        "failure" | "fail" | "error" | "oom" | "evicted" | "crashed" => Outcome::Failed,
+        "timed_out" | "timeout" | "time_limit" => Outcome::TimedOut,
         "canceled" | "killed" | "stopped" | "terminated" => Outcome::Cancelled,
         "running" | "started" => Outcome::StillRunning,
         "pending" | "queued" | "waiting" => Outcome::NeverStarted,

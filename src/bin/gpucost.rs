@@ -120,6 +120,11 @@ mod cli {
             /// sacct's Account (else User), a CSV's team column, an SWF log's user.
             #[arg(long)]
             team_classes: bool,
+            /// What a job stopped at its time limit (Slurm's TIMEOUT) is taken as: work kept
+            /// to its last checkpoint (the default: training jobs commonly run to their limit
+            /// and resume), or a failure whose work is lost.
+            #[arg(long, value_enum, default_value_t = TimeoutsArg::Kept)]
+            timeouts: TimeoutsArg,
         },
         /// The seed articles' case studies: each story's claim beside the model's figure for
         /// the same quantity on its preset, and why they differ.
@@ -188,6 +193,14 @@ mod cli {
         Empirical,
         /// A log-normal through their median and 90th percentile.
         LogNormal,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum TimeoutsArg {
+        /// Its run counts as work kept.
+        Kept,
+        /// It counts as a failure, its work lost.
+        Failed,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -279,6 +292,7 @@ mod cli {
                 durations,
                 cluster_gpus,
                 team_classes,
+                timeouts,
             } => {
                 let mut options =
                     import_options(reader, sacct_fields, &column, cpus_per_gpu, tz, durations)?;
@@ -287,6 +301,10 @@ mod cli {
                 }
                 options.cluster_gpus = cluster_gpus;
                 options.team_classes = team_classes;
+                options.timeouts = match timeouts {
+                    TimeoutsArg::Kept => gpucost::history::TimeoutsAs::Kept,
+                    TimeoutsArg::Failed => gpucost::history::TimeoutsAs::Failed,
+                };
                 let base = match &scenario {
                     Some(path) => {
                         let text = std::fs::read_to_string(path)
@@ -446,6 +464,7 @@ mod cli {
             cluster_gpus: None,
             replay: false,
             team_classes: false,
+            timeouts: Default::default(),
         })
     }
 

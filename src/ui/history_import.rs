@@ -6,7 +6,7 @@
 use crate::history::cluster::RECORDED_CLUSTER;
 use crate::history::table::{preview, Role, MAPPED_ROLES};
 use crate::history::{
-    clock, fit::window_text, parse_field_list, DurationFit, HistoryFit, ImportOptions,
+    clock, fit::window_text, parse_field_list, DurationFit, HistoryFit, ImportOptions, TimeoutsAs,
     DEFAULT_CPUS_PER_GPU,
 };
 use crate::model::monte_carlo::Results;
@@ -40,6 +40,9 @@ pub struct OptionsForm {
     pub replay: bool,
     /// One class per team and GPU count instead of one per GPU count.
     pub team_classes: bool,
+    /// Jobs stopped at their time limit count as failures (their work lost) instead of work
+    /// kept.
+    pub timeouts_failed: bool,
 }
 
 impl Default for OptionsForm {
@@ -53,6 +56,7 @@ impl Default for OptionsForm {
             cluster_gpus: String::new(),
             replay: false,
             team_classes: false,
+            timeouts_failed: false,
         }
     }
 }
@@ -109,6 +113,11 @@ impl OptionsForm {
             cluster_gpus,
             replay: self.replay,
             team_classes: self.team_classes,
+            timeouts: if self.timeouts_failed {
+                TimeoutsAs::Failed
+            } else {
+                TimeoutsAs::Kept
+            },
         })
     }
 }
@@ -151,6 +160,8 @@ pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
                 " Replay the exact jobs (arrivals, run times and outcomes as recorded; the horizon is the history's span) instead of drawing jobs from the fitted classes")}
             {flag_option(form, "history-team-classes", |f| f.team_classes, |f, on| f.team_classes = on,
                 " One class per team and GPU count (the team is sacct's Account, else User; a CSV's team column; an SWF log's user), so each team's jobs and GPU-hours show on their own")}
+            {flag_option(form, "history-timeouts-failed", |f| f.timeouts_failed, |f, on| f.timeouts_failed = on,
+                " Jobs stopped at their time limit (TIMEOUT) are failures, their work lost (by default their run counts as work kept, as a job that checkpoints keeps its work)")}
             {flag_option(form, "history-log-normal", |f| f.log_normal, |f, on| f.log_normal = on,
                 " Log-normal durations (through the median and 90th percentile) instead of the observed quantiles")}
         </details>
@@ -276,7 +287,7 @@ pub fn fit_report(name: &str, fit: &HistoryFit) -> impl IntoView {
         fit.used,
         fit.never_started,
         fit.bad_rows.len(),
-        window_text(fit.window_days)
+        window_text(fit.span_days)
     );
     view! {
         <div class="import-done fit-summary" role="status" data-format=fit.format.label()>

@@ -217,6 +217,15 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
             )));
             return;
         }
+        let lower = file_name.to_ascii_lowercase();
+        if lower.ends_with(".gz") || lower.ends_with(".gzip") {
+            set_report.set(ImportReport::Refused(format!(
+                "{file_name}: a compressed history, which the page does not unpack: unpack it \
+                 first (gunzip), or read it as it is with gpucost history {file_name}. The \
+                 scenario was not changed."
+            )));
+            return;
+        }
         let promise = file.text();
         wasm_bindgen_futures::spawn_local(async move {
             let text = match wasm_bindgen_futures::JsFuture::from(promise).await {

@@ -225,12 +225,15 @@ fn weekday_profile_counts_each_day_over_the_days_the_window_covers() {
     )
     .expect("fits");
     assert_eq!(fit.used, 264);
-    // First arrival Monday day 0 00:00, last Sunday day 27 16:00: 664 h, widened by 264/263.
+    // First arrival Monday day 0 00:00, last Sunday day 27 16:00: 664 h, widened by 264/263
+    // for the arrival rate.
     let window_h = 664.0 * 264.0 / 263.0;
     assert!(close(fit.window_days, window_h / 24.0, 1e-9));
-    // Mondays to Saturdays are covered 4 whole days each; Sundays 3 days and the window's
-    // last 664·264/263 − 648 hours.
-    let sundays = 3.0 + (window_h - 648.0) / 24.0;
+    // The history's span runs to the last job's end, 17:00 on day 27: 665 h.
+    assert!(close(fit.span_days, 665.0 / 24.0, 1e-12));
+    // Mondays to Saturdays are covered 4 whole days each; Sundays 3 days and the span's last
+    // 665 − 648 hours.
+    let sundays = 3.0 + (665.0 - 648.0) / 24.0;
     let rates = [12.0, 12.0, 12.0, 12.0, 12.0, 3.0, 12.0 / sundays];
     let mean = rates.iter().sum::<f64>() / 7.0;
     let want: Vec<f64> = rates
@@ -277,4 +280,111 @@ fn weekday_profile_counts_each_day_over_the_days_the_window_covers() {
             ..
         }
     ));
+}
+
+/// Without a GPU count column, the message says how to name one; a public trace's
+/// `gpu_request` is one, and its `creation_time`, `scheduled_time` and `deletion_time` are the
+/// submit, start and end.
+#[test]
+fn a_missing_gpu_column_names_the_flag_and_public_trace_columns_are_known() {
+    let none = ImportOptions::default();
+    let err = fit_history(
+        "submit_time,duration_h\n2024-01-01 00:00,1\n2024-01-01 01:00,2\n",
+        &JobClass::default(),
+        "A100",
+        &none,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("--column gpus=<its header>"),
+        "{err}"
+    );
+    let fit = fit_history(
+        "creation_time,scheduled_time,deletion_time,gpu_request\n\
+         2024-01-01 00:00,2024-01-01 00:10,2024-01-01 02:10,2\n\
+         2024-01-01 03:00,2024-01-01 03:00,2024-01-01 04:00,2\n\
+         2024-01-02 03:00,2024-01-02 03:30,2024-01-02 04:30,2\n",
+        &JobClass::default(),
+        "A100",
+        &none,
+    )
+    .unwrap();
+    assert_eq!(fit.used, 3);
+    assert_eq!(fit.classes.len(), 1);
+    assert_eq!(fit.classes[0].gpus_per_job, 2.0);
+    // The queue wait from creation to scheduling: 10, 0 and 30 minutes.
+    let wait = fit.observed_queue_wait.unwrap();
+    assert!((wait.mean_min - 40.0 / 3.0).abs() < 1e-9, "{wait:?}");
+}
+
+/// Jobs that started and have no end (empty, or `NaN` as pandas writes it) were still running
+/// when the history was taken: they count up to its last time with their run so far, and a
+/// note says how many and their GPU-hours. Worked by hand: the last time is 10:00 (the fourth
+/// job's end); the second job ran 01:00–10:00 on 4 GPUs (36 GPU-h), the third 03:00–10:00 on
+/// 2 (14 GPU-h).
+#[test]
+fn jobs_still_running_at_the_end_count_up_to_the_last_time() {
+    let csv = "submit_time,start_time,end_time,gpus\n\
+               2026-03-02 00:00,2026-03-02 00:00,2026-03-02 02:00,1\n\
+               2026-03-02 01:00,2026-03-02 01:00,,4\n\
+               2026-03-02 03:00,2026-03-02 03:00,NaN,2\n\
+               2026-03-02 04:00,2026-03-02 04:00,2026-03-02 10:00,1\n";
+    let fit =
+        fit_history(csv, &JobClass::default(), "A100", &ImportOptions::default()).expect("fits");
+    assert_eq!(fit.used, 4, "{:?}", fit.bad_rows);
+    assert!(fit.bad_rows.is_empty(), "{:?}", fit.bad_rows);
+    assert!(
+        fit.notes
+            .iter()
+            .any(|n| n.starts_with("2 job(s) started and have no end")
+                && n.contains("(50.0 GPU-hours)")),
+        "{:?}",
+        fit.notes
+    );
+    // The span runs to that last time: 10 hours.
+    assert!(close(fit.span_days, 10.0 / 24.0, 1e-12));
+    let censored: usize = fit.fits.iter().map(|f| f.censored).sum();
+    assert_eq!(censored, 2);
+    // A state that says the job ended, with no end time, is a bad row.
+    let ended = "submit_time,start_time,end_time,gpus,state\n\
+                 2026-03-02 00:00,2026-03-02 00:00,2026-03-02 02:00,1,COMPLETED\n\
+                 2026-03-02 01:00,2026-03-02 01:00,,4,COMPLETED\n\
+                 2026-03-02 04:00,2026-03-02 04:00,2026-03-02 10:00,1,COMPLETED\n";
+    let fit = fit_history(
+        ended,
+        &JobClass::default(),
+        "A100",
+        &ImportOptions::default(),
+    )
+    .expect("fits");
+    assert_eq!(fit.bad_rows.len(), 1);
+    assert_eq!(fit.bad_rows[0].reason, "ended, but has no end time");
+}
+
+/// The arrival rate's window is widened by one mean gap, and nothing else is: three jobs
+/// over 10 days (a window of 15 for the rate) cover 10 days and an hour, under the 14 a
+/// day-of-week profile needs.
+#[test]
+fn only_the_rate_takes_the_widened_window() {
+    let csv = "submit_time,duration_s,gpus\n\
+               2026-03-02T00:00:00,3600,1\n\
+               2026-03-07T00:00:00,3600,1\n\
+               2026-03-12T00:00:00,3600,1\n";
+    let fit =
+        fit_history(csv, &JobClass::default(), "A100", &ImportOptions::default()).expect("fits");
+    assert!(close(fit.window_days, 15.0, 1e-12));
+    assert!(close(fit.span_days, 10.0 + 1.0 / 24.0, 1e-12));
+    assert!(fit.weekday_weights.is_empty());
+    assert!(
+        fit.notes
+            .iter()
+            .any(|n| n.contains("covers 10.0 days, under the 14")),
+        "{:?}",
+        fit.notes
+    );
+    // The rate: 3 jobs over the widened 15 days.
+    let Arrivals::HourOfDay { per_day, .. } = &fit.classes[0].arrivals else {
+        panic!("{:?}", fit.classes[0].arrivals)
+    };
+    assert!(close(*per_day, 0.2, 1e-12));
 }

@@ -44,7 +44,7 @@ fn a_gpu_sacct_dump_reads_as_worked_out() {
     for (written, jobs, outcome) in [
         ("COMPLETED", 2, Outcome::Succeeded),
         ("FAILED", 1, Outcome::Failed),
-        ("TIMEOUT", 1, Outcome::Failed),
+        ("TIMEOUT", 1, Outcome::TimedOut),
         ("OUT_OF_MEMORY", 1, Outcome::Failed),
         ("NODE_FAIL", 1, Outcome::Failed),
         ("BOOT_FAIL", 1, Outcome::Failed),
@@ -89,9 +89,10 @@ fn a_gpu_sacct_dump_reads_as_worked_out() {
     assert!((c.observed_hours.mean - mean(&one)).abs() < 1e-9);
     assert!((c.simulated_hours.mean - mean(&one)).abs() < mean(&one) * 1e-3);
     assert_eq!(c.censored, 2);
-    // Outcomes known for 7: 1002, 1003_1, 1004, 1005, 1008, 1009 failed; 1013 completed.
-    assert_eq!((c.failed, c.with_outcome), (6, 7));
-    assert_eq!(f.classes[0].failures.probability, 0.857);
+    // Outcomes known for 7: 1002, 1004, 1005, 1008, 1009 failed; 1003_1 hit its time limit
+    // (work kept, the default) and 1013 completed.
+    assert_eq!((c.failed, c.with_outcome), (5, 7));
+    assert_eq!(f.classes[0].failures.probability, 0.714);
     // Arrivals: first submission 03-03 08:00, last 03-07 12:00 (100 h) over 13 jobs.
     let window_days = 100.0 * 13.0 / 12.0 / 24.0;
     assert!((f.window_days - window_days).abs() < 1e-12);
@@ -186,8 +187,27 @@ fn an_swf_log_maps_processors_to_gpus() {
     // 1-GPU run times 1 h, 2 h, 1 h; job 2 (16 processors) failed.
     assert!((f.fits[0].observed_hours.mean - 4.0 / 3.0).abs() < 1e-12);
     assert_eq!((f.fits[1].failed, f.fits[1].with_outcome), (1, 1));
-    // UnixStartTime 2024-01-01 00:00 UTC and TimeZone +1 h: job 1 arrives at 01:00 local.
+    // UnixStartTime 2024-01-01 00:00 UTC and TimeZone +1 h: job 1 arrives at 01:00 local,
+    // and a note says which zone and where it came from.
     assert!(f.hourly_share[1] > 0.0);
+    assert!(
+        f.notes
+            .iter()
+            .any(|n| n == "Hours of day are counted at UTC+01:00 (the log's TimeZone)."),
+        "{:?}",
+        f.notes
+    );
+    // Without a zone in the log or --tz: UTC, and the note says none was given.
+    let bare = SWF.replace("; TimeZone: 3600\n", "");
+    let f0 = fit(&bare, &ImportOptions::default());
+    assert!(
+        f0.notes
+            .iter()
+            .any(|n| n.starts_with("Hours of day are counted at UTC")
+                && n.ends_with("(none is given: the log has no TimeZone, and --tz is not set).")),
+        "{:?}",
+        f0.notes
+    );
     // 16 CPUs a GPU: job 2 becomes a 1-GPU job, 64 → 4.
     let f16 = fit(
         SWF,
@@ -518,4 +538,103 @@ fn team_classes_take_the_user_where_the_account_is_empty_and_keep_names_apart() 
             "1-GPU jobs, (no team)"
         ]
     );
+}
+
+/// A Constraints of features ORed (`a100|h100`) holds an unescaped | in sacct `-P` output:
+/// before the TRES it is joined back (taking the extra field as a trailing column would read
+/// the second feature as the TRES, a job with no GPU); as the last column, too.
+#[test]
+fn an_unescaped_pipe_in_constraints_is_joined_back() {
+    use gpucost::history::read_history;
+    let rows = |head: &str, a: &str, b: &str| {
+        format!(
+            "{head}\n1|COMPLETED|2026-03-03T08:00:00|2026-03-03T08:00:00|2026-03-03T09:00:00|{a}\n\
+             2|COMPLETED|2026-03-03T09:00:00|2026-03-03T09:00:00|2026-03-03T10:00:00|{b}\n"
+        )
+    };
+    for text in [
+        rows(
+            "JobID|State|Submit|Start|End|Constraints|AllocTRES|Account",
+            "a100|h100|gres/gpu=2|ml",
+            "a100|gres/gpu=1|ml",
+        ),
+        rows(
+            "JobID|State|Submit|Start|End|AllocTRES|Constraints",
+            "gres/gpu=2|a100|h100",
+            "gres/gpu=1|a100",
+        ),
+    ] {
+        let read = read_history(&text, &ImportOptions::default()).unwrap();
+        assert!(read.bad_rows.is_empty(), "{:?}", read.bad_rows);
+        let gpus: Vec<u32> = read.records.iter().map(|r| r.gpus).collect();
+        assert_eq!(gpus, vec![2, 1]);
+        assert_eq!(
+            read.notes,
+            vec![
+                "1 record(s) had an unescaped | inside a free-text field (JobName, SubmitLine, \
+                  Constraints…); read with the field joined back."
+                    .to_string()
+            ]
+        );
+    }
+}
+
+/// A job stopped at its time limit (sacct's TIMEOUT, "terminated upon reaching its time
+/// limit") is work kept by default, with a note; `timeouts: Failed` counts it as a failure.
+#[test]
+fn timeouts_are_work_kept_unless_said_otherwise() {
+    use gpucost::history::TimeoutsAs;
+    let text = "JobID|State|Submit|Start|End|AllocTRES\n\
+                1|COMPLETED|2026-03-03T08:00:00|2026-03-03T08:00:00|2026-03-03T09:00:00|gres/gpu=1\n\
+                2|TIMEOUT|2026-03-03T09:00:00|2026-03-03T09:00:00|2026-03-04T09:00:00|gres/gpu=1\n\
+                3|FAILED|2026-03-03T10:00:00|2026-03-03T10:00:00|2026-03-03T10:30:00|gres/gpu=1\n\
+                4|COMPLETED|2026-03-03T11:00:00|2026-03-03T11:00:00|2026-03-03T12:00:00|gres/gpu=1\n";
+    let kept = fit(text, &ImportOptions::default());
+    assert_eq!((kept.fits[0].failed, kept.fits[0].with_outcome), (1, 4));
+    assert!(
+        kept.notes.iter().any(|n| n.starts_with(
+            "1 job(s) stopped at their time limit (TIMEOUT): each run counts as work kept"
+        )),
+        "{:?}",
+        kept.notes
+    );
+    let failed = fit(
+        text,
+        &ImportOptions {
+            timeouts: TimeoutsAs::Failed,
+            ..Default::default()
+        },
+    );
+    assert_eq!((failed.fits[0].failed, failed.fits[0].with_outcome), (2, 4));
+    assert!(failed
+        .notes
+        .iter()
+        .any(|n| n.contains("counted as failures")));
+    // The 24-hour run counts in the durations either way (it computed until its limit).
+    assert!((kept.fits[0].observed_hours.mean - (1.0 + 24.0 + 0.5 + 1.0) / 4.0).abs() < 1e-12);
+}
+
+/// Where the GPU jobs are under half the history (a shared cluster's), its CPU-only jobs are
+/// skipped with one note; where they are a few, each is a skipped record.
+#[test]
+fn cpu_jobs_of_a_mostly_cpu_history_are_skipped_with_a_note() {
+    let row = |h: u32, gpus: u32| format!("2026-03-02T{h:02}:00:00,3600,{gpus}\n");
+    let mostly_cpu: String = std::iter::once("submit_time,duration_s,gpus\n".to_string())
+        .chain([row(0, 1), row(1, 1), row(2, 0), row(3, 0), row(4, 0)])
+        .collect();
+    let f = fit(&mostly_cpu, &ImportOptions::default());
+    assert!(f.bad_rows.is_empty(), "{:?}", f.bad_rows);
+    assert!(
+        f.notes.iter().any(|n| n
+            == "3 CPU-only job(s) skipped: the history's 2 GPU job(s) are 40.0 % of its 5, and \
+                the classes are theirs."),
+        "{:?}",
+        f.notes
+    );
+    let mostly_gpu: String = std::iter::once("submit_time,duration_s,gpus\n".to_string())
+        .chain([row(0, 1), row(1, 1), row(2, 0), row(3, 2)])
+        .collect();
+    let f = fit(&mostly_gpu, &ImportOptions::default());
+    assert_eq!(f.bad_rows.len(), 1);
+    assert_eq!(f.bad_rows[0].reason, "requests no GPU (a CPU-only job)");
 }

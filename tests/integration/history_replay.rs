@@ -26,14 +26,22 @@ fn replayed_jobs_keep_their_recorded_gpu_hours_to_the_second() {
     let (s, fit) = replay_into(&no_delay(), SACCT, &ImportOptions::default()).expect("replays");
     let replay = s.replay.as_ref().expect("a replay");
     assert_eq!(replay.jobs.len(), 13);
-    // First submission 03-03 08:00, last 03-07 12:00: 100 h over 13 jobs, widened by 13/12.
-    assert!((s.horizon_days - 100.0 * 13.0 / 12.0 / 24.0).abs() < 1e-12);
-    assert_eq!(s.horizon_days, fit.window_days);
-    // Worked out from the file: the jobs that did not fail are 1001 (2 GPUs, 2 h), 1003_2
-    // (10 min), 1006 (8 GPUs, 3 h), 1007 (20 min), 1010 (5 h so far), 1011 (1 h so far) and
-    // 1013 (1 h); each ends inside the horizon (1013, the last, at 101 h of 108.3).
+    // First submission 03-03 08:00; the last time the file holds is 1013's end, 101 h on
+    // (its last arrival, 03-07 12:00 at 100 h, widened by 13/12 as the arrival rate is, would
+    // be 108.3 h): the horizon runs to it, that second included.
+    assert!(
+        (fit.span_days - 101.0 / 24.0).abs() < 1e-12,
+        "{}",
+        fit.span_days
+    );
+    assert!((s.horizon_days - (101.0 * 3_600.0 + 1.0) / 86_400.0).abs() < 1e-12);
+    assert!((fit.window_days - 100.0 * 13.0 / 12.0 / 24.0).abs() < 1e-12);
+    // Worked out from the file: the jobs that did not fail are 1001 (2 GPUs, 2 h), 1003_1
+    // (TIMEOUT after 24 h on 1 GPU: work kept, the default), 1003_2 (10 min), 1006 (8 GPUs,
+    // 3 h), 1007 (20 min), 1010 (5 h so far), 1011 (1 h so far) and 1013 (1 h); each ends
+    // inside the horizon (1013, the last, at its last second).
     let expected_s =
-        2.0 * 7_200.0 + 600.0 + 8.0 * 10_800.0 + 1_200.0 + 18_000.0 + 3_600.0 + 3_600.0;
+        2.0 * 7_200.0 + 86_400.0 + 600.0 + 8.0 * 10_800.0 + 1_200.0 + 18_000.0 + 3_600.0 + 3_600.0;
     for r in 0..3 {
         let o = &run_replication(&s, r)[0];
         let got_s = o.useful_reference_gpu_hours * 3600.0;
@@ -91,9 +99,10 @@ fn the_cli_evaluates_a_replay() {
     assert!(stderr.contains("Replayed: 13 jobs"), "{stderr}");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
     let p = &report["platforms"][0];
-    // 7 jobs end as recorded, 6 fail as recorded, in every replication.
-    assert_eq!(p["jobs_completed"]["mean"], 7.0, "{p}");
-    assert_eq!(p["jobs_failed"]["mean"], 6.0, "{p}");
+    // 8 jobs end as recorded (the TIMEOUT one's work kept), 5 fail as recorded, in every
+    // replication.
+    assert_eq!(p["jobs_completed"]["mean"], 8.0, "{p}");
+    assert_eq!(p["jobs_failed"]["mean"], 5.0, "{p}");
 }
 
 /// Three 8-GPU jobs recorded on one 8-GPU node, first come first served: A (submitted 00:00)
@@ -267,10 +276,10 @@ fn the_cli_replays_a_history_on_a_preset_to_the_second() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
     let p = &report["platforms"][0];
     // The jobs that did not fail, worked out from the file (as in the test above): 1001
-    // 2 GPUs × 2 h, 1003_2 10 min, 1006 8 GPUs × 3 h, 1007 20 min, 1010 and 1011 5 h and 1 h
-    // so far, 1013 1 h; in reference-GPU-seconds.
+    // 2 GPUs × 2 h, 1003_1 24 h to its time limit (kept), 1003_2 10 min, 1006 8 GPUs × 3 h,
+    // 1007 20 min, 1010 and 1011 5 h and 1 h so far, 1013 1 h; in reference-GPU-seconds.
     let expected_s =
-        2.0 * 7_200.0 + 600.0 + 8.0 * 10_800.0 + 1_200.0 + 18_000.0 + 3_600.0 + 3_600.0;
+        2.0 * 7_200.0 + 86_400.0 + 600.0 + 8.0 * 10_800.0 + 1_200.0 + 18_000.0 + 3_600.0 + 3_600.0;
     for stat in ["mean", "p5", "p95"] {
         let got_s = p["useful_gpu_hours"][stat]
             .as_f64()
@@ -281,5 +290,23 @@ fn the_cli_replays_a_history_on_a_preset_to_the_second() {
             "{stat}: {got_s} GPU-s useful, {expected_s} recorded; {p}"
         );
     }
-    assert_eq!(p["jobs_completed"]["mean"], 7.0, "{p}");
+    assert_eq!(p["jobs_completed"]["mean"], 8.0, "{p}");
+}
+
+/// Two jobs 297 days apart: the replay spans 297 days and an hour (it was refused as 594.5,
+/// the arrival rate's widened window), within the 366 a horizon may have.
+#[test]
+fn a_long_sparse_history_replays_over_its_own_span() {
+    let csv = "submit_time,duration_s,gpus\n\
+               2025-01-01T00:00:00,3600,1\n\
+               2025-10-25T00:00:00,3600,1\n";
+    let (s, fit) = replay_into(&no_delay(), csv, &ImportOptions::default()).expect("replays");
+    assert!(
+        (fit.span_days - (297.0 + 1.0 / 24.0)).abs() < 1e-12,
+        "{}",
+        fit.span_days
+    );
+    assert!((s.horizon_days - fit.span_days - 1.0 / 86_400.0).abs() < 1e-12);
+    let o = &run_replication(&s, 0)[0];
+    assert_eq!(o.jobs_completed, 2);
 }

@@ -90,3 +90,38 @@ fn a_line_that_is_not_utf8_stops_the_stream_naming_it() {
         "line 3 is not UTF-8 text: save the file as UTF-8"
     );
 }
+
+/// `text` gzip-compressed as two members (as `cat a.gz b.gz` makes, and some tools write).
+fn gzipped(text: &str) -> Vec<u8> {
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+    let (a, b) = text.split_at(text.len() / 2);
+    let mut out = Vec::new();
+    for part in [a, b] {
+        let mut encoder = GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(part.as_bytes()).unwrap();
+        out.extend(encoder.finish().unwrap());
+    }
+    out
+}
+
+#[test]
+fn gzip_compressed_histories_read_as_the_text_they_hold() {
+    let options = ImportOptions::default();
+    for (name, text) in fixtures() {
+        let want = read_history(&text, &options);
+        let packed = gzipped(&text);
+        assert_eq!(packed[..2], gpucost::history::source::GZIP_MAGIC);
+        let bytes = packed.len() as u64;
+        for (how, source) in [
+            ("buffered", Source::stream(packed.as_slice(), bytes)),
+            (
+                "one byte at a time",
+                Source::stream(OneByte(packed.as_slice()), bytes),
+            ),
+        ] {
+            let got = read_source(source, &options, &mut |_| {});
+            assert_eq!(got, want, "{name}, {how}");
+        }
+    }
+}

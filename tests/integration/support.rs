@@ -218,3 +218,19 @@ pub fn daly_break_even_rate(price_ratio: f64) -> f64 {
     }
     lo
 }
+
+/// The work, hours × hours, that jobs of duration `d` hours arriving at a unit rate per hour
+/// over a warm-up of `warmup` hours and a window of `horizon` hours do inside the window: the
+/// integral over arrival times a of the overlap of [a, a + d] with the window (exactly, as
+/// the overlap is piecewise linear in a). Without a warm-up it is H·(d − d²/2H) for d ≤ H.
+pub fn work_in_window(d: f64, warmup: f64, horizon: f64) -> f64 {
+    let end = warmup + horizon;
+    let overlap = |a: f64| ((a + d).min(end) - a.max(warmup)).max(0.0);
+    let mut points = vec![0.0, end, warmup - d, warmup, end - d];
+    points.retain(|p| (0.0..=end).contains(p));
+    points.sort_by(f64::total_cmp);
+    points
+        .windows(2)
+        .map(|w| (w[1] - w[0]) * (overlap(w[0]) + overlap(w[1])) / 2.0)
+        .sum()
+}

@@ -350,9 +350,11 @@ pub struct ServiceResult {
     pub usd_per_million_requests: Option<Summary>,
     /// Minutes whose p95 latency exceeded the objective, per replication.
     pub slo_violation_minutes: Summary,
-    /// p95 latency (the request-weighted 95th percentile of the minutes' p95), ms; over the
-    /// replications in which it is finite (`None` when in none: 5 % of the requests or more
-    /// found no replica).
+    /// p95 latency of all the horizon's requests together, ms: the 95th percentile of every
+    /// minute's latency distribution mixed in proportion to its requests (not a mean or a
+    /// percentile of the minutes' own p95s), a dropped request counting as never served; over
+    /// the replications in which it is finite (`None` when in none: 5 % of the requests or
+    /// more found no replica).
     pub latency_p95_ms: Option<Summary>,
     /// Requests dropped (queue full), per replication.
     pub requests_dropped: Summary,
