@@ -934,8 +934,8 @@ impl Scenario {
 
     /// The warm-up a new scenario gets (presets, the page's new scenarios, fitted job
     /// histories), days: three times the longest run a job can be expected to have under way
-    /// (the largest 90th-percentile run time of a class on the slowest pool it may run on; a
-    /// pipeline's run, all its stages one after another), at least
+    /// (the largest 90th-percentile run time of a class on the slowest pool it runs on among
+    /// the platforms; for a pipeline, its longest chain of stages so), at least
     /// [`limits::WARMUP_DEFAULT_DAYS_MIN`] (a queue at high load takes about a day to fill) and
     /// at most [`limits::WARMUP_DEFAULT_DAYS_MAX`], rounded up to whole hours. 0 for a replay
     /// (the history's own start) and where nothing but services runs (their own simulation
@@ -944,22 +944,43 @@ impl Scenario {
         if self.replay.is_some() || (self.job_classes.is_empty() && self.pipelines.is_empty()) {
             return 0.0;
         }
-        let slowest = self
-            .platforms
-            .iter()
-            .flat_map(|p| &p.node_pools)
-            .map(|pool| pool.relative_throughput)
-            .filter(|r| *r > 0.0)
-            .fold(f64::INFINITY, f64::min);
-        let slowest = if slowest.is_finite() { slowest } else { 1.0 };
-        let p90 = |c: &JobClass| c.duration.quantile_hours(0.9);
-        let longest_class = self.job_classes.iter().map(p90).fold(0.0, f64::max);
-        let longest_run = self
-            .pipelines
-            .iter()
-            .map(|p| p.stages.iter().map(p90).sum::<f64>())
-            .fold(0.0, f64::max);
-        let hours = 3.0 * longest_class.max(longest_run) / slowest;
+        let s = self.simulated();
+        // A class's p90 run time, hours, on the slowest pool it runs on.
+        let run_h = |class: usize| -> f64 {
+            let p90 = s.job_classes[class].duration.quantile_hours(0.9);
+            let slowest = s
+                .platforms
+                .iter()
+                .filter_map(|p| p.node_pools.get(p.pool_of_class(&s, class)))
+                .map(|pool| pool.relative_throughput)
+                .filter(|r| *r > 0.0)
+                .fold(f64::INFINITY, f64::min);
+            p90 / if slowest.is_finite() { slowest } else { 1.0 }
+        };
+        let own = s.stage_classes_from.unwrap_or(s.job_classes.len());
+        let longest_class = (0..own).map(run_h).fold(0.0, f64::max);
+        // A pipeline's run: its longest chain of stages, one after another.
+        let longest_run = s.pipeline_graph().map_or(0.0, |graph| {
+            graph
+                .pipelines
+                .iter()
+                .map(|&(first, count)| {
+                    let links = &graph.stages[first - graph.first_stage_class..][..count];
+                    let edges: Vec<(usize, usize)> = links
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(i, l)| l.after.iter().map(move |&a| (a, i)))
+                        .collect();
+                    let mut done = vec![0.0f64; count];
+                    for i in crate::model::topological::topological_order(count, &edges) {
+                        let before = links[i].after.iter().map(|&a| done[a]).fold(0.0, f64::max);
+                        done[i] = before + run_h(first + i);
+                    }
+                    done.into_iter().fold(0.0, f64::max)
+                })
+                .fold(0.0, f64::max)
+        });
+        let hours = 3.0 * longest_class.max(longest_run);
         let days = (hours.ceil() / 24.0).clamp(
             limits::WARMUP_DEFAULT_DAYS_MIN,
             limits::WARMUP_DEFAULT_DAYS_MAX,
