@@ -38,7 +38,7 @@ test('pkg lists the presets, refuses a bad scenario by its field, fits a job his
   assert.deepEqual(list.map((p) => p.name), names);
   const first = list[0];
   assert.deepEqual(first.scenario, JSON.parse(execFileSync(BIN, ['scenario', '--preset', first.name])));
-  assert.equal(first.version, 2); // version 2: the 2026-H2 AWS prices
+  assert.equal(first.version, 3); // version 2: the 2026-H2 AWS prices; 3: with its warm-up
 
   const broken = structuredClone(first.scenario);
   broken.platforms[0].gpus_per_node = 'eight';

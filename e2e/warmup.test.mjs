@@ -1,6 +1,6 @@
-// The warm-up in "Simulation settings": it starts a new run, goes in the link, and the page's
-// numbers are those `gpucost eval` gives for that link; the node timeline says it shows the
-// warm-up's start.
+// The warm-up in "Simulation settings": the preset's is shown, an edit starts a new run and
+// goes in the link, and the page's numbers are those `gpucost eval` gives for that link; the
+// node timeline says when it shows the warm-up's start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, metric, openCalculator, runId, settledHash, typeNumber, waitForRun } from './harness.mjs';
@@ -9,9 +9,17 @@ test('a warm-up changes the run, goes in the link, and the page equals the CLI',
   const app = await openCalculator();
   try {
     const { page } = app;
-    const before = await metric(page, 'usd_per_useful_gpu_hour.p50');
-    assert.doesNotMatch(await page.locator('figure.chart.timeline figcaption').textContent(), /warm-up/);
+    // The preset has its warm-up (a day and a half), and the node timeline says it shows
+    // the warm-up's start; at 0 it shows the start of the measured run.
+    const caption = page.locator('figure.chart.timeline figcaption');
+    assert.match(await caption.textContent(), /from an empty cluster: its warm-up, before the measured window$/);
     await page.locator('details.simulation-settings > summary').click();
+    assert.equal(await page.locator('#simulation-warmup_days').inputValue(), '1.5');
+    const cold = await runId(page);
+    await typeNumber(page, 'simulation-warmup_days', 0);
+    await waitForRun(page, cold);
+    assert.doesNotMatch(await caption.textContent(), /warm-up/);
+    const before = await metric(page, 'usd_per_useful_gpu_hour.p50');
     // Past the limit: refused, the numbers kept.
     await typeNumber(page, 'simulation-warmup_days', 91);
     const refused = page.locator('.simulation-settings .field', { has: page.locator('#simulation-warmup_days') }).locator('.input-error');
@@ -27,8 +35,7 @@ test('a warm-up changes the run, goes in the link, and the page equals the CLI',
     for (const p of report.platforms) {
       assert.equal(after[p.name], p.usd_per_useful_gpu_hour.p50, p.name);
     }
-    assert.match(await page.locator('figure.chart.timeline figcaption').textContent(),
-      /from an empty cluster: its warm-up, before the measured window$/);
+    assert.match(await caption.textContent(), /from an empty cluster: its warm-up, before the measured window$/);
   } finally {
     await app.close();
   }
