@@ -1,6 +1,6 @@
 // The warm-up in "Simulation settings": the preset's is shown, an edit starts a new run and
 // goes in the link, and the page's numbers are those `gpucost eval` gives for that link; the
-// node timeline says when it shows the warm-up's start.
+// node timeline shows the measured window's first days, after the warm-up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cli, metric, openCalculator, runId, settledHash, typeNumber, waitForRun } from './harness.mjs';
@@ -9,10 +9,10 @@ test('a warm-up changes the run, goes in the link, and the page equals the CLI',
   const app = await openCalculator();
   try {
     const { page } = app;
-    // The preset has its warm-up (a day and a half), and the node timeline says it shows
-    // the warm-up's start; at 0 it shows the start of the measured run.
+    // The preset has its warm-up (a day and a half), and the node timeline shows the
+    // measured window's first days, after it; at 0 it shows the start of the run.
     const caption = page.locator('figure.chart.timeline figcaption');
-    assert.match(await caption.textContent(), /from an empty cluster: its warm-up, before the measured window$/);
+    assert.equal(await caption.textContent(), "Nodes and jobs in the first two days of one run's measured window, after its warm-up");
     await page.locator('details.simulation-settings > summary').click();
     assert.equal(await page.locator('#simulation-warmup_days').inputValue(), '1.5');
     const cold = await runId(page);
@@ -35,7 +35,7 @@ test('a warm-up changes the run, goes in the link, and the page equals the CLI',
     for (const p of report.platforms) {
       assert.equal(after[p.name], p.usd_per_useful_gpu_hour.p50, p.name);
     }
-    assert.match(await caption.textContent(), /from an empty cluster: its warm-up, before the measured window$/);
+    assert.match(await caption.textContent(), /measured window, after its warm-up$/);
   } finally {
     await app.close();
   }

@@ -26,6 +26,14 @@ fn window_hours(s: &Scenario) -> f64 {
     (days * 24.0).floor().clamp(1.0, WINDOW_S as f64 / 3_600.0)
 }
 
+/// Whether the measured window's first hours are drawn, after the warm-up: only where the
+/// warm-up's jobs and the window's together keep to [`WINDOW_MAX_JOBS`] (else the run's start
+/// is drawn, from an empty cluster, and the caption says so).
+fn after_warmup(s: &Scenario) -> bool {
+    let per_day = s.expected_jobs() / s.simulated_days().max(1e-9);
+    s.warmup_days > 0.0 && (s.warmup_days + window_hours(s) / 24.0) * per_day <= WINDOW_MAX_JOBS
+}
+
 /// "the first two days" or "the first 12 hours".
 fn window_text(hours: f64) -> String {
     if hours >= 48.0 {
@@ -53,30 +61,48 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             // Only the window is drawn, and the simulation is causal with per-class, per-node
             // and per-job random streams: simulating just the window gives the same first two
             // days at a bounded cost, whatever the horizon.
-            // It shows a run's start, from an empty cluster: the warm-up's, where there is one
-            // (a picture of how nodes and jobs move, not a measured figure).
+            // After a warm-up, the measured window's first hours (the warm-up simulated, not
+            // drawn); where that is too many jobs, the run's start from an empty cluster.
             let mut window = s.clone();
-            window.horizon_days = window.simulated_days().min(window_hours(s) / 24.0);
-            window.warmup_days = 0.0;
+            let from_s = if after_warmup(s) {
+                window.horizon_days = s.horizon_days.min(window_hours(s) / 24.0);
+                (s.warmup_days * 86_400.0).round() as i64
+            } else {
+                window.horizon_days = s.simulated_days().min(window_hours(s) / 24.0);
+                window.warmup_days = 0.0;
+                0
+            };
             let jobs = generate_jobs(&window, 0);
-            Some(simulate_platform_timeline(&window, p, 0, &jobs).1)
+            Some((simulate_platform_timeline(&window, p, 0, &jobs).1, from_s))
         })
     });
     let layout = Memo::new(move |_| {
         let w = width.get();
         timeline.with(|t| {
-            t.as_ref()
-                .map(|t| layout_timeline(t, (0, t.horizon_s), LABEL_W, w - 8.0, LANE_H, MAX_ROWS))
+            t.as_ref().map(|(t, from_s)| {
+                layout_timeline(
+                    t,
+                    (*from_s, t.horizon_s),
+                    LABEL_W,
+                    w - 8.0,
+                    LANE_H,
+                    MAX_ROWS,
+                )
+            })
         })
     });
     view! {
         <figure class="chart timeline">
             <figcaption>
                 {move || scenario.with(|s| {
-                    let shown = window_text(window_hours(s).min(s.simulated_days() * 24.0));
-                    if s.warmup_days > 0.0 {
+                    if after_warmup(s) {
+                        let shown = window_text(window_hours(s).min(s.horizon_days * 24.0));
+                        format!("Nodes and jobs in {shown} of one run's measured window, after its warm-up")
+                    } else if s.warmup_days > 0.0 {
+                        let shown = window_text(window_hours(s).min(s.simulated_days() * 24.0));
                         format!("Nodes and jobs in {shown} of one run, from an empty cluster: its warm-up, before the measured window")
                     } else {
+                        let shown = window_text(window_hours(s).min(s.horizon_days * 24.0));
                         format!("Nodes and jobs in {shown} of one run")
                     }
                 })}
