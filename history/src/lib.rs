@@ -540,9 +540,11 @@ pub fn fit_source(
     // The fitted classes' own warm-up (the rule's, as for a preset).
     next.warmup_days = next.default_warmup_days();
     fit.notes.push(format!(
-        "Warm-up: {} before the measured window, so its jobs of the longest class are under \
-         way when it opens (three times that class's 90th-percentile run time, at least a day).",
-        days_text(next.warmup_days)
+        "Warm-up: {} before the measured window, so that jobs of the longest class are under \
+         way when it opens (three times that class's 90th-percentile run time on the slowest \
+         pool it runs on, at least a day and at most {:.0}).",
+        fit::window_text(next.warmup_days),
+        limits::WARMUP_DEFAULT_DAYS_MAX
     ));
     match next.validate() {
         Ok(()) => Ok((next, fit)),
@@ -585,14 +587,4 @@ fn model_mean(points: &[f64], probabilities: &[f64]) -> f64 {
 
 fn shorten(max: usize, text: &str) -> String {
     gpucost_model::workbench::shorten(max, text)
-}
-
-/// `days` as the notes say it: "1.5 days", "1 day".
-fn days_text(days: f64) -> String {
-    let rounded = (days * 100.0).round() / 100.0;
-    if rounded == 1.0 {
-        "1 day".to_string()
-    } else {
-        format!("{rounded} days")
-    }
 }

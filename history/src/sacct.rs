@@ -368,22 +368,25 @@ fn assemble(
         // otherwise shift every field after it onto the wrong column.
         if extra == 1 {
             if let Ok(p) = parse(&fields[..want], columns, line, offset) {
-                let joined = columns.free_text.iter().find_map(|&at| {
-                    let merged = join_at(fields, at, extra);
-                    parse(&merged, columns, line, offset)
-                        .ok()
-                        .filter(|q| q.gpus.is_some())
-                });
+                let joined = (p.gpus.is_none() && p.cpus.is_none())
+                    .then(|| {
+                        columns.free_text.iter().find_map(|&at| {
+                            parse(&join_at(fields, at, extra), columns, line, offset)
+                                .ok()
+                                .filter(|q| q.gpus.is_some())
+                        })
+                    })
+                    .flatten();
+                if let Some(q) = joined {
+                    return Ok((q, Shape::PipeInText));
+                }
                 // A free-text last column (Constraints, SubmitLine) holds the | itself.
-                let last_is_text = columns.free_text.contains(&(want - 1));
-                return Ok(match joined {
-                    Some(q) if p.gpus.is_none() && p.cpus.is_none() => (q, Shape::PipeInText),
-                    _ if last_is_text => {
-                        parse(&join_at(fields, want - 1, 1), columns, line, offset)
-                            .map_or((p, Shape::TrailingExtra), |q| (q, Shape::PipeInText))
+                if columns.free_text.contains(&(want - 1)) {
+                    if let Ok(q) = parse(&join_at(fields, want - 1, 1), columns, line, offset) {
+                        return Ok((q, Shape::PipeInText));
                     }
-                    _ => (p, Shape::TrailingExtra),
-                });
+                }
+                return Ok((p, Shape::TrailingExtra));
             }
         }
         let mut first_error = None;

@@ -56,31 +56,36 @@ pub fn read(
         Clock::TraceSeconds
     };
     let mut read = Read::new(SourceFormat::Swf, clock);
-    let offset = match (zone_s, &zone_name) {
-        (Some(z), _) => z,
+    // The zone the hours of day are counted in, and where it came from (`None`: a note
+    // says so already).
+    let (offset, from) = match (zone_s, &zone_name) {
+        (Some(z), _) => (z, Some("the log's TimeZone".to_string())),
         (None, Some(name)) => match parse_utc_offset(name) {
-            Some(z) => z,
+            Some(z) => (
+                z,
+                Some(format!(
+                    "the log's TimeZoneString, {}",
+                    super::shorten(40, name)
+                )),
+            ),
             None => {
                 read.notes.push(format!(
                     "The log's time zone is {}; hours of day are counted at UTC{} (--tz).",
                     super::shorten(40, name),
                     super::format_offset(options.utc_offset_s)
                 ));
-                options.utc_offset_s
+                (options.utc_offset_s, None)
             }
         },
-        (None, None) => options.utc_offset_s,
+        (None, None) if options.utc_offset_s != 0 => {
+            (options.utc_offset_s, Some("--tz".to_string()))
+        }
+        (None, None) => (
+            0,
+            Some("none is given: the log has no TimeZone, and --tz is not set".to_string()),
+        ),
     };
-    // The zone the hours of day are counted in, and where it came from.
-    if unix_start.is_some() {
-        let from = match (zone_s, &zone_name) {
-            (Some(_), _) => "the log's TimeZone".to_string(),
-            (None, Some(name)) if parse_utc_offset(name).is_some() => {
-                format!("the log's TimeZoneString, {}", super::shorten(40, name))
-            }
-            _ if options.utc_offset_s != 0 => "--tz".to_string(),
-            _ => "none is given: the log has no TimeZone, and --tz is not set".to_string(),
-        };
+    if let (Some(_), Some(from)) = (unix_start, from) {
         read.notes.push(format!(
             "Hours of day are counted at UTC{} ({from}).",
             super::format_offset(offset)

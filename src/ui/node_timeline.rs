@@ -66,7 +66,7 @@ pub fn NodeTimeline(scenario: RwSignal<Scenario>) -> impl IntoView {
             let mut window = s.clone();
             let from_s = if after_warmup(s) {
                 window.horizon_days = s.horizon_days.min(window_hours(s) / 24.0);
-                (s.warmup_days * 86_400.0).round() as i64
+                s.warmup_s()
             } else {
                 window.horizon_days = s.simulated_days().min(window_hours(s) / 24.0);
                 window.warmup_days = 0.0;

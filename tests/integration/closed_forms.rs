@@ -1,6 +1,6 @@
 //! The simulation against closed forms, within 3 standard errors of the run's own estimate.
 
-use crate::support::{bare_class, bare_platform, scenario};
+use crate::support::{bare_class, bare_platform, mmc_scenario, scenario};
 use gpucost::model::analytic::{daly_wall_time_s, erlang_c_mean_wait};
 use gpucost::model::scenario::{Arrivals, Duration, Overflow, Placement};
 use gpucost::model::sim::{generate_jobs, simulate_platform};
@@ -11,20 +11,7 @@ use gpucost::model::stats::{mean, standard_error};
 fn check_erlang_c(servers: u32, load: f64) {
     let warmup_s = 5 * 86_400;
     let per_day = load * f64::from(servers) * 24.0;
-    let mut platform = bare_platform("static");
-    platform.first_pool_mut().purchase.reserved_share = 1.0;
-    platform.first_pool_mut().purchase.overflow = Overflow::None;
-    platform.first_pool_mut().max_nodes = servers;
-    let mut s = scenario(
-        120.0,
-        12,
-        vec![bare_class(
-            Arrivals::Poisson { per_day },
-            Duration::Exponential { mean_hours: 1.0 },
-        )],
-        vec![platform],
-    );
-    s.reference_gpus = servers;
+    let s = mmc_scenario(servers, 1, load, 120.0, 12);
     let per_replication: Vec<f64> = (0..u64::from(s.replications))
         .map(|r| {
             let jobs = generate_jobs(&s, r);

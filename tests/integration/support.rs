@@ -115,6 +115,37 @@ pub fn scenario(
     }
 }
 
+/// An M/M/c queue as a scenario: a static cluster of `nodes` reserved nodes of
+/// `gpus_per_node` GPUs (c = their GPUs, no overflow, no overheads), Poisson arrivals of 1-GPU
+/// jobs with exponential 1-hour durations at `load` (ρ = λ / c), over `horizon_days`.
+pub fn mmc_scenario(
+    nodes: u32,
+    gpus_per_node: u32,
+    load: f64,
+    horizon_days: f64,
+    replications: u32,
+) -> Scenario {
+    let servers = nodes * gpus_per_node;
+    let mut platform = bare_platform("static");
+    let pool = platform.first_pool_mut();
+    pool.gpus_per_node = gpus_per_node;
+    pool.purchase.reserved_share = 1.0;
+    pool.purchase.overflow = Overflow::None;
+    pool.max_nodes = nodes;
+    let per_day = load * f64::from(servers) * 24.0;
+    let mut s = scenario(
+        horizon_days,
+        replications,
+        vec![bare_class(
+            Arrivals::Poisson { per_day },
+            Duration::Exponential { mean_hours: 1.0 },
+        )],
+        vec![platform],
+    );
+    s.reference_gpus = servers;
+    s
+}
+
 /// The GPU categories of `o` add up to its paid GPU time, none is negative, and the money
 /// adds up to its TCO.
 pub fn adds_up(o: &gpucost::model::sim::outcome::PlatformOutcome) {

@@ -1,11 +1,11 @@
 //! The warm-up before the measured window (`warmup_days`): steady state against closed
 //! forms, and the window as the difference of two plain runs.
 
-use crate::support::{adds_up, bare_class, bare_platform, scenario};
+use crate::support::{adds_up, bare_class, bare_platform, mmc_scenario, scenario};
 use gpucost::model::analytic::erlang_c_mean_wait;
 use gpucost::model::cost_category::Category;
 use gpucost::model::monte_carlo::MonteCarlo;
-use gpucost::model::scenario::{Arrivals, Duration, Overflow, Scenario};
+use gpucost::model::scenario::{Arrivals, Duration, Scenario};
 use gpucost::model::sim::outcome::PlatformOutcome;
 use gpucost::model::sim::{generate_jobs, simulate_platform};
 use gpucost::workbench::presets::{preset, presets};
@@ -68,22 +68,7 @@ fn a_warmed_window_does_the_offered_load_and_a_cold_one_misses_the_ramp() {
 fn the_reported_queue_wait_after_a_warm_up_matches_erlang_c_at_load_0_9() {
     let (servers, load) = (12u32, 0.9);
     let per_day = load * f64::from(servers) * 24.0;
-    let mut platform = bare_platform("static");
-    let pool = platform.first_pool_mut();
-    pool.gpus_per_node = 4;
-    pool.purchase.reserved_share = 1.0;
-    pool.purchase.overflow = Overflow::None;
-    pool.max_nodes = 3;
-    let mut s = scenario(
-        30.0,
-        400,
-        vec![bare_class(
-            Arrivals::Poisson { per_day },
-            Duration::Exponential { mean_hours: 1.0 },
-        )],
-        vec![platform],
-    );
-    s.reference_gpus = servers;
+    let mut s = mmc_scenario(3, 4, load, 30.0, 400);
     s.warmup_days = 3.0;
     let mut run = MonteCarlo::new(s).unwrap();
     run.run_batch(400);

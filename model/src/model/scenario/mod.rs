@@ -932,6 +932,12 @@ impl Scenario {
         self.warmup_days + self.horizon_days
     }
 
+    /// When the measured window opens, whole seconds from the start of the warm-up (as the
+    /// simulation keeps time).
+    pub fn warmup_s(&self) -> i64 {
+        crate::model::rounding::round(self.warmup_days * DAY_S) as i64
+    }
+
     /// The warm-up a new scenario gets (presets, the page's new scenarios, fitted job
     /// histories), days: three times the longest run a job can be expected to have under way
     /// (the largest 90th-percentile run time of a class on the slowest pool it runs on among

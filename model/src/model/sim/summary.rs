@@ -30,11 +30,11 @@ impl JobSummary {
     /// The summary of `jobs` (in arrival order) with their `states` at `horizon`, s, of the
     /// window that opens at `from` (the jobs running or waiting at the horizon: all of them).
     ///
-    /// Queue waits of every job submitted in the window, whole seconds: to the start of its first compute,
-    /// or to the horizon for a job that has not started computing by then (still queued,
-    /// provisioning or pulling: its wait so far, a lower bound; leaving those jobs out made an
-    /// overloaded platform's waits look short, or zero when none started). The pulls are
-    /// summed in job order from −0.0, as `Iterator::sum` does.
+    /// Queue waits of every job submitted in the window, whole seconds: to the start of its
+    /// first compute, or to the horizon for a job that has not started computing by then
+    /// (still queued, provisioning or pulling: its wait so far, a lower bound; leaving those
+    /// jobs out made an overloaded platform's waits look short, or zero when none started).
+    /// The pulls are summed in job order from −0.0, as `Iterator::sum` does.
     pub fn of(jobs: &[Job], states: &[JobState], from: i64, horizon: i64) -> JobSummary {
         let mut waits: Vec<i64> = Vec::with_capacity(states.len());
         let mut pull_total = -0.0;

@@ -143,7 +143,7 @@ pub(super) fn new_sim<'a>(
     debug_assert!(jobs.is_sorted_by_key(|j| j.arrival_s));
     let platform = &scenario.platforms[platform_index];
     let slowdown = platform.storage_read_slowdown_pct / 100.0;
-    let from_s = rounding::round(scenario.warmup_days * DAY_S) as i64;
+    let from_s = scenario.warmup_s();
     let horizon_s = from_s + rounding::round(scenario.horizon_days * DAY_S) as i64;
     let classes = scenario.job_classes.len();
     let class_pool: Vec<usize> = (0..classes)

@@ -22,8 +22,7 @@ use super::super::outcome::PlatformOutcome;
 use super::build::Sim;
 use super::mechanism::{Clock, Counts, Mechanism, NewNode, PoolStart, Setup};
 use crate::model::pricing::GpuSecondPrices;
-use crate::model::rounding;
-use crate::model::scenario::{DAY_S, HOUR_S};
+use crate::model::scenario::HOUR_S;
 use crate::model::serving::platform::{
     serve_on_training_nodes, shares_training_nodes, Served, ServiceDemand,
 };
@@ -84,7 +83,7 @@ impl Mechanism for Colocation {
             serve_on_training_nodes(scenario, &view, setup.replication, prices.on_demand);
         // Their simulation covers the measured window: through a warm-up the replicas hold
         // their first count, and follow their demand from the window's opening.
-        let from_s = rounding::round(scenario.warmup_days * DAY_S) as i64;
+        let from_s = scenario.warmup_s();
         for change in demand.changes.iter_mut().filter(|c| c.0 > 0) {
             change.0 += from_s;
         }

@@ -274,12 +274,11 @@ macro_rules! mechanisms {
             /// Takes `before` (as [`Mechanisms::counts`] gives them) off every mechanism's
             /// counts.
             pub(super) fn forget(&mut self, before: &[Counts]) {
-                let mut at = 0;
-                $(if let (Some(m), Some(b)) = (self.$field.as_mut(), before.get(at)) {
+                $(if let (Some(m), Some(b)) =
+                    (self.$field.as_mut(), before.get(Which::$field as usize))
+                {
                     m.forget(b);
-                }
-                at += 1;)*
-                let _ = at;
+                })*
             }
         }
 
