@@ -207,7 +207,10 @@ mod cli {
     enum CasesFormat {
         /// One block per case.
         Text,
-        /// An array of {story, title, seed, preset, quote, claim, model, difference}.
+        /// An array of the entries as `data/cases/` holds them (inputs, assumptions, the
+        /// claim's figure, unit and scope, the model's metric and figure, the reading), each
+        /// with the texts the page shows (`claim_text`, `model_text`, `beside_text`,
+        /// `scope_text`, `reading_text`).
         Json,
     }
 
@@ -335,7 +338,7 @@ mod cli {
         }
     }
 
-    /// `gpucost cases`: the entries, or with `check` each one's figure recomputed.
+    /// `gpucost cases`: the entries, or with `check` each one's figures recomputed.
     fn cases(format: CasesFormat, check: bool) -> Result<String, String> {
         use gpucost::workbench::cases::{cases, recompute, shows_as_stored};
         let all = cases();
@@ -343,16 +346,21 @@ mod cli {
             let mut lines = Vec::new();
             let mut moved = Vec::new();
             for case in &all {
-                let value = recompute(case)?;
-                let ok = shows_as_stored(case, value);
+                let (value, beside) = recompute(case)?;
+                let ok = shows_as_stored(&case.model, value)
+                    && match (&case.beside, beside) {
+                        (Some(figure), Some(b)) => shows_as_stored(figure, b),
+                        _ => true,
+                    };
                 lines.push(format!(
-                    "{}\t{}\t{value}\t{}",
+                    "{}\t{}\t{value}\t{}\t{}",
                     case.story,
                     case.model_text(),
+                    case.claim.scope.key(),
                     if ok { "ok" } else { "moved" }
                 ));
                 if !ok {
-                    moved.push(format!("{} (now {value})", case.story));
+                    moved.push(format!("{} (now {value}, beside {beside:?})", case.story));
                 }
             }
             if !moved.is_empty() {
@@ -368,19 +376,16 @@ mod cli {
                 let entries: Vec<serde_json::Value> = all
                     .iter()
                     .map(|c| {
-                        serde_json::json!({
-                            "story": c.story,
-                            "title": c.title,
-                            "seed": c.seed,
-                            "preset": c.preset,
-                            "quote": c.quote,
-                            "claim": format!("{}: {}", c.claim.what, c.claim_text()),
-                            "model": c.model_text(),
-                            // What the figures count: the article's own scope, the model's
-                            // figure read on it.
-                            "scope": c.model.metric.scope().key(),
-                            "difference": c.difference,
-                        })
+                        // The entry as its file holds it (inputs, assumptions, the claim's
+                        // figure, unit and scope, the metric), with the texts the page shows.
+                        let mut entry = serde_json::to_value(c).unwrap_or_default();
+                        entry["claim_text"] = c.claim_text().into();
+                        entry["model_text"] = c.model_text().into();
+                        entry["beside_text"] = c.beside_text().into();
+                        entry["scope_text"] = c.claim.scope.text().into();
+                        entry["reading_text"] = c.reading.text().into();
+                        entry["why_text"] = c.why_text().into();
+                        entry
                     })
                     .collect();
                 serde_json::to_string_pretty(&entries).map_err(|e| e.to_string())
@@ -388,16 +393,26 @@ mod cli {
             CasesFormat::Text => Ok(all
                 .iter()
                 .map(|c| {
+                    let beside = c.beside.as_ref().map_or(String::new(), |b| {
+                        format!(
+                            "\n  Beside it:   {} ({})",
+                            c.beside_text().unwrap_or_default(),
+                            b.metric.scope().text()
+                        )
+                    });
                     format!(
-                        "{} (seed {}, preset {})\n  The article: {}: {}\n  The model:   {} ({})\n  Why: {}",
+                        "{} (seed {}, preset {})\n  The article: {}: {}\n  The model:   {} ({}){beside}\n  Reading: {}\n  Given by the article: {}\n  Added by the entry: {}\n  Why: {}",
                         c.title,
                         c.seed,
                         c.preset,
                         c.claim.what,
                         c.claim_text(),
                         c.model_text(),
-                        c.model.metric.scope().text(),
-                        c.difference
+                        c.claim.scope.text(),
+                        c.reading.text(),
+                        c.inputs.join("; "),
+                        c.assumed.join("; "),
+                        c.why_text()
                     )
                 })
                 .collect::<Vec<_>>()

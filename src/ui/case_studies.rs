@@ -56,16 +56,22 @@ fn CaseEntry(
                 <dd data-claim=case.story.clone()>{format!("{}: {}", case.claim.what, case.claim_text())}</dd>
                 <dt>"The model"</dt>
                 <dd data-model=case.story.clone()>{case.model_text()}</dd>
+                {case.beside_text().map(|text| view! {
+                    <dt>"Beside it"</dt>
+                    <dd data-beside=case.story.clone()>{format!("{text} ({})", case.beside.as_ref().map(|b| b.metric.scope().text()).unwrap_or_default())}</dd>
+                })}
                 <dt>"What it counts"</dt>
-                <dd data-scope=case.model.metric.scope().key()>{case.model.metric.scope().text()}</dd>
-                <dt>"Why they differ"</dt>
-                <dd>{case.difference.clone()}</dd>
+                <dd data-scope=case.claim.scope.key()>{case.claim.scope.text()}</dd>
+                <dt>"Reading"</dt>
+                <dd data-reading=case.reading.key()>{case.reading.text()}</dd>
+                <dt>"Why"</dt>
+                <dd data-why=case.story.clone()>{case.why_text()}</dd>
             </dl>
             <details class="case-inputs">
                 <summary>"Inputs"</summary>
-                <p>"As the article states them:"</p>
+                <p>"Given by the article:"</p>
                 <ul>{case.inputs.iter().map(|i| view! { <li>{i.clone()}</li> }).collect_view()}</ul>
-                <p>"Assumed where it is silent:"</p>
+                <p>"Added by this entry, where the article is silent:"</p>
                 <ul>{case.assumed.iter().map(|i| view! { <li>{i.clone()}</li> }).collect_view()}</ul>
             </details>
             <button type="button" class="open-case" on:click=open disabled=move || is_open.get()>

@@ -12,7 +12,7 @@ use gpucost::workbench::presets::preset;
 #[test]
 fn every_case_shows_the_figure_its_preset_gives() {
     let all = cases();
-    assert!(all.len() >= 20, "{}", all.len());
+    assert!(all.len() >= 24, "{}", all.len());
     for c in &all {
         assert!(
             preset(&c.preset).is_some(),
@@ -20,13 +20,21 @@ fn every_case_shows_the_figure_its_preset_gives() {
             c.story,
             c.preset
         );
-        let value = recompute(c).unwrap_or_else(|e| panic!("{e}"));
+        let (value, beside) = recompute(c).unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            shows_as_stored(c, value),
+            shows_as_stored(&c.model, value),
             "{}: the model now gives {value}, the panel shows {}",
             c.story,
             c.model_text()
         );
+        if let (Some(figure), Some(beside)) = (&c.beside, beside) {
+            assert!(
+                shows_as_stored(figure, beside),
+                "{}: beside it the model now gives {beside}, the panel shows {:?}",
+                c.story,
+                c.beside_text()
+            );
+        }
         assert!(!c.quote.is_empty() && !c.difference.is_empty() && !c.inputs.is_empty());
         // The seed file exists beside the project.
         let seed = format!("{}/../shared/seeds/{}", env!("CARGO_MANIFEST_DIR"), c.seed);
@@ -134,7 +142,7 @@ fn the_fintechs_payback_is_the_engineering_cost_over_the_monthly_saving() {
     let one_off = 6.0 * s.people.fte_cost_usd_per_year / 12.0;
     assert_eq!(one_off, 100_000.0);
     let weeks = one_off / saving * 730.0 / 168.0;
-    let recomputed = recompute(&case("fintech-payback").unwrap()).unwrap();
+    let recomputed = recompute(&case("fintech-payback").unwrap()).unwrap().0;
     assert!((recomputed - weeks).abs() < 1e-6, "{recomputed} vs {weeks}");
     // 11 weeks would take $39,502 a month.
     assert!((one_off / (11.0 * 168.0 / 730.0) - 39_502.16).abs() < 0.01);
@@ -176,4 +184,91 @@ fn bursty_g5_steps_pull_as_the_bursts_fall() {
     // and 100 % ÷ 4.1667 min = 24.
     let pull_min = s.job_classes[0].image_gb / s.platforms[0].image_pull_gb_per_s / 60.0;
     assert!((100.0 / pull_min - 24.0).abs() < 1e-9);
+}
+
+#[test]
+fn robinhoods_reserved_nodes_idle_fifteen_percent_as_mgc_infinity_gives() {
+    // 8-GPU jobs arriving at random on unbounded capacity: the busy nodes are Poisson (M/G/∞).
+    // At a mean of 5.3075 busy nodes, 5 reserved nodes are busy E[min(N, 5)] ÷ 5 of the time.
+    let mean = 5.3075_f64;
+    let mut p = (-mean).exp();
+    let mut busy = 0.0;
+    for k in 0..60 {
+        busy += f64::from(k.min(5)) * p;
+        p *= mean / f64::from(k + 1);
+    }
+    let idle = 1.0 - busy / 5.0;
+    assert!((idle - 0.15).abs() < 1e-4, "{idle}");
+    let s = preset("case-robinhood-ri-spot").unwrap().scenario();
+    let batch = s.platforms[0].first_pool();
+    assert!((batch.purchase.reserved_share * 8.0 - 5.0).abs() < 1e-12);
+    // The 1-year Convertible RI, No Upfront: $12.8268 against $16.288.
+    assert!((batch.purchase.reserved_discount_pct - 100.0 * (1.0 - 12.8268 / 16.288)).abs() < 0.01);
+    // The offered load is that mean, of the 8 nodes the 64 GPUs make.
+    let offered = s.offered_utilization();
+    assert!((offered * 8.0 - mean).abs() < 0.01, "{offered}");
+}
+
+#[test]
+fn the_fsx_run_is_the_articles_sixteen_nodes() {
+    let s = preset("fsx-vs-s3-direct").unwrap().scenario();
+    for p in &s.platforms {
+        let nodes = s.job_classes[0].gpus_per_job / f64::from(p.first_pool().gpus_per_node);
+        assert_eq!(nodes, 16.0, "{}", p.name);
+    }
+}
+
+#[test]
+fn autopilots_month_is_sized_from_the_articles_two_figures() {
+    // $47,000 at $3.80 an A100-hour: 12,368 useful A100-hours a month. The preset's runs: 845
+    // a day, lognormal of median 20 minutes and 90th percentile 60 (σ = ln 3 ÷ z₀.₉).
+    let sigma = 3.0_f64.ln() / 1.281_551_565_5;
+    let mean_h = (1.0 / 3.0) * (sigma * sigma / 2.0).exp();
+    let per_month = 845.0 * mean_h * 730.0 / 24.0;
+    assert!(
+        (per_month / (47_000.0 / 3.8) - 1.0).abs() < 0.005,
+        "{per_month}"
+    );
+    // Priced as Google bills it: the list price, per second, no minimum.
+    let s = preset("case-autopilot-a100").unwrap().scenario();
+    let autopilot = &s.platforms[0];
+    assert!((autopilot.first_pool().on_demand_usd_per_node_hour - 3.67339).abs() < 1e-9);
+    assert_eq!(autopilot.billing.granularity_s, 1);
+    assert_eq!(autopilot.billing.minimum_s, 0);
+    // The model's useful hours are the work sized (the runs complete), within 2 %.
+    let c = case("autopilot-a100-month").unwrap();
+    let (bill, _) = recompute(&c).unwrap();
+    assert!(bill > 47_000.0 / 3.8 * 3.67339, "{bill}");
+    // One cluster's fee for a 730-hour month at $0.10 an hour.
+    assert!((case("autopilot-fee-14k").unwrap().model.value - 73.0).abs() < 1e-9);
+}
+
+#[test]
+fn the_scaling_law_at_128_nodes_and_tcpx_over_efa_by_hand() {
+    use gpucost::model::scaling::{BETA, EFA_PLACED_8_NODES, TCPX_OVER_EFA};
+    // EFA's α from 92 % on 8 nodes: (1 ÷ 0.92 − 1) ÷ 7^β; on 128 nodes 1 ÷ (1 + α·127^β).
+    let alpha = (1.0 / EFA_PLACED_8_NODES - 1.0) / 7.0_f64.powf(BETA);
+    let at_128 = 100.0 / (1.0 + alpha * 127.0_f64.powf(BETA));
+    assert!((at_128 - 86.56).abs() < 0.01, "{at_128}");
+    let c = case("p5-128-node-scaling").unwrap();
+    assert!((c.model.value - at_128).abs() < 0.05, "{}", c.model.value);
+    // TCPX's overhead is EFA's × 1.15 at any node count.
+    let c = case("tcpx-15-overhead").unwrap();
+    assert!((c.model.value - 100.0 * (TCPX_OVER_EFA - 1.0)).abs() < 1e-6);
+}
+
+#[test]
+fn a_one_year_a3_commitment_saves_less_than_its_discount() {
+    let s = preset("case-a3-commitment").unwrap().scenario();
+    assert_eq!(
+        s.platforms[1].first_pool().purchase.reserved_discount_pct,
+        30.6
+    );
+    let c = case("a3-commitment").unwrap();
+    // With work for 80 % of the nodes the committed cluster pays for the idle 20 % as well.
+    assert!(
+        c.model.value < 30.6 && c.model.value > 30.6 - 20.0 * 0.694,
+        "{}",
+        c.model.value
+    );
 }

@@ -38,9 +38,63 @@ pub struct Case {
     pub claim: Claim,
     /// The model's figure for the same quantity.
     pub model: ModelFigure,
+    /// The model's figure for the same quantity on the other scope, where the article's scope
+    /// leaves something out that can change the answer (a cloud bill's people, say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beside: Option<ModelFigure>,
+    /// How the two figures stand: agreeing, the figure an echo of an input, or who is more
+    /// likely right where they disagree.
+    pub reading: Reading,
     /// Why they differ, where they do (an input the article leaves out, a number that does
-    /// not reconcile, a mechanism the model lacks).
+    /// not reconcile, a mechanism the model lacks), and who is more likely right, with the
+    /// public facts that say so.
     pub difference: String,
+}
+
+/// How the article's figure and the model's stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reading {
+    /// The model gives the article's figure, near enough (within a tenth, or the claim's
+    /// direction where it gives no figure).
+    Agrees,
+    /// The model's figure only echoes an input the article gave it (a wait given as the wait,
+    /// a curve fitted to the figure): it checks the fit, not the claim.
+    EchoesInputs,
+    /// They disagree, and the article is more likely right: the model lacks what decides it.
+    ArticleLikelier,
+    /// They disagree, and the model is more likely right: published prices or the article's
+    /// own numbers say so.
+    ModelLikelier,
+    /// They disagree, and the article leaves out what decides it (the workload's size, the
+    /// jobs' lengths): neither can be shown right.
+    Undecided,
+}
+
+impl Reading {
+    /// Its key in `gpucost cases --format json`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reading::Agrees => "agrees",
+            Reading::EchoesInputs => "echoes_inputs",
+            Reading::ArticleLikelier => "article_likelier",
+            Reading::ModelLikelier => "model_likelier",
+            Reading::Undecided => "undecided",
+        }
+    }
+
+    /// How it reads on the page.
+    pub fn text(self) -> &'static str {
+        match self {
+            Reading::Agrees => "They agree",
+            Reading::EchoesInputs => {
+                "An echo: the model's figure repeats an input the article gave it"
+            }
+            Reading::ArticleLikelier => "They disagree; the article is more likely right",
+            Reading::ModelLikelier => "They disagree; the model is more likely right",
+            Reading::Undecided => "They disagree; the article leaves out what decides it",
+        }
+    }
 }
 
 /// A figure the article gives.
@@ -49,14 +103,18 @@ pub struct Case {
 pub struct Claim {
     /// What it measures, e.g. "effective spot discount".
     pub what: String,
-    /// Its value.
-    pub value: f64,
+    /// Its value; absent where the article gives only a direction ("the cost per job
+    /// dropped").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    /// The article's words where it gives no figure ("lower").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<String>,
     /// Its unit: "%", "$/GPU-hour", "$/month", "h".
     pub unit: String,
-    /// What a figure in dollars counts in the article's own words (the model's figure is read
-    /// on the same scope); absent for a figure that is not a cost.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scope: Option<Scope>,
+    /// What the figure counts in the article's own words (the model's figure is read on the
+    /// same scope): `not_a_cost` for a wait, a share or a ratio.
+    pub scope: Scope,
 }
 
 /// What a cost figure counts.
@@ -155,6 +213,29 @@ pub enum Metric {
     /// a useful reference-GPU-hour of compute (`useful_compute` ÷ `useful_gpu_hours`). Read
     /// where only that class fails for good (its failures deterministic).
     FailureBurn { platform: String, class: String },
+    /// How much a category adds to the rest of a platform's cost, %: the category's dollars
+    /// over the field's less the category's ("egress added 23 % to the training cost").
+    Added {
+        platform: String,
+        category: String,
+        field: String,
+    },
+    /// A GPU-time category's share of a platform's GPU-time dollars, % (the idle share of the
+    /// GPU time paid).
+    GpuTimeShare { platform: String, category: String },
+    /// How much more communication overhead `platform`'s multi-node jobs carry than
+    /// `against`'s, %: the overhead of a scaling efficiency e is (1 − e) ÷ e (the law's
+    /// α·(n − 1)^β), and this is 100 × (its ratio − 1).
+    OverheadOver { platform: String, against: String },
+    /// A setting of the platform in the scenario the report ran, times `scale`: a dotted path
+    /// in its entry, array positions as numbers (`node_pools.0.on_demand_usd_per_node_hour`).
+    /// The figure is an input (a list price, a delay): the case checks the reference data.
+    Setting {
+        platform: String,
+        path: String,
+        #[serde(default = "one")]
+        scale: f64,
+    },
 }
 
 fn one() -> f64 {
@@ -189,7 +270,17 @@ impl Metric {
             Metric::GpuTimeSaving { .. }
             | Metric::GpuTimePerUsefulHour { .. }
             | Metric::FailureBurn { .. } => Scope::GpuTime,
-            Metric::ScalingEfficiency { .. } => Scope::NotACost,
+            Metric::ScalingEfficiency { .. }
+            | Metric::GpuTimeShare { .. }
+            | Metric::OverheadOver { .. } => Scope::NotACost,
+            Metric::Added { field, .. } => of_field(field),
+            Metric::Setting { path, .. } => {
+                if path.contains("usd") {
+                    Scope::GpuTime
+                } else {
+                    Scope::NotACost
+                }
+            }
             // The payback view's cumulative cash is the monthly TCO's.
             Metric::PaybackWeeks { .. } => Scope::WithPeople,
         }
@@ -221,6 +312,17 @@ impl Metric {
             }
             Metric::GpuTimePerUsefulHour { platform } => Ok(gpu_time_usd(report, platform)?
                 / field_of(report, platform, Output::UsefulGpuHours.key())?),
+            Metric::OverheadOver { platform, against } => {
+                let overhead = |name: &str| -> Result<f64, String> {
+                    let e = Metric::ScalingEfficiency {
+                        platform: name.to_string(),
+                    }
+                    .of(report)?
+                        / 100.0;
+                    Ok((1.0 - e) / e)
+                };
+                Ok(100.0 * (overhead(platform)? / overhead(against)? - 1.0))
+            }
             Metric::ScalingEfficiency { platform } => {
                 let useful = field_of(report, platform, "breakdown_usd.useful_compute")?;
                 let slowdown = field_of(report, platform, "breakdown_usd.storage_read_slowdown")?;
@@ -255,6 +357,39 @@ impl Metric {
                     / field_of(report, platform, Output::JobsFailed.key())?;
                 Ok(burned_per_job / (nominal_gpu_hours * usd_per_gpu_hour))
             }
+            Metric::Added {
+                platform,
+                category,
+                field,
+            } => {
+                let part = field_of(report, platform, &format!("breakdown_usd.{category}"))?;
+                let whole = field_of(report, platform, field)?;
+                Ok(100.0 * part / (whole - part))
+            }
+            Metric::GpuTimeShare { platform, category } => {
+                let part = field_of(report, platform, &format!("breakdown_usd.{category}"))?;
+                Ok(100.0 * part / gpu_time_usd(report, platform)?)
+            }
+            Metric::Setting {
+                platform,
+                path,
+                scale,
+            } => {
+                let entry = report["scenario"]["platforms"]
+                    .as_array()
+                    .and_then(|ps| ps.iter().find(|p| p["name"] == platform.as_str()))
+                    .ok_or_else(|| format!("no platform \"{platform}\" in the scenario"))?;
+                let value = path
+                    .split('.')
+                    .fold(entry, |v, key| match key.parse::<usize>() {
+                        Ok(i) => &v[i],
+                        Err(_) => &v[key],
+                    });
+                Ok(value
+                    .as_f64()
+                    .ok_or_else(|| format!("no number at {path} of \"{platform}\""))?
+                    * scale)
+            }
         }
     }
 }
@@ -283,13 +418,32 @@ fn field_of(report: &Value, platform: &str, field: &str) -> Result<f64, String> 
 }
 
 impl Case {
-    /// The claim as the page shows it.
+    /// The claim as the page shows it: money with cents ("$3.80"), a share or a count with
+    /// as many decimals as the article gives, or the article's words where it gives no figure.
     pub fn claim_text(&self) -> String {
-        figure_text(
-            self.claim.value,
-            &self.claim.unit,
-            decimals_of(self.claim.value),
-        )
+        match self.claim.value {
+            Some(value) => figure_text(
+                value,
+                &self.claim.unit,
+                decimals_of(value, &self.claim.unit),
+            ),
+            None => self.claim.words.clone().unwrap_or_default(),
+        }
+    }
+
+    /// Why the figures differ, as the page shows it: `{model}` and `{beside}` in the entry's
+    /// text read as the figures, so the text cannot fall out of step with them.
+    pub fn why_text(&self) -> String {
+        self.difference
+            .replace("{model}", &self.model_text())
+            .replace("{beside}", &self.beside_text().unwrap_or_default())
+    }
+
+    /// The figure beside, on the other scope, as the page shows it.
+    pub fn beside_text(&self) -> Option<String> {
+        self.beside
+            .as_ref()
+            .map(|b| figure_text(b.value, &b.unit, b.decimals))
     }
 
     /// The model's figure as the page shows it.
@@ -298,14 +452,25 @@ impl Case {
     }
 }
 
-/// Decimals a claim is shown with: as many as it has, up to 2.
-fn decimals_of(value: f64) -> u32 {
-    (0..=2)
+/// Decimals a claim is shown with: as many as it has, up to 2, and money with cents unless it
+/// is whole dollars ("$3.80", "$47,000").
+fn decimals_of(value: f64, unit: &str) -> u32 {
+    let given = (0..=2)
         .find(|&d| {
             let scaled = value * 10f64.powi(d as i32);
             (scaled - scaled.round()).abs() < 1e-9
         })
-        .unwrap_or(2)
+        .unwrap_or(2);
+    if is_money(unit) && given == 1 {
+        2
+    } else {
+        given
+    }
+}
+
+/// Whether `unit` is money ("$/GPU-hour", "$/month", "€").
+pub fn is_money(unit: &str) -> bool {
+    unit.starts_with('$') || unit.starts_with('€')
 }
 
 /// `value` with `decimals` decimals and thousands separated, in `unit`: "$3.80/GPU-hour",
@@ -315,6 +480,7 @@ pub fn figure_text(value: f64, unit: &str, decimals: u32) -> String {
     match unit {
         "%" => format!("{number} %"),
         u if u.starts_with('$') => format!("${number}{}", &u[1..]),
+        u if u.starts_with('€') => format!("€{number}{}", &u['€'.len_utf8()..]),
         u => format!("{number} {u}"),
     }
 }
@@ -335,9 +501,12 @@ fn grouped(value: f64, decimals: u32) -> String {
 /// The case files, in the page's order.
 const FILES: &[&str] = &[
     include_str!("../../../data/cases/autopilot-a100.json"),
+    include_str!("../../../data/cases/autopilot-a100-month.json"),
+    include_str!("../../../data/cases/autopilot-fee-14k.json"),
     include_str!("../../../data/cases/snap-p4d-spot.json"),
     include_str!("../../../data/cases/robinhood-ri-spot.json"),
     include_str!("../../../data/cases/batch-g5-vs-gke.json"),
+    include_str!("../../../data/cases/batch-g5-egress-23.json"),
     include_str!("../../../data/cases/sequoia-av-burn.json"),
     include_str!("../../../data/cases/sequoia-av-utilisation.json"),
     include_str!("../../../data/cases/uber-55-vs-85.json"),
@@ -345,15 +514,22 @@ const FILES: &[&str] = &[
     include_str!("../../../data/cases/bnp-six-jobs.json"),
     include_str!("../../../data/cases/fsdp-92-vs-78.json"),
     include_str!("../../../data/cases/sagemaker-vs-eks-tco.json"),
+    include_str!("../../../data/cases/ibm-40-overspend.json"),
     include_str!("../../../data/cases/datastax-inference.json"),
     include_str!("../../../data/cases/egress-10-tb.json"),
     include_str!("../../../data/cases/s3-direct-vs-fsx.json"),
     include_str!("../../../data/cases/h100-four-hour-wait.json"),
     include_str!("../../../data/cases/a3-commitment.json"),
+    include_str!("../../../data/cases/p5-on-demand-43.json"),
+    include_str!("../../../data/cases/p5-spot-13.json"),
+    include_str!("../../../data/cases/a3-mega-40.json"),
+    include_str!("../../../data/cases/p5-128-node-scaling.json"),
+    include_str!("../../../data/cases/tcpx-15-overhead.json"),
     include_str!("../../../data/cases/bursty-g5-1-cold.json"),
     include_str!("../../../data/cases/bursty-g5-2-image-cache.json"),
     include_str!("../../../data/cases/bursty-g5-3-warm-window.json"),
     include_str!("../../../data/cases/bursty-g5-4-four-gpu.json"),
+    include_str!("../../../data/cases/bursty-g5-cost-per-job.json"),
 ];
 
 /// Every case. The files are part of the build; a test reads each.
@@ -369,9 +545,9 @@ pub fn case(story: &str) -> Option<Case> {
     cases().into_iter().find(|c| c.story == story)
 }
 
-/// The model's figure for `case`, recomputed: its preset run to the end, the metric read from
-/// the report.
-pub fn recompute(case: &Case) -> Result<f64, String> {
+/// The model's figures for `case`, recomputed: its preset run to the end, the metrics read
+/// from the report (the figure, and the one beside it where there is one).
+pub fn recompute(case: &Case) -> Result<(f64, Option<f64>), String> {
     let preset = super::presets::preset(&case.preset)
         .ok_or_else(|| format!("{}: no preset \"{}\"", case.story, case.preset))?;
     let scenario = preset.scenario();
@@ -380,12 +556,18 @@ pub fn recompute(case: &Case) -> Result<f64, String> {
     run.run_to_end();
     let report = serde_json::to_value(super::report::report(&scenario, &run.results()))
         .map_err(|e| e.to_string())?;
-    case.model.metric.of(&report)
+    let model = case.model.metric.of(&report)?;
+    let beside = match &case.beside {
+        Some(b) => Some(b.metric.of(&report)?),
+        None => None,
+    };
+    Ok((model, beside))
 }
 
-/// Whether `recomputed` shows as `case`'s stored figure (the same text).
-pub fn shows_as_stored(case: &Case, recomputed: f64) -> bool {
-    figure_text(recomputed, &case.model.unit, case.model.decimals) == case.model_text()
+/// Whether `recomputed` shows as `figure` (the same text).
+pub fn shows_as_stored(figure: &ModelFigure, recomputed: f64) -> bool {
+    figure_text(recomputed, &figure.unit, figure.decimals)
+        == figure_text(figure.value, &figure.unit, figure.decimals)
 }
 
 #[cfg(test)]
@@ -393,21 +575,64 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_figure_in_dollars_is_read_on_the_scope_of_the_articles_claim() {
+    fn every_figure_is_read_on_the_scope_of_the_articles_claim() {
         for case in cases() {
-            if let Some(scope) = case.claim.scope {
-                assert_eq!(case.model.metric.scope(), scope, "{}", case.story);
+            assert_eq!(
+                case.model.metric.scope(),
+                case.claim.scope,
+                "{}",
+                case.story
+            );
+            if let Some(beside) = &case.beside {
+                assert_ne!(beside.metric.scope(), case.claim.scope, "{}", case.story);
             }
         }
-        // Every figure that is a cost says what it counts.
+    }
+
+    #[test]
+    fn every_reading_fits_its_figures() {
         for case in cases() {
-            if case.model.metric.scope() != Scope::NotACost {
-                assert!(
-                    case.claim.scope.is_some(),
-                    "{}: the article's scope",
-                    case.story
-                );
+            let Some(claim) = case.claim.value else {
+                assert!(case.claim.words.is_some(), "{}", case.story);
+                continue;
+            };
+            let apart = (case.model.value - claim).abs() / claim.abs().max(1e-9);
+            match case.reading {
+                Reading::Agrees => assert!(apart <= 0.1, "{}: {apart}", case.story),
+                Reading::EchoesInputs => {}
+                _ => assert!(apart > 0.05, "{}: {apart}", case.story),
             }
+        }
+    }
+
+    #[test]
+    fn money_shows_with_cents_or_in_whole_dollars() {
+        for case in cases() {
+            for figure in std::iter::once(&case.model).chain(&case.beside) {
+                if is_money(&figure.unit) {
+                    assert!(matches!(figure.decimals, 0 | 2), "{}", case.story);
+                }
+            }
+        }
+        assert_eq!(decimals_of(3.8, "$/GPU-hour"), 2);
+        assert_eq!(decimals_of(47_000.0, "$/month"), 0);
+        assert_eq!(decimals_of(3.8, "×"), 1);
+    }
+
+    #[test]
+    fn every_why_names_its_figures_through_placeholders_only() {
+        for case in cases() {
+            let why = case.why_text();
+            assert!(
+                !why.contains("{model}") && !why.contains("{beside}"),
+                "{}",
+                case.story
+            );
+            assert!(
+                case.beside.is_some() || !case.difference.contains("{beside}"),
+                "{}",
+                case.story
+            );
         }
     }
 
@@ -427,8 +652,8 @@ mod tests {
         assert_eq!(figure_text(9_500.0, "$/month", 0), "$9,500/month");
         assert_eq!(figure_text(1_234_567.891, "h", 1), "1,234,567.9 h");
         assert_eq!(figure_text(-12.3, "%", 1), "−12.3 %");
-        assert_eq!(decimals_of(3.8), 1);
-        assert_eq!(decimals_of(31.0), 0);
+        assert_eq!(decimals_of(3.8, "%"), 1);
+        assert_eq!(decimals_of(31.0, "%"), 0);
     }
 
     /// A report with two platforms, a payback view and one job class, numbers chosen to be

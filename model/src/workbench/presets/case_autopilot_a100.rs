@@ -1,24 +1,23 @@
-//! The `case-autopilot-a100` preset: Case study (seed 000): A100 training runs at the $2.10 an hour
-//! a PM modelled, on GKE Autopilot with 30-minute billing increments, 30–45 s provisioning and
-//! throttled dataset pulls, vs GKE Standard.
+//! The `case-autopilot-a100` preset: Case study (seed 000): A100 training runs on GKE Autopilot
+//! at list prices, billed per second, with 30–45 s provisioning and throttled dataset pulls, vs
+//! GKE Standard, the work sized from the article's $47,000 month at its $3.80 an A100-hour.
 
 use crate::model::platforms::Profile;
 use crate::model::scenario::{Arrivals, Duration, JobClass, Scenario};
 
-/// Seed 000's Autopilot story as the article states it: A100s at the $2.10 an hour the PM
-/// modelled, GKE Autopilot with 30–45 s node provisioning and 30-minute minimum billing
-/// increments, and dataset pulls from Cloud Storage throttled; GKE Standard with custom node
-/// pools beside it. Assumed where it is silent: 1-GPU runs (a2-highgpu-1g) of 20 minutes
-/// median (90th percentile an hour), 240 a day, each reading 150 GB (an ImageNet) at
-/// 0.25 GB/s a node on Autopilot and 1.25 on Standard; the $2.10 as the price paid on both,
-/// Autopilot's premium in it.
+/// Seed 000's Autopilot story as the article states it: A100 training runs on GKE Autopilot
+/// with 30–45 s node provisioning and dataset pulls from Cloud Storage throttled, $47,000 in a
+/// month; GKE Standard with custom node pools beside it. Priced as Google bills it: the
+/// a2-highgpu-1g list price of the catalog (2026-07-30), Autopilot's node-based premium (the
+/// profile's), and per-second billing with no minimum on Autopilot (Google's GKE pricing page:
+/// "charged in 1 second increments, there is no minimum charge"), not the article's 30-minute
+/// increments. Assumed where it is silent: 1-GPU runs of 20 minutes median (an hour at the
+/// 90th percentile), each reading 150 GB (an ImageNet) at 0.25 GB/s a node on Autopilot and
+/// 1.25 on Standard; 845 runs a day, the work ($47,000 ÷ $3.80 = 12,368 useful A100-hours a
+/// month, 406.6 a day, at a mean run of 0.481 h) the article's two figures imply.
 pub(super) fn scenario() -> Scenario {
     use crate::model::storage::{DataStaging, StorageProduct};
-    let at_modelled_price = |mut p: crate::model::scenario::Platform, node_read: f64| {
-        for pool in &mut p.node_pools {
-            pool.on_demand_usd_per_node_hour = 2.10;
-            pool.service_premium_pct = 0.0;
-        }
+    let reading_at = |mut p: crate::model::scenario::Platform, node_read: f64| {
         p.staging = DataStaging {
             storage: StorageProduct::ObjectStore,
             node_read_gb_per_s: node_read,
@@ -26,23 +25,23 @@ pub(super) fn scenario() -> Scenario {
         };
         p
     };
-    let mut autopilot = at_modelled_price(
+    let mut autopilot = reading_at(
         Profile::GkeAutopilot.platform("GKE Autopilot", "a2-highgpu-1g", "us-central1"),
         0.25,
     );
-    autopilot.billing.granularity_s = 1_800;
-    autopilot.billing.minimum_s = 1_800;
+    autopilot.billing.granularity_s = 1;
+    autopilot.billing.minimum_s = 0;
     autopilot.provisioning_median_s = 37.5;
     autopilot.provisioning_p90_s = 45.0;
-    let standard = at_modelled_price(
+    let standard = reading_at(
         Profile::GkeStandard.platform("GKE Standard", "a2-highgpu-1g", "us-central1"),
         1.25,
     );
     Scenario {
-        reference_gpus: 16,
+        reference_gpus: 20,
         job_classes: vec![JobClass {
             name: "Vision training run".into(),
-            arrivals: Arrivals::Poisson { per_day: 240.0 },
+            arrivals: Arrivals::Poisson { per_day: 845.0 },
             duration: Duration::LogNormal {
                 median_hours: 1.0 / 3.0,
                 p90_hours: 1.0,

@@ -10,10 +10,13 @@ use crate::model::scenario::{OneOff, Scenario};
 /// the six engineer-months as the cost its monthly saving must repay, so its break-even
 /// month is the time that takes. Assumed where it is silent: the workload of
 /// `karpenter-vs-autopilot-payback` (60 one-GPU L4 trainings a day, 1 hour median, on spot),
-/// each profile's ops share (EKS ½ FTE, Autopilot 0.1), the move itself free.
+/// the two platform engineers of the fintech's decision memo on EKS (2.0 FTE, the article's
+/// "eliminates our two platform engineer FTEs from node management") against Autopilot's 0.1,
+/// the move itself free.
 pub(super) fn scenario() -> Scenario {
     let mut s = super::karpenter_vs_autopilot_payback::scenario();
     s.platforms[0].one_off = OneOff::default();
+    s.platforms[0].ops_fte = 2.0;
     s.platforms[1].one_off = OneOff {
         engineer_months: 6.0,
         usd: 0.0,

@@ -1,4 +1,4 @@
-//! The `fsx-vs-s3-direct` preset: 16-GPU training on two p4d nodes, each attempt staging 2 TB:
+//! The `fsx-vs-s3-direct` preset: 128-GPU training on 16 p4d nodes, each attempt staging 2 TB:
 //! straight from S3 (compute 12 % slower), from FSx for Lustre at 250 MB/s per TiB sized for its
 //! throughput (1 % slower), and from 2.4 TiB at 125 MB/s per TiB, too small for it (seeds 002 and
 //! 000).
@@ -6,7 +6,7 @@
 use crate::model::platforms::Profile;
 use crate::model::scenario::{Arrivals, Duration, JobClass, Scenario};
 
-/// The same 16-GPU training on EKS on demand, its data staged from S3 directly or from FSx
+/// The same 128-GPU training on 16 nodes (seed 002's "16-node run") on EKS on demand, its data staged from S3 directly or from FSx
 /// for Lustre: seed 002's +12 % compute reading S3 directly against +1 % on FSx, and the
 /// storage's throughput as seed 000's throttled dataset pulls (a file system sized for its
 /// capacity, not its throughput).
@@ -32,17 +32,17 @@ pub(super) fn scenario() -> Scenario {
         p
     };
     Scenario {
-        reference_gpus: 64,
+        reference_gpus: 128,
         reference_gpu: "A100".into(),
         data_region: "us-east-1".into(),
         job_classes: vec![JobClass {
-            name: "16-GPU training".into(),
+            name: "128-GPU training".into(),
             arrivals: Arrivals::Poisson { per_day: 4.0 },
             duration: Duration::LogNormal {
                 median_hours: 6.0,
                 p90_hours: 12.0,
             },
-            gpus_per_job: 16.0,
+            gpus_per_job: 128.0,
             gpu_memory_gb: 40.0,
             image_gb: 15.0,
             data_read_gb_per_attempt: 2_000.0,

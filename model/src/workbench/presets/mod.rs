@@ -14,10 +14,12 @@ mod batch_vs_eks_spot;
 mod bursty_g5_warm_pool;
 mod case_a3_commitment;
 mod case_autopilot_a100;
+mod case_batch_g5_vs_gke;
 mod case_bursty_g5_steps;
 mod case_datastax_inference;
 mod case_egress_10_tb;
 mod case_fintech_autopilot_payback;
+mod case_h100_at_scale;
 mod case_robinhood_ri_spot;
 mod case_sequoia_av_experiments;
 mod case_snap_p4d_spot;
@@ -207,8 +209,8 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "fsx-vs-s3-direct",
-            version: 2,
-            description: "16-GPU training on two p4d nodes, each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre at 250 MB/s per TiB sized for its throughput (1 % slower), and from 2.4 TiB at 125 MB/s per TiB, too small for it (seeds 002 and 000)",
+            version: 3,
+            description: "128-GPU training on 16 p4d nodes (seed 002's 16-node run), each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre at 250 MB/s per TiB sized for its throughput (1 % slower), and from 2.4 TiB at 125 MB/s per TiB, too small for it (seeds 002 and 000)",
             build: fsx_vs_s3_direct::scenario,
         },
         Preset {
@@ -225,20 +227,20 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "case-autopilot-a100",
-            version: 2,
-            description: "Case study (seed 000): A100 training runs at the $2.10 an hour a PM modelled, on GKE Autopilot with 30-minute billing increments, 30–45 s provisioning and throttled dataset pulls, vs GKE Standard",
+            version: 3,
+            description: "Case study (seed 000): A100 training runs on GKE Autopilot at list prices, billed per second, with 30–45 s provisioning and throttled dataset pulls, vs GKE Standard, sized from the article's $47,000 month",
             build: case_autopilot_a100::scenario,
         },
         Preset {
             name: "case-a3-commitment",
-            version: 2,
+            version: 3,
             description: "Case study (seed 002): a 50-node A3 H100 cluster on GKE, on demand vs a 1-year committed-use discount, with work for 80 % of it",
             build: case_a3_commitment::scenario,
         },
         Preset {
             name: "case-robinhood-ri-spot",
-            version: 2,
-            description: "Case study (seed 000): g5.48xlarge on AWS Batch with a 1-year reserved base and spot overflow, accepting idle reserved nodes, vs a comparable GKE L4 cluster on a committed-use discount",
+            version: 3,
+            description: "Case study (seed 000): g5.48xlarge on AWS Batch with a 1-year convertible reserved base idle 15 % of the time and spot overflow, vs a comparable GKE L4 cluster on a committed-use discount",
             build: case_robinhood_ri_spot::scenario,
         },
         Preset {
@@ -249,14 +251,14 @@ pub fn presets() -> &'static [Preset] {
         },
         Preset {
             name: "case-uber-55-vs-85",
-            version: 2,
-            description: "Case study (seed 000): the same experiments on a static cluster they keep 55 % busy and on one they keep 85 % busy, with the price of waiting at $100 an hour",
+            version: 3,
+            description: "Case study (seed 000): the same experiments on a static cluster they keep 55 % busy and on one they keep 85 % busy, no other overhead, with the price of waiting at $100 an hour",
             build: case_uber_55_vs_85::scenario,
         },
         Preset {
             name: "case-fintech-autopilot-payback",
-            version: 2,
-            description: "Case study (seed 000): a fraud-detection fintech's six engineer-months on EKS with Karpenter, recovered by moving to GKE Autopilot: the weeks its monthly saving takes to repay them",
+            version: 3,
+            description: "Case study (seed 000): a fraud-detection fintech's six engineer-months on EKS with Karpenter and two platform engineers, recovered by moving to GKE Autopilot: the weeks its monthly saving takes to repay them",
             build: case_fintech_autopilot_payback::scenario,
         },
         Preset {
@@ -270,6 +272,18 @@ pub fn presets() -> &'static [Preset] {
             version: 2,
             description: "Case study (seed 004): bursty 1-GPU g5 jobs on AWS Batch, one fix at a time: cold nodes, then the image cache, then a warm window, then 4-GPU nodes",
             build: case_bursty_g5_steps::scenario,
+        },
+        Preset {
+            name: "case-batch-g5-vs-gke",
+            version: 1,
+            description: "Case study (seed 000): 4-GPU G5 spot jobs on AWS Batch reading S3 beside the bucket or from another region through NAT, vs GKE on L4 spot beside its own copy of the data",
+            build: case_batch_g5_vs_gke::scenario,
+        },
+        Preset {
+            name: "case-h100-at-scale",
+            version: 1,
+            description: "Case study (seed 002): a 128-node H100 run each week on P5 over EFA (ParallelCluster), on A3 High over TCPX and on A3 Mega over TCPXO, at list prices",
+            build: case_h100_at_scale::scenario,
         },
     ]
 }
@@ -459,6 +473,11 @@ const FROZEN: &[(&str, u32, &str)] = &[
         include_str!("../../../../data/presets/fsx-vs-s3-direct@1.json"),
     ),
     (
+        "fsx-vs-s3-direct",
+        2,
+        include_str!("../../../../data/presets/fsx-vs-s3-direct@2.json"),
+    ),
+    (
         "case-snap-p4d-spot",
         1,
         include_str!("../../../../data/presets/case-snap-p4d-spot@1.json"),
@@ -474,14 +493,29 @@ const FROZEN: &[(&str, u32, &str)] = &[
         include_str!("../../../../data/presets/case-autopilot-a100@1.json"),
     ),
     (
+        "case-autopilot-a100",
+        2,
+        include_str!("../../../../data/presets/case-autopilot-a100@2.json"),
+    ),
+    (
         "case-a3-commitment",
         1,
         include_str!("../../../../data/presets/case-a3-commitment@1.json"),
     ),
     (
+        "case-a3-commitment",
+        2,
+        include_str!("../../../../data/presets/case-a3-commitment@2.json"),
+    ),
+    (
         "case-robinhood-ri-spot",
         1,
         include_str!("../../../../data/presets/case-robinhood-ri-spot@1.json"),
+    ),
+    (
+        "case-robinhood-ri-spot",
+        2,
+        include_str!("../../../../data/presets/case-robinhood-ri-spot@2.json"),
     ),
     (
         "case-sequoia-av-experiments",
@@ -494,9 +528,19 @@ const FROZEN: &[(&str, u32, &str)] = &[
         include_str!("../../../../data/presets/case-uber-55-vs-85@1.json"),
     ),
     (
+        "case-uber-55-vs-85",
+        2,
+        include_str!("../../../../data/presets/case-uber-55-vs-85@2.json"),
+    ),
+    (
         "case-fintech-autopilot-payback",
         1,
         include_str!("../../../../data/presets/case-fintech-autopilot-payback@1.json"),
+    ),
+    (
+        "case-fintech-autopilot-payback",
+        2,
+        include_str!("../../../../data/presets/case-fintech-autopilot-payback@2.json"),
     ),
     (
         "case-bursty-g5-steps",
