@@ -272,3 +272,37 @@ fn a_one_year_a3_commitment_saves_less_than_its_discount() {
         c.model.value
     );
 }
+
+#[test]
+fn a_sagemaker_replica_starts_in_the_sum_of_its_steps() {
+    // The alarm's three one-minute datapoints (180 s), a fresh instance (360 s), the 12 GB
+    // image at 0.06 GB/s (200 s) and the model's load (90 s): 830 s, 13.83 minutes.
+    let by_hand = (180.0 + 360.0 + 12.0 / 0.06 + 90.0) / 60.0;
+    let c = case("endpoint-scale-up-minutes").unwrap();
+    assert!((c.model.value - by_hand).abs() < 1e-3, "{}", c.model.value);
+    assert!((10.0..=15.0).contains(&by_hand));
+}
+
+#[test]
+fn an_a100s_effective_range_brackets_its_prices() {
+    // Stable spot beside the data costs at least its spot price a GPU-hour (p4d in us-east-1,
+    // $9.89785 ÷ 8) and, with few interruptions, under a third more.
+    let low = case("a100-range-low").unwrap().model.value;
+    let spot = 9.897_85 / 8.0;
+    assert!(low > spot && low < spot * 4.0 / 3.0, "{low}");
+    // On demand reading 150 GB an attempt from another region through NAT: at least the
+    // on-demand price ($21.957642 ÷ 8) plus the reads' $0.065 a GB over the useful hours.
+    let high = case("a100-range-high").unwrap().model.value;
+    let on_demand = 21.957_642 / 8.0;
+    let reads_per_useful_hour = |useful_hours_per_job: f64| 150.0 * 0.065 / useful_hours_per_job;
+    // A job's useful GPU-hours: 8 GPUs × its mean duration (lognormal, median 2 h, p90 6 h).
+    let sigma = 3.0_f64.ln() / 1.281_551_565_5;
+    let mean_h = 2.0 * (sigma * sigma / 2.0).exp();
+    assert!(
+        high > on_demand + reads_per_useful_hour(8.0 * mean_h),
+        "{high}"
+    );
+    // Time-sliced, twenty replicas of a twentieth of a GPU hold one GPU all month.
+    let gpus = case("twenty-models-one-gpu").unwrap().model.value;
+    assert!((gpus - 1.0).abs() < 1e-6, "{gpus}");
+}

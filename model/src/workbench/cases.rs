@@ -107,6 +107,10 @@ pub struct Claim {
     /// dropped").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<f64>,
+    /// The top of the range where the article gives one ("10–15 minutes": `value` 10,
+    /// `up_to` 15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub up_to: Option<f64>,
     /// The article's words where it gives no figure ("lower").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub words: Option<String>,
@@ -227,6 +231,14 @@ pub enum Metric {
     /// `against`'s, %: the overhead of a scaling efficiency e is (1 − e) ÷ e (the law's
     /// α·(n − 1)^β), and this is 100 × (its ratio − 1).
     OverheadOver { platform: String, against: String },
+    /// The GPUs a platform pays for on average: its GPU-time dollars a month over the
+    /// on-demand price of a GPU-hour on its first pool and the month's 730 hours (read where
+    /// it buys on demand alone).
+    GpusPaid { platform: String },
+    /// Minutes from a scaling decision's trigger to a new replica of `service` serving on
+    /// `platform`: the model's start-up of a replica (the autoscaler's delay, the node's
+    /// provisioning, the image pull and the model load), from the scenario the report ran.
+    ReplicaStartup { platform: String, service: String },
     /// A setting of the platform in the scenario the report ran, times `scale`: a dotted path
     /// in its entry, array positions as numbers (`node_pools.0.on_demand_usd_per_node_hour`).
     /// The figure is an input (a list price, a delay): the case checks the reference data.
@@ -272,7 +284,9 @@ impl Metric {
             | Metric::FailureBurn { .. } => Scope::GpuTime,
             Metric::ScalingEfficiency { .. }
             | Metric::GpuTimeShare { .. }
-            | Metric::OverheadOver { .. } => Scope::NotACost,
+            | Metric::OverheadOver { .. }
+            | Metric::GpusPaid { .. }
+            | Metric::ReplicaStartup { .. } => Scope::NotACost,
             Metric::Added { field, .. } => of_field(field),
             Metric::Setting { path, .. } => {
                 if path.contains("usd") {
@@ -370,15 +384,37 @@ impl Metric {
                 let part = field_of(report, platform, &format!("breakdown_usd.{category}"))?;
                 Ok(100.0 * part / gpu_time_usd(report, platform)?)
             }
+            Metric::GpusPaid { platform } => {
+                let pool = &scenario_platform(report, platform)?["node_pools"][0];
+                let per_gpu_hour = pool["on_demand_usd_per_node_hour"]
+                    .as_f64()
+                    .zip(pool["gpus_per_node"].as_f64())
+                    .map(|(usd, gpus)| usd / gpus)
+                    .ok_or_else(|| format!("no price for \"{platform}\" in the scenario"))?;
+                Ok(gpu_time_usd(report, platform)? / per_gpu_hour / HOURS_PER_MONTH)
+            }
+            Metric::ReplicaStartup { platform, service } => {
+                let scenario: crate::model::scenario::Scenario =
+                    serde_json::from_value(report["scenario"].clone())
+                        .map_err(|e| format!("the report's scenario: {e}"))?;
+                let p = scenario
+                    .platforms
+                    .iter()
+                    .find(|p| p.name == *platform)
+                    .ok_or_else(|| format!("no platform \"{platform}\" in the scenario"))?;
+                let s = scenario
+                    .services
+                    .iter()
+                    .find(|s| s.name == *service)
+                    .ok_or_else(|| format!("no service \"{service}\" in the scenario"))?;
+                Ok(crate::model::serving::platform::pool_spec(s, p, 1.0).startup_s / 60.0)
+            }
             Metric::Setting {
                 platform,
                 path,
                 scale,
             } => {
-                let entry = report["scenario"]["platforms"]
-                    .as_array()
-                    .and_then(|ps| ps.iter().find(|p| p["name"] == platform.as_str()))
-                    .ok_or_else(|| format!("no platform \"{platform}\" in the scenario"))?;
+                let entry = scenario_platform(report, platform)?;
                 let value = path
                     .split('.')
                     .fold(entry, |v, key| match key.parse::<usize>() {
@@ -392,6 +428,14 @@ impl Metric {
             }
         }
     }
+}
+
+/// The entry of the platform named `platform` in the scenario `report` ran.
+fn scenario_platform<'a>(report: &'a Value, platform: &str) -> Result<&'a Value, String> {
+    report["scenario"]["platforms"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == platform))
+        .ok_or_else(|| format!("no platform \"{platform}\" in the scenario"))
 }
 
 /// The GPU-time categories' dollars a month of the platform named `platform` in `report`.
@@ -421,13 +465,16 @@ impl Case {
     /// The claim as the page shows it: money with cents ("$3.80"), a share or a count with
     /// as many decimals as the article gives, or the article's words where it gives no figure.
     pub fn claim_text(&self) -> String {
-        match self.claim.value {
-            Some(value) => figure_text(
-                value,
-                &self.claim.unit,
-                decimals_of(value, &self.claim.unit),
-            ),
-            None => self.claim.words.clone().unwrap_or_default(),
+        let unit = &self.claim.unit;
+        match (self.claim.value, self.claim.up_to) {
+            (Some(low), Some(high)) => {
+                // "10–15 min": the unit once, after the range.
+                let high = figure_text(high, unit, decimals_of(high, unit));
+                let low = figure_text(low, "", decimals_of(low, unit));
+                format!("{}–{high}", low.trim_end())
+            }
+            (Some(value), None) => figure_text(value, unit, decimals_of(value, unit)),
+            (None, _) => self.claim.words.clone().unwrap_or_default(),
         }
     }
 
@@ -503,6 +550,8 @@ const FILES: &[&str] = &[
     include_str!("../../../data/cases/autopilot-a100.json"),
     include_str!("../../../data/cases/autopilot-a100-month.json"),
     include_str!("../../../data/cases/autopilot-fee-14k.json"),
+    include_str!("../../../data/cases/a100-range-low.json"),
+    include_str!("../../../data/cases/a100-range-high.json"),
     include_str!("../../../data/cases/snap-p4d-spot.json"),
     include_str!("../../../data/cases/robinhood-ri-spot.json"),
     include_str!("../../../data/cases/batch-g5-vs-gke.json"),
@@ -515,7 +564,10 @@ const FILES: &[&str] = &[
     include_str!("../../../data/cases/fsdp-92-vs-78.json"),
     include_str!("../../../data/cases/sagemaker-vs-eks-tco.json"),
     include_str!("../../../data/cases/ibm-40-overspend.json"),
+    include_str!("../../../data/cases/sagemaker-spot-10-20.json"),
     include_str!("../../../data/cases/datastax-inference.json"),
+    include_str!("../../../data/cases/endpoint-scale-up-minutes.json"),
+    include_str!("../../../data/cases/twenty-models-one-gpu.json"),
     include_str!("../../../data/cases/egress-10-tb.json"),
     include_str!("../../../data/cases/s3-direct-vs-fsx.json"),
     include_str!("../../../data/cases/h100-four-hour-wait.json"),
@@ -596,7 +648,12 @@ mod tests {
                 assert!(case.claim.words.is_some(), "{}", case.story);
                 continue;
             };
-            let apart = (case.model.value - claim).abs() / claim.abs().max(1e-9);
+            let high = case.claim.up_to.unwrap_or(claim);
+            // How far the model's figure falls outside the claim (its range), as a share of it.
+            let outside = (claim - case.model.value)
+                .max(case.model.value - high)
+                .max(0.0);
+            let apart = outside / claim.abs().max(1e-9);
             match case.reading {
                 Reading::Agrees => assert!(apart <= 0.1, "{}: {apart}", case.story),
                 Reading::EchoesInputs => {}
@@ -617,6 +674,13 @@ mod tests {
         assert_eq!(decimals_of(3.8, "$/GPU-hour"), 2);
         assert_eq!(decimals_of(47_000.0, "$/month"), 0);
         assert_eq!(decimals_of(3.8, "×"), 1);
+        let mut ranged = cases()[0].clone();
+        ranged.claim.value = Some(10.0);
+        ranged.claim.up_to = Some(15.0);
+        ranged.claim.unit = "min".into();
+        assert_eq!(ranged.claim_text(), "10–15 min");
+        ranged.claim.unit = "%".into();
+        assert_eq!(ranged.claim_text(), "10–15 %");
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod agent_traffic_spike;
 mod autopilot_vs_standard;
 mod batch_vs_eks_spot;
 mod bursty_g5_warm_pool;
+mod case_a100_effective_range;
 mod case_a3_commitment;
 mod case_autopilot_a100;
 mod case_batch_g5_vs_gke;
@@ -21,6 +22,7 @@ mod case_egress_10_tb;
 mod case_fintech_autopilot_payback;
 mod case_h100_at_scale;
 mod case_robinhood_ri_spot;
+mod case_sagemaker_vs_eks_spot;
 mod case_sequoia_av_experiments;
 mod case_snap_p4d_spot;
 mod case_uber_55_vs_85;
@@ -284,6 +286,18 @@ pub fn presets() -> &'static [Preset] {
             version: 1,
             description: "Case study (seed 002): a 128-node H100 run each week on P5 over EFA (ParallelCluster), on A3 High over TCPX and on A3 Mega over TCPXO, at list prices",
             build: case_h100_at_scale::scenario,
+        },
+        Preset {
+            name: "case-a100-effective-range",
+            version: 1,
+            description: "Case study (seed 000): the same 8-GPU A100 retrains on p4d with AWS Batch at an effective-cost range's two ends: stable spot beside the data, and on demand reading it from another region through NAT",
+            build: case_a100_effective_range::scenario,
+        },
+        Preset {
+            name: "case-sagemaker-vs-eks-spot",
+            version: 1,
+            description: "Case study (seed 001): the same 8-GPU A100 training on spot with SageMaker's managed spot training and with EKS, both recovering from 30-minute checkpoints",
+            build: case_sagemaker_vs_eks_spot::scenario,
         },
     ]
 }
