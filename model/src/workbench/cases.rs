@@ -224,6 +224,9 @@ pub enum Metric {
         category: String,
         field: String,
     },
+    /// A platform's GPU-time dollars a month beyond its useful compute: the overhead of
+    /// provisioning, pulls, idle nodes, staging, rework and billing rounding.
+    GpuTimeOverhead { platform: String },
     /// A GPU-time category's share of a platform's GPU-time dollars, % (the idle share of the
     /// GPU time paid).
     GpuTimeShare { platform: String, category: String },
@@ -281,6 +284,7 @@ impl Metric {
             | Metric::Ratio { field, .. } => of_field(field),
             Metric::GpuTimeSaving { .. }
             | Metric::GpuTimePerUsefulHour { .. }
+            | Metric::GpuTimeOverhead { .. }
             | Metric::FailureBurn { .. } => Scope::GpuTime,
             Metric::ScalingEfficiency { .. }
             | Metric::GpuTimeShare { .. }
@@ -380,6 +384,8 @@ impl Metric {
                 let whole = field_of(report, platform, field)?;
                 Ok(100.0 * part / (whole - part))
             }
+            Metric::GpuTimeOverhead { platform } => Ok(gpu_time_usd(report, platform)?
+                - field_of(report, platform, "breakdown_usd.useful_compute")?),
             Metric::GpuTimeShare { platform, category } => {
                 let part = field_of(report, platform, &format!("breakdown_usd.{category}"))?;
                 Ok(100.0 * part / gpu_time_usd(report, platform)?)
@@ -656,8 +662,12 @@ mod tests {
             let apart = outside / claim.abs().max(1e-9);
             match case.reading {
                 Reading::Agrees => assert!(apart <= 0.1, "{}: {apart}", case.story),
-                Reading::EchoesInputs => {}
-                _ => assert!(apart > 0.05, "{}: {apart}", case.story),
+                // Who is right is said only where they disagree.
+                Reading::ModelLikelier | Reading::ArticleLikelier => {
+                    assert!(apart > 0.05, "{}: {apart}", case.story)
+                }
+                // An echo, or figures that may meet on inputs nobody can check.
+                Reading::EchoesInputs | Reading::Undecided => {}
             }
         }
     }

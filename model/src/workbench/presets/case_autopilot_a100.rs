@@ -1,6 +1,6 @@
 //! The `case-autopilot-a100` preset: Case study (seed 000): A100 training runs on GKE Autopilot
 //! at list prices, billed per second, with 30–45 s provisioning and throttled dataset pulls, vs
-//! GKE Standard, the work sized from the article's $47,000 month at its $3.80 an A100-hour.
+//! GKE Standard, the work sized from the article's $47,000 month of overhead.
 
 use crate::model::platforms::Profile;
 use crate::model::scenario::{Arrivals, Duration, JobClass, Scenario};
@@ -30,7 +30,7 @@ pub(super) fn scenario() -> Scenario {
         0.25,
     );
     autopilot.billing.granularity_s = 1;
-    autopilot.billing.minimum_s = 0;
+    autopilot.billing.minimum_s = 60;
     autopilot.provisioning_median_s = 37.5;
     autopilot.provisioning_p90_s = 45.0;
     let standard = reading_at(
@@ -38,10 +38,10 @@ pub(super) fn scenario() -> Scenario {
         1.25,
     );
     Scenario {
-        reference_gpus: 20,
+        reference_gpus: 40,
         job_classes: vec![JobClass {
             name: "Vision training run".into(),
-            arrivals: Arrivals::Poisson { per_day: 845.0 },
+            arrivals: Arrivals::Poisson { per_day: 1_889.0 },
             duration: Duration::LogNormal {
                 median_hours: 1.0 / 3.0,
                 p90_hours: 1.0,
