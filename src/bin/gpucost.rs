@@ -340,13 +340,13 @@ mod cli {
 
     /// `gpucost cases`: the entries, or with `check` each one's figures recomputed.
     fn cases(format: CasesFormat, check: bool) -> Result<String, String> {
-        use gpucost::workbench::cases::{cases, recompute, shows_as_stored};
+        use gpucost::workbench::cases::{cases, recompute_all, shows_as_stored};
         let all = cases();
         if check {
             let mut lines = Vec::new();
             let mut moved = Vec::new();
-            for case in &all {
-                let (value, beside) = recompute(case)?;
+            for (case, figures) in all.iter().zip(recompute_all(&all)) {
+                let (value, beside) = figures?;
                 let ok = shows_as_stored(&case.model, value)
                     && match (&case.beside, beside) {
                         (Some(figure), Some(b)) => shows_as_stored(figure, b),

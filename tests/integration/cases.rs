@@ -6,21 +6,21 @@
 
 use gpucost::model::analytic::daly_wall_time_s;
 use gpucost::model::egress::EgressTiers;
-use gpucost::workbench::cases::{case, cases, recompute, shows_as_stored};
+use gpucost::workbench::cases::{case, cases, recompute, recompute_all, shows_as_stored};
 use gpucost::workbench::presets::preset;
 
 #[test]
 fn every_case_shows_the_figure_its_preset_gives() {
     let all = cases();
     assert!(all.len() >= 24, "{}", all.len());
-    for c in &all {
+    for (c, figures) in all.iter().zip(recompute_all(&all)) {
         assert!(
             preset(&c.preset).is_some(),
             "{}: preset {}",
             c.story,
             c.preset
         );
-        let (value, beside) = recompute(c).unwrap_or_else(|e| panic!("{e}"));
+        let (value, beside) = figures.unwrap_or_else(|e| panic!("{e}"));
         assert!(
             shows_as_stored(&c.model, value),
             "{}: the model now gives {value}, the panel shows {}",
@@ -223,9 +223,7 @@ fn autopilots_month_is_sized_from_the_articles_two_figures() {
     // $47,000 of overhead at $3.80 − $2.10 an A100-hour: 27,647 useful A100-hours a month.
     // The preset's runs: 1,889 a day, lognormal of median 20 minutes and 90th percentile 60
     // (σ = ln 3 ÷ z₀.₉).
-    let sigma = 3.0_f64.ln() / 1.281_551_565_5;
-    let mean_h = (1.0 / 3.0) * (sigma * sigma / 2.0).exp();
-    let per_month = 1_889.0 * mean_h * 730.0 / 24.0;
+    let per_month = 1_889.0 * lognormal_mean_h(1.0 / 3.0, 1.0) * 730.0 / 24.0;
     assert!(
         (per_month / (47_000.0 / 1.7) - 1.0).abs() < 0.005,
         "{per_month}"
@@ -299,8 +297,7 @@ fn an_a100s_effective_range_brackets_its_prices() {
     let on_demand = 21.957_642 / 8.0;
     let reads_per_useful_hour = |useful_hours_per_job: f64| 150.0 * 0.065 / useful_hours_per_job;
     // A job's useful GPU-hours: 8 GPUs × its mean duration (lognormal, median 2 h, p90 6 h).
-    let sigma = 3.0_f64.ln() / 1.281_551_565_5;
-    let mean_h = 2.0 * (sigma * sigma / 2.0).exp();
+    let mean_h = lognormal_mean_h(2.0, 6.0);
     assert!(
         high > on_demand + reads_per_useful_hour(8.0 * mean_h),
         "{high}"
@@ -308,4 +305,11 @@ fn an_a100s_effective_range_brackets_its_prices() {
     // Time-sliced, twenty replicas of a twentieth of a GPU hold one GPU all month.
     let gpus = case("twenty-models-one-gpu").unwrap().model.value;
     assert!((gpus - 1.0).abs() < 1e-6, "{gpus}");
+}
+
+/// The mean of a lognormal of `median` and 90th percentile `p90`, by hand: σ = ln(p90 ÷ median)
+/// ÷ z₀.₉, mean = median × e^(σ²/2).
+fn lognormal_mean_h(median: f64, p90: f64) -> f64 {
+    let sigma = (p90 / median).ln() / 1.281_551_565_5;
+    median * (sigma * sigma / 2.0).exp()
 }

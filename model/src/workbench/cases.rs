@@ -353,9 +353,7 @@ impl Metric {
                 field,
             } => Ok(field_of(report, platform, field)? / field_of(report, against, field)?),
             Metric::PaybackWeeks { platform } => {
-                let month = report["payback"]["platforms"]
-                    .as_array()
-                    .and_then(|ps| ps.iter().find(|p| p["name"] == platform.as_str()))
+                let month = named(&report["payback"]["platforms"], platform)
                     .ok_or_else(|| format!("no payback line for \"{platform}\" in the report"))?
                     ["breakeven_month"]
                     .as_f64()
@@ -420,13 +418,7 @@ impl Metric {
                 path,
                 scale,
             } => {
-                let entry = scenario_platform(report, platform)?;
-                let value = path
-                    .split('.')
-                    .fold(entry, |v, key| match key.parse::<usize>() {
-                        Ok(i) => &v[i],
-                        Err(_) => &v[key],
-                    });
+                let value = at_path(scenario_platform(report, platform)?, path);
                 Ok(value
                     .as_f64()
                     .ok_or_else(|| format!("no number at {path} of \"{platform}\""))?
@@ -438,10 +430,22 @@ impl Metric {
 
 /// The entry of the platform named `platform` in the scenario `report` ran.
 fn scenario_platform<'a>(report: &'a Value, platform: &str) -> Result<&'a Value, String> {
-    report["scenario"]["platforms"]
-        .as_array()
-        .and_then(|ps| ps.iter().find(|p| p["name"] == platform))
+    named(&report["scenario"]["platforms"], platform)
         .ok_or_else(|| format!("no platform \"{platform}\" in the scenario"))
+}
+
+/// The entry named `name` in the array `list` (platforms, payback lines).
+fn named<'a>(list: &'a Value, name: &str) -> Option<&'a Value> {
+    list.as_array()?.iter().find(|e| e["name"] == name)
+}
+
+/// The value at `path` (dotted; array positions as numbers) in `entry`.
+fn at_path<'a>(entry: &'a Value, path: &str) -> &'a Value {
+    path.split('.')
+        .fold(entry, |v, key| match key.parse::<usize>() {
+            Ok(i) => &v[i],
+            Err(_) => &v[key],
+        })
 }
 
 /// The GPU-time categories' dollars a month of the platform named `platform` in `report`.
@@ -456,11 +460,9 @@ fn gpu_time_usd(report: &Value, platform: &str) -> Result<f64, String> {
 /// `field` (dotted) of the platform named `platform` in `report`: a number, or a summary's
 /// mean.
 fn field_of(report: &Value, platform: &str, field: &str) -> Result<f64, String> {
-    let entry = report["platforms"]
-        .as_array()
-        .and_then(|ps| ps.iter().find(|p| p["name"] == platform))
+    let entry = named(&report["platforms"], platform)
         .ok_or_else(|| format!("no platform \"{platform}\" in the report"))?;
-    let value = field.split('.').fold(entry, |v, key| &v[key]);
+    let value = at_path(entry, field);
     value
         .as_f64()
         .or_else(|| value["mean"].as_f64())
@@ -606,17 +608,45 @@ pub fn case(story: &str) -> Option<Case> {
 /// The model's figures for `case`, recomputed: its preset run to the end, the metrics read
 /// from the report (the figure, and the one beside it where there is one).
 pub fn recompute(case: &Case) -> Result<(f64, Option<f64>), String> {
+    figures_of(case, &preset_report(case)?)
+}
+
+/// The model's figures for every case in `cases`, in order, each preset run once however many
+/// cases read it.
+pub fn recompute_all(cases: &[Case]) -> Vec<Result<(f64, Option<f64>), String>> {
+    let mut reports: Vec<(&str, Result<Value, String>)> = Vec::new();
+    cases
+        .iter()
+        .map(|case| {
+            let at = match reports.iter().position(|(p, _)| *p == case.preset) {
+                Some(at) => at,
+                None => {
+                    reports.push((&case.preset, preset_report(case)));
+                    reports.len() - 1
+                }
+            };
+            figures_of(case, reports[at].1.as_ref().map_err(Clone::clone)?)
+        })
+        .collect()
+}
+
+/// The `gpucost eval` report of `case`'s preset, run to the end, as JSON.
+fn preset_report(case: &Case) -> Result<Value, String> {
     let preset = super::presets::preset(&case.preset)
         .ok_or_else(|| format!("{}: no preset \"{}\"", case.story, case.preset))?;
     let scenario = preset.scenario();
     let mut run = crate::model::monte_carlo::MonteCarlo::new(scenario.clone())
         .map_err(|e| format!("{}: {e}", case.story))?;
     run.run_to_end();
-    let report = serde_json::to_value(super::report::report(&scenario, &run.results()))
-        .map_err(|e| e.to_string())?;
-    let model = case.model.metric.of(&report)?;
+    serde_json::to_value(super::report::report(&scenario, &run.results()))
+        .map_err(|e| e.to_string())
+}
+
+/// `case`'s figure and the one beside it, read from `report`.
+fn figures_of(case: &Case, report: &Value) -> Result<(f64, Option<f64>), String> {
+    let model = case.model.metric.of(report)?;
     let beside = match &case.beside {
-        Some(b) => Some(b.metric.of(&report)?),
+        Some(b) => Some(b.metric.of(report)?),
         None => None,
     };
     Ok((model, beside))
