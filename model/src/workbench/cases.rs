@@ -66,8 +66,8 @@ pub enum Reading {
     /// They disagree, and the model is more likely right: published prices or the article's
     /// own numbers say so.
     ModelLikelier,
-    /// They disagree, and the article leaves out what decides it (the workload's size, the
-    /// jobs' lengths): neither can be shown right.
+    /// The article leaves out what decides it (the workload's size, the jobs' lengths):
+    /// neither can be shown right, whether or not the figures meet.
     Undecided,
 }
 
@@ -92,7 +92,9 @@ impl Reading {
             }
             Reading::ArticleLikelier => "They disagree; the article is more likely right",
             Reading::ModelLikelier => "They disagree; the model is more likely right",
-            Reading::Undecided => "They disagree; the article leaves out what decides it",
+            Reading::Undecided => {
+                "Neither can be shown right: the article leaves out what decides it"
+            }
         }
     }
 }
