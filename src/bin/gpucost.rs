@@ -9,6 +9,9 @@
 //! gpucost link [--preset NAME] [--set path=value]…   # prints the link fragment
 //! gpucost eval --url LINK                            # evaluates a shared link
 //! gpucost cases [--format text|json] [--check]        # the seeds' case studies, checked
+//! gpucost tune [--preset NAME | --scenario FILE.json] [--objective KEY]
+//!              [--max-wait-p95-min X] [--max-slo-minutes Y] [--pin PATH]…
+//!              [--format json|table] [--link]    # each platform at its best, then compared
 //! ```
 //!
 //! Exit 0 on success; exit 2 with a one-line message naming the bad field or flag.
@@ -137,6 +140,11 @@ mod cli {
             #[arg(long)]
             check: bool,
         },
+        /// Put each platform at its best before comparing: search every platform's own
+        /// settings (on demand or spot, instance type, reservation, node limit, warm pool,
+        /// checkpoint intervals) for the lowest metric that does the same work within the
+        /// constraints, then give the verdict among the tuned platforms.
+        Tune(TuneArgs),
         /// Print the link of a preset with edits: its fragment (`#v=1&…`), or with a base
         /// URL the whole address to paste.
         Link {
@@ -185,6 +193,58 @@ mod cli {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
+    }
+
+    #[derive(clap::Args)]
+    struct TuneArgs {
+        /// Start from this preset (default: the page's default preset).
+        #[arg(long, conflicts_with = "scenario")]
+        preset: Option<String>,
+        /// Start from this scenario JSON file.
+        #[arg(long)]
+        scenario: Option<std::path::PathBuf>,
+        /// Edit a field of the starting scenario by dotted path (as `eval --set`).
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        set: Vec<String>,
+        /// What to minimise (default: the verdict's metric): monthly_tco_usd,
+        /// usd_per_useful_gpu_hour, usd_per_million_requests or usd_per_completed_run.
+        #[arg(long)]
+        objective: Option<String>,
+        /// Queue wait p95 at most this, minutes (default: no worse than as typed, within one
+        /// standard error).
+        #[arg(long, value_name = "X")]
+        max_wait_p95_min: Option<f64>,
+        /// SLO-violation minutes of each service at most this (default: the scenario's
+        /// allowance).
+        #[arg(long, value_name = "Y")]
+        max_slo_minutes: Option<f64>,
+        /// Pipeline end-to-end p95 at most this, hours (default: no worse than as typed,
+        /// within one standard error).
+        #[arg(long, value_name = "Z")]
+        max_end_to_end_p95_h: Option<f64>,
+        /// Keep a setting as it is, by dotted path (as --set names it), e.g.
+        /// platforms.0.node_pools.0.purchase.reserved_share; platforms.1 keeps all of one.
+        #[arg(long = "pin", value_name = "PATH")]
+        pin: Vec<String>,
+        /// Threads (default: one per core; a platform per thread). The numbers do not depend
+        /// on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = TuneFormat::Table)]
+        format: TuneFormat,
+        /// Print the tuned scenario's link fragment instead (relative to the preset).
+        #[arg(long)]
+        link: bool,
+    }
+
+    #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+    enum TuneFormat {
+        /// `{platforms: [{name, changes, as_typed, tuned, tuned_beats_as_typed_share,
+        /// constraints_met, …}], verdict_as_typed, fair_verdict, scenario}`.
+        Json,
+        /// Each platform's changes and metric, then the two verdicts.
+        Table,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -267,6 +327,7 @@ mod cli {
             }
             Command::Eval(args) => eval(args),
             Command::Cases { format, check } => cases(format, check),
+            Command::Tune(args) => tune(args),
             Command::Link {
                 preset: name,
                 base: url,
@@ -309,12 +370,7 @@ mod cli {
                     TimeoutsArg::Failed => gpucost::history::TimeoutsAs::Failed,
                 };
                 let base = match &scenario {
-                    Some(path) => {
-                        let text = std::fs::read_to_string(path)
-                            .map_err(|e| format!("--scenario {}: {e}", path.display()))?;
-                        Scenario::from_json(&text)
-                            .map_err(|e| format!("--scenario {}: {e}", path.display()))?
-                    }
+                    Some(path) => read_scenario(path)?,
                     None => find_preset(&name)?,
                 };
                 let base = apply_edits(&base, &set).map_err(set_error)?;
@@ -608,6 +664,13 @@ mod cli {
         }
     }
 
+    /// The scenario JSON file `--scenario` names.
+    fn read_scenario(path: &std::path::Path) -> Result<Scenario, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--scenario {}: {e}", path.display()))?;
+        Scenario::from_json(&text).map_err(|e| format!("--scenario {}: {e}", path.display()))
+    }
+
     fn find_preset(name: &str) -> Result<Scenario, String> {
         preset(name).map(|p| p.scenario()).ok_or_else(|| {
             let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
@@ -635,12 +698,7 @@ mod cli {
                 }
                 decoded.scenario
             }
-            (_, Some(path)) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("--scenario {}: {e}", path.display()))?;
-                Scenario::from_json(&text)
-                    .map_err(|e| format!("--scenario {}: {e}", path.display()))?
-            }
+            (_, Some(path)) => read_scenario(path)?,
             (Some(name), None) => find_preset(name)?,
             (None, None) => find_preset(DEFAULT)?,
         };
@@ -681,6 +739,55 @@ mod cli {
             Format::Json => report_json_text(&scenario, &results, flips.as_ref()),
             Format::Csv => report_csv(&scenario, &results).trim_end().to_string(),
             Format::Table => table(&scenario, &results, flips.as_ref()),
+        })
+    }
+
+    fn tune(args: TuneArgs) -> Result<String, String> {
+        use gpucost::workbench::tune::{objective_of, report_table, TuneOptions, TuneRun};
+        let name = args.preset.clone().unwrap_or_else(|| DEFAULT.to_string());
+        let base = match &args.scenario {
+            Some(path) => read_scenario(path)?,
+            None => find_preset(&name)?,
+        };
+        let scenario = apply_edits(&base, &args.set).map_err(set_error)?;
+        let objective = args
+            .objective
+            .as_deref()
+            .map(objective_of)
+            .transpose()
+            .map_err(|e| format!("--objective: {e}"))?;
+        for (flag, value) in [
+            ("--max-wait-p95-min", args.max_wait_p95_min),
+            ("--max-slo-minutes", args.max_slo_minutes),
+            ("--max-end-to-end-p95-h", args.max_end_to_end_p95_h),
+        ] {
+            if value.is_some_and(|v| !v.is_finite() || v < 0.0) {
+                return Err(format!("{flag}: expected a number of 0 or more"));
+            }
+        }
+        let options = TuneOptions {
+            objective,
+            max_wait_p95_min: args.max_wait_p95_min,
+            max_slo_minutes: args.max_slo_minutes,
+            max_end_to_end_p95_h: args.max_end_to_end_p95_h,
+            pins: args.pin.clone(),
+            ..TuneOptions::default()
+        };
+        let run = TuneRun::new(&scenario, options).map_err(|e| e.to_string())?;
+        let threads = args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        );
+        let report = run.run_to_end_on(threads);
+        if args.link {
+            return Ok(gpucost::workbench::link::encode_link(
+                &report.scenario,
+                &name,
+            ));
+        }
+        Ok(match args.format {
+            TuneFormat::Json => serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?,
+            TuneFormat::Table => report_table(&report),
         })
     }
 

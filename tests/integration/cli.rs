@@ -296,3 +296,75 @@ fn eval_says_where_a_service_cannot_scale_to_zero() {
         stderr(&o)
     );
 }
+
+#[test]
+fn tune_prints_each_platform_s_changes_and_the_fair_verdict() {
+    let o = gpucost(&[
+        "tune",
+        "--preset",
+        "batch-vs-eks-spot",
+        "--set",
+        "replications=16",
+        "--format",
+        "table",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for name in ["AWS Batch on-demand", "EKS spot", "SageMaker"] {
+        assert!(text.contains(&format!("\n{name}\n")), "{text}");
+    }
+    assert!(text.contains(" → "), "a change as from → to: {text}");
+    assert!(text.contains("\nAs typed: ") && text.contains("\nEach platform at its best: "));
+    let o = gpucost(&[
+        "tune",
+        "--preset",
+        "batch-vs-eks-spot",
+        "--set",
+        "replications=16",
+        "--pin",
+        "platforms.1",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in ["platforms", "verdict_as_typed", "fair_verdict", "scenario"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    let eks = &v["platforms"][1];
+    for key in [
+        "name",
+        "changes",
+        "as_typed",
+        "tuned",
+        "tuned_beats_as_typed_share",
+        "constraints_met",
+    ] {
+        assert!(eks.get(key).is_some(), "{key}");
+    }
+    // Pinned whole: nothing searched, nothing changed.
+    assert_eq!(eks["changes"], serde_json::json!({}));
+    assert_eq!(eks["searched"], serde_json::json!([]));
+    assert!(eks["tuned"]["se"].is_number());
+    // The tuned scenario is one `eval` takes.
+    gpucost::model::scenario::Scenario::from_json(&v["scenario"].to_string()).unwrap();
+}
+
+#[test]
+fn tune_refuses_a_pin_or_objective_it_does_not_know_by_name() {
+    let o = gpucost(&["tune", "--pin", "platforms.0.warm_window"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o).trim(),
+        "gpucost: --pin platforms.0.warm_window: no such field in the scenario"
+    );
+    let o = gpucost(&["tune", "--objective", "cheapest"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--objective: objective \"cheapest\": expected one of monthly_tco_usd"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gpucost(&["tune", "--max-wait-p95-min", "-3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -42,5 +42,6 @@ mod spot_reclaims;
 mod staging;
 mod support;
 mod teams;
+mod tune;
 mod verdict_flips;
 mod warmup;

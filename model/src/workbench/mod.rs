@@ -10,6 +10,7 @@
 //! - [`verdict`]: the sentence that says which platform costs least, how much less and how often;
 //!   [`verdict_basis`]: what it judges by (the metric for the work, the SLO allowance);
 //!   [`verdict_flips`]: the input values that would change its winner.
+//! - [`tune`]: each platform's own settings searched before the platforms are compared.
 
 pub mod cases;
 pub mod compare;
@@ -19,6 +20,7 @@ pub mod embed_table;
 pub mod link;
 pub mod presets;
 pub mod report;
+pub mod tune;
 pub mod verdict;
 pub mod verdict_basis;
 pub mod verdict_flips;

@@ -190,6 +190,7 @@ impl Profile {
             cloud,
             node_pools: Vec::new(),
             class_pools: Default::default(),
+            checkpoint_interval_min: Default::default(),
             fee_usd_per_cluster_hour: 0.0,
             tooling_usd_per_month: 0.0,
             // [ref] the cloud's spot notice

@@ -720,6 +720,11 @@ pub struct Platform {
     /// on the cheapest pool that fits it ([`Platform::cheapest_pool`]).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub class_pools: BTreeMap<String, String>,
+    /// Job class name (a pipeline stage's `pipeline/stage`) → its checkpoint interval on this
+    /// platform, minutes; a class not listed checkpoints at its own `checkpoint_interval_min`.
+    /// Interruptions differ by platform, so the best interval does too (the tuner sets it).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub checkpoint_interval_min: BTreeMap<String, f64>,
     /// Control-plane or management fee, USD per cluster-hour.
     pub fee_usd_per_cluster_hour: f64,
     /// Tooling and add-ons, USD per month.

@@ -237,6 +237,28 @@ impl PipelineGraph {
 }
 
 impl Scenario {
+    /// The scenario platform `platform` simulates: [`Scenario::simulated`], with the job
+    /// classes checkpointing at the intervals the platform sets for them
+    /// (`Platform::checkpoint_interval_min`).
+    pub fn simulated_on(&self, platform: usize) -> Cow<'_, Scenario> {
+        let simulated = self.simulated();
+        let Some(own) = self
+            .platforms
+            .get(platform)
+            .map(|p| &p.checkpoint_interval_min)
+            .filter(|own| !own.is_empty())
+        else {
+            return simulated;
+        };
+        let mut out = simulated.into_owned();
+        for class in &mut out.job_classes {
+            if let Some(&minutes) = own.get(&class.name) {
+                class.checkpoint_interval_min = minutes;
+            }
+        }
+        Cow::Owned(out)
+    }
+
     /// The scenario the simulation runs: itself where it has no pipelines (or has been
     /// through here already), else a copy with each stage appended to the job classes as
     /// `pipeline/stage`, arriving with its pipeline's runs. A stage's own price of waiting

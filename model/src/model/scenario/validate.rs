@@ -447,6 +447,39 @@ impl Scenario {
         Ok(())
     }
 
+    /// A platform's own checkpoint intervals: each for a job class or pipeline stage the
+    /// scenario has, within the class field's range.
+    fn check_checkpoint_overrides(
+        &self,
+        platform: &Platform,
+        at: &str,
+    ) -> Result<(), ScenarioError> {
+        for (name, &minutes) in &platform.checkpoint_interval_min {
+            let field = format!("{at}.checkpoint_interval_min.{name}");
+            let known = self.job_classes.iter().any(|c| &c.name == name)
+                || self
+                    .pipelines
+                    .iter()
+                    .any(|p| (0..p.stages.len()).any(|s| &p.stage_class_name(s) == name));
+            if !known {
+                return Err(ScenarioError::Invalid {
+                    field,
+                    reason: format!(
+                        "no job class or pipeline stage is named \"{name}\" (a platform's \
+                         checkpoint_interval_min maps a class's name to its interval there)"
+                    ),
+                });
+            }
+            if !(0.0..=1e5).contains(&minutes) {
+                return Err(ScenarioError::Invalid {
+                    field,
+                    reason: format!("must be from 0 to 100000 minutes, not {minutes}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The payback view's current platform: one the scenario has, or none named.
     fn check_payback(&self) -> Result<(), ScenarioError> {
         let current = &self.payback.current;
@@ -484,6 +517,7 @@ impl Scenario {
                 &format!("{at_pool}.purchase"),
             )?;
         }
+        self.check_checkpoint_overrides(platform, at)?;
         for (name, pool) in &platform.class_pools {
             let known = self.job_classes.iter().any(|c| &c.name == name)
                 || self.services.iter().any(|s| &s.name == name);

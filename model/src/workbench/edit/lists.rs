@@ -90,6 +90,7 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     let mut fresh = profile.platform_on(&old.name, instance, &scenario.reference_gpu);
     fresh.node_pools = old.node_pools.clone();
     fresh.class_pools = old.class_pools.clone();
+    fresh.checkpoint_interval_min = old.checkpoint_interval_min.clone();
     // How egress is priced and whether nodes are placed together are the platform's
     // choices, not the instance's; the interconnect follows the instance (below).
     fresh.egress_tiers = old.egress_tiers;
@@ -301,6 +302,7 @@ pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
             .push(profile.pool_on(name, instance, &scenario.reference_gpu));
     }
     fresh.class_pools = class_pools;
+    fresh.checkpoint_interval_min = old.checkpoint_interval_min.clone();
     scenario.platforms[index] = fresh;
     true
 }
@@ -332,7 +334,10 @@ pub fn remove_job_class(scenario: &mut Scenario, index: usize) -> bool {
     if scenario.job_classes.len() <= 1 || index >= scenario.job_classes.len() {
         return false;
     }
-    scenario.job_classes.remove(index);
+    let name = scenario.job_classes.remove(index).name;
+    for platform in &mut scenario.platforms {
+        platform.checkpoint_interval_min.remove(&name);
+    }
     true
 }
 

@@ -120,7 +120,9 @@ pub fn apply_edits(scenario: &Scenario, edits: &[String]) -> Result<Scenario, Ed
             Err(missing) => {
                 // A field a document leaves out: added where its object is, else set through
                 // the field table's row (whose object follows a default until edited).
-                if add_optional_field(&mut doc, path, value.clone()).is_none() {
+                if add_optional_field(&mut doc, path, value.clone()).is_none()
+                    && add_map_entry(&mut doc, path, value.clone()).is_none()
+                {
                     by_row::set_by_row(&mut doc, path, &value).ok_or(missing)??;
                 }
             }
@@ -181,6 +183,33 @@ const OPTIONAL_OBJECTS: &[&str] = &[
     "preemption",
     "staging",
 ];
+
+/// A platform's maps keyed by job class name, which a document leaves out while empty.
+const PLATFORM_MAPS: &[&str] = &["class_pools", "checkpoint_interval_min"];
+
+/// Adds an entry to one of a platform's [`PLATFORM_MAPS`] (`platforms.<i>.<map>.<class>`),
+/// adding the map first where the document leaves it out; `None` for any other path. The
+/// scenario's validation then checks the key names a class.
+fn add_map_entry(doc: &mut Value, path: &str, value: Value) -> Option<()> {
+    let parts: Vec<&str> = path.splitn(4, '.').collect();
+    let ["platforms", i, map, key] = parts.as_slice() else {
+        return None;
+    };
+    if !PLATFORM_MAPS.contains(map) || key.is_empty() {
+        return None;
+    }
+    let Value::Object(platform) = field_mut(doc, &format!("platforms.{i}")).ok()? else {
+        return None;
+    };
+    let entries = platform
+        .entry(map.to_string())
+        .or_insert_with(|| Value::Object(Default::default()));
+    let Value::Object(entries) = entries else {
+        return None;
+    };
+    entries.insert(key.to_string(), value);
+    Some(())
+}
 
 /// Adds `path`'s last part to the object its prefix names when it is one of the
 /// [`OPTIONAL_FIELDS`] (the scenario reader then checks it belongs there), adding that object
@@ -286,6 +315,24 @@ mod tests {
         let err = apply_edits(&s, &["platforms.0.at_share=0.1".into()]).unwrap_err();
         assert!(
             err.to_string().contains("unknown field `at_share`"),
+            "{err}"
+        );
+        // A platform's checkpoint interval for a class: the map is added; a class it does not
+        // have is named.
+        let edited = apply_edits(
+            &s,
+            &["platforms.0.checkpoint_interval_min.Training=45".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            edited.platforms[0].checkpoint_interval_min["Training"],
+            45.0
+        );
+        let err =
+            apply_edits(&s, &["platforms.0.checkpoint_interval_min.Nope=45".into()]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("no job class or pipeline stage is named \"Nope\""),
             "{err}"
         );
         let err = apply_edits(&s, &["seed".into()]).unwrap_err();

@@ -77,7 +77,7 @@ pub fn simulate_platform(
     jobs: &[Job],
     keep_records: bool,
 ) -> (PlatformOutcome, Option<Vec<JobRecord>>) {
-    let scenario = &*scenario.simulated();
+    let scenario = &*scenario.simulated_on(platform_index);
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.run();
     let records = keep_records.then(|| sim.job_records());
@@ -93,7 +93,7 @@ pub fn simulate_platform_within(
     jobs: &[Job],
     event_budget: u64,
 ) -> PlatformOutcome {
-    let scenario = &*scenario.simulated();
+    let scenario = &*scenario.simulated_on(platform_index);
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.agenda.budget = event_budget;
     sim.run();
@@ -108,7 +108,7 @@ pub fn simulate_platform_timeline(
     replication: u64,
     jobs: &[Job],
 ) -> (PlatformOutcome, Timeline) {
-    let scenario = &*scenario.simulated();
+    let scenario = &*scenario.simulated_on(platform_index);
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.timeline = Some(Timeline {
         gpus_per_node: scenario.platforms[platform_index]

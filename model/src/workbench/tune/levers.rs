@@ -1,0 +1,460 @@
+//! The settings the tuner searches on one platform, the values it tries for each, and how a
+//! value is set. A lever acts on a one-platform scenario (the platform at index 0), by a path
+//! of the scenario document, which a pin names.
+//!
+//! Per node pool, in this order:
+//! - what runs beyond the reservation: on demand or spot (where the pool has a spot price and
+//!   is not a static cluster);
+//! - its instance type, among the catalog rows of its cloud and region that its profile offers
+//!   and whose GPUs hold the memory the work on the pool asks for, GPUs for GPUs (an
+//!   accelerator whose throughput depends on the model family, Inferentia or a TPU, only for a
+//!   pool already on one), where the pool is a catalog row at its list price (a price the user
+//!   typed is not replaced);
+//! - the reserved base, in whole nodes from none to the as-typed peak (a static cluster: from
+//!   one node to its node limit), refined to the node;
+//! - `max_nodes`, from half to twice the as-typed limit (never below the reservation or a job's
+//!   nodes);
+//! - the warm-pool window, 0 or 30 s to 2 h, on a log scale (not for a static cluster).
+//!
+//! Then, per job class that can lose work on the platform (spot beyond the reservation, node
+//! failures, or preemption), its checkpoint interval there: never, or 1/16 to 16 times the
+//! Young–Daly interval √(2δM) on a log scale, refined to within 5 %.
+//!
+//! Not searched: the commitment's term, since the catalog has no per-GPU rate for the other
+//! term (AWS does not publish one; the reserved discount a scenario holds is for its term);
+//! a service's replicas and target utilisation, which the scenario sets for every platform at
+//! once.
+
+use crate::model::catalog::{self, InstanceType};
+use crate::model::gpus;
+use crate::model::scenario::{NodePool, Overflow, Scenario};
+use crate::workbench::edit::{exact_pool_instance_row, set_pool_instance};
+
+/// A setting of the platform searched.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Setting {
+    /// What runs beyond pool `0`'s reservation.
+    Overflow(usize),
+    /// Pool `0`'s instance type (a catalog row).
+    InstanceType(usize),
+    /// Pool `0`'s reserved nodes.
+    ReservedNodes(usize),
+    /// Pool `0`'s node limit.
+    MaxNodes(usize),
+    /// Pool `0`'s warm-pool window, seconds.
+    WarmPool(usize),
+    /// A job class's checkpoint interval on the platform, minutes (by class index in the
+    /// simulated scenario, and its name).
+    Checkpoint(usize, String),
+}
+
+/// A value a setting takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Choice {
+    /// A number (nodes, seconds, minutes).
+    Number(f64),
+    /// On demand (`false`) or spot (`true`) beyond the reservation.
+    Spot(bool),
+    /// A catalog row.
+    Row(usize),
+}
+
+/// How a numeric setting's values are laid out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scale {
+    /// Whole numbers from `lo` to `hi`.
+    Whole { lo: f64, hi: f64 },
+    /// From `lo` to `hi` on a log scale, with 0 as a value of its own where `zero`.
+    Log { lo: f64, hi: f64, zero: bool },
+}
+
+/// The values a setting is raced over.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// A few choices, raced once.
+    Choices(Vec<Choice>),
+    /// A numeric range: a grid, then finer grids around each winner.
+    Range(Scale),
+}
+
+/// Points on a first grid.
+const GRID_POINTS: usize = 9;
+/// A log-scale search stops once neighbours are within this factor.
+const LOG_RESOLUTION: f64 = 1.05;
+
+impl Setting {
+    /// Its path in the scenario document, for a platform at `platform` (the pin it answers
+    /// to).
+    pub fn path(&self, platform: usize, class_names: &[String]) -> String {
+        let pool = |j: &usize, field: &str| format!("platforms.{platform}.node_pools.{j}.{field}");
+        match self {
+            Setting::Overflow(j) => pool(j, "purchase.overflow"),
+            Setting::InstanceType(j) => pool(j, "instance_type"),
+            Setting::ReservedNodes(j) => pool(j, "purchase.reserved_share"),
+            Setting::MaxNodes(j) => pool(j, "max_nodes"),
+            Setting::WarmPool(j) => pool(j, "warm_pool_window_s"),
+            Setting::Checkpoint(c, name) => {
+                let _ = class_names.get(*c);
+                format!("platforms.{platform}.checkpoint_interval_min.{name}")
+            }
+        }
+    }
+
+    /// Whether `pin` (a dotted path, canonical) holds this setting of platform `platform`:
+    /// its own path or a prefix of it (`platforms.0` pins all of the platform's), the class's
+    /// own interval (`job_classes.<i>.checkpoint_interval_min`) for a checkpoint, and a pinned
+    /// reserved discount or term for the reservation it prices.
+    pub fn pinned_by(&self, pin: &str, platform: usize, class_names: &[String]) -> bool {
+        let path = self.path(platform, class_names);
+        let under = |p: &str| p == pin || p.starts_with(&format!("{pin}."));
+        if under(&path) {
+            return true;
+        }
+        match self {
+            Setting::ReservedNodes(j) => ["purchase.reserved_discount_pct", "purchase.term_years"]
+                .iter()
+                .any(|f| pin == format!("platforms.{platform}.node_pools.{j}.{f}")),
+            Setting::Checkpoint(c, _) => {
+                pin == format!("job_classes.{c}.checkpoint_interval_min")
+                    || pin == format!("job_classes.{c}")
+            }
+            _ => false,
+        }
+    }
+
+    /// The value it has in `solo` (a one-platform scenario).
+    pub fn current(&self, solo: &Scenario) -> Choice {
+        let platform = &solo.platforms[0];
+        let pool = |j: &usize| &platform.node_pools[*j];
+        match self {
+            Setting::Overflow(j) => Choice::Spot(pool(j).purchase.overflow == Overflow::Spot),
+            Setting::InstanceType(j) => {
+                Choice::Row(exact_pool_instance_row(solo, 0, *j).unwrap_or(usize::MAX))
+            }
+            Setting::ReservedNodes(j) => {
+                Choice::Number(f64::from(pool(j).reserved_nodes(solo.reference_gpus)))
+            }
+            Setting::MaxNodes(j) => Choice::Number(f64::from(pool(j).max_nodes)),
+            Setting::WarmPool(j) => Choice::Number(pool(j).warm_pool_window_s),
+            Setting::Checkpoint(c, name) => Choice::Number(
+                platform
+                    .checkpoint_interval_min
+                    .get(name)
+                    .copied()
+                    .unwrap_or_else(|| solo.simulated().job_classes[*c].checkpoint_interval_min),
+            ),
+        }
+    }
+
+    /// `solo` with the setting at `choice`; `None` where the scenario it makes is invalid.
+    pub fn apply(&self, solo: &Scenario, choice: Choice) -> Option<Scenario> {
+        let mut s = solo.clone();
+        let reference_gpus = s.reference_gpus;
+        match (self, choice) {
+            (Setting::Overflow(j), Choice::Spot(spot)) => {
+                s.platforms[0].node_pools[*j].purchase.overflow = if spot {
+                    Overflow::Spot
+                } else {
+                    Overflow::OnDemand
+                };
+            }
+            (Setting::InstanceType(j), Choice::Row(row)) => {
+                let old = s.platforms[0].node_pools[*j].clone();
+                if !set_pool_instance(&mut s, 0, *j, row) {
+                    return None;
+                }
+                keep_choices(&old, &mut s.platforms[0].node_pools[*j]);
+            }
+            (Setting::ReservedNodes(j), Choice::Number(nodes)) => {
+                let pool = &mut s.platforms[0].node_pools[*j];
+                pool.purchase.reserved_share =
+                    nodes * f64::from(pool.gpus_per_node) / f64::from(reference_gpus.max(1));
+                if pool.purchase.overflow == Overflow::None {
+                    pool.max_nodes = pool.max_nodes.max(nodes as u32);
+                }
+            }
+            (Setting::MaxNodes(j), Choice::Number(nodes)) => {
+                s.platforms[0].node_pools[*j].max_nodes = nodes as u32;
+            }
+            (Setting::WarmPool(j), Choice::Number(seconds)) => {
+                s.platforms[0].node_pools[*j].warm_pool_window_s = seconds;
+            }
+            (Setting::Checkpoint(_, name), Choice::Number(minutes)) => {
+                s.platforms[0]
+                    .checkpoint_interval_min
+                    .insert(name.clone(), minutes);
+            }
+            _ => return None,
+        }
+        s.validate().ok().map(|()| s)
+    }
+}
+
+/// What a pool keeps when it moves to another instance type: what it buys and how, its
+/// node limit in GPUs, its warm window, its interruption rates, and how it shares GPUs.
+fn keep_choices(old: &NodePool, fresh: &mut NodePool) {
+    fresh.warm_pool_window_s = old.warm_pool_window_s;
+    fresh.purchase = old.purchase.clone();
+    let gpus = old.max_nodes * old.gpus_per_node.max(1);
+    fresh.max_nodes = gpus.div_ceil(fresh.gpus_per_node.max(1)).max(1);
+    fresh.spot_interruptions_per_node_hour = old.spot_interruptions_per_node_hour;
+    fresh.spot_reclaims = old.spot_reclaims.clone();
+    fresh.image_cache = old.image_cache;
+    fresh.gpu_sharing = old.gpu_sharing.clone();
+}
+
+/// What the tuner knows of the as-typed platform's load: its nodes at peak, mean over
+/// replications.
+#[derive(Debug, Clone, Copy)]
+pub struct Load {
+    /// Most nodes up at once (mean over replications).
+    pub peak_nodes: f64,
+}
+
+/// The settings of `solo`'s platform searched, with their values, in search order.
+pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
+    let platform = &solo.platforms[0];
+    let sim = solo.simulated_on(0);
+    let mut out = Vec::new();
+    for (j, pool) in platform.node_pools.iter().enumerate() {
+        let static_cluster = pool.purchase.overflow == Overflow::None;
+        if !static_cluster && pool.spot_usd_per_node_hour > 0.0 {
+            out.push((
+                Setting::Overflow(j),
+                Values::Choices(vec![Choice::Spot(false), Choice::Spot(true)]),
+            ));
+        }
+        let rows = instance_rows(solo, j);
+        if rows.len() > 1 {
+            out.push((
+                Setting::InstanceType(j),
+                Values::Choices(rows.into_iter().map(Choice::Row).collect()),
+            ));
+        }
+        let peak = load.peak_nodes.ceil().max(1.0);
+        // A reserved share is at most 10 times the reference GPUs.
+        let most =
+            (10.0 * f64::from(solo.reference_gpus) / f64::from(pool.gpus_per_node.max(1))).floor();
+        let reserved_hi = if static_cluster {
+            f64::from(pool.max_nodes)
+        } else {
+            peak.min(f64::from(pool.max_nodes))
+        }
+        .min(most);
+        let reserved_lo = if static_cluster { 1.0 } else { 0.0 };
+        if reserved_hi > reserved_lo {
+            out.push((
+                Setting::ReservedNodes(j),
+                Values::Range(Scale::Whole {
+                    lo: reserved_lo,
+                    hi: reserved_hi,
+                }),
+            ));
+        }
+        if !static_cluster {
+            let typed = f64::from(pool.max_nodes);
+            out.push((
+                Setting::MaxNodes(j),
+                Values::Range(Scale::Whole {
+                    lo: (typed / 2.0).floor().max(1.0),
+                    hi: typed * 2.0,
+                }),
+            ));
+            out.push((
+                Setting::WarmPool(j),
+                Values::Range(Scale::Log {
+                    lo: 30.0,
+                    hi: 7200.0,
+                    zero: true,
+                }),
+            ));
+        }
+    }
+    for (c, class) in sim.job_classes.iter().enumerate() {
+        if class.checkpoint_write_s <= 0.0 {
+            continue;
+        }
+        let pool = &platform.node_pools[platform.pool_of_class(&sim, c)];
+        let spot = pool.purchase.overflow == Overflow::Spot;
+        let per_node_hour = if spot {
+            pool.spot_interruptions_per_node_hour
+        } else {
+            0.0
+        } + pool.node_failures_per_node_hour;
+        let preempted = platform.preemption != Default::default();
+        if per_node_hour <= 0.0 && !preempted {
+            continue;
+        }
+        // Young–Daly: τ = √(2δM), M the mean time between a job's interruptions.
+        let nodes = f64::from(pool.nodes_needed(class.gpus_per_job).max(1));
+        let mtbf_s = 3600.0 / (per_node_hour.max(1e-3) * nodes);
+        let daly_min = (2.0 * class.checkpoint_write_s * mtbf_s).sqrt() / 60.0;
+        out.push((
+            Setting::Checkpoint(c, class.name.clone()),
+            Values::Range(Scale::Log {
+                lo: (daly_min / 16.0).max(1.0),
+                hi: (daly_min * 16.0).min(1e5),
+                zero: true,
+            }),
+        ));
+    }
+    out
+}
+
+/// The catalog rows pool `j` of `solo`'s platform may move to, its own first: on its cloud
+/// and in its region, offered by its profile, with at least the GPU memory every job class
+/// and service on the pool asks for. Empty where the pool is not a catalog row at its list
+/// price.
+fn instance_rows(solo: &Scenario, j: usize) -> Vec<usize> {
+    let Some(own) = exact_pool_instance_row(solo, 0, j) else {
+        return Vec::new();
+    };
+    let platform = &solo.platforms[0];
+    let Some(profile) = platform.profile.profile() else {
+        return Vec::new();
+    };
+    let sim = solo.simulated_on(0);
+    let memory = (0..sim.job_classes.len())
+        .filter(|&c| platform.pool_of_class(&sim, c) == j)
+        .map(|c| sim.job_classes[c].gpu_memory_gb)
+        .chain(solo.services.iter().map(|s| s.gpu_memory_gb))
+        .fold(0.0, f64::max);
+    let rows = catalog::catalog();
+    let here: &InstanceType = &rows[own];
+    // A GPU's work stays on GPUs: an accelerator whose throughput depends on the model family
+    // (Inferentia, TPU) is offered only to a pool already on one.
+    let family = |model: &str| gpus::find(model).map(|g| g.family_dependent);
+    let own_family = family(&here.gpu_model);
+    let mut out = vec![own];
+    out.extend((0..rows.len()).filter(|&r| {
+        let row = &rows[r];
+        r != own
+            && row.cloud == here.cloud
+            && row.region == here.region
+            && row.on_demand_usd_per_node_hour.is_some()
+            && row.gpu_memory_gb >= memory
+            && family(&row.gpu_model) == own_family
+            && profile.offers(row)
+    }));
+    out
+}
+
+/// The first grid of `scale`, with `current` among its points.
+pub fn grid(scale: Scale, current: f64) -> Vec<f64> {
+    let mut out: Vec<f64> = match scale {
+        Scale::Whole { lo, hi } => {
+            let step = ((hi - lo) / (GRID_POINTS - 1) as f64).max(1.0);
+            let mut v: Vec<f64> = (0..GRID_POINTS)
+                .map(|i| (lo + step * i as f64).round())
+                .filter(|v| *v <= hi)
+                .collect();
+            v.push(hi);
+            v
+        }
+        Scale::Log { lo, hi, zero } => {
+            let ratio = (hi / lo).powf(1.0 / (GRID_POINTS - 1) as f64);
+            let mut v: Vec<f64> = (0..GRID_POINTS)
+                .map(|i| round_sig(lo * ratio.powi(i as i32)))
+                .collect();
+            if zero {
+                v.push(0.0);
+            }
+            v
+        }
+    };
+    out.push(current);
+    tidy(out)
+}
+
+/// The finer grid around `best` of a range, given the grid it won: its neighbours halfway
+/// to the points beside it. Empty once the grid is as fine as the setting needs.
+pub fn finer(scale: Scale, won: &[f64], best: f64) -> Vec<f64> {
+    let mut sorted = won.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = sorted.iter().position(|v| *v == best).unwrap_or(0);
+    let below = at.checked_sub(1).map(|i| sorted[i]);
+    let above = sorted.get(at + 1).copied();
+    let mut out = vec![best];
+    match scale {
+        Scale::Whole { .. } => {
+            for n in [below, above].into_iter().flatten() {
+                let mid = ((n + best) / 2.0).round();
+                if (mid - best).abs() >= 1.0 && (mid - n).abs() >= 1.0 {
+                    out.push(mid);
+                }
+            }
+        }
+        Scale::Log { .. } => {
+            // 0 ("never") is a choice of its own, with no neighbour on the scale.
+            if best <= 0.0 {
+                return Vec::new();
+            }
+            for n in [below, above].into_iter().flatten().filter(|n| *n > 0.0) {
+                if n.max(best) / n.min(best) > LOG_RESOLUTION {
+                    out.push(round_sig((n * best).sqrt()));
+                }
+            }
+        }
+    }
+    let out = tidy(out);
+    if out.len() <= 1 {
+        Vec::new()
+    } else {
+        out
+    }
+}
+
+/// Sorted, without repeats.
+fn tidy(mut v: Vec<f64>) -> Vec<f64> {
+    v.retain(|x| x.is_finite() && *x >= 0.0);
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}
+
+/// `x` to 3 significant figures (a setting a person would type), as the nearest double to
+/// that decimal.
+fn round_sig(x: f64) -> f64 {
+    if x <= 0.0 || !x.is_finite() {
+        return x;
+    }
+    format!("{x:.2e}").parse().unwrap_or(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_hold_the_current_value_and_narrow_to_a_point() {
+        let g = grid(Scale::Whole { lo: 0.0, hi: 40.0 }, 7.0);
+        assert_eq!(
+            g,
+            vec![0.0, 5.0, 7.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0]
+        );
+        assert_eq!(
+            finer(Scale::Whole { lo: 0.0, hi: 40.0 }, &g, 15.0),
+            vec![13.0, 15.0, 18.0]
+        );
+        assert_eq!(
+            finer(
+                Scale::Whole { lo: 0.0, hi: 40.0 },
+                &[14.0, 15.0, 16.0],
+                15.0
+            ),
+            Vec::<f64>::new()
+        );
+        let log = Scale::Log {
+            lo: 1.0,
+            hi: 256.0,
+            zero: true,
+        };
+        let g = grid(log, 30.0);
+        assert_eq!(g.first(), Some(&0.0));
+        assert!(g.contains(&30.0) && g.contains(&256.0) && g.contains(&2.0));
+        // Around 16, between 8 and 30: √(8·16) and √(16·30).
+        assert_eq!(finer(log, &g, 16.0), vec![11.3, 16.0, 21.9]);
+        // "Never" is not refined.
+        assert_eq!(finer(log, &g, 0.0), Vec::<f64>::new());
+    }
+}
