@@ -22,9 +22,10 @@ use crate::run_coordinator::tuning::{
     TORNADO_REPS, WORKER_SLICE_MS,
 };
 use crate::workbench::decision_map::{DecisionMapRun, MapSettings};
+use crate::workbench::tune::{TuneOptions, TuneRun};
 use crate::workbench::verdict::VerdictMetric;
 use crate::workbench::verdict_flips::FlipRun;
-use crate::worker_protocol::{MapProgress, WorkerInput, WorkerOutput};
+use crate::worker_protocol::{MapProgress, TuneProgress, WorkerInput, WorkerOutput};
 
 /// The current run: its id, the shard, how many of the coarse pass's replications are still
 /// this shard's, and the outcomes not yet answered.
@@ -67,6 +68,7 @@ enum Sensitivity {
     BreakEvens(BreakEvenSet),
     Flips(Box<FlipRun>),
     DecisionMap(Box<DecisionMapRun>),
+    Tune(Box<TuneRun>),
 }
 
 impl Step for Sensitivity {
@@ -76,6 +78,7 @@ impl Step for Sensitivity {
             Sensitivity::BreakEvens(set) => Step::step(set),
             Sensitivity::Flips(run) => Step::step(run.as_mut()),
             Sensitivity::DecisionMap(map) => Step::step(map.as_mut()),
+            Sensitivity::Tune(run) => Step::step(run.as_mut()),
         }
     }
 }
@@ -218,6 +221,23 @@ impl SimulationWorker {
                     }
                 }
             }
+            WorkerInput::Tune { tune_id, scenario } => {
+                let run = scenario.read().and_then(|s| {
+                    TuneRun::new(&s, TuneOptions::default()).map_err(|e| e.to_string())
+                });
+                match run {
+                    Ok(run) => self.queue(tune_id, Sensitivity::Tune(Box::new(run))),
+                    Err(error) => {
+                        self.sensitivity.clear();
+                        answer(WorkerOutput::Tune(TuneProgress {
+                            tune_id,
+                            error: Some(error),
+                            ..TuneProgress::default()
+                        }));
+                        None
+                    }
+                }
+            }
             WorkerInput::Stop => {
                 self.current = None;
                 self.sensitivity.clear();
@@ -298,7 +318,7 @@ impl SimulationWorker {
             return false;
         }
         let budget = match task {
-            Sensitivity::DecisionMap(_) => MAP_SLICE_MS,
+            Sensitivity::DecisionMap(_) | Sensitivity::Tune(_) => MAP_SLICE_MS,
             _ => SENSITIVITY_SLICE_MS,
         };
         let complete = run_slice(task, budget, now_ms);
@@ -329,6 +349,7 @@ impl SimulationWorker {
                     error: None,
                 }))
             }
+            Sensitivity::Tune(run) => answer(WorkerOutput::Tune(TuneProgress::of(run_id, run))),
         }
         if complete {
             self.sensitivity.remove(0);
@@ -482,6 +503,64 @@ mod tests {
         );
         assert!(
             matches!(&refused[0], WorkerOutput::DecisionMap(MapProgress { error: Some(e), .. }) if e.contains("Traffic"))
+        );
+    }
+
+    #[test]
+    fn a_tune_answers_its_progress_then_its_report_and_a_stop_drops_it() {
+        let s = Scenario {
+            replications: 4,
+            horizon_days: 1.0,
+            ..Scenario::default()
+        };
+        let request = |tune_id| WorkerInput::Tune {
+            tune_id,
+            scenario: ScenarioText::of(&s),
+        };
+        let mut worker = SimulationWorker::default();
+        let answers = run_worker(&mut worker, request(1));
+        let last = answers.last().unwrap();
+        assert!(last.ends_work());
+        let WorkerOutput::Tune(TuneProgress {
+            tune_id: 1,
+            report: Some(report),
+            error: None,
+            ..
+        }) = last
+        else {
+            panic!("{last:?}")
+        };
+        // The same report the tune gives run to its end.
+        let direct = TuneRun::new(&s, TuneOptions::default())
+            .unwrap()
+            .run_to_end_on(1);
+        assert_eq!(**report, direct);
+        assert!(answers[..answers.len() - 1]
+            .iter()
+            .all(|a| matches!(a, WorkerOutput::Tune(p) if p.report.is_none())));
+
+        let mut answers = Vec::new();
+        assert_eq!(
+            worker.received(request(2), &mut |a| answers.push(a)),
+            Some(2)
+        );
+        worker.received(WorkerInput::Stop, &mut |a| answers.push(a));
+        assert!(!worker.slice(2, &|| 0.0, &mut |a| answers.push(a)));
+        assert!(answers.is_empty());
+
+        // A scenario it cannot tune is answered with the reason.
+        let refused = run_worker(
+            &mut worker,
+            WorkerInput::Tune {
+                tune_id: 3,
+                scenario: ScenarioText::of(&Scenario {
+                    replications: 0,
+                    ..s.clone()
+                }),
+            },
+        );
+        assert!(
+            matches!(&refused[0], WorkerOutput::Tune(TuneProgress { error: Some(e), .. }) if e.contains("replications"))
         );
     }
 }

@@ -7,6 +7,7 @@ use crate::model::scenario::Scenario;
 use crate::model::sensitivity::{FoundBreakEven, TornadoBar};
 use crate::model::sim::PlatformOutcome;
 use crate::workbench::decision_map::MapCell;
+use crate::workbench::tune::{TuneReport, TuneRun};
 use crate::workbench::verdict_flips::VerdictFlips;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::rc::Rc;
@@ -99,9 +100,57 @@ pub enum WorkerInput {
         /// The map's settings, as the link's `map=` value.
         settings: String,
     },
+    /// Put each platform at its best (the long passes' own worker), replacing any older
+    /// pass there.
+    Tune {
+        /// Identifies the tune in the answers.
+        tune_id: u64,
+        /// The scenario.
+        scenario: ScenarioText,
+    },
     /// Drop whatever the worker is doing (the map's inputs changed; its new request waits for
     /// the main run to finish).
     Stop,
+}
+
+/// A tune's progress, then its report.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TuneProgress {
+    /// The tune answered.
+    pub tune_id: u64,
+    /// Platforms tuned so far.
+    pub platforms_done: usize,
+    /// Platforms to tune.
+    pub platforms: usize,
+    /// Replications simulated so far.
+    pub evaluations: u64,
+    /// The platform being tuned.
+    pub tuning: Option<String>,
+    /// The report, once complete.
+    pub report: Option<Box<TuneReport>>,
+    /// Why it cannot run, if it cannot (then nothing more comes).
+    pub error: Option<String>,
+}
+
+impl TuneProgress {
+    /// The tune is complete, or refused.
+    pub fn finished(&self) -> bool {
+        self.error.is_some() || self.report.is_some()
+    }
+
+    /// The progress of `run`, tune `tune_id`.
+    pub fn of(tune_id: u64, run: &TuneRun) -> TuneProgress {
+        let (platforms_done, platforms, evaluations) = run.progress();
+        TuneProgress {
+            tune_id,
+            platforms_done,
+            platforms,
+            evaluations,
+            tuning: run.tuning().map(str::to_string),
+            report: run.report().cloned().map(Box::new),
+            error: None,
+        }
+    }
 }
 
 /// A decision map's progress: every cell done so far (the map's worker's answer, and what the
@@ -174,6 +223,8 @@ pub enum WorkerOutput {
     },
     /// Decision map progress: every cell done so far.
     DecisionMap(MapProgress),
+    /// A tune's progress, then its report.
+    Tune(TuneProgress),
     /// The scenario was refused.
     Invalid {
         /// The run answered.
@@ -192,6 +243,7 @@ impl WorkerOutput {
             WorkerOutput::Progress { finished, .. } => *finished,
             WorkerOutput::Tornado { bars, .. } => bars.is_some(),
             WorkerOutput::DecisionMap(progress) => progress.finished(),
+            WorkerOutput::Tune(progress) => progress.finished(),
             WorkerOutput::BreakEvens { .. }
             | WorkerOutput::Flips { .. }
             | WorkerOutput::Invalid { .. } => true,

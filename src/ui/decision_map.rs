@@ -5,7 +5,7 @@
 //! its settings are in the link.
 
 use super::controls::NumberField;
-use super::decision_map_worker::MapWorker;
+use super::decision_map_worker::{MapRequest, MapWorker};
 use super::export::{download_text, save_chart};
 use super::runner::mark;
 use crate::format::trim_number;
@@ -137,7 +137,13 @@ pub fn DecisionMapPanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> imp
                 names,
             })
         });
-        worker.with_value(|w| w.request(wanted, s, settings));
+        worker.with_value(|w| {
+            w.request(MapRequest {
+                map_id: wanted,
+                scenario: s,
+                settings,
+            })
+        });
     });
     // Folding the panel stops the map and takes it out of the link; unfolding it again brings
     // back the inputs it had, where the scenario still has them.

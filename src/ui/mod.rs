@@ -23,6 +23,7 @@ mod link_sync;
 mod method_panel;
 mod node_pools;
 mod node_timeline;
+mod pass_worker;
 mod payback_chart;
 mod pipeline_editor;
 mod pipelines_view;
@@ -39,6 +40,8 @@ mod sim_worker;
 mod simulation_settings;
 mod team_policies;
 mod trace_store;
+mod tune_panel;
+mod tune_worker;
 mod verdict_line;
 mod waiting_cost;
 
@@ -168,6 +171,7 @@ pub fn App() -> impl IntoView {
                     </span>
                 </div>
                 <VerdictLine scenario=scenario results=run.results tornado=run.tornado flips=run.flips />
+                {(!embed).then(|| view! { <tune_panel::TunePanel scenario=scenario busy=run.running.into() /> })}
                 {if embed {
                     // A wiki's frame: the table, then the one chart the link names.
                     view! {

@@ -106,6 +106,12 @@ pub fn checkpoint_advice(
     let p = scenario.platforms.get(platform)?;
     let c = scenario.job_classes.get(class)?;
     let pool = &p.node_pools[p.pool_of_class(scenario, class)];
+    // The interval the platform checkpoints the class at: its own where it sets one.
+    let chosen_min = p
+        .checkpoint_interval_min
+        .get(&c.name)
+        .copied()
+        .unwrap_or(c.checkpoint_interval_min);
     if pool.purchase.overflow != Overflow::Spot || pool.spot_interruptions_per_node_hour <= 0.0 {
         return None;
     }
@@ -119,16 +125,12 @@ pub fn checkpoint_advice(
     let solve_s = c.duration.mean_hours() * HOUR_S / pool.relative_throughput
         * (1.0 + p.storage_read_slowdown_pct / 100.0)
         / efficiency;
-    let chosen_s = if c.checkpoint_interval_min > 0.0 {
-        (c.checkpoint_interval_min * 60.0).min(solve_s)
+    let chosen_s = if chosen_min > 0.0 {
+        (chosen_min * 60.0).min(solve_s)
     } else {
         solve_s
     };
-    let chosen_delta = if c.checkpoint_interval_min > 0.0 {
-        delta
-    } else {
-        0.0
-    };
+    let chosen_delta = if chosen_min > 0.0 { delta } else { 0.0 };
     let daly_s = daly_interval_s(delta, mtbi_s).min(solve_s);
     let wall_chosen = daly_wall_time_s(
         solve_s,
@@ -147,7 +149,7 @@ pub fn checkpoint_advice(
     // plentiful, so the node's time is what a shorter run saves.
     let spot_per_gpu_h = GpuSecondPrices::of(scenario, p, pool).spot * HOUR_S;
     Some(CheckpointAdvice {
-        chosen_min: c.checkpoint_interval_min,
+        chosen_min,
         young_min: young_interval_s(delta, mtbi_s) / 60.0,
         daly_min: daly_s / 60.0,
         wall_chosen_h: wall_chosen / HOUR_S,
@@ -228,7 +230,7 @@ fn failure_factors(f: &Failures) -> FailureFactors {
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
     // A pipeline's stages are job classes here too (their order between them is not
     // estimated: it delays, and the simulation measures it).
-    let scenario = &*scenario.simulated();
+    let scenario = &*scenario.simulated_on(index);
     let p = &scenario.platforms[index];
     let services_at = p.services_pool(scenario);
     let (mut compute_usd, mut useful_ref_h) = (0.0, 0.0);

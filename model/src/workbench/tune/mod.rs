@@ -34,7 +34,7 @@ pub mod platform;
 pub mod race;
 mod text;
 
-pub use text::report_table;
+pub use text::{change_label, change_value, platform_sentence, report_table, value_text};
 
 use crate::format::trim_number;
 use crate::model::monte_carlo::{run_replication, Results};
@@ -48,7 +48,7 @@ use crate::workbench::verdict::{verdict, VerdictMetric};
 use crate::workbench::verdict_basis::VerdictBasis;
 use constraints::{ConstraintCheck, Limits, Sample};
 use platform::{PlatformTune, Tuned};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -113,7 +113,7 @@ pub fn objective_of(key: &str) -> Result<VerdictMetric, String> {
 
 /// The price of the constraints: the cheapest settings found that do the work but break
 /// another constraint, confirmed over the scenario's replications.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Unconstrained {
     /// Their settings, as a diff against the scenario.
@@ -125,7 +125,7 @@ pub struct Unconstrained {
 }
 
 /// One platform, tuned.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct TunedPlatform {
     /// The platform.
@@ -154,12 +154,12 @@ pub struct TunedPlatform {
     pub notes: Vec<String>,
     /// The cheapest settings found that break a constraint other than the work, where they
     /// cost less: the price of keeping it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unconstrained: Option<Unconstrained>,
 }
 
 /// A tune's answer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct TuneReport {
     /// The metric minimised (its report key).
@@ -467,6 +467,13 @@ impl TuneRun {
     }
 }
 
+/// One replication a step (the page's workers run it in slices).
+impl crate::model::step::Step for TuneRun {
+    fn step(&mut self) -> crate::model::step::Stepped {
+        crate::model::step::more_unless(TuneRun::step(self))
+    }
+}
+
 /// Platform `p` of `s` alone.
 fn solo(s: &Scenario, p: usize) -> Scenario {
     let mut out = s.clone();
@@ -616,8 +623,8 @@ fn platform_report(
             && changes.contains_key(&format!("platforms.{p}.node_pools.{j}.purchase.overflow"))
         {
             notes.push(format!(
-                "Spot beyond the reservation on {}, at {} interruptions per node-hour as \
-                 entered.",
+                "Spot on {} assumes the pool's {} interruptions per node-hour; spot capacity and \
+                 its interruptions vary by instance type, region and hour.",
                 pool.instance_type,
                 trim_number(pool.spot_interruptions_per_node_hour)
             ));

@@ -5,17 +5,56 @@ use super::constraints::value_with_unit;
 use super::{TuneReport, TunedPlatform};
 use crate::format::percent;
 use crate::model::output::Output;
+use crate::model::scenario::fields::{platform_row, PlatformRow, Value as FieldValue};
+use crate::model::scenario::Scenario;
 use serde_json::Value;
 
-/// A setting's value as a person reads it: a number trimmed, a string bare.
+/// A setting's value as a person reads it: a number to at most four significant figures
+/// (a price of 21.957642 reads 21.96), a string bare.
 pub fn value_text(v: &Value) -> String {
     match v {
         Value::Null => "(absent)".to_string(),
         Value::String(s) => s.clone(),
-        Value::Number(n) => n
-            .as_f64()
-            .map_or_else(|| n.to_string(), crate::format::trim_number),
+        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), short_number),
         other => other.to_string(),
+    }
+}
+
+/// `x` to at most four significant figures, whole numbers as they are.
+fn short_number(x: f64) -> String {
+    if x.fract() == 0.0 || !x.is_finite() {
+        return crate::format::trim_number(x);
+    }
+    let digits = (3 - x.abs().log10().floor() as i32).clamp(0, 6);
+    let scale = 10f64.powi(digits);
+    crate::format::trim_number((x * scale).round() / scale)
+}
+
+/// A changed setting's value as the page's control names it: a choice by its label
+/// ("Spot"), anything else as [`value_text`].
+pub fn change_value(path: &str, v: &Value) -> String {
+    let mut parts = path.splitn(3, '.');
+    let row = match (parts.next(), parts.next(), parts.next()) {
+        (Some("platforms"), Some(_), Some(rest)) => platform_row(rest),
+        _ => None,
+    };
+    let choices = match row {
+        Some(PlatformRow::Platform(f)) => match f.value {
+            FieldValue::Choice { choices, .. } => Some(choices),
+            _ => None,
+        },
+        Some(PlatformRow::Pool { row, .. }) => match row.value {
+            FieldValue::Choice { choices, .. } => Some(choices),
+            _ => None,
+        },
+        None => None,
+    };
+    match (choices, v) {
+        (Some(choices), Value::String(key)) => choices
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or_else(|| key.clone(), |(_, label)| (*label).to_string()),
+        _ => value_text(v),
     }
 }
 
@@ -33,6 +72,47 @@ fn se_text(report: &TuneReport, se: f64) -> String {
         )
     });
     format!("{}{:.digits$}", if money { "$" } else { "" }, se)
+}
+
+/// A changed setting's name as the page's rows give it, with its unit: "Warm-pool window (s)",
+/// "p5.48xlarge pool: Instance type" on a platform of several pools, "Checkpoint interval of
+/// Training (min)".
+pub fn change_label(scenario: &Scenario, path: &str) -> String {
+    let mut parts = path.splitn(3, '.');
+    let (Some("platforms"), Some(i), Some(rest)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return path.to_string();
+    };
+    let Some(platform) = i
+        .parse::<usize>()
+        .ok()
+        .and_then(|i| scenario.platforms.get(i))
+    else {
+        return path.to_string();
+    };
+    if let Some(class) = rest.strip_prefix("checkpoint_interval_min.") {
+        return format!("Checkpoint interval of {class} (min)");
+    }
+    let with_unit = |label: &str, unit: &str| {
+        if unit.is_empty() || unit == "×" {
+            label.to_string()
+        } else {
+            format!("{label} ({unit})")
+        }
+    };
+    match platform_row(rest) {
+        Some(PlatformRow::Platform(f)) => with_unit(f.label, f.unit),
+        Some(PlatformRow::Pool { pool, row }) if platform.node_pools.len() > 1 => format!(
+            "{} pool: {}",
+            platform
+                .node_pools
+                .get(pool)
+                .map_or("A", |p| p.name.as_str()),
+            with_unit(row.label, row.unit)
+        ),
+        Some(PlatformRow::Pool { row, .. }) => with_unit(row.label, row.unit),
+        None => rest.to_string(),
+    }
 }
 
 /// The metric's value in its unit.
@@ -89,8 +169,8 @@ pub fn report_table(report: &TuneReport) -> String {
                 let from = p.changed_from.get(path).unwrap_or(&Value::Null);
                 out.push_str(&format!(
                     "    {path:<width$}  {} → {}\n",
-                    value_text(from),
-                    value_text(to)
+                    change_value(path, from),
+                    change_value(path, to)
                 ));
             }
         }
