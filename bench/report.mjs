@@ -11,6 +11,7 @@ import { measureWasm, REPLICATIONS, MIXED, ENGINE_SCENARIOS } from './wasm-engin
 import { LINKS, measurePage, measurePipeline, measureServing, measureSingleFile } from './page-latency.mjs';
 import { measureNativeImport, measurePageImport } from './history-import.mjs';
 import { measureDecisionMap } from './decision-map.mjs';
+import { measureTuneCli, measureTunePage, tuneRows } from './tune.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 // The first load's budget, kB gzip: what a cold page fetches before its first number (the
@@ -171,6 +172,7 @@ const mapPipeline = await measureDecisionMap(pipelineLink, ['fte_cost']);
 const mapServing = await measureDecisionMap(servingLink, ['fte_cost']);
 add('Decision map, heavier presets', 'report: the same, on pharma-14-stage-pipeline and agent-traffic-spike (opening the panel, then FTE cost across)',
   `pipeline: coarse median ${fmt(mapPipeline.coarseMedian, 0)} ms, full median ${fmt(mapPipeline.fullMedian, 0)} ms, ${mapPipeline.longTasks} long tasks; serving: coarse median ${fmt(mapServing.coarseMedian, 0)} ms, full median ${fmt(mapServing.fullMedian, 0)} ms, ${mapServing.longTasks} long tasks`, null);
+for (const row of tuneRows(measureTuneCli(), await measureTunePage())) add(...row);
 add('First paint', '≤ 1 s on localhost', `${fmt(s.firstPaint, 0)} ms`, s.firstPaint <= 1000);
 add('First simulated chart', "≤ 1.5 s on localhost (the page's own first run; the shell's number comes before it)", `${fmt(s.firstChart, 0)} ms`, s.firstChart <= 1500);
 

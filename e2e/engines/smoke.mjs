@@ -9,7 +9,8 @@
 //   made that narrow everywhere);
 // - no window `error` event fires;
 // - the loading shell shows the coarse pass's numbers before the page's module arrives, and
-//   fits 390 px.
+//   fits 390 px;
+// - "Tune each platform" gives the CLI's tuned figures, and its report fits 390 px.
 // Run: `ENGINES=firefox,webkit DIST=dist SINGLE_FILE=... node --test e2e/engines/smoke.mjs`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,6 +61,28 @@ function sameAsCli(shown, report, what) {
     }
   }
 }
+
+/** Clicks "Tune each platform" in `doc` (the page, or its 390 px frame) and waits for the
+ * report; resolves to each platform's as-typed and tuned means, as their text. */
+const TUNE = `
+  const doc = arguments[0] ? document.querySelector('iframe').contentDocument : document;
+  for (let i = 0; i < 600; i += 1) {
+    const r = doc.querySelector('section.results');
+    if (r && r.dataset.state === 'done' && Number(r.dataset.run) > 0) break;
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
+  doc.querySelector('[data-tune-start]').click();
+  for (let i = 0; i < 600; i += 1) {
+    if (doc.querySelector('.tune-panel')?.dataset.tune === 'done') break;
+    await new Promise((ok) => setTimeout(ok, 200));
+  }
+  const panel = doc.querySelector('.tune-panel');
+  panel.scrollIntoView();
+  const d = doc.documentElement;
+  return { state: panel.dataset.tune,
+    platforms: [...doc.querySelectorAll('[data-tune-platform]')].map((e) => [e.dataset.tunePlatform, e.dataset.asTyped, e.dataset.tuned]),
+    fair: doc.querySelector('[data-tune-fair]')?.textContent ?? '',
+    overflow: d.scrollWidth - d.clientWidth };`;
 
 for (const engine of engines) {
   test(`${engine}: the page shows the CLI's numbers, settles after an input, runs in workers and fits 390 px`, async () => {
@@ -112,6 +135,40 @@ for (const engine of engines) {
       // No window `error` event, in the page or in the narrow frame.
       const errors = (await s.run(READ)).errors;
       assert.deepEqual(errors, [], `${engine}: window error events`);
+      assert.deepEqual(narrow.errors, [], `${engine} at 390 px: window error events`);
+    } finally {
+      await s.close();
+      await stopServer(server);
+    }
+  });
+
+  test(`${engine}: tuning each platform gives the CLI's figures, and its report fits 390 px`, async () => {
+    const server = await serveDist(process.env.DIST ?? 'dist', { watchErrors: true });
+    const url = `http://127.0.0.1:${server.address().port}${SUB_PATH}`;
+    const s = await startSession(engine);
+    try {
+      await s.size(1280, 900);
+      await s.go(url);
+      const wide = await s.runAsync(TUNE, false);
+      assert.equal(wide.state, 'done', `${engine}: the tune finished`);
+      const expected = JSON.parse(cli('tune', '--preset', 'batch-vs-eks-spot', '--format', 'json'));
+      assert.deepEqual(wide.platforms.map(([n, a, t]) => [n, Number(a), Number(t)]),
+        expected.platforms.map((p) => [p.name, p.as_typed.mean, p.tuned.mean]));
+      assert.equal(wide.fair, `Each platform at its best: ${expected.fair_verdict}`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-tune-1280.png`), await s.screenshot());
+      const narrow = await s.runAsync(`
+        const f = document.createElement('iframe');
+        f.style.cssText = 'width:390px;height:800px;border:0';
+        f.src = location.href;
+        document.body.prepend(f);
+        await new Promise((ok) => { f.onload = ok; });
+        ${TUNE.replace('return {', 'const out = {').replace(/;\s*$/, '')};
+        out.errors = f.contentWindow.__errorEvents ?? null;
+        return out;`, true);
+      assert.equal(narrow.state, 'done', `${engine} at 390 px: the tune finished`);
+      assert.equal(narrow.overflow, 0, `${engine}: the tune's report at 390 px scrolls sideways`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-tune-390.png`), await s.screenshot());
+      assert.deepEqual((await s.run(READ)).errors, [], `${engine}: window error events`);
       assert.deepEqual(narrow.errors, [], `${engine} at 390 px: window error events`);
     } finally {
       await s.close();
