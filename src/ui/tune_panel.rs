@@ -138,8 +138,8 @@ pub fn TunePanel(scenario: RwSignal<Scenario>, busy: Signal<bool>) -> impl IntoV
             <h3 id="tune-heading">"Each platform at its best"</h3>
             <p class="muted">
                 "Is a platform losing only because it is configured badly? Tuning searches each platform's own settings "
-                "(on demand or spot, instance type, reserved nodes, node limit, warm pool, checkpoint intervals) for its lowest cost on the verdict's metric, "
-                {format!("for the same work (at least {} % of the jobs finished and useful GPU-hours) and a queue wait p95 no worse than as typed, ", (1.0 - WORK_TOLERANCE) * 100.0)}
+                "(on demand or spot, instance type, reserved nodes, node limit, warm pool, checkpoint intervals, a service's replicas and autoscaling target) for its lowest cost on the verdict's metric, "
+                {format!("for the same work (at least {} % of the jobs finished and useful GPU-hours), a queue wait p95 no worse than as typed and SLO minutes within the allowance, ", (1.0 - WORK_TOLERANCE) * 100.0)}
                 "then compares the platforms again."
             </p>
             <div class="tune-actions">

@@ -304,3 +304,53 @@ fn a_pin_that_names_no_field_is_refused_by_name() {
     }
     assert!(objective_of("cheapest").is_err());
 }
+
+/// A platform's own checkpoint interval and autoscaling are exactly the class's and the
+/// service's settings, for that platform alone: the same outcome, bit for bit.
+#[test]
+fn a_platform_s_own_settings_are_the_class_s_and_service_s_on_it() {
+    use gpucost::workbench::edit::apply_edits;
+    let base = preset("batch-vs-eks-spot").unwrap().scenario();
+    let mut one = base.clone();
+    one.platforms.truncate(2);
+    one.horizon_days = 5.0;
+    let own = apply_edits(
+        &one,
+        &["platforms.1.checkpoint_interval_min.Training=90".into()],
+    )
+    .unwrap();
+    let class = apply_edits(&one, &["job_classes.0.checkpoint_interval_min=90".into()]).unwrap();
+    let (a, b) = (run_replication(&own, 2), run_replication(&class, 2));
+    assert_eq!(
+        a[1], b[1],
+        "the platform's own interval is the class's there"
+    );
+    assert_eq!(a[0], run_replication(&one, 2)[0], "and only there");
+    assert_ne!(a[1], run_replication(&one, 2)[1]);
+
+    let mut served = preset("agent-traffic-spike").unwrap().scenario();
+    served.horizon_days = 3.0;
+    let name = served.services[0].name.clone();
+    let own = apply_edits(
+        &served,
+        &[
+            format!("platforms.0.service_settings.{name}.target_utilization=0.85"),
+            format!("platforms.0.service_settings.{name}.min_replicas=3"),
+        ],
+    )
+    .unwrap();
+    let all = apply_edits(
+        &served,
+        &[
+            "services.0.target_utilization=0.85".into(),
+            "services.0.min_replicas=3".into(),
+        ],
+    )
+    .unwrap();
+    let (a, b) = (run_replication(&own, 1), run_replication(&all, 1));
+    assert_eq!(
+        a[0], b[0],
+        "the platform's own autoscaling is the service's there"
+    );
+    assert_eq!(a[1], run_replication(&served, 1)[1], "and only there");
+}

@@ -191,6 +191,7 @@ impl Profile {
             node_pools: Vec::new(),
             class_pools: Default::default(),
             checkpoint_interval_min: Default::default(),
+            service_settings: Default::default(),
             fee_usd_per_cluster_hour: 0.0,
             tooling_usd_per_month: 0.0,
             // [ref] the cloud's spot notice

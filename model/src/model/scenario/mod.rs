@@ -725,6 +725,11 @@ pub struct Platform {
     /// Interruptions differ by platform, so the best interval does too (the tuner sets it).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub checkpoint_interval_min: BTreeMap<String, f64>,
+    /// Service name → how this platform's autoscaler runs it, where it differs from the
+    /// service's own settings (the tuner sets them: the best target differs by platform, as
+    /// scale-up delays and prices do).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub service_settings: BTreeMap<String, ServiceSettings>,
     /// Control-plane or management fee, USD per cluster-hour.
     pub fee_usd_per_cluster_hour: f64,
     /// Tooling and add-ons, USD per month.
@@ -803,6 +808,19 @@ pub struct Platform {
     /// Workflows on the cluster, whose people are the platform's ops).
     #[serde(skip_serializing_if = "is_default")]
     pub orchestration: Orchestration,
+}
+
+/// A service's autoscaling on one platform, where it differs from the service's own.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ServiceSettings {
+    /// Fewest replicas (absent: the service's `min_replicas`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_replicas: Option<u32>,
+    /// The autoscaler's target utilisation (absent: the service's `target_utilization`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_utilization: Option<f64>,
 }
 
 /// A workflow engine's charge per state transition (AWS Step Functions standard workflows:

@@ -480,6 +480,39 @@ impl Scenario {
         Ok(())
     }
 
+    /// A platform's own autoscaling of services: each for a service the scenario has, its
+    /// fewest replicas within the service's most, its target in the service field's range.
+    fn check_service_settings(&self, platform: &Platform, at: &str) -> Result<(), ScenarioError> {
+        for (name, own) in &platform.service_settings {
+            let field = |f: &str| format!("{at}.service_settings.{name}.{f}");
+            let Some(service) = self.services.iter().find(|s| &s.name == name) else {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at}.service_settings.{name}"),
+                    reason: format!(
+                        "no service is named \"{name}\" (a platform's service_settings maps a \
+                         service's name to its autoscaling there)"
+                    ),
+                });
+            };
+            if let Some(n) = own.min_replicas.filter(|n| *n > service.max_replicas) {
+                return Err(ScenarioError::Invalid {
+                    field: field("min_replicas"),
+                    reason: format!(
+                        "{n} is more than the service's most replicas, {}",
+                        service.max_replicas
+                    ),
+                });
+            }
+            if let Some(t) = own.target_utilization.filter(|t| !(0.05..=1.0).contains(t)) {
+                return Err(ScenarioError::Invalid {
+                    field: field("target_utilization"),
+                    reason: format!("must be from 0.05 to 1, not {t}"),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The payback view's current platform: one the scenario has, or none named.
     fn check_payback(&self) -> Result<(), ScenarioError> {
         let current = &self.payback.current;
@@ -518,6 +551,7 @@ impl Scenario {
             )?;
         }
         self.check_checkpoint_overrides(platform, at)?;
+        self.check_service_settings(platform, at)?;
         for (name, pool) in &platform.class_pools {
             let known = self.job_classes.iter().any(|c| &c.name == name)
                 || self.services.iter().any(|s| &s.name == name);

@@ -141,10 +141,18 @@ pub fn pool_spec(service: &Service, platform: &Platform, share: f64) -> PoolSpec
     };
     // The platform's node limit bounds the replicas too (each on instances of its own).
     let most = most_replicas(service, platform);
+    // The platform's own autoscaling of the service, where it sets one.
+    let own = platform.service_settings.get(&service.name);
+    let fewest = own
+        .and_then(|o| o.min_replicas)
+        .unwrap_or(service.min_replicas);
+    let target_utilization = own
+        .and_then(|o| o.target_utilization)
+        .unwrap_or(service.target_utilization);
     let min_replicas = if serving.scale_to_zero {
-        service.min_replicas
+        fewest
     } else {
-        service.min_replicas.max(1)
+        fewest.max(1)
     }
     .min(most);
     PoolSpec {
@@ -155,7 +163,7 @@ pub fn pool_spec(service: &Service, platform: &Platform, share: f64) -> PoolSpec
         latency_slo_ms: service.latency_slo_ms,
         min_replicas,
         max_replicas: service.max_replicas.min(most).max(min_replicas),
-        target_utilization: service.target_utilization,
+        target_utilization,
         startup_s: serving.scale_up_delay_s
             + platform.provisioning_median_s
             + pull_s

@@ -91,6 +91,7 @@ pub fn set_instance(scenario: &mut Scenario, index: usize, row: usize) -> bool {
     fresh.node_pools = old.node_pools.clone();
     fresh.class_pools = old.class_pools.clone();
     fresh.checkpoint_interval_min = old.checkpoint_interval_min.clone();
+    fresh.service_settings = old.service_settings.clone();
     // How egress is priced and whether nodes are placed together are the platform's
     // choices, not the instance's; the interconnect follows the instance (below).
     fresh.egress_tiers = old.egress_tiers;
@@ -303,6 +304,7 @@ pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
     }
     fresh.class_pools = class_pools;
     fresh.checkpoint_interval_min = old.checkpoint_interval_min.clone();
+    fresh.service_settings = old.service_settings.clone();
     scenario.platforms[index] = fresh;
     true
 }
@@ -359,7 +361,10 @@ pub fn remove_service(scenario: &mut Scenario, index: usize) -> bool {
     if index >= scenario.services.len() {
         return false;
     }
-    scenario.services.remove(index);
+    let name = scenario.services.remove(index).name;
+    for platform in &mut scenario.platforms {
+        platform.service_settings.remove(&name);
+    }
     true
 }
 

@@ -184,13 +184,21 @@ const OPTIONAL_OBJECTS: &[&str] = &[
     "staging",
 ];
 
-/// A platform's maps keyed by job class name, which a document leaves out while empty.
-const PLATFORM_MAPS: &[&str] = &["class_pools", "checkpoint_interval_min"];
+/// A platform's maps keyed by a job class's or a service's name, which a document leaves out
+/// while empty; `service_settings` holds an object per service.
+const PLATFORM_MAPS: &[&str] = &["class_pools", "checkpoint_interval_min", "service_settings"];
 
-/// Adds an entry to one of a platform's [`PLATFORM_MAPS`] (`platforms.<i>.<map>.<class>`),
-/// adding the map first where the document leaves it out; `None` for any other path. The
-/// scenario's validation then checks the key names a class.
+/// Adds an entry to one of a platform's [`PLATFORM_MAPS`] (`platforms.<i>.<map>.<name>`, or
+/// `platforms.<i>.service_settings.<service>.<field>`), adding the map (and the service's
+/// object) first where the document leaves it out; `None` for any other path. The scenario's
+/// reader and validation then check the name and the field.
 fn add_map_entry(doc: &mut Value, path: &str, value: Value) -> Option<()> {
+    fn object(v: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+        match v {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    }
     let parts: Vec<&str> = path.splitn(4, '.').collect();
     let ["platforms", i, map, key] = parts.as_slice() else {
         return None;
@@ -201,13 +209,24 @@ fn add_map_entry(doc: &mut Value, path: &str, value: Value) -> Option<()> {
     let Value::Object(platform) = field_mut(doc, &format!("platforms.{i}")).ok()? else {
         return None;
     };
-    let entries = platform
-        .entry(map.to_string())
-        .or_insert_with(|| Value::Object(Default::default()));
-    let Value::Object(entries) = entries else {
-        return None;
-    };
-    entries.insert(key.to_string(), value);
+    let entries = object(
+        platform
+            .entry(map.to_string())
+            .or_insert_with(|| Value::Object(Default::default())),
+    )?;
+    match (*map, key.rsplit_once('.')) {
+        ("service_settings", Some((service, field))) => {
+            object(
+                entries
+                    .entry(service.to_string())
+                    .or_insert_with(|| Value::Object(Default::default())),
+            )?
+            .insert(field.to_string(), value);
+        }
+        _ => {
+            entries.insert(key.to_string(), value);
+        }
+    }
     Some(())
 }
 
@@ -333,6 +352,30 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("no job class or pipeline stage is named \"Nope\""),
+            "{err}"
+        );
+        // A service's autoscaling on one platform.
+        let mut served = s.clone();
+        served.services.push(crate::model::scenario::Service {
+            name: "api".into(),
+            ..Default::default()
+        });
+        let edited = apply_edits(
+            &served,
+            &["platforms.0.service_settings.api.target_utilization=0.8".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            edited.platforms[0].service_settings["api"].target_utilization,
+            Some(0.8)
+        );
+        let err = apply_edits(
+            &served,
+            &["platforms.0.service_settings.web.min_replicas=2".into()],
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("no service is named \"web\""),
             "{err}"
         );
         let err = apply_edits(&s, &["seed".into()]).unwrap_err();

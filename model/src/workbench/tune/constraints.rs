@@ -215,6 +215,10 @@ impl Limits {
                 ),
                 ("useful_gpu_hours", |s: &Sample| s.useful),
             ] {
+                // No jobs (services alone): nothing to finish.
+                if means(&self.as_typed, f) <= 0.0 {
+                    continue;
+                }
                 let floor = means(typed, f) * (1.0 - WORK_TOLERANCE);
                 out.push(Check::floor(key, floor, means(ours, f)));
             }

@@ -20,10 +20,13 @@
 //! failures, or preemption), its checkpoint interval there: never, or 1/16 to 16 times the
 //! Young–Daly interval √(2δM) on a log scale, refined to within 5 %.
 //!
+//! Then, per service, on the platform (`Platform::service_settings`): its fewest replicas,
+//! from 1 (0 where the platform scales to zero) to twice as typed (at least 4 more, at most its
+//! most replicas); and the autoscaler's target utilisation, 0.3 to 0.95 on a log scale. Of more
+//! than four services, one target for all of them (a search per service would take minutes).
+//!
 //! Not searched: the commitment's term, since the catalog has no per-GPU rate for the other
-//! term (AWS does not publish one; the reserved discount a scenario holds is for its term);
-//! a service's replicas and target utilisation, which the scenario sets for every platform at
-//! once.
+//! term (AWS does not publish one; the reserved discount a scenario holds is for its term).
 
 use crate::model::catalog::{self, InstanceType};
 use crate::model::gpus;
@@ -46,7 +49,17 @@ pub enum Setting {
     /// A job class's checkpoint interval on the platform, minutes (by class index in the
     /// simulated scenario, and its name).
     Checkpoint(usize, String),
+    /// A service's fewest replicas on the platform (by service index, and its name).
+    MinReplicas(usize, String),
+    /// A service's autoscaling target utilisation on the platform.
+    TargetUtilization(usize, String),
+    /// Every service's autoscaling target on the platform at once (a scenario of many
+    /// services).
+    TargetUtilizationAll,
 }
+
+/// Services searched one by one at most; beyond, one target for all of them.
+const SERVICES_ONE_BY_ONE: usize = 4;
 
 /// A value a setting takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -97,6 +110,13 @@ impl Setting {
                 let _ = class_names.get(*c);
                 format!("platforms.{platform}.checkpoint_interval_min.{name}")
             }
+            Setting::MinReplicas(_, name) => {
+                format!("platforms.{platform}.service_settings.{name}.min_replicas")
+            }
+            Setting::TargetUtilization(_, name) => {
+                format!("platforms.{platform}.service_settings.{name}.target_utilization")
+            }
+            Setting::TargetUtilizationAll => format!("platforms.{platform}.service_settings"),
         }
     }
 
@@ -118,6 +138,13 @@ impl Setting {
                 pin == format!("job_classes.{c}.checkpoint_interval_min")
                     || pin == format!("job_classes.{c}")
             }
+            Setting::MinReplicas(k, _) => {
+                pin == format!("services.{k}.min_replicas") || pin == format!("services.{k}")
+            }
+            Setting::TargetUtilization(k, _) => {
+                pin == format!("services.{k}.target_utilization") || pin == format!("services.{k}")
+            }
+            Setting::TargetUtilizationAll => pin == "services",
             _ => false,
         }
     }
@@ -143,6 +170,24 @@ impl Setting {
                     .copied()
                     .unwrap_or_else(|| solo.simulated().job_classes[*c].checkpoint_interval_min),
             ),
+            Setting::MinReplicas(k, name) => Choice::Number(f64::from(
+                platform
+                    .service_settings
+                    .get(name)
+                    .and_then(|o| o.min_replicas)
+                    .unwrap_or(solo.services[*k].min_replicas),
+            )),
+            Setting::TargetUtilization(k, name) => Choice::Number(
+                platform
+                    .service_settings
+                    .get(name)
+                    .and_then(|o| o.target_utilization)
+                    .unwrap_or(solo.services[*k].target_utilization),
+            ),
+            // The first service's stands for all (they move together).
+            Setting::TargetUtilizationAll => {
+                Setting::TargetUtilization(0, solo.services[0].name.clone()).current(solo)
+            }
         }
     }
 
@@ -183,6 +228,30 @@ impl Setting {
                 s.platforms[0]
                     .checkpoint_interval_min
                     .insert(name.clone(), minutes);
+            }
+            (Setting::MinReplicas(_, name), Choice::Number(n)) => {
+                s.platforms[0]
+                    .service_settings
+                    .entry(name.clone())
+                    .or_default()
+                    .min_replicas = Some(n as u32);
+            }
+            (Setting::TargetUtilization(_, name), Choice::Number(t)) => {
+                s.platforms[0]
+                    .service_settings
+                    .entry(name.clone())
+                    .or_default()
+                    .target_utilization = Some(t);
+            }
+            (Setting::TargetUtilizationAll, Choice::Number(t)) => {
+                let names: Vec<String> = s.services.iter().map(|x| x.name.clone()).collect();
+                for name in names {
+                    s.platforms[0]
+                        .service_settings
+                        .entry(name)
+                        .or_default()
+                        .target_utilization = Some(t);
+                }
             }
             _ => return None,
         }
@@ -296,6 +365,33 @@ pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
                 hi: (daly_min * 16.0).min(1e5),
                 zero: true,
             }),
+        ));
+    }
+    let target = Values::Range(Scale::Log {
+        lo: 0.3,
+        hi: 0.95,
+        zero: false,
+    });
+    if solo.services.len() > SERVICES_ONE_BY_ONE {
+        out.push((Setting::TargetUtilizationAll, target));
+        return out;
+    }
+    for (k, service) in solo.services.iter().enumerate() {
+        let scales_to_zero = crate::model::serving::platform::serving_of(platform).scale_to_zero;
+        let typed = f64::from(service.min_replicas);
+        let hi = (typed * 2.0)
+            .max(typed + 4.0)
+            .min(f64::from(service.max_replicas));
+        let lo = if scales_to_zero { 0.0 } else { 1.0 };
+        if hi > lo {
+            out.push((
+                Setting::MinReplicas(k, service.name.clone()),
+                Values::Range(Scale::Whole { lo, hi }),
+            ));
+        }
+        out.push((
+            Setting::TargetUtilization(k, service.name.clone()),
+            target.clone(),
         ));
     }
     out

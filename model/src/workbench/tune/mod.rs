@@ -4,7 +4,9 @@
 //! - **What it searches** ([`levers`]): per node pool, on demand or spot beyond the
 //!   reservation, the instance type, the reserved base, the node limit and the warm-pool
 //!   window; per job class that can lose work on the platform, its checkpoint interval there
-//!   (`Platform::checkpoint_interval_min`). Settings the user pins stay as they are.
+//!   (`Platform::checkpoint_interval_min`); per service, its fewest replicas and the
+//!   autoscaler's target there (`Platform::service_settings`). Settings the user pins stay as
+//!   they are.
 //! - **What it minimises**: the verdict's metric (or the objective asked for), the mean over
 //!   replications, within constraints ([`constraints`]): the same work (jobs finished and
 //!   useful GPU-hours at least 99 % of as typed, paired), a queue wait p95 no worse than as
@@ -514,6 +516,13 @@ fn pin_exists(scenario: &Scenario, pin: &str) -> bool {
                     .any(|c| c.name == *class)
         }
         ["platforms", i, "node_pools", j, "purchase", "term_years"] => pool_ok(i, j),
+        ["platforms", i, "service_settings"] => platform_ok(i),
+        ["platforms", i, "service_settings", service] => {
+            platform_ok(i) && scenario.services.iter().any(|s| s.name == *service)
+        }
+        ["platforms", i, "service_settings", service, "min_replicas" | "target_utilization"] => {
+            platform_ok(i) && scenario.services.iter().any(|s| s.name == *service)
+        }
         _ => false,
     }
 }

@@ -93,6 +93,16 @@ pub fn change_label(scenario: &Scenario, path: &str) -> String {
     if let Some(class) = rest.strip_prefix("checkpoint_interval_min.") {
         return format!("Checkpoint interval of {class} (min)");
     }
+    if let Some((service, field)) = rest
+        .strip_prefix("service_settings.")
+        .and_then(|r| r.rsplit_once('.'))
+    {
+        return match field {
+            "min_replicas" => format!("Fewest replicas of {service}"),
+            "target_utilization" => format!("Autoscaling target of {service}"),
+            _ => format!("{field} of {service}"),
+        };
+    }
     let with_unit = |label: &str, unit: &str| {
         if unit.is_empty() || unit == "×" {
             label.to_string()
@@ -132,10 +142,13 @@ pub fn platform_sentence(report: &TuneReport, p: &TunedPlatform) -> String {
         );
     }
     let change = if p.as_typed.mean.abs() > 0.0 {
-        format!(
-            " ({:+.0} %)",
-            (p.tuned.mean / p.as_typed.mean - 1.0) * 100.0
-        )
+        let pct = (p.tuned.mean / p.as_typed.mean - 1.0) * 100.0;
+        let size = if pct.abs() < 1.0 {
+            format!("{:.1}", pct.abs())
+        } else {
+            format!("{:.0}", pct.abs())
+        };
+        format!(" ({size} % {})", if pct > 0.0 { "more" } else { "less" })
     } else {
         String::new()
     };
