@@ -171,7 +171,6 @@ pub fn App() -> impl IntoView {
                     </span>
                 </div>
                 <VerdictLine scenario=scenario results=run.results tornado=run.tornado flips=run.flips />
-                {(!embed).then(|| view! { <tune_panel::TunePanel scenario=scenario busy=run.running.into() /> })}
                 {if embed {
                     // A wiki's frame: the table, then the one chart the link names.
                     view! {
@@ -188,6 +187,7 @@ pub fn App() -> impl IntoView {
                         <count_people::CountPeople scenario=scenario />
                         <waiting_cost::WaitingCost scenario=scenario />
                         <Headlines results=run.results estimates=estimates gpu=reference_gpu />
+                        <tune_panel::TunePanel scenario=scenario busy=run.running.into() />
                         <export::ExportBar scenario=scenario results=run.results flips=run.flips />
                         <BreakdownChart results=run.results />
                         <TeamChart results=run.results scenario=scenario />
