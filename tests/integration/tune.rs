@@ -303,6 +303,19 @@ fn a_pin_that_names_no_field_is_refused_by_name() {
         .unwrap();
     }
     assert!(objective_of("cheapest").is_err());
+    // An objective the scenario cannot measure is refused, not tuned to infinity.
+    let err = TuneRun::new(
+        &s,
+        TuneOptions {
+            objective: Some(objective_of("usd_per_million_requests").unwrap()),
+            ..TuneOptions::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--objective usd_per_million_requests: this scenario has no service to measure it by"
+    );
 }
 
 /// A platform's own checkpoint interval and autoscaling are exactly the class's and the

@@ -53,6 +53,9 @@ pub fn remove_pipeline(scenario: &mut Scenario, p: usize) -> bool {
     let prefix = format!("{}/", scenario.pipelines[p].name);
     for platform in &mut scenario.platforms {
         platform.class_pools.retain(|k, _| !k.starts_with(&prefix));
+        platform
+            .checkpoint_interval_min
+            .retain(|k, _| !k.starts_with(&prefix));
     }
     scenario.pipelines.remove(p);
     true
@@ -115,6 +118,7 @@ pub fn remove_stage(scenario: &mut Scenario, p: usize, s: usize) -> bool {
     let key = format!("{}/{}", pipeline.name, gone.name);
     for platform in &mut scenario.platforms {
         platform.class_pools.remove(&key);
+        platform.checkpoint_interval_min.remove(&key);
     }
     true
 }
@@ -148,6 +152,11 @@ pub fn rename_stage(scenario: &mut Scenario, p: usize, s: usize, name: &str) -> 
     for platform in &mut scenario.platforms {
         if let Some(pool) = platform.class_pools.remove(&old_key) {
             platform.class_pools.insert(new_key.clone(), pool);
+        }
+        if let Some(minutes) = platform.checkpoint_interval_min.remove(&old_key) {
+            platform
+                .checkpoint_interval_min
+                .insert(new_key.clone(), minutes);
         }
     }
     true

@@ -133,6 +133,25 @@ impl Limits {
         }
     }
 
+    /// The limits a race judges by, before its as-typed samples are in: an "as typed" limit
+    /// with half its slack, since a race decides on a few replications and the confirmation
+    /// over the scenario's own holds the whole slack (a candidate at the edge in a race would
+    /// fail it about half the time).
+    pub fn for_races(&self) -> Limits {
+        let half = |l: Option<Limit>| {
+            l.map(|l| match l {
+                Limit::AsTyped(slack) => Limit::AsTyped(slack / 2.0),
+                at_most => at_most,
+            })
+        };
+        Limits {
+            as_typed: Vec::new(),
+            wait: half(self.wait),
+            end_to_end: half(self.end_to_end),
+            ..self.clone()
+        }
+    }
+
     /// What a tuner needs of one replication's outcome.
     pub fn sample(&self, o: &PlatformOutcome) -> Sample {
         Sample {
@@ -297,6 +316,16 @@ pub fn value_with_unit(key: &str, value: f64) -> String {
     }
 }
 
+/// A relative breach: 0 within the bound; a value that is not a number counts as a whole
+/// breach (never as kept).
+fn breach(x: f64) -> f64 {
+    if x.is_nan() {
+        1.0
+    } else {
+        x.max(0.0)
+    }
+}
+
 /// One constraint on one candidate.
 struct Check {
     key: &'static str,
@@ -314,7 +343,7 @@ impl Check {
             bound,
             floor: true,
             value,
-            violation: ((bound - value) / bound.abs().max(1.0)).max(0.0),
+            violation: breach((bound - value) / bound.abs().max(1.0)),
         }
     }
 
@@ -324,7 +353,7 @@ impl Check {
             bound,
             floor: false,
             value,
-            violation: ((value - bound) / bound.abs().max(1.0)).max(0.0),
+            violation: breach((value - bound) / bound.abs().max(1.0)),
         }
     }
 }

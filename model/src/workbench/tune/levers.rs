@@ -130,7 +130,25 @@ impl Setting {
         if under(&path) {
             return true;
         }
+        let pool_prefix = |j: &usize| format!("platforms.{platform}.node_pools.{j}.");
         match self {
+            // A new instance type rewrites the pool's GPUs, prices and node limit, and the
+            // platform's region and interconnect: a pin on any of them keeps it.
+            Setting::InstanceType(j) => {
+                pin.starts_with(&pool_prefix(j))
+                    || [
+                        format!("platforms.{platform}.region"),
+                        format!("platforms.{platform}.interconnect"),
+                    ]
+                    .iter()
+                    .any(|p| under(p))
+            }
+            // One target for every service: a pin on any service's keeps it.
+            Setting::TargetUtilizationAll => {
+                pin == "services"
+                    || pin.starts_with("services.")
+                    || pin.starts_with(&format!("platforms.{platform}.service_settings."))
+            }
             Setting::ReservedNodes(j) => ["purchase.reserved_discount_pct", "purchase.term_years"]
                 .iter()
                 .any(|f| pin == format!("platforms.{platform}.node_pools.{j}.{f}")),
@@ -144,7 +162,6 @@ impl Setting {
             Setting::TargetUtilization(k, _) => {
                 pin == format!("services.{k}.target_utilization") || pin == format!("services.{k}")
             }
-            Setting::TargetUtilizationAll => pin == "services",
             _ => false,
         }
     }

@@ -1,7 +1,10 @@
 //! One platform tuned: coordinate search over its settings ([`super::levers`]), a race per
 //! grid ([`super::race`]), then a confirmation run at the scenario's replications.
 //!
-//! Each setting in turn is raced over its values with the others held at their best so far;
+//! The races run replications of their own (numbered after the scenario's), the as-typed
+//! platform first, so their constraints are judged paired on them and the confirmation is on
+//! draws no race has seen. Each setting in turn is raced over its values with the others held
+//! at their best so far;
 //! a numeric setting is raced again on a finer grid around each winner until the grid is as
 //! fine as the setting needs (a whole node, 5 % of an interval). After a pass over every
 //! setting that changed something, one more pass follows (a setting's best can move once
@@ -19,11 +22,14 @@ use crate::model::sim::PlatformOutcome;
 const PASSES_MAX: u32 = 2;
 /// Confirmation runs at most: the best settings, then (where they are not better than as
 /// typed over the scenario's replications) the best before their last change, and so on.
-const CONFIRMATIONS_MAX: u32 = 3;
+const CONFIRMATIONS_MAX: u32 = 5;
 
 /// Where the search of one platform is.
 #[derive(Debug, Clone)]
 enum Phase {
+    /// Running the as-typed platform over the races' own replications (the pairs the races'
+    /// constraints are judged against).
+    RaceBaseline,
     /// Racing setting `lever` of the current pass.
     Search {
         lever: usize,
@@ -51,10 +57,18 @@ pub struct PlatformTune {
     accepted: Vec<Scenario>,
     /// Confirmation runs started.
     confirmations: u32,
+    /// The limits over the scenario's replications (the confirmation's).
     limits: Limits,
+    /// The same limits over the races' replications, once their as-typed samples are in.
+    race_limits: Limits,
     reps: u32,
     reps_max: u32,
     levers: Vec<(Setting, Values)>,
+    /// The pins, and the platform's place, for the settings of each pass.
+    pins: Vec<String>,
+    platform: usize,
+    /// The as-typed platform's GPUs up at its peak (mean over replications).
+    peak_gpus: f64,
     pass: u32,
     changed_this_pass: bool,
     phase: Phase,
@@ -70,8 +84,12 @@ pub struct PlatformTune {
     typed_outcomes: Vec<PlatformOutcome>,
     /// Replications simulated.
     evaluations: u64,
-    /// Replications the search may spend before it confirms what it has.
+    /// Of them, in the races.
+    searched: u64,
+    /// Replications the races may spend before the search confirms what it has.
     budget: u64,
+    /// The race stopped at the budget.
+    budget_spent: bool,
 }
 
 /// What a finished search gives.
@@ -103,43 +121,74 @@ impl PlatformTune {
         pins: &[String],
         platform: usize,
     ) -> PlatformTune {
-        let load = Load {
-            peak_nodes: limits.as_typed.iter().map(|s| s.peak_nodes).sum::<f64>()
-                / limits.as_typed.len().max(1) as f64,
-        };
-        let names: Vec<String> = typed
-            .simulated()
-            .job_classes
-            .iter()
-            .map(|c| c.name.clone())
-            .collect();
-        let levers: Vec<(Setting, Values)> = levers(&typed, load)
-            .into_iter()
-            .filter(|(setting, _)| !pins.iter().any(|p| setting.pinned_by(p, platform, &names)))
-            .collect();
+        let gpus = f64::from(typed.platforms[0].first_pool().gpus_per_node.max(1));
+        let peak_gpus = gpus * limits.as_typed.iter().map(|s| s.peak_nodes).sum::<f64>()
+            / limits.as_typed.len().max(1) as f64;
         let reps = typed.replications.max(1);
         let mut tune = PlatformTune {
             best: typed.clone(),
             accepted: Vec::new(),
             confirmations: 0,
-            typed,
+            race_limits: limits.for_races(),
             limits,
             reps,
             reps_max: reps_max.clamp(1, reps),
-            levers,
+            levers: Vec::new(),
+            pins: pins.to_vec(),
+            platform,
+            peak_gpus,
             pass: 0,
             changed_this_pass: false,
-            phase: Phase::Confirm,
+            phase: Phase::RaceBaseline,
             confirmed: Vec::new(),
             cheapest_breaking: None,
             unconstrained_scenario: None,
             unconstrained: Vec::new(),
             typed_outcomes,
             evaluations: 0,
+            searched: 0,
             budget,
+            budget_spent: false,
+            typed,
         };
-        tune.start_lever(0);
+        tune.levers = tune.levers_of_pass();
+        if tune.levers.is_empty() {
+            // Nothing to search: the as-typed platform stands as run.
+            tune.confirmed = tune.typed_outcomes.clone();
+            tune.phase = Phase::Done;
+        }
         tune
+    }
+
+    /// The settings of a pass, from the best so far (a new instance type changes the nodes
+    /// a reservation counts, a move to spot the classes that can lose work), without the
+    /// pinned ones.
+    fn levers_of_pass(&self) -> Vec<(Setting, Values)> {
+        let load = Load {
+            peak_nodes: self.peak_gpus
+                / f64::from(self.best.platforms[0].first_pool().gpus_per_node.max(1)),
+        };
+        let names: Vec<String> = self
+            .best
+            .simulated()
+            .job_classes
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        levers(&self.best, load)
+            .into_iter()
+            .filter(|(setting, _)| {
+                !self
+                    .pins
+                    .iter()
+                    .any(|p| setting.pinned_by(p, self.platform, &names))
+            })
+            .collect()
+    }
+
+    /// The replication the races start at: the first after the scenario's.
+    fn first_race_rep(&self) -> u32 {
+        self.reps
     }
 
     /// The settings searched (after the pins).
@@ -175,10 +224,11 @@ impl PlatformTune {
                 self.pass += 1;
                 if self.changed_this_pass && self.pass < PASSES_MAX {
                     self.changed_this_pass = false;
+                    self.levers = self.levers_of_pass();
                     lever = 0;
                     continue;
                 }
-                self.phase = Phase::Confirm;
+                self.start_confirmation();
                 return;
             }
             let (setting, values) = &self.levers[lever];
@@ -233,20 +283,34 @@ impl PlatformTune {
                 });
             }
         }
-        (entrants.len() > 1).then(|| Race::new(entrants, self.reps_max))
+        (entrants.len() > 1).then(|| Race::new(entrants, self.reps_max, self.first_race_rep()))
     }
 
     /// Runs one replication of the search; returns whether it is complete.
     pub fn step(&mut self) -> bool {
-        if self.evaluations >= self.budget && matches!(self.phase, Phase::Search { .. }) {
-            self.phase = Phase::Confirm;
+        if self.searched >= self.budget && matches!(self.phase, Phase::Search { .. }) {
+            self.budget_spent = true;
+            self.start_confirmation();
         }
         match &mut self.phase {
+            Phase::RaceBaseline => {
+                if self.race_limits.as_typed.len() < self.reps_max as usize {
+                    let r = self.first_race_rep() + self.race_limits.as_typed.len() as u32;
+                    let outcome = outcome_of(&self.typed, r);
+                    let sample = self.race_limits.sample(&outcome);
+                    self.race_limits.as_typed.push(sample);
+                    self.evaluations += 1;
+                    self.searched += 1;
+                } else {
+                    self.start_lever(0);
+                }
+            }
             Phase::Search { race, .. } => {
                 let before: usize = race.entrants().iter().map(|e| e.samples.len()).sum();
-                let over = race.step(&self.limits);
+                let over = race.step(&self.race_limits);
                 let after: usize = race.entrants().iter().map(|e| e.samples.len()).sum();
                 self.evaluations += (after - before) as u64;
+                self.searched += (after - before) as u64;
                 if over {
                     self.race_over();
                 }
@@ -266,17 +330,27 @@ impl PlatformTune {
                     let outcome = outcome_of(scenario, r);
                     self.unconstrained.push(outcome);
                     self.evaluations += 1;
-                } else {
-                    if let Phase::Unconstrained(scenario) =
-                        std::mem::replace(&mut self.phase, Phase::Done)
-                    {
-                        self.unconstrained_scenario = Some(*scenario);
-                    }
+                } else if let Phase::Unconstrained(scenario) =
+                    std::mem::replace(&mut self.phase, Phase::Done)
+                {
+                    self.unconstrained_scenario = Some(*scenario);
                 }
             }
             Phase::Done => {}
         }
         self.is_done()
+    }
+
+    /// The search is over: the best settings run the scenario's replications, unless they
+    /// are the as-typed ones, whose outcomes are in.
+    fn start_confirmation(&mut self) {
+        if self.best == self.typed {
+            self.confirmed = self.typed_outcomes.clone();
+            self.confirmation_done();
+        } else {
+            self.confirmed.clear();
+            self.phase = Phase::Confirm;
+        }
     }
 
     /// A race is over: its winner becomes the best, and the setting is raced on a finer grid
@@ -296,6 +370,8 @@ impl PlatformTune {
         let current = setting.current(&self.best);
         if winner.value != current {
             self.best = winner.scenario.clone();
+            // A return to settings tried before replaces them where they were.
+            self.accepted.retain(|s| *s != winner.scenario);
             self.accepted.push(self.best.clone());
             self.changed_this_pass = true;
         }
@@ -327,12 +403,12 @@ impl PlatformTune {
     /// Keeps the cheapest entrant that did the work but broke another constraint.
     fn note_breaking(&mut self, entrants: &[Entrant<Choice>]) {
         for e in entrants.iter().filter(|e| e.samples.len() >= 2) {
-            let score = self.limits.score(&e.samples);
+            let score = self.race_limits.score(&e.samples);
             let work_only = Limits {
                 wait: None,
                 slo: None,
                 end_to_end: None,
-                ..self.limits.clone()
+                ..self.race_limits.clone()
             };
             if score.violation > 0.0
                 && work_only.score(&e.samples).violation == 0.0
@@ -360,13 +436,14 @@ impl PlatformTune {
         let a = self.limits.score(&self.limits.as_typed);
         let better =
             t.violation < a.violation || (t.violation <= a.violation && t.objective < a.objective);
-        if !better {
+        if !better && self.best != self.typed {
             // The settings before the last change, where there are any left to try.
             self.accepted.pop();
-            self.confirmed.clear();
+            self.accepted.retain(|s| *s != self.typed);
             match self.accepted.last() {
                 Some(earlier) if self.confirmations < CONFIRMATIONS_MAX => {
                     self.best = earlier.clone();
+                    self.confirmed.clear();
                     self.phase = Phase::Confirm;
                     return;
                 }
@@ -399,7 +476,7 @@ impl PlatformTune {
             outcomes: self.confirmed.clone(),
             unconstrained,
             evaluations: self.evaluations,
-            budget_spent: self.evaluations >= self.budget,
+            budget_spent: self.budget_spent,
         })
     }
 }

@@ -4,7 +4,9 @@
 //! random numbers), so the differences between them are the setting's effect, not noise
 //! between runs. The race starts every candidate on [`FIRST_REPS`] replications, keeps the
 //! better half, doubles the replications of those still in it, and so on until one is left or
-//! the replications reach the race's most. "Better" is feasible first (the constraints hold
+//! the replications reach the race's most. Races run replications of their own, numbered from
+//! the scenario's last on, so the confirmation over the scenario's replications is run on
+//! draws no race has seen. "Better" is feasible first (the constraints hold
 //! on the replications run so far, paired with the as-typed platform on the same ones), then
 //! the lower mean of the objective; among infeasible candidates, the smaller violation.
 
@@ -38,6 +40,10 @@ pub(super) struct Race<V> {
     reps: u32,
     /// The most replications of the race.
     reps_max: u32,
+    /// The replication an entrant's first sample is of.
+    first_rep: u32,
+    /// A round has left one entrant (or none).
+    over: bool,
 }
 
 /// What a one-platform scenario's replication gives a race: its platform's outcome.
@@ -48,13 +54,16 @@ pub(super) fn outcome_of(scenario: &Scenario, replication: u32) -> PlatformOutco
 }
 
 impl<V: Clone> Race<V> {
-    /// A race among `entrants` (at least one) of at most `reps_max` replications each.
-    pub fn new(entrants: Vec<Entrant<V>>, reps_max: u32) -> Race<V> {
+    /// A race among `entrants` (at least one) of at most `reps_max` replications each, on
+    /// replications `first_rep`, `first_rep + 1`, ….
+    pub fn new(entrants: Vec<Entrant<V>>, reps_max: u32, first_rep: u32) -> Race<V> {
         let reps_max = reps_max.max(1);
         Race {
             alive: (0..entrants.len()).collect(),
             reps: FIRST_REPS.min(reps_max),
             reps_max,
+            first_rep,
+            over: entrants.len() <= 1,
             entrants,
         }
     }
@@ -71,7 +80,7 @@ impl<V: Clone> Race<V> {
             .find(|&&i| self.entrants[i].samples.len() < reps)
         {
             let e = &mut self.entrants[i];
-            let r = e.samples.len() as u32;
+            let r = self.first_rep + e.samples.len() as u32;
             let outcome = outcome_of(&e.scenario, r);
             e.samples.push(limits.sample(&outcome));
             return false;
@@ -87,16 +96,13 @@ impl<V: Clone> Race<V> {
             self.alive.truncate(self.alive.len().div_ceil(2));
             self.reps = (self.reps * 2).min(self.reps_max);
         }
-        self.is_over()
+        self.over = self.alive.len() <= 1;
+        self.over
     }
 
-    /// Whether one entrant is left with its replications run.
+    /// Whether a round has left one entrant.
     pub fn is_over(&self) -> bool {
-        self.alive.len() <= 1
-            && self
-                .alive
-                .first()
-                .is_none_or(|&i| self.entrants[i].samples.len() >= self.reps as usize)
+        self.over
     }
 
     /// The winner, once the race is over.
@@ -141,14 +147,14 @@ mod tests {
                 samples: vec![],
             },
         ];
-        let mut race = Race::new(entrants, 8);
+        let mut race = Race::new(entrants, 8, 100);
         let mut steps = 0;
         while !race.step(&limits) {
             steps += 1;
         }
         assert_eq!(race.winner().unwrap().value, "as typed");
-        // 4 replications each, the round's end (the dearer out), then the winner's 4 more:
-        // the step after them ends the race.
-        assert_eq!(steps, 4 + 4 + 1 + 4);
+        // 4 replications each (of the race's own, from 100 on); the round's end leaves one.
+        assert_eq!(steps, 4 + 4);
+        assert_eq!(race.entrants()[1].samples.len(), 4);
     }
 }
