@@ -6,7 +6,9 @@
 //! draws no race has seen. Each setting in turn is raced over its values with the others held
 //! at their best so far;
 //! a numeric setting is raced again on a finer grid around each winner until the grid is as
-//! fine as the setting needs (a whole node, 5 % of an interval). After a pass over every
+//! fine as the setting needs (a whole node, 5 % of an interval). A winner replaces the setting
+//! only where it beats it beyond noise on the replications both ran (its mean paired difference
+//! below −2 standard errors, or fewer constraints broken): a change must earn its place. After a pass over every
 //! setting that changed something, one more pass follows (a setting's best can move once
 //! another has). Then the tuned platform runs the scenario's replications, paired with the
 //! as-typed ones; where it is not better on them (or breaks a constraint the as-typed platform
@@ -368,6 +370,16 @@ impl PlatformTune {
         };
         let (setting, _) = &self.levers[lever];
         let current = setting.current(&self.best);
+        // A winner no clearer than noise leaves the setting as it is (and is not refined):
+        // a change must earn its place.
+        let incumbent = race.entrants().iter().find(|e| e.value == current);
+        if winner.value != current
+            && incumbent
+                .is_some_and(|i| !clearly_better(&self.race_limits, &winner.samples, &i.samples))
+        {
+            self.start_lever(lever + 1);
+            return;
+        }
         if winner.value != current {
             self.best = winner.scenario.clone();
             // A return to settings tried before replaces them where they were.
@@ -479,4 +491,29 @@ impl PlatformTune {
             budget_spent: self.budget_spent,
         })
     }
+}
+
+/// Whether `challenger` beats `incumbent` beyond noise on the replications both ran: it
+/// keeps the constraints the incumbent breaks, or both keep them and its objective is lower
+/// by more than twice the paired differences' standard error. (Where the objective is not a
+/// number in some replication, the race's ranking stands.)
+fn clearly_better(limits: &Limits, challenger: &[Sample], incumbent: &[Sample]) -> bool {
+    let n = challenger.len().min(incumbent.len());
+    let (c, i) = (
+        limits.score(&challenger[..n]),
+        limits.score(&incumbent[..n]),
+    );
+    if c.violation != i.violation {
+        return c.violation < i.violation;
+    }
+    let diffs: Vec<f64> = challenger[..n]
+        .iter()
+        .zip(&incumbent[..n])
+        .map(|(a, b)| a.objective - b.objective)
+        .collect();
+    if diffs.iter().any(|d| !d.is_finite()) {
+        return true;
+    }
+    let mean = crate::model::stats::mean(&diffs);
+    mean < -2.0 * crate::model::stats::standard_error(&diffs)
 }
