@@ -37,6 +37,31 @@ pub struct Sample {
     pub peak_nodes: f64,
 }
 
+impl Sample {
+    /// What a tuner needs of one replication's outcome, `objective` its objective.
+    pub fn of(objective: Output, o: &PlatformOutcome) -> Sample {
+        Sample {
+            objective: (objective.row().measure)(o)
+                .filter(|v| v.is_finite())
+                .unwrap_or(f64::INFINITY),
+            jobs: o.jobs_completed as f64,
+            useful: o.useful_reference_gpu_hours,
+            wait_p95_min: o.queue_wait_p95_s / 60.0,
+            slo_min: o
+                .services
+                .iter()
+                .map(|s| s.slo_violation_minutes)
+                .fold(0.0, f64::max),
+            end_to_end_p95_h: o
+                .pipelines
+                .iter()
+                .filter_map(|p| p.end_to_end_p95_hours)
+                .fold(0.0, f64::max),
+            peak_nodes: o.peak_nodes as f64,
+        }
+    }
+}
+
 /// One limit a tuned platform must keep.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "value")]
@@ -154,25 +179,7 @@ impl Limits {
 
     /// What a tuner needs of one replication's outcome.
     pub fn sample(&self, o: &PlatformOutcome) -> Sample {
-        Sample {
-            objective: (self.objective.row().measure)(o)
-                .filter(|v| v.is_finite())
-                .unwrap_or(f64::INFINITY),
-            jobs: o.jobs_completed as f64,
-            useful: o.useful_reference_gpu_hours,
-            wait_p95_min: o.queue_wait_p95_s / 60.0,
-            slo_min: o
-                .services
-                .iter()
-                .map(|s| s.slo_violation_minutes)
-                .fold(0.0, f64::max),
-            end_to_end_p95_h: o
-                .pipelines
-                .iter()
-                .filter_map(|p| p.end_to_end_p95_hours)
-                .fold(0.0, f64::max),
-            peak_nodes: o.peak_nodes as f64,
-        }
+        Sample::of(self.objective, o)
     }
 
     /// The limits of a platform whose as-typed samples over the scenario's replications are

@@ -412,16 +412,10 @@ impl TuneRun {
                 let solo = solo(s, p);
                 let outcomes: Vec<PlatformOutcome> =
                     typed.iter().map(|rep| rep[p].clone()).collect();
-                let limits = Limits::new(
-                    metric.output(),
-                    Vec::new(),
-                    self.options.max_wait_p95_min,
-                    slo,
-                    self.options.max_end_to_end_p95_h,
-                    has_jobs,
-                    !s.pipelines.is_empty(),
-                );
-                let samples: Vec<Sample> = outcomes.iter().map(|o| limits.sample(o)).collect();
+                let samples: Vec<Sample> = outcomes
+                    .iter()
+                    .map(|o| Sample::of(metric.output(), o))
+                    .collect();
                 let limits = Limits::new(
                     metric.output(),
                     samples,
@@ -589,10 +583,6 @@ fn diff_between(typed: &Scenario, tuned: &Scenario, p: usize) -> Diff {
     (to, from)
 }
 
-fn changes_between(typed: &Scenario, tuned: &Scenario, p: usize) -> BTreeMap<String, Value> {
-    diff_between(typed, tuned, p).0
-}
-
 fn flatten(path: &str, value: Value, out: &mut BTreeMap<String, Value>) {
     match value {
         Value::Object(map) => {
@@ -694,7 +684,7 @@ fn platform_report(
         let does_the_work = limits.report(&samples).iter().all(|c| c.met || !c.floor);
         (m.mean < summary(&tuned_v).mean && !breaks.is_empty() && does_the_work).then(|| {
             Unconstrained {
-                changes: changes_between(s, u, p),
+                changes: diff_between(s, u, p).0,
                 metric: m,
                 breaks,
             }
