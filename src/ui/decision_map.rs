@@ -498,7 +498,7 @@ fn MapFigure(
             {drawing}
             <ul class="legend">
                 {move || names.get().into_iter().enumerate().map(|(i, name)| view! {
-                    <li><span class=format!("swatch map-swatch series-{}", i % 4)></span>{name}</li>
+                    <li><span class=format!("swatch map-swatch {}", super::series_class(i))></span>{name}</li>
                 }).collect_view()}
             </ul>
             <div class="map-export" role="group" aria-label="Export the decision map">
@@ -540,7 +540,8 @@ fn cell_view(
         return view! { <rect class="map-cell pending" x=x y=y width=CELL height=CELL /> }
             .into_any();
     };
-    let series = |i: Option<u8>| i.map_or("none".to_string(), |i| format!("series-{}", i % 4));
+    let series =
+        |i: Option<u8>| i.map_or("none".to_string(), |i| super::series_class(usize::from(i)));
     let own = (usize::from(cell.col), usize::from(cell.row)) == (col, row);
     // A cell shaded by its block's coarse cell until its own answer comes is drawn paler.
     let opacity = format!("{:.2}", strength(cell.share) * if own { 1.0 } else { 0.6 });

@@ -80,7 +80,7 @@ pub fn CostHistograms(
                                 );
                                 view! {
                                     <rect
-                                        class=format!("bin series-{}", i % 4)
+                                        class=format!("bin {}", super::series_class(i))
                                         x=b.x
                                         y=b.y
                                         width=(b.width - 0.5).max(1.0)

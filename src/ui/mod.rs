@@ -60,6 +60,15 @@ use sensitivity_view::{BreakEvens, CheckpointAdvicePanel, TornadoCharts};
 use service_day::ServiceDayChart;
 use verdict_line::VerdictLine;
 
+/// The colour class of the `i`-th platform's series (`series-0` to `series-5` in
+/// style/main.css, one per platform a scenario may compare).
+pub(crate) fn series_class(i: usize) -> String {
+    format!(
+        "series-{}",
+        i % crate::model::scenario::limits::PLATFORMS_MAX
+    )
+}
+
 /// Brings the element with id `id` into view (the narrow layout's switch between the results
 /// and the scenario; not a `#id` link, since the fragment is the scenario's link).
 pub(crate) fn scroll_to(id: &str) {

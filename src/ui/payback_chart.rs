@@ -119,13 +119,13 @@ pub fn PaybackChart(
                         }).collect_view();
                         let lines = l.lines.iter().enumerate().map(|(i, line)| {
                             let mark = line.breakeven.map(|(x, y)| view! {
-                                <circle class=format!("breakeven series-{}", i % 4) cx=x cy=y r=5 data-platform=line.name.clone()>
+                                <circle class=format!("breakeven {}", super::series_class(i)) cx=x cy=y r=5 data-platform=line.name.clone()>
                                     <title>{format!("{} pays back here", line.name)}</title>
                                 </circle>
                             });
                             view! {
                                 <polyline
-                                    class=format!("payback-line series-{}", i % 4)
+                                    class=format!("payback-line {}", super::series_class(i))
                                     class:current=line.current
                                     points=line.points.clone()
                                     data-platform=line.name.clone()
@@ -146,7 +146,7 @@ pub fn PaybackChart(
                 </svg>
                 <ul class="legend">
                     {move || layout.get().lines.into_iter().enumerate().map(|(i, l)| view! {
-                        <li><span class=format!("swatch line-swatch series-{}", i % 4)></span>
+                        <li><span class=format!("swatch line-swatch {}", super::series_class(i))></span>
                             {if l.current { format!("{} (today)", l.name) } else { l.name }}
                         </li>
                     }).collect_view()}

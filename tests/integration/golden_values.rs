@@ -56,11 +56,30 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
     before
 }
 
+/// The report without the Azure discount its scenario gained with the cloud (`"azure_pct":
+/// 0.0`, the last key of `discounts`).
+fn report_before_azure() -> String {
+    without_lines(&golden::golden_report(), |l| l.contains("\"azure_pct\""))
+}
+
+#[test]
+fn without_the_azure_discount_the_report_is_the_one_before_azure() {
+    // The report's scenario gained `discounts.azure_pct` (0): without that line it is byte
+    // for byte the report before Azure, so no number moved.
+    let report = golden::golden_report();
+    assert_eq!(report.matches("\"azure_pct\": 0.0").count(), 1);
+    let before = report_before_azure();
+    assert_eq!(
+        (before.len(), golden::fnv1a(before.as_bytes())),
+        (25_453, 14_021_902_635_604_402_477)
+    );
+}
+
 /// The report with "0.2.3" written back as its engine version: engine 0.2.4 added the warm-up,
 /// off unless a scenario sets it, and the golden scenario (a frozen preset version) has none,
-/// so that is the report of 0.2.3, byte for byte.
+/// so that is the report of 0.2.3, byte for byte (before Azure).
 fn report_of_0_2_3() -> String {
-    let report = golden::golden_report();
+    let report = report_before_azure();
     let version = format!("\"engine_version\": \"{}\"", gpucost::model::ENGINE_VERSION);
     assert_eq!(report.matches(&version).count(), 1);
     report.replace(&version, "\"engine_version\": \"0.2.3\"")

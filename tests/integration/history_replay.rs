@@ -184,7 +184,7 @@ fn the_recorded_cluster_replays_the_recorded_schedule() {
         "{e}"
     );
     let mut full = no_delay();
-    for i in 1..4 {
+    for i in 1..gpucost::model::scenario::limits::PLATFORMS_MAX {
         let mut p = full.platforms[0].clone();
         p.name = format!("other {i}");
         full.platforms.push(p);
@@ -192,7 +192,7 @@ fn the_recorded_cluster_replays_the_recorded_schedule() {
     let e = replay_into(&full, ONE_NODE, &options)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("already compares 4 platforms"), "{e}");
+    assert!(e.contains("already compares 6 platforms"), "{e}");
 }
 
 #[test]

@@ -83,7 +83,7 @@ fn horizon_replications_classes_platforms_nodes_and_gpus_at_their_limits() {
                 })
                 .collect();
         },
-        &["platforms", "4"],
+        &["platforms", "6"],
     );
     at_the_limit(
         limits::MAX_NODES,

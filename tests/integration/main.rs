@@ -2,6 +2,7 @@
 //! Native only: proptest does not build for wasm32 (browser tests are in tests/web.rs).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod azure;
 mod backoff;
 mod bench_scenarios;
 mod cases;

@@ -10,16 +10,17 @@ use super::scenario::Cloud;
 use std::sync::OnceLock;
 
 /// When the catalog's prices were taken, per cloud, as shown in the UI.
-pub const AS_OF: &str =
-    "AWS 2026-H2 (SkyPilot catalog v9, after the mid-2025 P4/P5 price cut), GCP \
-                         2026-07-30 (Cloud Billing Catalog)";
+pub const AS_OF: &str = "AWS 2026-H2 (SkyPilot catalog v9, after the mid-2025 P4/P5 price cut), \
+                         GCP 2026-07-30 (Cloud Billing Catalog), Azure 2024-H2 (SkyPilot \
+                         catalog v6) with ND H100 v5 and ND H200 v5 from the Retail Prices API \
+                         as read in 2026 (each row names its source)";
 
 const DATA: &str = include_str!("../../../data/catalog.csv");
 
 /// One instance type in one region.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceType {
-    /// The cloud (`aws` or `gcp` in the data file).
+    /// The cloud (`aws`, `gcp` or `azure` in the data file).
     pub cloud: Cloud,
     /// Instance type name, e.g. `p4d.24xlarge`.
     pub name: String,
@@ -37,6 +38,9 @@ pub struct InstanceType {
     pub spot_usd_per_node_hour: Option<f64>,
     /// Date of the price.
     pub as_of: String,
+    /// Where the row's figures come from (a catalog and its commit, a price page and when
+    /// it was read), or "assumption" and why.
+    pub source: String,
 }
 
 /// The compiled-in catalog, parsed once.
@@ -53,6 +57,8 @@ pub fn find(name: &str, region: &str) -> Option<&'static InstanceType> {
 }
 
 /// Parses the catalog CSV (comment lines start with `#`; the first other line is the header).
+/// Every row names its source in its last column, which holds no comma (`;` separates its
+/// parts), and a date in `as_of`: a row without either is refused.
 pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
     let mut lines = text
         .lines()
@@ -60,7 +66,7 @@ pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
         .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty());
     let (_, header) = lines.next().ok_or("empty catalog")?;
     let expected = "cloud,instance_type,region,gpu_model,gpus_per_node,gpu_memory_gb,\
-                    on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of";
+                    on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of,source";
     if header != expected {
         return Err(format!(
             "catalog header is {header:?}, expected {expected:?}"
@@ -70,9 +76,19 @@ pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
         .map(|(i, line)| {
             let f: Vec<&str> = line.split(',').collect();
             let at = |what: &str| format!("catalog line {}: bad {what}: {line}", i + 1);
-            if f.len() != 9 {
-                return Err(at("column count"));
+            if f.len() != 10 {
+                return Err(at(
+                    "column count (10 columns; a source separates its parts with ';', not ',')",
+                ));
             }
+            let text = |s: &str, what: &str| -> Result<String, String> {
+                let s = s.trim();
+                if s.is_empty() {
+                    Err(at(what))
+                } else {
+                    Ok(s.to_string())
+                }
+            };
             let price = |s: &str, what: &str| -> Result<Option<f64>, String> {
                 if s.is_empty() {
                     Ok(None)
@@ -94,7 +110,8 @@ pub fn parse(text: &str) -> Result<Vec<InstanceType>, String> {
                 gpu_memory_gb: f[5].parse().map_err(|_| at("gpu_memory_gb"))?,
                 on_demand_usd_per_node_hour: price(f[6], "on-demand price")?,
                 spot_usd_per_node_hour: price(f[7], "spot price")?,
-                as_of: f[8].to_string(),
+                as_of: text(f[8], "as_of (every row is dated)")?,
+                source: text(f[9], "source (every row names where its prices come from)")?,
             })
         })
         .collect()
@@ -105,9 +122,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn compiled_catalog_parses_with_both_clouds() {
+    fn compiled_catalog_parses_with_every_cloud() {
         let rows = parse(DATA).unwrap();
-        assert_eq!(rows.len(), 141);
+        assert_eq!(rows.len(), 155);
+        // ND H100 v5, ND H200 v5, ND MI300X v5, three NC A100 v4, two NC H100 v5, two NVads
+        // A10 v5 and four NCasT4 v3 sizes.
+        assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Azure).count(), 14);
         assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Aws).count(), 83);
         // 54 Compute Engine rows, 3 TPU v5e nodes and Cloud Run's one-L4 instance.
         assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 58);
@@ -150,13 +170,64 @@ mod tests {
 
     #[test]
     fn bad_rows_are_reported_by_line() {
-        let text = "cloud,instance_type,region,gpu_model,gpus_per_node,gpu_memory_gb,\
-                    on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of\n\
-                    aws,x,r,A100,eight,40,1,1,2025";
-        let err = parse(text).unwrap_err();
+        const HEADER: &str = "cloud,instance_type,region,gpu_model,gpus_per_node,gpu_memory_gb,\
+                              on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of,source\n";
+        let err = parse(&format!("{HEADER}aws,x,r,A100,eight,40,1,1,2025,a page")).unwrap_err();
         assert!(
             err.contains("line 2") && err.contains("gpus_per_node"),
             "{err}"
         );
+        // A row without its source, or without its date, is refused by name.
+        let err = parse(&format!("{HEADER}aws,x,r,A100,8,40,1,1,2025,")).unwrap_err();
+        assert!(
+            err.contains("line 2") && err.contains("bad source"),
+            "{err}"
+        );
+        let err = parse(&format!("{HEADER}aws,x,r,A100,8,40,1,1, ,a page")).unwrap_err();
+        assert!(err.contains("bad as_of"), "{err}");
+        // A comma inside a source is a column too many, and the message says what to use.
+        let err = parse(&format!(
+            "{HEADER}aws,x,r,A100,8,40,1,1,2025,a page, read today"
+        ))
+        .unwrap_err();
+        assert!(err.contains("column count") && err.contains("';'"), "{err}");
+        // The old nine-column header is refused.
+        let old = "cloud,instance_type,region,gpu_model,gpus_per_node,gpu_memory_gb,\
+                   on_demand_usd_per_node_hour,spot_usd_per_node_hour,as_of\n";
+        assert!(parse(&format!("{old}aws,x,r,A100,8,40,1,1,2025")).is_err());
+        let row = parse(&format!(
+            "{HEADER}aws,x,r,A100,8,40,1,,2025-H2,a page; read today"
+        ))
+        .unwrap();
+        assert_eq!(row[0].source, "a page; read today");
+        assert_eq!(row[0].spot_usd_per_node_hour, None);
+    }
+
+    #[test]
+    fn every_row_names_its_source_and_date() {
+        // Every row of the compiled-in catalog: a date that reads as a year, a half or a day
+        // (2026, 2026-H2, 2026-07-30), and a source that names a catalog with its commit, a
+        // page with when it was read, or says it is an assumption.
+        for row in catalog() {
+            let date = &row.as_of;
+            let year_ok = date.len() >= 4
+                && date[..4].chars().all(|c| c.is_ascii_digit())
+                && (date.len() == 4
+                    || matches!(&date[4..], "-H1" | "-H2")
+                    || (date.len() == 10
+                        && date.as_bytes()[4] == b'-'
+                        && date.as_bytes()[7] == b'-'));
+            assert!(year_ok, "{} in {}: as_of {date:?}", row.name, row.region);
+            let s = row.source.to_lowercase();
+            let cited = s.contains(" at ")
+                || s.contains("read 20")
+                || s.contains("catalog 20")
+                || s.contains("assumption");
+            assert!(
+                cited,
+                "{} in {}: source {:?}",
+                row.name, row.region, row.source
+            );
+        }
     }
 }

@@ -24,6 +24,8 @@ pub enum EgressTiers {
     AwsInternet,
     /// Google Cloud Premium-tier internet egress tiers, per GiB.
     GcpPremium,
+    /// Azure internet egress tiers (Microsoft's premium global network), per GB.
+    AzureInternet,
 }
 
 /// Bytes in the model's GB.

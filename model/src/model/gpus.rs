@@ -119,6 +119,73 @@ pub const GPUS: &[Gpu] = &[
                  H100's, plus its memory)",
     },
     Gpu {
+        model: "A100-80GB-PCIe",
+        memory_gb: 80.0,
+        relative_throughput_vs_a100: 0.93,
+        half_dense_tflops: 312.0,
+        half: Half::Bf16,
+        fp8_dense_tflops: None,
+        fp32_tflops: 19.5,
+        memory_gb_per_s: 1_935.0,
+        family_dependent: false,
+        source: "NVIDIA A100 Tensor Core GPU datasheet (2021): A100 80GB PCIe, BF16 312 TFLOPS \
+                 dense, FP32 19.5, HBM2e 1,935 GB/s; throughput 0.93 × an A100 SXM: Stas \
+                 Bekman's maximum achievable matmul FLOPS (stas00/ml-engineering at 744d01e, \
+                 271 against 253 TFLOPS) and Lambda's PyTorch training benchmarks \
+                 (lambdal/deeplearning-benchmark at aa5addb): 0.93–0.95 on one GPU, less across \
+                 GPUs bridged only in pairs",
+    },
+    Gpu {
+        model: "H100-NVL",
+        memory_gb: 94.0,
+        relative_throughput_vs_a100: 1.7,
+        half_dense_tflops: 835.5,
+        half: Half::Bf16,
+        fp8_dense_tflops: Some(1_670.5),
+        fp32_tflops: 60.0,
+        memory_gb_per_s: 3_938.0,
+        family_dependent: false,
+        source: "NVIDIA H100 datasheet, H100 NVL column (2024): 94 GB of HBM3 at 3.9 TB/s, BF16 \
+                 1,671 TFLOPS with sparsity (835.5 dense), FP8 1,670.5 dense, FP32 60; \
+                 throughput 1.7 × an A100: assumption, the H100 SXM's 2.0 × its 0.845 of the \
+                 SXM's compute (MLPerf Training v5.0 put an H200 NVL at 0.90 of an H200 SXM)",
+    },
+    Gpu {
+        model: "MI300X",
+        memory_gb: 192.0,
+        relative_throughput_vs_a100: 1.6,
+        half_dense_tflops: 1_307.4,
+        half: Half::Bf16,
+        fp8_dense_tflops: Some(2_614.9),
+        fp32_tflops: 163.4,
+        memory_gb_per_s: 5_300.0,
+        family_dependent: true,
+        source: "AMD Instinct MI300X (ROCm docs, MI300 microarchitecture, \
+                 ROCm/legacy-rocm-build at 089d751): 192 GB of HBM3 at 5.3 TB/s, BF16 1,307.4 \
+                 TFLOPS dense, FP8 2,614.9, FP32 163.4; throughput 1.6 × an A100 (0.8 × an \
+                 H100): assumption for stock PyTorch on ROCm. It runs ROCm, not CUDA: AMD's \
+                 tuned MLPerf Training v5.0 Llama 2 70B LoRA run matched an H100, its matmuls \
+                 reach 0.84 of an H100's (51 % of its peak against 80 %), an independent 8B \
+                 training test had an H200 1.3–1.4 × faster, and SemiAnalysis (2024-12-22) \
+                 found public ROCm releases far slower out of the box: ± 25 % by model and \
+                 software",
+    },
+    Gpu {
+        model: "A10",
+        memory_gb: 24.0,
+        relative_throughput_vs_a100: 0.30,
+        half_dense_tflops: 125.0,
+        half: Half::Bf16,
+        fp8_dense_tflops: None,
+        fp32_tflops: 31.2,
+        memory_gb_per_s: 600.0,
+        family_dependent: false,
+        source: "NVIDIA A10 datasheet (2021): 24 GB of GDDR6 at 600 GB/s, BF16 125 TFLOPS dense, \
+                 FP32 31.2; throughput 0.30 × an A100: Lambda's PyTorch FP16 training \
+                 benchmarks give 0.28–0.40, 0.32 at the median (lambdal/deeplearning-benchmark \
+                 at aa5addb)",
+    },
+    Gpu {
         model: "L40S",
         memory_gb: 48.0,
         relative_throughput_vs_a100: 0.75,
@@ -286,8 +353,10 @@ mod tests {
                     g.model
                 );
             }
-            // The accelerators that are not GPUs are taken at their peak against an A100's.
-            if g.family_dependent {
+            // The accelerators that are not GPUs are taken at their peak against an A100's
+            // (AMD's GPUs, whose throughput also depends on the model family and ROCm, at a
+            // measured figure).
+            if g.family_dependent && !g.model.starts_with("MI") {
                 let ratio = g.half_dense_tflops / 312.0;
                 assert!(
                     (g.relative_throughput_vs_a100 - ratio).abs() < 0.01,
@@ -304,7 +373,7 @@ mod tests {
         assert_eq!(relative_throughput("H100", "A100"), Some(2.0));
         assert_eq!(relative_throughput("L4", "H100"), Some(0.15));
         assert_eq!(relative_throughput("B200", "A100"), None);
-        assert_eq!(relative_throughput("A100", "MI300X"), None);
+        assert_eq!(relative_throughput("A100", "MI355X"), None);
         // A reference GPU the table lacks is refused by name, never taken for an A100.
         let s = crate::model::scenario::Scenario {
             reference_gpu: "B200".into(),

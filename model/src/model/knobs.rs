@@ -588,6 +588,7 @@ pub static KNOBS: &[Knob] = &[
     // One negotiated discount per cloud, in the order of Cloud::ALL (a test checks).
     discount_knob::<0>(),
     discount_knob::<1>(),
+    discount_knob::<2>(),
     Knob {
         id: "traffic",
         label: "Traffic",

@@ -44,6 +44,9 @@ pub enum Interconnect {
     GpudirectTcpx,
     /// Plain TCP over the VPC network: NVLink within a node only.
     Tcp,
+    /// InfiniBand NDR, 400 Gb/s per GPU (Azure ND H100 v5, ND H200 v5, ND MI300X v5).
+    #[serde(rename = "infiniband")]
+    InfiniBand,
 }
 
 /// β of the law: how fast the overhead grows with the node count (assumption).
@@ -80,7 +83,9 @@ impl Interconnect {
         let efa = overhead(EFA_PLACED_8_NODES) / libm::pow(7.0, BETA);
         match self {
             Interconnect::Fixed => None,
-            Interconnect::Efa | Interconnect::GpudirectTcpxo => Some(efa),
+            Interconnect::Efa | Interconnect::GpudirectTcpxo | Interconnect::InfiniBand => {
+                Some(efa)
+            }
             Interconnect::GpudirectTcpx => Some(efa * TCPX_OVER_EFA),
             Interconnect::Tcp => Some(efa * TCP_OVER_EFA),
         }
@@ -108,7 +113,9 @@ impl Interconnect {
     /// EFA on the p3dn, p4d, p4de, p5, p5e, p5en and g5.48xlarge (EC2 accelerated-computing
     /// instance specifications); GPUDirect-TCPX on a3-highgpu-8g and TCPXO on a3-megagpu-8g
     /// (Google Cloud, "Run NCCL on custom GKE clusters that use A3 Mega or A3 High", read
-    /// 2026-12-04); plain TCP elsewhere.
+    /// 2026-12-04); InfiniBand on Azure's ND96isr sizes (azure-compute-docs ndh100v5-series,
+    /// 2024-08-01: a dedicated 400 Gb/s Quantum-2 InfiniBand link per GPU); plain TCP
+    /// elsewhere.
     pub fn of_instance(name: &str) -> Interconnect {
         const EFA: &[&str] = &[
             "p3dn.24xlarge",
@@ -120,6 +127,7 @@ impl Interconnect {
             "g5.48xlarge",
         ];
         match name {
+            _ if name.starts_with("Standard_ND96isr_") => Interconnect::InfiniBand,
             "a3-highgpu-8g" => Interconnect::GpudirectTcpx,
             "a3-megagpu-8g" => Interconnect::GpudirectTcpxo,
             _ if EFA.contains(&name) => Interconnect::Efa,
@@ -142,8 +150,11 @@ pub fn describe() -> String {
          β = {BETA} (assumption). α: EFA {efa:.4}, fitted to seed 001's 92 % for a 64-GPU FSDP \
          job on eight p5.48xlarge nodes placed together (SageMaker); GPUDirect-TCPX {tcpx:.4}, \
          EFA's × {TCPX_OVER_EFA} (seed 002: 15 % all-reduce overhead against EFA on 64 nodes); \
-         GPUDirect-TCPXO {tcpxo:.4}, as EFA (assumption); plain TCP {tcp:.4}, EFA's × \
-         {TCP_OVER_EFA} (assumption). Nodes not placed together: α × {scattered:.2}, fitted to \
+         GPUDirect-TCPXO {tcpxo:.4}, as EFA (assumption); InfiniBand NDR {ib:.4}, as EFA \
+         (assumption: Azure ND H100 v5 and EC2 p5 both give 3.2 Tb/s a node, and published \
+         32-GPU NCCL all-reduce bus bandwidths are alike, about 331 GB/s on InfiniBand and \
+         365 on EFA v3, stas00/ml-engineering at 744d01e; no like-for-like H100 training \
+         comparison was found); plain TCP {tcp:.4}, EFA's × {TCP_OVER_EFA} (assumption). Nodes not placed together: α × {scattered:.2}, fitted to \
          seed 001's 78 % for the same job scattered by the EKS scheduler. The law gives, for \
          EFA placed together: 2 nodes {e2}, 8 nodes {e8}, 64 nodes {e64}, 128 nodes {e128} \
          (seed 002 reports 92 % on 128 P5 nodes); for TCPX on 64 nodes {t64} (seed 002 quotes \
@@ -152,6 +163,7 @@ pub fn describe() -> String {
         efa = alpha(Interconnect::Efa),
         tcpx = alpha(Interconnect::GpudirectTcpx),
         tcpxo = alpha(Interconnect::GpudirectTcpxo),
+        ib = alpha(Interconnect::InfiniBand),
         tcp = alpha(Interconnect::Tcp),
         scattered = scattered_factor(),
         e2 = pct(Interconnect::Efa, 2, true),

@@ -62,6 +62,20 @@ pub enum StorageProduct {
     FilestoreBasicSsd,
     /// Filestore Zonal.
     FilestoreZonal,
+    /// Azure Managed Lustre, Durable Premium at 40 MB/s per TiB.
+    #[serde(rename = "amlfs_premium_40")]
+    AmlfsPremium40,
+    /// Azure Managed Lustre, Durable Premium at 125 MB/s per TiB.
+    #[serde(rename = "amlfs_premium_125")]
+    AmlfsPremium125,
+    /// Azure Managed Lustre, Durable Premium at 250 MB/s per TiB.
+    #[serde(rename = "amlfs_premium_250")]
+    AmlfsPremium250,
+    /// Azure Managed Lustre, Durable Premium at 500 MB/s per TiB.
+    #[serde(rename = "amlfs_premium_500")]
+    AmlfsPremium500,
+    /// Azure Files Premium (SSD, provisioned).
+    AzureFilesPremium,
 }
 
 /// How a product bills and what throughput its capacity buys. Capacities are in GiB, as
@@ -93,7 +107,7 @@ pub struct ProductTerms {
 
 impl StorageProduct {
     /// Every product, in the page's order.
-    pub const ALL: [StorageProduct; 13] = [
+    pub const ALL: [StorageProduct; 18] = [
         StorageProduct::None,
         StorageProduct::ObjectStore,
         StorageProduct::FsxLustreScratch2,
@@ -107,6 +121,11 @@ impl StorageProduct {
         StorageProduct::FilestoreBasicHdd,
         StorageProduct::FilestoreBasicSsd,
         StorageProduct::FilestoreZonal,
+        StorageProduct::AmlfsPremium40,
+        StorageProduct::AmlfsPremium125,
+        StorageProduct::AmlfsPremium250,
+        StorageProduct::AmlfsPremium500,
+        StorageProduct::AzureFilesPremium,
     ];
 
     /// How it bills and what it gives.
@@ -136,6 +155,20 @@ impl StorageProduct {
                 source,
                 ..base
             };
+        // Azure Managed Lustre: billed per GiB of capacity in `step_tib` steps, which is also
+        // its smallest size; throughput per TiB of 1,024 GiB.
+        let amlfs = |key, name, usd: f64, mb_per_tib: f64, step_tib: f64, source| ProductTerms {
+            key,
+            name,
+            minimum_gib: step_tib * 1_024.0,
+            step_gib: step_tib * 1_024.0,
+            usd_per_gib_month: usd,
+            gb_per_s_per_tib: mb_per_tib / 1_000.0,
+            per_tib_is_1024: true,
+            flat_gb_per_s: 0.0,
+            source,
+            ..base
+        };
         match self {
             P::None => ProductTerms {
                 key: "none",
@@ -144,7 +177,7 @@ impl StorageProduct {
             },
             P::ObjectStore => ProductTerms {
                 key: "object_store",
-                name: "S3 / Cloud Storage read directly",
+                name: "S3 / Cloud Storage / Blob read directly",
                 source: "S3: at least 5,500 GETs per second per prefix and no limit on prefixes, up to 100 Gb/s to one instance (Amazon S3 Developer Guide, optimizing performance, 2021); Cloud Storage buckets autoscale reads (cloud.google.com/storage/docs/request-rate, 2026): no aggregate limit here, the bucket priced as the platform's storage",
                 ..base
             },
@@ -199,6 +232,22 @@ impl StorageProduct {
                 per_tib_is_1024: true,
                 flat_gb_per_s: 0.0,
                 source: "price: assumption ($0.35/GiB-month, no price page read); 260 MiB/s of reads per TiB, 1 TiB minimum in 256 GiB steps to 9.75 TiB (docs.cloud.google.com/filestore/docs/service-tiers-zonal, 2026)",
+                ..base
+            },
+            // Azure Managed Lustre sizes in TiB of 1,024 GiB, and its throughput per TiB.
+            P::AmlfsPremium40 => amlfs("amlfs_premium_40", "Azure Managed Lustre Premium, 40 MB/s per TiB", 0.1, 40.0, 48.0, "price: assumption ($0.10 a GiB-month, about $102 a TiB-month: no Azure Managed Lustre price page or Retail Prices API reading could be read; set near FSx for Lustre's persistent SSD tiers); 40 MB/s per TiB, 48 TiB minimum and steps (Microsoft Learn, \"Create an Azure Managed Lustre file system by using Azure Resource Manager templates\", 2024-08-16, read 2026-12-07)"),
+            P::AmlfsPremium125 => amlfs("amlfs_premium_125", "Azure Managed Lustre Premium, 125 MB/s per TiB", 0.2, 125.0, 16.0, "price: assumption ($0.20 a GiB-month, about $205 a TiB-month: no Azure Managed Lustre price page or Retail Prices API reading could be read; set near FSx for Lustre's persistent SSD tiers); 125 MB/s per TiB, 16 TiB minimum and steps (Microsoft Learn, \"Create an Azure Managed Lustre file system by using Azure Resource Manager templates\", 2024-08-16, read 2026-12-07)"),
+            P::AmlfsPremium250 => amlfs("amlfs_premium_250", "Azure Managed Lustre Premium, 250 MB/s per TiB", 0.3, 250.0, 8.0, "price: assumption ($0.30 a GiB-month, about $307 a TiB-month: no Azure Managed Lustre price page or Retail Prices API reading could be read; set near FSx for Lustre's persistent SSD tiers); 250 MB/s per TiB, 8 TiB minimum and steps (Microsoft Learn, \"Create an Azure Managed Lustre file system by using Azure Resource Manager templates\", 2024-08-16, read 2026-12-07)"),
+            P::AmlfsPremium500 => amlfs("amlfs_premium_500", "Azure Managed Lustre Premium, 500 MB/s per TiB", 0.45, 500.0, 4.0, "price: assumption ($0.45 a GiB-month, about $461 a TiB-month: no Azure Managed Lustre price page or Retail Prices API reading could be read; set near FSx for Lustre's persistent SSD tiers); 500 MB/s per TiB, 4 TiB minimum and steps (Microsoft Learn, \"Create an Azure Managed Lustre file system by using Azure Resource Manager templates\", 2024-08-16, read 2026-12-07)"),
+            P::AzureFilesPremium => ProductTerms {
+                key: "azure_files_premium",
+                name: "Azure Files Premium (SSD)",
+                minimum_gib: 100.0,
+                usd_per_gib_month: 0.16,
+                gb_per_s_per_tib: 102.4 * GB_PER_S_PER_MIB_PER_S,
+                per_tib_is_1024: true,
+                flat_gb_per_s: 0.0,
+                source: "assumption: provisioned v1 at $0.16/GiB-month in East US, and reads of 0.1 MiB/s per provisioned GiB (its 100 MiB/s base not counted), both from memory: no Azure Files price page was read; provisioned v1 sets throughput by capacity (learn.microsoft.com/azure/storage/files/understanding-billing, read 2026-12-07); 100 GiB minimum",
                 ..base
             },
         }

@@ -102,6 +102,7 @@ pub const AWS: CloudFacts = CloudFacts {
                      Reserved Instance and Savings Plan discounts on GPU instances vary by \
                      instance and payment (up to about 72 % over 3 years, platform_facts.md)",
         },
+        rates: &[],
     },
     new_platform_instance: ("p4d.24xlarge", "us-east-1"),
 };

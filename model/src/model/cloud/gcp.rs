@@ -101,6 +101,7 @@ pub const GCP: CloudFacts = CloudFacts {
             value: 37.0,
             source: "GCP 1-year resource CUD for A2/G2: 37 % off",
         },
+        rates: &[],
     },
     new_platform_instance: ("a2-highgpu-8g", "us-central1"),
 };

@@ -8,6 +8,7 @@
 //! beside these; README.md "Adding a cloud" lists the rest.
 
 mod aws;
+mod azure;
 mod gcp;
 
 use super::egress::EgressTiers;
@@ -47,6 +48,8 @@ clouds! {
     Aws => aws::AWS,
     /// Google Cloud.
     Gcp => gcp::GCP,
+    /// Microsoft Azure.
+    Azure => azure::AZURE,
 }
 
 /// A figure and where it comes from.
@@ -70,7 +73,7 @@ pub struct DataPrice {
 /// A unit of data a cloud bills by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DataUnit {
-    /// 10⁹ bytes (AWS).
+    /// 10⁹ bytes (AWS, Azure).
     Gb,
     /// 2³⁰ bytes (Google Cloud).
     Gib,
@@ -140,6 +143,51 @@ pub struct Commitments {
     pub payment_refused: &'static str,
     /// The discount a new reserved cluster's 1-year commitment gets, %.
     pub reserved_cluster_discount_pct: Fact<f64>,
+    /// The term prices it publishes for GPU instances, where they could be read.
+    pub rates: &'static [CommitmentRate],
+}
+
+/// A published price for committing to one node of an instance type for a term.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommitmentRate {
+    /// The instance type and region (a catalog row).
+    pub instance: (&'static str, &'static str),
+    /// The kind of commitment.
+    pub kind: Commitment,
+    /// The term, years.
+    pub term_years: u32,
+    /// What the whole term costs for one node, USD (paid upfront or spread over its months
+    /// at the same total).
+    pub term_usd: f64,
+    /// Where it comes from, and when it was read.
+    pub source: &'static str,
+}
+
+impl CommitmentRate {
+    /// The discount off the catalog's on-demand price it amounts to, %: 1 − the term price ÷
+    /// (the hourly on-demand price × the term's hours, 8,760 a year). None where the catalog
+    /// has no on-demand price for its instance.
+    pub fn discount_pct(&self) -> Option<f64> {
+        let (name, region) = self.instance;
+        let hourly = super::catalog::find(name, region)?.on_demand_usd_per_node_hour?;
+        let hours = 8_760.0 * f64::from(self.term_years);
+        Some(100.0 * (1.0 - self.term_usd / (hourly * hours)))
+    }
+}
+
+impl Commitments {
+    /// The published rate for `kind` over `term_years` on `instance` in `region`, if any.
+    pub fn rate(
+        &self,
+        instance: &str,
+        region: &str,
+        kind: Commitment,
+        term_years: u32,
+    ) -> Option<&'static CommitmentRate> {
+        self.rates.iter().find(|r| {
+            r.instance == (instance, region) && r.kind == kind && r.term_years == term_years
+        })
+    }
 }
 
 /// How a cloud's negotiated discount appears in the field table and on the page.
@@ -282,6 +330,17 @@ mod tests {
             // The first egress band's price is the new platform's egress price.
             assert_eq!(f.egress_tiers.bands[0].1, f.egress_usd_per_gb.value);
             assert!(!f.commitments.kinds.is_empty() && !f.commitments.payments.is_empty());
+            // Every published rate is for a priced row of this cloud, a kind and term it
+            // sells, and a discount between 0 and the 72 % Azure and AWS cap theirs at.
+            for rate in f.commitments.rates {
+                let row = crate::model::catalog::find(rate.instance.0, rate.instance.1);
+                assert_eq!(row.map(|r| r.cloud), Some(cloud), "{rate:?}");
+                assert!(f.commitments.kinds.contains(&rate.kind), "{rate:?}");
+                let terms = crate::model::scenario::commitment::TERMS_YEARS;
+                assert!(terms.contains(&rate.term_years), "{rate:?}");
+                let pct = rate.discount_pct().unwrap();
+                assert!(pct > 0.0 && pct <= 72.0, "{rate:?}: {pct}");
+            }
         }
     }
 

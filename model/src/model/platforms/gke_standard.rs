@@ -2,11 +2,19 @@
 
 use super::setting::{set, Val::*};
 use super::ProfileFacts;
+use crate::model::cloud::Fact;
+use crate::model::scenario::Scheduler;
 
 /// GKE Standard's defaults.
 pub const GKE_STANDARD: ProfileFacts = ProfileFacts {
     new_platform_instance: None,
     own_instances: None,
+    scheduler: Scheduler::Kubernetes,
+    places_nodes_together: Fact {
+        value: false,
+        source: "assumption: a node pool without a compact placement policy unless one is set",
+    },
+    serving: None,
     defaults: &[
         set("fee_usd_per_cluster_hour", Num(0.10), "GKE management fee: $0.10 per cluster-hour"),
         set("provisioning_median_s", Num(240.0), "assumption: the cluster autoscaler launches a node for pending pods directly, like Karpenter"),

@@ -8,8 +8,12 @@
 //! the field table's rows. The UI shows each default with its source and lets the user
 //! override it.
 
+mod aks;
 mod aws_batch;
+mod azure_batch;
+mod azure_ml;
 mod cloud_run;
+mod cyclecloud_slurm;
 mod eks;
 mod gke_autopilot;
 mod gke_standard;
@@ -20,25 +24,35 @@ mod setting;
 
 use super::catalog::{self, InstanceType};
 use super::cloud::Cloud;
+use super::cloud::Fact;
 use super::egress::EgressTiers;
 use super::gpus;
 use super::scaling::Interconnect;
 use super::scenario::fields::{NODE_POOL_FIELDS, PLATFORM_FIELDS};
 use super::scenario::node_pool::DEFAULT_POOL_NAME;
 pub use super::scenario::Profile;
-use super::scenario::{Billing, GpuSharing, NodePool, Placement, Platform, ProfileName, Purchase};
+use super::scenario::{
+    Billing, GpuSharing, NodePool, Placement, Platform, ProfileName, Purchase, Scheduler, Serving,
+};
 pub use sagemaker::sagemaker_premium_pct;
 use serde::Serialize;
 pub use setting::{Setting, Val};
 
 /// What a profile is beyond the common defaults: one file per profile holds it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ProfileFacts {
     /// The instance and region a new platform starts on, where not its cloud's
     /// ([`CloudFacts::new_platform_instance`](super::cloud::CloudFacts::new_platform_instance)).
     pub new_platform_instance: Option<(&'static str, &'static str)>,
     /// The prefix of the instance types only this profile runs on (Cloud Run's).
     pub own_instances: Option<&'static str>,
+    /// How it schedules work: what it can be asked for, and how its endpoints serve.
+    pub scheduler: Scheduler,
+    /// Whether its new platforms place a multi-node job's nodes together (one placement
+    /// group or scale set), and why.
+    pub places_nodes_together: Fact<bool>,
+    /// How its endpoints scale, where not as Kubernetes does ([`Serving::KUBERNETES`]).
+    pub serving: Option<Serving>,
     /// Its own defaults, each with its source, set in this order over the common ones.
     pub defaults: &'static [Setting],
 }
@@ -96,6 +110,10 @@ impl Profile {
             Profile::ParallelCluster => &parallel_cluster::PARALLEL_CLUSTER,
             Profile::ReservedCluster => &reserved_cluster::RESERVED_CLUSTER,
             Profile::CloudRun => &cloud_run::CLOUD_RUN,
+            Profile::Aks => &aks::AKS,
+            Profile::AzureMl => &azure_ml::AZURE_ML,
+            Profile::AzureBatch => &azure_batch::AZURE_BATCH,
+            Profile::CycleCloudSlurm => &cyclecloud_slurm::CYCLECLOUD_SLURM,
         }
     }
 

@@ -2,11 +2,19 @@
 
 use super::setting::{set, Val::*};
 use super::ProfileFacts;
+use crate::model::cloud::Fact;
+use crate::model::scenario::Scheduler;
 
 /// ParallelCluster's defaults.
 pub const PARALLEL_CLUSTER: ProfileFacts = ProfileFacts {
     new_platform_instance: None,
     own_instances: None,
+    scheduler: Scheduler::Slurm,
+    places_nodes_together: Fact {
+        value: true,
+        source: "seed 002: ParallelCluster's configuration names a placement group",
+    },
+    serving: None,
     defaults: &[
         set(
             "tooling_usd_per_month",

@@ -4,7 +4,9 @@
 use super::setting::{set, Setting, Val::*};
 use super::ProfileFacts;
 use crate::model::cloud::CloudFacts;
+use crate::model::cloud::Fact;
 use crate::model::scenario::fields::Source;
+use crate::model::scenario::Scheduler;
 
 /// A reserved cluster's defaults.
 pub const RESERVED_CLUSTER: ProfileFacts = ProfileFacts {
@@ -12,6 +14,12 @@ pub const RESERVED_CLUSTER: ProfileFacts = ProfileFacts {
     // cloud, elsewhere.
     new_platform_instance: Some(("p4d.24xlarge", "us-east-1")),
     own_instances: None,
+    scheduler: Scheduler::Slurm,
+    places_nodes_together: Fact {
+        value: false,
+        source: "assumption: a static cluster's nodes as bought, placed together only if the scenario says so",
+    },
+    serving: None,
     defaults: &[
         set(
             "purchase.reserved_share",

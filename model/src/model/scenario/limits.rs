@@ -20,7 +20,7 @@ pub const SERVICES_MAX: usize = 32;
 /// Fewest and most platforms compared side by side.
 pub const PLATFORMS_MIN: usize = 1;
 /// See [`PLATFORMS_MIN`].
-pub const PLATFORMS_MAX: usize = 4;
+pub const PLATFORMS_MAX: usize = 6;
 /// Most expected jobs per replication (sum over classes).
 pub const JOBS_PER_REPLICATION_MAX: f64 = 2_000_000.0;
 /// Most nodes one platform may run at once.

@@ -14,7 +14,7 @@ mod validate;
 
 pub use crate::model::cloud::Cloud;
 pub use discounts::Discounts;
-pub use profile::{Profile, ProfileName};
+pub use profile::{Profile, ProfileName, Scheduler};
 pub use validate::ValidScenario;
 
 use super::error::ScenarioError;
@@ -1053,13 +1053,13 @@ impl Platform {
             && self.placement != Placement::Exclusive
     }
 
-    /// Whether it is a Kubernetes platform (EKS, GKE Standard or Autopilot; a profile this
-    /// build does not know counts as one): Kueue's cohorts, GPU sharing, node consolidation.
+    /// Whether it is a Kubernetes platform (EKS, GKE Standard or Autopilot, AKS; a profile
+    /// this build does not know counts as one): Kueue's cohorts, GPU sharing, node
+    /// consolidation.
     pub fn runs_kubernetes(&self) -> bool {
-        matches!(
-            self.profile.profile(),
-            None | Some(Profile::Eks | Profile::GkeStandard | Profile::GkeAutopilot)
-        )
+        self.profile
+            .profile()
+            .is_none_or(|p| p.facts().scheduler == Scheduler::Kubernetes)
     }
 
     /// USD per GB its jobs' data reads pay in transfer, where it and the scenario have

@@ -26,11 +26,19 @@ pub enum Profile {
     /// Cloud Run with a GPU: one L4 per instance, billed for the instance's whole life,
     /// scaling to zero.
     CloudRun,
+    /// AKS with Kueue.
+    Aks,
+    /// Azure Machine Learning: jobs on compute clusters, and managed online endpoints.
+    AzureMl,
+    /// Azure Batch.
+    AzureBatch,
+    /// Slurm on Azure (CycleCloud Workspace for Slurm).
+    CycleCloudSlurm,
 }
 
 impl Profile {
     /// Every profile, in display order.
-    pub const ALL: [Profile; 8] = [
+    pub const ALL: [Profile; 12] = [
         Profile::AwsBatch,
         Profile::Sagemaker,
         Profile::Eks,
@@ -39,6 +47,10 @@ impl Profile {
         Profile::ParallelCluster,
         Profile::ReservedCluster,
         Profile::CloudRun,
+        Profile::Aks,
+        Profile::AzureMl,
+        Profile::AzureBatch,
+        Profile::CycleCloudSlurm,
     ];
 
     /// Identifier used in scenarios (`profile` field).
@@ -52,6 +64,10 @@ impl Profile {
             Profile::ParallelCluster => "parallel_cluster",
             Profile::ReservedCluster => "reserved_cluster",
             Profile::CloudRun => "cloud_run",
+            Profile::Aks => "aks",
+            Profile::AzureMl => "azure_ml",
+            Profile::AzureBatch => "azure_batch",
+            Profile::CycleCloudSlurm => "cyclecloud_slurm",
         }
     }
 
@@ -66,6 +82,10 @@ impl Profile {
             Profile::ParallelCluster => "AWS ParallelCluster (Slurm)",
             Profile::ReservedCluster => "Reserved static cluster",
             Profile::CloudRun => "Cloud Run (GPU)",
+            Profile::Aks => "AKS (Kueue)",
+            Profile::AzureMl => "Azure Machine Learning",
+            Profile::AzureBatch => "Azure Batch",
+            Profile::CycleCloudSlurm => "Slurm on Azure (CycleCloud)",
         }
     }
 
@@ -82,8 +102,36 @@ impl Profile {
                 Some(Cloud::Aws)
             }
             Profile::GkeAutopilot | Profile::GkeStandard | Profile::CloudRun => Some(Cloud::Gcp),
+            Profile::Aks | Profile::AzureMl | Profile::AzureBatch | Profile::CycleCloudSlurm => {
+                Some(Cloud::Azure)
+            }
             Profile::ReservedCluster => None,
         }
+    }
+}
+
+/// How a profile runs work, which decides what it can be asked for (team quotas, preemption,
+/// GPU sharing, replicas beside training) and how its endpoints serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheduler {
+    /// A managed training service: each job on instances of its own, with no queue to share,
+    /// and endpoints of its own for serving (SageMaker, Azure Machine Learning).
+    ManagedJobs,
+    /// A batch service's job queues, ordered by priority (AWS Batch, Azure Batch).
+    JobQueue,
+    /// Kubernetes with a batch scheduler (Kueue, Volcano): cohorts, quotas, preemption, GPU
+    /// sharing, replicas beside training (EKS, GKE, AKS).
+    Kubernetes,
+    /// Slurm: partitions and QOS limits (ParallelCluster, CycleCloud, a reserved cluster).
+    Slurm,
+    /// Serverless containers: one instance per request stream, scaling to zero (Cloud Run).
+    Serverless,
+}
+
+impl Scheduler {
+    /// Whether each job, and each replica, gets instances of its own (no queue to share).
+    pub fn own_instances_per_job(self) -> bool {
+        matches!(self, Scheduler::ManagedJobs | Scheduler::Serverless)
     }
 }
 

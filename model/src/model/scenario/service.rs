@@ -169,59 +169,39 @@ pub struct Serving {
 }
 
 impl Serving {
-    /// A profile's serving behaviour, each figure cited or an assumption:
-    /// - SageMaker endpoints (Application Auto Scaling target tracking on CloudWatch): a
-    ///   scale-out waits for its alarm, three one-minute datapoints (assumption: 180 s);
-    ///   scale-in cooldown 300 s, the default for SageMaker endpoint variants (ref: AWS CDK
-    ///   InvocationsScalingProps, scale_in_cooldown); to zero only with inference components,
-    ///   "the provisioning process takes several minutes" (ref: SageMaker developer guide,
-    ///   "Scale an endpoint to zero instances"), so off here;
-    /// - Kubernetes (EKS, GKE): a pod scheduled and ready 30 s after the HPA's decision
-    ///   (assumption); scale-down after the HPA's 300 s stabilisation window (ref: Kubernetes
-    ///   HPA default); no scale to zero without KEDA or Knative;
-    /// - the others: the Kubernetes figures (assumption).
+    /// Kubernetes's serving (EKS, GKE, AKS, and every profile that names no other): a pod
+    /// scheduled and ready 30 s after the HPA's decision (assumption); scale-down after the
+    /// HPA's 300 s stabilisation window (ref: Kubernetes HPA default); no scale to zero without
+    /// KEDA or Knative.
+    pub const KUBERNETES: Serving = Serving {
+        scale_up_delay_s: 30.0,
+        scale_down_cooldown_s: 300.0,
+        metric_period_s: 60.0,
+        scale_to_zero: false,
+        shares_nodes: None,
+        shares_nodes_with_training: false,
+    };
+
+    /// A profile's serving behaviour: its own where its file names one
+    /// ([`ProfileFacts::serving`](crate::model::platforms::ProfileFacts::serving), each
+    /// figure cited or an assumption there), else [`Serving::KUBERNETES`].
     pub fn of_profile(profile: Option<Profile>) -> Serving {
-        match profile {
-            Some(Profile::Sagemaker) => Serving {
-                scale_up_delay_s: 180.0,
-                scale_down_cooldown_s: 300.0,
-                metric_period_s: 60.0,
-                scale_to_zero: false,
-                shares_nodes: None,
-                shares_nodes_with_training: false,
-            },
-            // [ref] Cloud Run scales instances on requests and to zero; [assumption] a
-            // decision within 10 s, and an idle instance kept 15 min (third-party reports).
-            Some(Profile::CloudRun) => Serving {
-                scale_up_delay_s: 10.0,
-                scale_down_cooldown_s: 900.0,
-                metric_period_s: 60.0,
-                scale_to_zero: true,
-                shares_nodes: None,
-                shares_nodes_with_training: false,
-            },
-            _ => Serving::default(),
-        }
+        profile
+            .and_then(|p| p.facts().serving.clone())
+            .unwrap_or(Serving::KUBERNETES)
     }
 
-    /// Whether a profile's replicas share nodes: not on SageMaker (a single-model endpoint
-    /// gives each replica instances of its own; inference components pack them, set
-    /// `shares_nodes`) nor on Cloud Run (an instance per replica); on the others, yes
-    /// (Kubernetes schedules pods onto shared nodes).
+    /// Whether a profile's replicas share nodes: not where each replica gets instances of its
+    /// own (a SageMaker or Azure ML single-model endpoint: inference components pack them, set
+    /// `shares_nodes`; a Cloud Run instance per replica); on the others, yes (Kubernetes
+    /// schedules pods onto shared nodes).
     pub fn profile_shares_nodes(profile: Option<Profile>) -> bool {
-        !matches!(profile, Some(Profile::Sagemaker | Profile::CloudRun))
+        !profile.is_some_and(|p| p.facts().scheduler.own_instances_per_job())
     }
 }
 
 impl Default for Serving {
     fn default() -> Self {
-        Serving {
-            scale_up_delay_s: 30.0,
-            scale_down_cooldown_s: 300.0,
-            metric_period_s: 60.0,
-            scale_to_zero: false,
-            shares_nodes: None,
-            shares_nodes_with_training: false,
-        }
+        Serving::KUBERNETES
     }
 }

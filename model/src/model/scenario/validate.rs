@@ -8,7 +8,9 @@ use super::fields::{
     SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
 };
 use super::node_pool::MAX_NODE_POOLS;
-use super::{limits, Duration, NodePool, Overflow, Platform, PoolNeed, Replay, Scenario};
+use super::{
+    limits, Duration, NodePool, Overflow, Platform, PoolNeed, Replay, Scenario, Scheduler,
+};
 use crate::model::error::ScenarioError;
 
 /// A scenario that has passed [`Scenario::validate`]. Runs hold one, so a scenario is
@@ -363,7 +365,7 @@ impl Scenario {
         Ok(())
     }
 
-    /// 1 to 4 platforms, each with valid fields, a unique name, its reservation within its
+    /// 1 to 6 platforms, each with valid fields, a unique name, its reservation within its
     /// node limit, and room for every job class.
     fn check_platforms(&self) -> Result<(), ScenarioError> {
         count(
@@ -628,8 +630,8 @@ impl Scenario {
             .position(|t| t.borrowing_limit_gpus.is_some_and(|b| b > 0.0));
         let priorities = platform.teams.iter().position(|t| t.priority != 0);
         let preempts = !platform.preemption.is_off();
-        match profile {
-            Some(Profile::Sagemaker | Profile::CloudRun) => {
+        match profile.map(|p| p.facts().scheduler) {
+            Some(Scheduler::ManagedJobs | Scheduler::Serverless) => {
                 let offers = "each job runs on instances of its own, with no queue to share";
                 if let Some(k) = quotas.or(priorities) {
                     return refuse(
@@ -642,8 +644,12 @@ impl Scenario {
                     return refuse(format!("{at}.preemption"), "preemption", offers);
                 }
             }
-            Some(Profile::AwsBatch) => {
-                let offers = "AWS Batch orders jobs by job-queue priority only (fair-share policies are not modelled)";
+            Some(Scheduler::JobQueue) => {
+                let offers = format!(
+                    "{} orders jobs by job-queue priority only (fair-share policies are not modelled)",
+                    profile.map_or("", Profile::label)
+                );
+                let offers = offers.as_str();
                 if let Some(k) = quotas {
                     return refuse(
                         format!("{at}.teams.{k}.nominal_gpus"),
@@ -655,7 +661,7 @@ impl Scenario {
                     return refuse(format!("{at}.preemption"), "preemption", offers);
                 }
             }
-            Some(Profile::ParallelCluster | Profile::ReservedCluster) => {
+            Some(Scheduler::Slurm) => {
                 if let Some(k) = borrowing {
                     return refuse(
                         format!("{at}.teams.{k}.borrowing_limit_gpus"),
@@ -754,8 +760,11 @@ impl Scenario {
             pool.max_nodes
         };
         // Cloud Run runs a job on one instance: no job spans instances.
-        let have = if platform.profile.profile() == Some(crate::model::platforms::Profile::CloudRun)
-        {
+        let serverless = platform
+            .profile
+            .profile()
+            .is_some_and(|p| p.facts().scheduler == Scheduler::Serverless);
+        let have = if serverless {
             capacity_nodes.min(1).saturating_mul(pool.gpus_per_node)
         } else {
             capacity_nodes.saturating_mul(pool.gpus_per_node)
@@ -1012,25 +1021,27 @@ fn path_name<'a>(
 }
 
 fn check_shares_nodes_with_training(platform: &Platform, at: &str) -> Result<(), ScenarioError> {
-    use super::Profile;
     use crate::model::serving::platform::{serving_of, shares_nodes};
     if !serving_of(platform).shares_nodes_with_training {
         return Ok(());
     }
     let field = format!("{at}.serving.shares_nodes_with_training");
     let profile = platform.profile.profile();
-    if matches!(profile, Some(Profile::Sagemaker | Profile::CloudRun)) {
+    let why = match profile.map(|p| (p, p.facts().scheduler)) {
+        Some((p, Scheduler::ManagedJobs)) => Some(format!(
+            "{} jobs and endpoints never share instances",
+            p.label()
+        )),
+        Some((p, Scheduler::Serverless)) => Some(format!("{} runs no training jobs", p.label())),
+        _ => None,
+    };
+    if let Some(why) = why {
         return Err(ScenarioError::Invalid {
             field,
             reason: format!(
-                "platform \"{}\" ({}) cannot run replicas on its training nodes: {}",
+                "platform \"{}\" ({}) cannot run replicas on its training nodes: {why}",
                 platform.name,
                 platform.profile.as_str(),
-                if profile == Some(Profile::Sagemaker) {
-                    "SageMaker training jobs and endpoints never share instances"
-                } else {
-                    "Cloud Run runs no training jobs"
-                }
             ),
         });
     }
@@ -1065,7 +1076,7 @@ fn check_gpu_sharing(platform: &Platform, pool: &NodePool, at: &str) -> Result<(
             field: format!("{at}.gpu_sharing.mode"),
             reason: format!(
                 "platform \"{}\" ({}) cannot share GPUs {}: MIG and time-slicing are set up on \
-                 Kubernetes (EKS, GKE Standard or Autopilot), and a SageMaker multi-model \
+                 Kubernetes (EKS, GKE Standard or Autopilot, AKS), and a SageMaker multi-model \
                  endpoint time-slices its GPUs",
                 platform.name,
                 platform.profile.as_str(),

@@ -58,14 +58,27 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
         return false;
     };
     let name = unique_platform_name(scenario, profile.label());
-    let mut platform =
-        failing_as_meta_fleet(profile.platform_on(&name, instance, &scenario.reference_gpu));
+    let platform = new_platform(profile, &name, instance, &scenario.reference_gpu);
+    scenario.platforms.push(platform);
+    true
+}
+
+/// A platform of `profile` named `name` on `instance`, as the page adds one (and the newer
+/// presets build theirs): its profile's defaults, nodes failing as Meta's fleet did, its
+/// cloud's egress tiers, its instance's interconnect and region, and its nodes placed together
+/// where its profile places them.
+pub fn new_platform(
+    profile: Profile,
+    name: &str,
+    instance: &InstanceType,
+    reference_gpu: &str,
+) -> Platform {
+    let mut platform = failing_as_meta_fleet(profile.platform_on(name, instance, reference_gpu));
     platform.egress_tiers = EgressTiers::of_cloud(platform.cloud);
     platform.interconnect = Interconnect::of_instance(&instance.name);
     platform.compact_placement = places_nodes_together(profile);
     platform.region = instance.region.clone();
-    scenario.platforms.push(platform);
-    true
+    platform
 }
 
 /// Moves platform `index` onto catalog row `row`: its profile's defaults, its first pool on
@@ -169,11 +182,11 @@ fn pool_profile(platform: &Platform, instance: &InstanceType) -> Option<Profile>
         .filter(|p| p.offers(instance) && instance.cloud == platform.cloud)
 }
 
-/// Whether new platforms of `profile` place a multi-node job's nodes together: SageMaker
-/// does (seed 001), and ParallelCluster's configuration names a placement group (seed 002);
-/// elsewhere it is a setting left off by default.
+/// Whether new platforms of `profile` place a multi-node job's nodes together: its file says,
+/// with why (SageMaker does, seed 001; ParallelCluster's configuration names a placement
+/// group, seed 002); elsewhere it is a setting left off by default.
 fn places_nodes_together(profile: Profile) -> bool {
-    matches!(profile, Profile::Sagemaker | Profile::ParallelCluster)
+    profile.facts().places_nodes_together.value
 }
 
 /// Adds a pool on catalog row `row` to platform `index`, with its profile's defaults and a
@@ -437,7 +450,11 @@ mod tests {
         assert_eq!(s.platforms[3].first_pool().instance_type, "a2-highgpu-8g");
         assert_eq!(s.platforms[3].cloud, Cloud::Gcp);
         assert!(s.validate().is_ok());
-        assert!(!add_platform(&mut s, Profile::Eks), "four at most");
+        for _ in s.platforms.len()..crate::model::scenario::limits::PLATFORMS_MAX {
+            assert!(add_platform(&mut s, Profile::Aks));
+        }
+        assert!(s.validate().is_ok());
+        assert!(!add_platform(&mut s, Profile::Eks), "six at most");
         assert!(remove_platform(&mut s, 1));
         assert_eq!(
             unique_platform_name(&s, "EKS (Karpenter + Volcano)"),

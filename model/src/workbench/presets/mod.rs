@@ -10,6 +10,7 @@
 
 mod agent_traffic_spike;
 mod autopilot_vs_standard;
+mod azure_ml_endpoints_vs_kubernetes;
 mod batch_vs_eks_spot;
 mod bursty_g5_warm_pool;
 mod case_a100_effective_range;
@@ -33,6 +34,7 @@ mod eks_vs_sagemaker_tco;
 mod fsdp_64_gpu_scaling;
 mod fsx_vs_s3_direct;
 mod h100_capacity_wait;
+mod h100_three_clouds;
 mod karpenter_vs_autopilot_payback;
 mod many_small_models;
 mod mixed_gpu_pipeline_pools;
@@ -214,6 +216,18 @@ pub fn presets() -> &'static [Preset] {
             version: 3,
             description: "128-GPU training on 16 p4d nodes (seed 002's 16-node run), each attempt staging 2 TB: straight from S3 (compute 12 % slower), from FSx for Lustre at 250 MB/s per TiB sized for its throughput (1 % slower), and from 2.4 TiB at 125 MB/s per TiB, too small for it (seeds 002 and 000)",
             build: fsx_vs_s3_direct::scenario,
+        },
+        Preset {
+            name: "h100-three-clouds",
+            version: 1,
+            description: "8×H100 training: AWS p5, Azure ND H100 v5 and Google A3, each on its managed service and on its Kubernetes (six platforms)",
+            build: h100_three_clouds::scenario,
+        },
+        Preset {
+            name: "azure-ml-endpoints-vs-kubernetes",
+            version: 1,
+            description: "A model API on one A100 80GB per replica: an Azure ML managed online endpoint vs AKS vs EKS",
+            build: azure_ml_endpoints_vs_kubernetes::scenario,
         },
         Preset {
             name: "case-snap-p4d-spot",

@@ -31,7 +31,7 @@ const EGRESS_TIER_CHOICES: &[(&str, &str)] = &{
 /// keeps them in step with [`StorageProduct::ALL`].
 pub const STORAGE_CHOICES: &[(&str, &str)] = &[
     ("none", "None: reads take no time"),
-    ("object_store", "S3 / Cloud Storage read directly"),
+    ("object_store", "S3 / Cloud Storage / Blob read directly"),
     (
         "fsx_lustre_scratch_2",
         "FSx for Lustre Scratch 2, 200 MB/s per TiB",
@@ -64,6 +64,23 @@ pub const STORAGE_CHOICES: &[(&str, &str)] = &[
     ("filestore_basic_hdd", "Filestore Basic HDD"),
     ("filestore_basic_ssd", "Filestore Basic SSD"),
     ("filestore_zonal", "Filestore Zonal, 260 MiB/s per TiB"),
+    (
+        "amlfs_premium_40",
+        "Azure Managed Lustre Premium, 40 MB/s per TiB",
+    ),
+    (
+        "amlfs_premium_125",
+        "Azure Managed Lustre Premium, 125 MB/s per TiB",
+    ),
+    (
+        "amlfs_premium_250",
+        "Azure Managed Lustre Premium, 250 MB/s per TiB",
+    ),
+    (
+        "amlfs_premium_500",
+        "Azure Managed Lustre Premium, 500 MB/s per TiB",
+    ),
+    ("azure_files_premium", "Azure Files Premium (SSD)"),
 ];
 
 /// The catalog's regions, and none, as choices ([`crate::model::transfer::regions`] gives
@@ -74,6 +91,8 @@ pub const REGION_CHOICES: &[(&str, &str)] = &[
     ("us-west-2", "AWS us-west-2 (Oregon)"),
     ("us-central1", "Google Cloud us-central1 (Iowa)"),
     ("us-east4", "Google Cloud us-east4 (N. Virginia)"),
+    ("eastus", "Azure East US (Virginia)"),
+    ("eastus2", "Azure East US 2 (Virginia)"),
 ];
 
 /// `region` as one of [`REGION_CHOICES`] ("" for one the catalog lacks, which validation
@@ -196,6 +215,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
             ("efa", "EFA"),
             ("gpudirect_tcpxo", "GPUDirect-TCPXO"),
             ("gpudirect_tcpx", "GPUDirect-TCPX"),
+            ("infiniband", "InfiniBand NDR"),
             ("tcp", "Plain TCP (NVLink within a node only)"),
         ],
         get: |p| match p.interconnect {
@@ -203,6 +223,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
             Interconnect::Efa => "efa",
             Interconnect::GpudirectTcpxo => "gpudirect_tcpxo",
             Interconnect::GpudirectTcpx => "gpudirect_tcpx",
+            Interconnect::InfiniBand => "infiniband",
             Interconnect::Tcp => "tcp",
         },
         set: |p, v| match v {
@@ -210,17 +231,18 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
             "efa" => p.interconnect = Interconnect::Efa,
             "gpudirect_tcpxo" => p.interconnect = Interconnect::GpudirectTcpxo,
             "gpudirect_tcpx" => p.interconnect = Interconnect::GpudirectTcpx,
+            "infiniband" => p.interconnect = Interconnect::InfiniBand,
             "tcp" => p.interconnect = Interconnect::Tcp,
             _ => {}
         },
     })
     .doc("The network between nodes. Other than fixed, a job on n nodes runs at 1 ÷ (1 + α·(n − 1)^0.2) of its single-node speed, α by the interconnect and placement, in place of the fixed efficiency.")
-    .source("α of EFA fitted to seed 001's 92 % on eight p5 nodes placed together; TCPX 1.15 × EFA (seed 002: 15 % all-reduce overhead); TCPXO as EFA, plain TCP 4 × EFA and the exponent 0.2 are assumptions; new platforms use their instance's interconnect"),
+    .source("α of EFA fitted to seed 001's 92 % on eight p5 nodes placed together; TCPX 1.15 × EFA (seed 002: 15 % all-reduce overhead); TCPXO and InfiniBand as EFA, plain TCP 4 × EFA and the exponent 0.2 are assumptions; new platforms use their instance's interconnect"),
     Field::<Platform>::other("compact_placement", "Nodes placed together", Value::Flag {
         get: |p| p.compact_placement,
         set: |p, on| p.compact_placement = on,
     })
-    .doc("A multi-node job's nodes are placed close together (EC2 cluster placement group, GKE compact placement); without it the curve's overhead is 3.24 times as large. Only the interconnect curve uses it.")
+    .doc("A multi-node job's nodes are placed close together (EC2 cluster placement group, GKE compact placement, one Azure scale set); without it the curve's overhead is 3.24 times as large. Only the interconnect curve uses it.")
     .source("seed 001: the same 64-GPU job on eight EFA nodes, 92 % placed together (SageMaker) against 78 % scattered (EKS); new SageMaker and ParallelCluster platforms place nodes together"),
     num!(Platform; "egress_usd_per_gb", "Egress price", "$/GB", (0.0, 10.0),
         |p| p.egress_usd_per_gb, |p, v| p.egress_usd_per_gb = v)
