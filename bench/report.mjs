@@ -12,6 +12,7 @@ import { LINKS, measurePage, measurePipeline, measureServing, measureSingleFile 
 import { measureNativeImport, measurePageImport } from './history-import.mjs';
 import { measureDecisionMap } from './decision-map.mjs';
 import { measureTuneCli, measureTunePage, tuneRows } from './tune.mjs';
+import { sixPlatformsRow } from './six-platforms.mjs';
 
 const SIM_BIN = 'target/bench-cli/release-sim/gpucost';
 // The first load's budget, kB gzip: what a cold page fetches before its first number (the
@@ -158,6 +159,7 @@ const st = serving.traffic;
 add('Serving page (agent-traffic-spike)', '≤ 250 ms coarse p95 and ≤ 2 s full after a traffic input; no main-thread task over 50 ms; a newer input cancels the older run',
   `coarse p95 ${fmt(st.coarseP95)} ms (median ${fmt(st.coarseMedian)}; the coarse pass is 11 replications here, sized by the services' minutes), full p95 ${fmt(st.fullP95)} ms (median ${fmt(st.fullMedian)}) over 30 inputs; dragging: ${serving.dragging.longTasks} long tasks, ${serving.dragging.olderRunsFinished} older runs finished of ${serving.dragging.inputs}`,
   st.coarseP95 <= 250 && st.fullP95 <= 2000 && serving.dragging.longTasks === 0 && serving.dragging.olderRunsFinished === 0);
+add(...(await sixPlatformsRow(SIM_BIN)));
 const pipelineLink = execFileSync(SIM_BIN, ['link', '--preset', 'pharma-14-stage-pipeline']).toString().trim();
 const pipeline = await measurePipeline(pipelineLink);
 const pl = pipeline.latency;

@@ -12,14 +12,23 @@ test('adding and removing a platform adds and removes its card', async () => {
     await page.locator('#add-platform-profile').selectOption('gke_autopilot');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await waitForRun(page, run);
-    const names = Object.keys(await metric(page, 'monthly_tco_usd.p50'));
+    let names = Object.keys(await metric(page, 'monthly_tco_usd.p50'));
     assert.deepEqual(names, ['AWS Batch on-demand', 'EKS spot', 'SageMaker', 'GKE Autopilot']);
-    // Four is the limit.
+    assert.equal(await page.getByRole('button', { name: 'Add', exact: true }).isDisabled(), false);
+    for (const profile of ['aks', 'azure_ml']) {
+      run = await runId(page);
+      await page.locator('#add-platform-profile').selectOption(profile);
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+      await waitForRun(page, run);
+    }
+    names = Object.keys(await metric(page, 'monthly_tco_usd.p50'));
+    assert.deepEqual(names.slice(4), ['AKS (Kueue)', 'Azure Machine Learning']);
+    // Six is the limit.
     assert.equal(await page.getByRole('button', { name: 'Add', exact: true }).isDisabled(), true);
     run = await runId(page);
     await page.locator('fieldset.platform').nth(3).getByRole('button', { name: 'Remove platform' }).click();
     await waitForRun(page, run);
-    assert.equal(Object.keys(await metric(page, 'monthly_tco_usd.p50')).length, 3);
+    assert.equal(Object.keys(await metric(page, 'monthly_tco_usd.p50')).length, 5);
     assert.deepEqual(app.problems, []);
   } finally {
     await app.close();

@@ -24,6 +24,26 @@ import { startSession } from './webdriver.mjs';
 
 const engines = (process.env.ENGINES ?? 'firefox,webkit').split(',').filter(Boolean);
 const SHOTS = process.env.SHOTS;
+/** The page at its current link in a 390 px iframe, once its run is done: how far it scrolls
+ * sideways, the first elements wider than it, and its window error events. */
+const NARROW = `
+        const f = document.createElement('iframe');
+        f.style.cssText = 'width:390px;height:800px;border:0';
+        f.src = location.href;
+        document.body.prepend(f);
+        await new Promise((ok) => { f.onload = ok; });
+        for (let i = 0; i < 600; i += 1) {
+          const r = f.contentDocument.querySelector('section.results');
+          if (r && r.dataset.state === 'done' && Number(r.dataset.run) > 0) break;
+          await new Promise((ok) => setTimeout(ok, 200));
+        }
+        const d = f.contentDocument.documentElement;
+        const wide = [...d.querySelectorAll('*')]
+          .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 1)
+          .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
+        const errors = f.contentWindow.__errorEvents ?? null;
+        f.remove();
+        return { overflow: d.scrollWidth - d.clientWidth, wide, errors };`;
 
 /**
  * The results section's run number, state and every headline number, by metric and platform.
@@ -97,12 +117,17 @@ for (const engine of engines) {
       sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot')), 'default');
       assert.match(shown.note, /^Simulated in (a|\d+) background workers?\.$/);
       // Two presets, chosen as a user would.
-      for (const preset of ['six-small-jobs', 'multi-team-cluster']) {
+      for (const preset of ['six-small-jobs', 'multi-team-cluster', 'h100-three-clouds']) {
         await s.run(`const el = document.getElementById('preset'); el.value = arguments[0];
           el.dispatchEvent(new Event('change', { bubbles: true }));`, preset);
         shown = await settled(s, shown.run);
         sameAsCli(shown, JSON.parse(cli('eval', '--preset', preset)), preset);
       }
+      // Six platforms at 390 px: their cards in a row that scrolls, the page not sideways.
+      const six = await s.runAsync(NARROW);
+      assert.equal(six.overflow, 0, `${engine}: six platforms at 390 px scroll sideways: ${JSON.stringify(six.wide)}`);
+      assert.deepEqual(six.errors, [], `${engine}: six platforms at 390 px: window error events`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-six-1280.png`), await s.screenshot());
       // A number typed into a field (the FTE cost), then Enter: a new run that settles.
       await s.run(`const el = document.getElementById('preset'); el.value = 'batch-vs-eks-spot';
         el.dispatchEvent(new Event('change', { bubbles: true }));`);
@@ -112,24 +137,7 @@ for (const engine of engines) {
       shown = await settled(s, shown.run);
       sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot', '--set', 'people.fte_cost_usd_per_year=300000')), 'FTE cost 300,000');
       // 390 px: the page in an iframe of that width does not scroll sideways.
-      const narrow = await s.runAsync(`
-        const f = document.createElement('iframe');
-        f.style.cssText = 'width:390px;height:800px;border:0';
-        f.src = location.href;
-        document.body.prepend(f);
-        await new Promise((ok) => { f.onload = ok; });
-        for (let i = 0; i < 600; i += 1) {
-          const r = f.contentDocument.querySelector('section.results');
-          if (r && r.dataset.state === 'done' && Number(r.dataset.run) > 0) break;
-          await new Promise((ok) => setTimeout(ok, 200));
-        }
-        const d = f.contentDocument.documentElement;
-        const wide = [...d.querySelectorAll('*')]
-          .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 1)
-          .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
-        const errors = f.contentWindow.__errorEvents ?? null;
-        f.remove();
-        return { overflow: d.scrollWidth - d.clientWidth, wide, errors };`);
+      const narrow = await s.runAsync(NARROW);
       assert.equal(narrow.overflow, 0, `${engine} at 390 px scrolls sideways: ${JSON.stringify(narrow.wide)}`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-1280.png`), await s.screenshot());
       // No window `error` event, in the page or in the narrow frame.

@@ -39,7 +39,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <li>"Job-history import: one class per GPU count; its rate = jobs ÷ observed window (first to last submission, widened by one mean gap); a log-normal duration through the data's median and 90th percentile, with the Kolmogorov–Smirnov distance shown; the failed share of runs with a known outcome as transient failures."</li>
                 <li>"Every platform sees the same job stream in a replication (common random numbers), so \"A is cheaper than B in X % of runs\" compares like with like."</li>
                 <li>{scaling::describe()}</li>
-                <li>"Kubernetes node consolidation (a platform's evictions by consolidation, off unless set; EKS and GKE only): each node bought beyond the reservation is consolidated away at that rate per node-hour, as Karpenter's consolidation or the cluster autoscaler's scale-down does to pods not marked do-not-disrupt; its jobs are evicted with the preemption grace period to checkpoint in (what they lose is preemption rework, and they count as preemptions) and queue again."</li>
+                <li>"Kubernetes node consolidation (a platform's evictions by consolidation, off unless set; EKS, GKE and AKS only): each node bought beyond the reservation is consolidated away at that rate per node-hour, as Karpenter's consolidation or the cluster autoscaler's scale-down does to pods not marked do-not-disrupt; its jobs are evicted with the preemption grace period to checkpoint in (what they lose is preemption rework, and they count as preemptions) and queue again."</li>
                 <li>"Data reads: an attempt reads its class's data once, whatever its nodes. Where the scenario names the data's region and a platform its own, the reads pay transfer between them in the data-transfer category (inter-region within a cloud; the data cloud's internet egress, at its first tier, across clouds; a NAT gateway's processing charge where the platform reads through one); otherwise the class's billed share of its reads counts as egress. Within a region, object storage reads through a gateway endpoint or Private Google Access cost nothing."</li>
                 <li>{storage::describe()}
                     <ul class="sources">
@@ -81,7 +81,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <ul>
                     <li>"A job class belongs to a team. A platform may give a team a quota (the GPUs its jobs may hold at once, counting the GPUs jobs ask for, as Kueue counts pod requests), a borrowing limit (what it may hold beyond its quota from what the other teams' quotas leave unused: one cohort of a platform's teams) and a priority. The scheduler admits by quota and orders by priority, then by submission."</li>
                     <li>"Preemption (off unless set): a team within its quota evicts jobs of teams borrowing beyond theirs (Kueue reclaimWithinCohort), and a job evicts lower-priority jobs (Kueue withinClusterQueue LowerPriority; Slurm preemption by QOS with PreemptMode=REQUEUE) when the candidates together ask for its GPUs; victims in Kueue's order: borrowers first, then the lowest priority, then the most recently admitted (kueue.sigs.k8s.io, Preemption). A job borrowing beyond its quota never evicts a team within its own. An evicted job loses its compute since its last checkpoint (preemption rework; nothing when the grace period covers a checkpoint write), pays its restart and queues again."</li>
-                    <li>"Per profile: quotas, borrowing, priorities and preemption on EKS and GKE (Kueue); QOS GPU limits (hard: no borrowing), priorities and preemption on Slurm (ParallelCluster, a reserved cluster); job-queue priority only on AWS Batch; none on SageMaker and Cloud Run, where each job gets instances of its own. Fair-share scheduling from decayed past usage (Slurm's multifactor priority, AWS Batch fair-share policies) is not modelled."</li>
+                    <li>"Per profile: quotas, borrowing, priorities and preemption on EKS, GKE and AKS (Kueue); QOS GPU limits (hard: no borrowing), priorities and preemption on Slurm (ParallelCluster, Slurm on Azure, a reserved cluster); job-queue priority only on AWS Batch and Azure Batch; none on SageMaker, Azure Machine Learning and Cloud Run, where each job gets instances of its own. Fair-share scheduling from decayed past usage (Slurm's multifactor priority, AWS Batch fair-share policies) is not modelled."</li>
                     <li>"Each team's bill: everything charged to its jobs (compute, pulls, restarts, checkpoint writes, rework, capacity wait, the idle rest of nodes they hold whole), plus, by the scenario's rule, the costs no job spent (idle capacity, provisioning and billing rounding on nodes, fees, people, tools, storage, egress): kept apart as a \"shared\" line (OpenCost's default), or shared out pro rata to each team's cost (OpenCost's idle sharing) or GPU-hours. The services' GPU time is a line of its own. The entries add up to the platform's monthly cost."</li>
                 </ul>
             </Show>
@@ -102,6 +102,68 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
             </p>
             <h3>"Prices"</h3>
             <p>"Prices as of " {catalog::AS_OF} "."</p>
+            {move || {
+                let (rows, clouds) = scenario.with(|s| {
+                    let mut rows: Vec<&'static catalog::InstanceType> = Vec::new();
+                    let mut clouds: Vec<Cloud> = Vec::new();
+                    for p in &s.platforms {
+                        if !clouds.contains(&p.cloud) {
+                            clouds.push(p.cloud);
+                        }
+                        for pool in p.pools() {
+                            let row = catalog::catalog().iter().find(|r| {
+                                r.name == pool.instance_type
+                                    && (p.region.is_empty() || r.region == p.region)
+                            });
+                            if let Some(row) = row.filter(|r| !rows.contains(r)) {
+                                rows.push(row);
+                            }
+                        }
+                    }
+                    (rows, clouds)
+                });
+                let price = |p: Option<f64>| p.map_or("no quote".to_string(), |p| format!("${p:.3}"));
+                let rates: Vec<String> = clouds
+                    .iter()
+                    .flat_map(|c| c.facts().commitments.rates.iter())
+                    .map(|r| {
+                        format!(
+                            "{} in {}: a {}-year {} at ${} for the term, {:.1} % off on demand ({}).",
+                            r.instance.0,
+                            r.instance.1,
+                            r.term_years,
+                            match r.kind {
+                                crate::model::scenario::commitment::Commitment::Resource => "reservation",
+                                other => other.label(),
+                            },
+                            group_thousands(r.term_usd as u64),
+                            r.discount_pct().unwrap_or(f64::NAN),
+                            r.source
+                        )
+                    })
+                    .collect();
+                view! {
+                    <ul class="sources">
+                        {rows
+                            .into_iter()
+                            .map(|r| view! {
+                                <li>
+                                    <code>{r.name.clone()}</code>
+                                    {format!(
+                                        " in {}: on demand {}, spot {} a node-hour, as of {} ({}).",
+                                        r.region,
+                                        price(r.on_demand_usd_per_node_hour),
+                                        price(r.spot_usd_per_node_hour),
+                                        r.as_of,
+                                        r.source
+                                    )}
+                                </li>
+                            })
+                            .collect_view()}
+                        {rates.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                    </ul>
+                }
+            }}
             <h3>"Where the defaults come from"</h3>
             {move || {
                 let profiles: Vec<(Profile, Cloud)> = scenario.with(|s| {

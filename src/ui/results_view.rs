@@ -290,14 +290,13 @@ pub fn Headlines(
                 })
             }}
         </div>
-        <ul class="paired">
-            {move || {
+        {move || {
                 results
                     .get()
                     .map(|r| {
                         let n = r.replications;
                         let names: Vec<String> = r.platforms.iter().map(|p| p.name.clone()).collect();
-                        r.paired
+                        let items = r.paired
                             .into_iter()
                             .filter(|pair| {
                                 names.iter().position(|n| *n == pair.a) < names.iter().position(|n| *n == pair.b)
@@ -351,7 +350,7 @@ pub fn Headlines(
                                         }
                                     })
                                     .collect_view();
-                                view! {
+                                let item = view! {
                                     <li data-metric=key data-value=share.to_string()>
                                         {format!(
                                             "{} has the lower {what} than {} in {} of {} runs ({call})",
@@ -362,14 +361,56 @@ pub fn Headlines(
                                         )}
                                         {others}
                                     </li>
-                                }
+                                };
+                                (pair.a.clone(), pair.b.clone(), share, item.into_any())
                             })
-                            .collect_view()
+                            .collect::<Vec<_>>();
+                        paired_list(&names, items)
                     })
             }}
-        </ul>
         {move || results.get().filter(|r| !r.split.is_empty()).map(|r| view! { <SplitWorkloads results=r /> })}
     }
+}
+
+/// Pairs shown whole; beyond, the leader's first and the others folded away (five or six
+/// platforms: 10 or 15 pairs).
+const PAIRS_SHOWN: usize = 6;
+
+/// The paired comparisons: every pair where there are few; else the pairs of the platform that
+/// is lower in most of its pairs on the first metric (the verdict's), then the others in a
+/// folded list.
+fn paired_list(names: &[String], items: Vec<(String, String, f64, AnyView)>) -> AnyView {
+    if items.len() <= PAIRS_SHOWN {
+        let items: Vec<AnyView> = items.into_iter().map(|(_, _, _, v)| v).collect();
+        return view! { <ul class="paired">{items}</ul> }.into_any();
+    }
+    let wins = |name: &String| {
+        items
+            .iter()
+            .filter(|(a, b, share, _)| (a == name && *share > 0.5) || (b == name && *share < 0.5))
+            .count()
+    };
+    // The first of the most wins, in the scenario's order.
+    let leader = names
+        .iter()
+        .rev()
+        .max_by_key(|n| wins(n))
+        .cloned()
+        .unwrap_or_default();
+    let (first, rest): (Vec<_>, Vec<_>) = items
+        .into_iter()
+        .partition(|(a, b, _, _)| *a == leader || *b == leader);
+    let count = rest.len();
+    let first: Vec<AnyView> = first.into_iter().map(|(_, _, _, v)| v).collect();
+    let rest: Vec<AnyView> = rest.into_iter().map(|(_, _, _, v)| v).collect();
+    view! {
+        <ul class="paired">{first}</ul>
+        <details class="paired-more">
+            <summary>{format!("{count} more comparisons, between the other platforms")}</summary>
+            <ul class="paired">{rest}</ul>
+        </details>
+    }
+    .into_any()
 }
 
 /// Training on one platform and serving on another: each split's median monthly cost,

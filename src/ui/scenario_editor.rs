@@ -307,9 +307,15 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                 .map(|p| view! {
                     <p class="platform-facts notice">
                         {format!(
-                            "{}: its throughput, {} × the reference GPU, is an assumption (the method panel's GPU table gives its sources); it depends on the model family and the chip's software (ROCm, Neuron or XLA) far more than a CUDA GPU's does. Set yours under All settings → Relative throughput.",
+                            "{}: its throughput, {} × the reference GPU, is an assumption {}; it depends on the model family and {} far more than a CUDA GPU's does. Set yours under All settings → Relative throughput.",
                             p.first_pool().gpu_model,
-                            trim_number(p.first_pool().relative_throughput)
+                            trim_number(p.first_pool().relative_throughput),
+                            if p.first_pool().gpu_model.starts_with("MI") {
+                                "for stock PyTorch on ROCm (0.8 × an H100, between AMD's tuned MLPerf run and independent tests: the method panel's GPU table gives them)"
+                            } else {
+                                "for transformer inference (its chip's dense FP16/BF16 peak against an A100's)"
+                            },
+                            if p.first_pool().gpu_model.starts_with("MI") { "the ROCm software" } else { "the compiler" }
                         )}
                     </p>
                 })}

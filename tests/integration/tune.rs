@@ -367,3 +367,67 @@ fn a_platform_s_own_settings_are_the_class_s_and_service_s_on_it() {
     );
     assert_eq!(a[1], run_replication(&served, 1)[1], "and only there");
 }
+
+#[test]
+fn on_azure_the_commitment_term_is_searched_at_its_published_price() {
+    use gpucost::model::platforms::Profile;
+    use gpucost::workbench::tune::levers::{levers, Choice, Load, Setting, Values};
+    let solo = |profile: Profile, instance: &str, region: &str| {
+        let mut platform = profile.platform("p", instance, region);
+        platform.first_pool_mut().purchase.reserved_share = 1.0;
+        Scenario {
+            reference_gpus: 8,
+            platforms: vec![platform],
+            ..Scenario::default()
+        }
+    };
+    let load = Load { peak_nodes: 2.0 };
+    // ND H100 v5: Azure publishes the price of 1 and 3 years ($551,221 and $1,134,310 for the
+    // term against $98.32 an hour): 36.0 % and 56.1 % off.
+    let azure = solo(Profile::AzureMl, "Standard_ND96isr_H100_v5", "eastus");
+    let found = levers(&azure, load);
+    let term = found.iter().find(|(s, _)| *s == Setting::Term(0));
+    assert_eq!(
+        term.map(|(_, v)| v.clone()),
+        Some(Values::Choices(vec![
+            Choice::Number(1.0),
+            Choice::Number(3.0)
+        ]))
+    );
+    for (years, pct) in [(3.0, 56.1), (1.0, 36.0)] {
+        let s = Setting::Term(0)
+            .apply(&azure, Choice::Number(years))
+            .unwrap();
+        let purchase = &s.platforms[0].first_pool().purchase;
+        assert_eq!(purchase.term_years, years as u32);
+        assert!(
+            (purchase.reserved_discount_pct - pct).abs() < 0.005,
+            "{purchase:?}"
+        );
+    }
+    // The pool as typed (1 year at the default 37 %) is no published price: both terms race it.
+    assert_eq!(Setting::Term(0).current(&azure), Choice::Number(0.0));
+    // Moved to another instance type, a published discount does not come along: ND H200 v5
+    // has its own, the NC H100 v5 none (its default, 37 %).
+    let three = Setting::Term(0).apply(&azure, Choice::Number(3.0)).unwrap();
+    assert_eq!(Setting::Term(0).current(&three), Choice::Number(3.0));
+    let row = |name: &str| {
+        gpucost::model::catalog::catalog()
+            .iter()
+            .position(|r| r.name == name)
+            .unwrap()
+    };
+    let nc = Setting::InstanceType(0)
+        .apply(&three, Choice::Row(row("Standard_NC40ads_H100_v5")))
+        .unwrap();
+    let purchase = &nc.platforms[0].first_pool().purchase;
+    assert_eq!(
+        (purchase.term_years, purchase.reserved_discount_pct),
+        (3, 37.0)
+    );
+    // No published price for the other term on AWS: the term is not searched there.
+    let aws = solo(Profile::Sagemaker, "p5.48xlarge", "us-east-1");
+    assert!(levers(&aws, load)
+        .iter()
+        .all(|(s, _)| *s != Setting::Term(0)));
+}

@@ -244,10 +244,10 @@ impl StorageProduct {
                 name: "Azure Files Premium (SSD)",
                 minimum_gib: 100.0,
                 usd_per_gib_month: 0.16,
-                gb_per_s_per_tib: 102.4 * GB_PER_S_PER_MIB_PER_S,
+                gb_per_s_per_tib: 61.44 * GB_PER_S_PER_MIB_PER_S,
                 per_tib_is_1024: true,
                 flat_gb_per_s: 0.0,
-                source: "assumption: provisioned v1 at $0.16/GiB-month in East US, and reads of 0.1 MiB/s per provisioned GiB (its 100 MiB/s base not counted), both from memory: no Azure Files price page was read; provisioned v1 sets throughput by capacity (learn.microsoft.com/azure/storage/files/understanding-billing, read 2026-12-07); 100 GiB minimum",
+                source: "assumption: provisioned v1 at $0.16/GiB-month in East US, and reads (egress) of 0.06 MiB/s per provisioned GiB, 61.44 MiB/s per TiB (its base not counted), both from memory: no Azure Files price page was read; provisioned v1 sets throughput by capacity (learn.microsoft.com/azure/storage/files/understanding-billing, read 2026-12-07); 100 GiB minimum",
                 ..base
             },
         }

@@ -63,7 +63,7 @@ pub struct Scenario {
     pub reference_gpu: String,
     /// The workload.
     pub job_classes: Vec<JobClass>,
-    /// The platforms compared, 1 to 4, with unique names.
+    /// The platforms compared, 1 to 6, with unique names.
     pub platforms: Vec<Platform>,
     /// Negotiated discounts on list prices, per cloud.
     pub discounts: Discounts,

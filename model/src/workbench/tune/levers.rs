@@ -12,6 +12,9 @@
 //!   typed is not replaced);
 //! - the reserved base, in whole nodes from none to the as-typed peak (a static cluster: from
 //!   one node to its node limit), refined to the node;
+//! - the commitment's term, 1 or 3 years, where the cloud publishes the price of both for the
+//!   pool's instance type (`Commitments::rates`: Azure's ND H100 v5 and ND H200 v5
+//!   reservations), the reserved discount following the term's published price;
 //! - `max_nodes`, from half to twice the as-typed limit (never below the reservation or a job's
 //!   nodes);
 //! - the warm-pool window, 0 or 30 s to 2 h, on a log scale (not for a static cluster).
@@ -25,8 +28,9 @@
 //! most replicas); and the autoscaler's target utilisation, 0.3 to 0.95 on a log scale. Of more
 //! than four services, one target for all of them (a search per service would take minutes).
 //!
-//! Not searched: the commitment's term, since the catalog has no per-GPU rate for the other
-//! term (AWS does not publish one; the reserved discount a scenario holds is for its term).
+//! Not searched: the commitment's term elsewhere, since no price is at hand for the other term
+//! (the reserved discount a scenario holds is for its term); a platform's fee (AKS's Free or
+//! Standard tier is a choice of support, not of cost alone).
 
 use crate::model::catalog::{self, InstanceType};
 use crate::model::gpus;
@@ -42,6 +46,8 @@ pub enum Setting {
     InstanceType(usize),
     /// Pool `0`'s reserved nodes.
     ReservedNodes(usize),
+    /// Pool `0`'s commitment term, years, at its published price.
+    Term(usize),
     /// Pool `0`'s node limit.
     MaxNodes(usize),
     /// Pool `0`'s warm-pool window, seconds.
@@ -104,6 +110,7 @@ impl Setting {
             Setting::Overflow(j) => pool(j, "purchase.overflow"),
             Setting::InstanceType(j) => pool(j, "instance_type"),
             Setting::ReservedNodes(j) => pool(j, "purchase.reserved_share"),
+            Setting::Term(j) => pool(j, "purchase.term_years"),
             Setting::MaxNodes(j) => pool(j, "max_nodes"),
             Setting::WarmPool(j) => pool(j, "warm_pool_window_s"),
             Setting::Checkpoint(c, name) => {
@@ -149,9 +156,11 @@ impl Setting {
                     || pin.starts_with("services.")
                     || pin.starts_with(&format!("platforms.{platform}.service_settings."))
             }
-            Setting::ReservedNodes(j) => ["purchase.reserved_discount_pct", "purchase.term_years"]
-                .iter()
-                .any(|f| pin == format!("platforms.{platform}.node_pools.{j}.{f}")),
+            Setting::ReservedNodes(j) | Setting::Term(j) => {
+                ["purchase.reserved_discount_pct", "purchase.term_years"]
+                    .iter()
+                    .any(|f| pin == format!("platforms.{platform}.node_pools.{j}.{f}"))
+            }
             Setting::Checkpoint(c, _) => {
                 pin == format!("job_classes.{c}.checkpoint_interval_min")
                     || pin == format!("job_classes.{c}")
@@ -177,6 +186,17 @@ impl Setting {
             }
             Setting::ReservedNodes(j) => {
                 Choice::Number(f64::from(pool(j).reserved_nodes(solo.reference_gpus)))
+            }
+            // The term as typed where its discount is the published one; else no term the
+            // search tries (0), so both terms at their published prices race the as-typed.
+            Setting::Term(j) => {
+                let purchase = &pool(j).purchase;
+                let published = published_discount(platform.cloud, pool(j), purchase.term_years);
+                Choice::Number(if published == Some(purchase.reserved_discount_pct) {
+                    f64::from(purchase.term_years)
+                } else {
+                    0.0
+                })
             }
             Setting::MaxNodes(j) => Choice::Number(f64::from(pool(j).max_nodes)),
             Setting::WarmPool(j) => Choice::Number(pool(j).warm_pool_window_s),
@@ -221,11 +241,23 @@ impl Setting {
                 };
             }
             (Setting::InstanceType(j), Choice::Row(row)) => {
+                let cloud = s.platforms[0].cloud;
                 let old = s.platforms[0].node_pools[*j].clone();
                 if !set_pool_instance(&mut s, 0, *j, row) {
                     return None;
                 }
-                keep_choices(&old, &mut s.platforms[0].node_pools[*j]);
+                let fresh = &mut s.platforms[0].node_pools[*j];
+                let fresh_discount = fresh.purchase.reserved_discount_pct;
+                keep_choices(&old, fresh);
+                // A discount published for the old instance type is not the new one's: the
+                // new one's published price for the term where there is one, else its default.
+                if published_discount(cloud, &old, old.purchase.term_years)
+                    == Some(old.purchase.reserved_discount_pct)
+                {
+                    fresh.purchase.reserved_discount_pct =
+                        published_discount(cloud, fresh, fresh.purchase.term_years)
+                            .unwrap_or(fresh_discount);
+                }
             }
             (Setting::ReservedNodes(j), Choice::Number(nodes)) => {
                 let pool = &mut s.platforms[0].node_pools[*j];
@@ -234,6 +266,13 @@ impl Setting {
                 if pool.purchase.overflow == Overflow::None {
                     pool.max_nodes = pool.max_nodes.max(nodes as u32);
                 }
+            }
+            (Setting::Term(j), Choice::Number(years)) => {
+                let cloud = s.platforms[0].cloud;
+                let pool = &mut s.platforms[0].node_pools[*j];
+                pool.purchase.reserved_discount_pct =
+                    published_discount(cloud, pool, years as u32)?;
+                pool.purchase.term_years = years as u32;
             }
             (Setting::MaxNodes(j), Choice::Number(nodes)) => {
                 s.platforms[0].node_pools[*j].max_nodes = nodes as u32;
@@ -274,6 +313,26 @@ impl Setting {
         }
         s.validate().ok().map(|()| s)
     }
+}
+
+/// The discount `cloud` publishes for `pool`'s commitment over `term_years` on its instance
+/// type (the rate's region: the catalog row at the pool's on-demand price), %, to the
+/// hundredth as a price page shows it.
+fn published_discount(
+    cloud: crate::model::scenario::Cloud,
+    pool: &NodePool,
+    term_years: u32,
+) -> Option<f64> {
+    let commitments = &cloud.facts().commitments;
+    let rate = commitments.rates.iter().find(|r| {
+        r.instance.0 == pool.instance_type
+            && r.kind == pool.purchase.commitment
+            && r.term_years == term_years
+            && catalog::find(r.instance.0, r.instance.1).is_some_and(|row| {
+                row.on_demand_usd_per_node_hour == Some(pool.on_demand_usd_per_node_hour)
+            })
+    })?;
+    Some((rate.discount_pct()? * 100.0).round() / 100.0)
 }
 
 /// What a pool keeps when it moves to another instance type: what it buys and how, its
@@ -335,6 +394,19 @@ pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
                     lo: reserved_lo,
                     hi: reserved_hi,
                 }),
+            ));
+        }
+        let terms = crate::model::scenario::commitment::TERMS_YEARS;
+        // Only where something is reserved (the reservation's lever, in an earlier pass, may
+        // add some: the levers are built again each pass).
+        if pool.reserved_nodes(solo.reference_gpus) > 0
+            && terms
+                .iter()
+                .all(|&t| published_discount(platform.cloud, pool, t).is_some())
+        {
+            out.push((
+                Setting::Term(j),
+                Values::Choices(terms.map(|t| Choice::Number(f64::from(t))).to_vec()),
             ));
         }
         if !static_cluster {

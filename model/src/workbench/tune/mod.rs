@@ -634,7 +634,8 @@ fn platform_report(
     for (j, pool) in platform.node_pools.iter().enumerate() {
         let reserved = pool.reserved_nodes(s.reference_gpus);
         let path = format!("platforms.{p}.node_pools.{j}.purchase.reserved_share");
-        if reserved > 0 && changes.contains_key(&path) {
+        let term = format!("platforms.{p}.node_pools.{j}.purchase.term_years");
+        if reserved > 0 && (changes.contains_key(&path) || changes.contains_key(&term)) {
             notes.push(format!(
                 "{} reserved node{} of {}: a {}-year commitment at {} % off, which assumes the \
                  simulated load lasts the whole term.",

@@ -243,7 +243,7 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         set: |p, on| p.compact_placement = on,
     })
     .doc("A multi-node job's nodes are placed close together (EC2 cluster placement group, GKE compact placement, one Azure scale set); without it the curve's overhead is 3.24 times as large. Only the interconnect curve uses it.")
-    .source("seed 001: the same 64-GPU job on eight EFA nodes, 92 % placed together (SageMaker) against 78 % scattered (EKS); new SageMaker and ParallelCluster platforms place nodes together"),
+    .source("seed 001: the same 64-GPU job on eight EFA nodes, 92 % placed together (SageMaker) against 78 % scattered (EKS); new SageMaker, Azure Machine Learning, Azure Batch, ParallelCluster and CycleCloud Slurm platforms place nodes together (each profile's file says why)"),
     num!(Platform; "egress_usd_per_gb", "Egress price", "$/GB", (0.0, 10.0),
         |p| p.egress_usd_per_gb, |p, v| p.egress_usd_per_gb = v)
         .slider(0.0, 0.25, 0.005)
