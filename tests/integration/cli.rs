@@ -151,6 +151,27 @@ fn schema_describes_the_scenario_and_scenario_prints_a_template() {
     let schema: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(schema["title"], "Scenario");
     assert!(schema["properties"]["platforms"].is_object());
+    // Every cloud and every profile by its document name: Azure and its four among them.
+    let defs = &schema["$defs"];
+    let clouds = defs["Cloud"].to_string();
+    let profiles = defs["ProfileName"]["anyOf"][0]["enum"].clone();
+    for cloud in gpucost::model::cloud::Cloud::ALL {
+        assert!(clouds.contains(&format!("\"{}\"", cloud.id())), "{clouds}");
+    }
+    let ids: Vec<&str> = gpucost::model::platforms::Profile::ALL
+        .iter()
+        .map(|p| p.id())
+        .collect();
+    assert_eq!(profiles, serde_json::json!(ids));
+    for id in [
+        "azure",
+        "aks",
+        "azure_ml",
+        "azure_batch",
+        "cyclecloud_slurm",
+    ] {
+        assert!(schema.to_string().contains(&format!("\"{id}\"")), "{id}");
+    }
     let o = gpucost(&["scenario", "--preset", "six-small-jobs"]);
     assert!(o.status.success());
     let s = gpucost::model::scenario::Scenario::from_json(&stdout(&o)).unwrap();

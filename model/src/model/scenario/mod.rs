@@ -709,7 +709,6 @@ pub struct Platform {
     /// Unique name, shown in the UI and used as the key in the CLI output.
     pub name: String,
     /// The profile its defaults came from (see `platforms`), e.g. `eks`.
-    #[cfg_attr(not(target_arch = "wasm32"), schemars(with = "String"))]
     pub profile: ProfileName,
     /// Cloud (selects the negotiated discount).
     pub cloud: Cloud,

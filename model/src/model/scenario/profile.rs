@@ -165,6 +165,36 @@ impl ProfileName {
     }
 }
 
+/// In the schema: one of the calculator's profiles, listed with their cloud, or any other
+/// name (a profile of the user's own, whose settings are all in the document).
+#[cfg(not(target_arch = "wasm32"))]
+impl schemars::JsonSchema for ProfileName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProfileName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let known: Vec<&str> = Profile::ALL.iter().map(|p| p.id()).collect();
+        let listed: Vec<String> = Profile::ALL
+            .iter()
+            .map(|p| {
+                let cloud = p.cloud().map_or("any cloud", |c| c.name());
+                format!("`{}` ({}, {cloud})", p.id(), p.label())
+            })
+            .collect();
+        schemars::json_schema!({
+            "description": format!(
+                "The profile its defaults came from: {}; or a name of the user's own.",
+                listed.join(", ")
+            ),
+            "anyOf": [
+                { "type": "string", "enum": known },
+                { "type": "string" }
+            ]
+        })
+    }
+}
+
 impl From<String> for ProfileName {
     fn from(name: String) -> ProfileName {
         Profile::from_id(&name).map_or(ProfileName::Custom(name), ProfileName::Known)
