@@ -9,7 +9,7 @@ import { cli, cliEval, metric, openCalculator, openPreset, runId, settledHash, t
 const PRESET = 'case-datastax-inference';
 
 test(`${PRESET}: the cards split the TCO into cloud bill and people, and the verdict says people decide it`, async () => {
-  const report = cliEval(PRESET);
+  const report = cliEval(PRESET, { flips: true });
   const app = await openPreset(PRESET);
   try {
     const { page } = app;
@@ -87,7 +87,7 @@ test('agent-traffic-spike: a service is judged per million requests within its S
 });
 
 test('batch-vs-eks-spot: the unit names the reference GPU on the cards and in the verdict', async () => {
-  const report = cliEval('batch-vs-eks-spot');
+  const report = cliEval('batch-vs-eks-spot', { flips: true });
   assert.match(report.verdict, /^EKS spot costs least per useful A100-hour: /);
   const app = await openPreset('batch-vs-eks-spot');
   try {

@@ -24,26 +24,49 @@ import { startSession } from './webdriver.mjs';
 
 const engines = (process.env.ENGINES ?? 'firefox,webkit').split(',').filter(Boolean);
 const SHOTS = process.env.SHOTS;
-/** The page at its current link in a 390 px iframe, once its run is done: how far it scrolls
- * sideways, the first elements wider than it, and its window error events. */
-const NARROW = `
-        const f = document.createElement('iframe');
-        f.style.cssText = 'width:390px;height:800px;border:0';
-        f.src = location.href;
-        document.body.prepend(f);
-        await new Promise((ok) => { f.onload = ok; });
-        for (let i = 0; i < 600; i += 1) {
-          const r = f.contentDocument.querySelector('section.results');
-          if (r && r.dataset.state === 'done' && Number(r.dataset.run) > 0) break;
-          await new Promise((ok) => setTimeout(ok, 200));
-        }
-        const d = f.contentDocument.documentElement;
-        const wide = [...d.querySelectorAll('*')]
-          .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 1)
-          .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
-        const errors = f.contentWindow.__errorEvents ?? null;
-        f.remove();
-        return { overflow: d.scrollWidth - d.clientWidth, wide, errors };`;
+/** Puts the page at its current link in a 390 px iframe (the first iframe of the page). */
+const OPEN_FRAME = `
+  const f = document.createElement('iframe');
+  f.style.cssText = 'width:390px;height:800px;border:0';
+  f.src = location.href;
+  document.body.prepend(f);`;
+/** Once the frame's run is done: how far it scrolls sideways, the first elements wider than
+ * it, and its window error events; the frame is removed. Null while the run goes on. */
+const NARROW_READ = `
+  const f = document.querySelector('iframe');
+  const r = f?.contentDocument?.querySelector('section.results');
+  if (!r || r.dataset.state !== 'done' || !(Number(r.dataset.run) > 0)) return null;
+  const d = f.contentDocument.documentElement;
+  const wide = [...d.querySelectorAll('*')]
+    .filter((e) => e.getBoundingClientRect().right > d.clientWidth + 1)
+    .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className);
+  const errors = f.contentWindow.__errorEvents ?? null;
+  f.remove();
+  return { overflow: d.scrollWidth - d.clientWidth, wide, errors };`;
+
+/**
+ * Runs `script` (a synchronous function body) in the page every 250 ms until it returns
+ * something other than null; resolves to that. Each call is short: a WebDriver's script
+ * timeout (30 s) bounds one call, and a slow machine may take minutes for a tune.
+ */
+async function until(s, what, script, args = [], timeoutMs = 300_000) {
+  const start = Date.now();
+  let last = null;
+  for (;;) {
+    const found = await s.run(script, ...args).catch((e) => { last = e; return null; });
+    if (found != null) return found;
+    if (Date.now() - start > timeoutMs) {
+      throw new Error(`${what}: not within ${timeoutMs / 1000} s${last ? ` (${last.message})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The page in a 390 px frame, once its run is done: see NARROW_READ. */
+async function narrowFrame(s, what) {
+  await s.run(OPEN_FRAME);
+  return until(s, `${what} at 390 px`, NARROW_READ);
+}
 
 /**
  * The results section's run number, state and every headline number, by metric and platform.
@@ -82,27 +105,35 @@ function sameAsCli(shown, report, what) {
   }
 }
 
-/** Clicks "Tune each platform" in `doc` (the page, or its 390 px frame) and waits for the
- * report; resolves to each platform's as-typed and tuned means, as their text. */
-const TUNE = `
+/** In the page (argument false) or its 390 px frame (true): once its run is done, clicks
+ * "Tune each platform" and returns true; null before. */
+const TUNE_START = `
+  const doc = arguments[0] ? document.querySelector('iframe')?.contentDocument : document;
+  const r = doc?.querySelector('section.results');
+  const start = doc?.querySelector('[data-tune-start]');
+  if (!r || r.dataset.state !== 'done' || !(Number(r.dataset.run) > 0) || !start) return null;
+  start.click();
+  return true;`;
+/** Once the tune has ended (done, or stopped or refused: the test says which): each
+ * platform's as-typed and tuned means as their text, the fair verdict, the page's sideways
+ * scroll and its window error events. Null while it runs. */
+const TUNE_READ = `
   const doc = arguments[0] ? document.querySelector('iframe').contentDocument : document;
-  for (let i = 0; i < 600; i += 1) {
-    const r = doc.querySelector('section.results');
-    if (r && r.dataset.state === 'done' && Number(r.dataset.run) > 0) break;
-    await new Promise((ok) => setTimeout(ok, 200));
-  }
-  doc.querySelector('[data-tune-start]').click();
-  for (let i = 0; i < 600; i += 1) {
-    if (doc.querySelector('.tune-panel')?.dataset.tune === 'done') break;
-    await new Promise((ok) => setTimeout(ok, 200));
-  }
   const panel = doc.querySelector('.tune-panel');
+  if (!panel || panel.dataset.tune === 'running' || panel.dataset.tune === 'idle') return null;
   panel.scrollIntoView();
   const d = doc.documentElement;
   return { state: panel.dataset.tune,
     platforms: [...doc.querySelectorAll('[data-tune-platform]')].map((e) => [e.dataset.tunePlatform, e.dataset.asTyped, e.dataset.tuned]),
     fair: doc.querySelector('[data-tune-fair]')?.textContent ?? '',
-    overflow: d.scrollWidth - d.clientWidth };`;
+    overflow: d.scrollWidth - d.clientWidth,
+    errors: arguments[0] ? document.querySelector('iframe').contentWindow.__errorEvents ?? null : null };`;
+
+/** Tunes the page (or its frame) and resolves to what TUNE_READ reads. */
+async function tune(s, what, inFrame) {
+  await until(s, `${what}: a finished run to tune`, TUNE_START, [inFrame]);
+  return until(s, `${what}: the tune`, TUNE_READ, [inFrame]);
+}
 
 for (const engine of engines) {
   test(`${engine}: the page shows the CLI's numbers, settles after an input, runs in workers and fits 390 px`, async () => {
@@ -124,7 +155,7 @@ for (const engine of engines) {
         sameAsCli(shown, JSON.parse(cli('eval', '--preset', preset)), preset);
       }
       // Six platforms at 390 px: their cards in a row that scrolls, the page not sideways.
-      const six = await s.runAsync(NARROW);
+      const six = await narrowFrame(s, `${engine}: six platforms`);
       assert.equal(six.overflow, 0, `${engine}: six platforms at 390 px scroll sideways: ${JSON.stringify(six.wide)}`);
       assert.deepEqual(six.errors, [], `${engine}: six platforms at 390 px: window error events`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-six-1280.png`), await s.screenshot());
@@ -137,7 +168,7 @@ for (const engine of engines) {
       shown = await settled(s, shown.run);
       sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot', '--set', 'people.fte_cost_usd_per_year=300000')), 'FTE cost 300,000');
       // 390 px: the page in an iframe of that width does not scroll sideways.
-      const narrow = await s.runAsync(NARROW);
+      const narrow = await narrowFrame(s, engine);
       assert.equal(narrow.overflow, 0, `${engine} at 390 px scrolls sideways: ${JSON.stringify(narrow.wide)}`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-1280.png`), await s.screenshot());
       // No window `error` event, in the page or in the narrow frame.
@@ -157,22 +188,15 @@ for (const engine of engines) {
     try {
       await s.size(1280, 900);
       await s.go(url);
-      const wide = await s.runAsync(TUNE, false);
+      const wide = await tune(s, engine, false);
       assert.equal(wide.state, 'done', `${engine}: the tune finished`);
       const expected = JSON.parse(cli('tune', '--preset', 'batch-vs-eks-spot', '--format', 'json'));
       assert.deepEqual(wide.platforms.map(([n, a, t]) => [n, Number(a), Number(t)]),
         expected.platforms.map((p) => [p.name, p.as_typed.mean, p.tuned.mean]));
       assert.equal(wide.fair, `Each platform at its best: ${expected.fair_verdict}`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-tune-1280.png`), await s.screenshot());
-      const narrow = await s.runAsync(`
-        const f = document.createElement('iframe');
-        f.style.cssText = 'width:390px;height:800px;border:0';
-        f.src = location.href;
-        document.body.prepend(f);
-        await new Promise((ok) => { f.onload = ok; });
-        ${TUNE.replace('return {', 'const out = {').replace(/;\s*$/, '')};
-        out.errors = f.contentWindow.__errorEvents ?? null;
-        return out;`, true);
+      await s.run(OPEN_FRAME);
+      const narrow = await tune(s, `${engine} at 390 px`, true);
       assert.equal(narrow.state, 'done', `${engine} at 390 px: the tune finished`);
       assert.equal(narrow.overflow, 0, `${engine}: the tune's report at 390 px scrolls sideways`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-tune-390.png`), await s.screenshot());

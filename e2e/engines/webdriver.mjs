@@ -88,11 +88,6 @@ export async function startSession(engine) {
     go: (url) => call('POST', '/url', { url }),
     /** Runs `script` (a function body) with `args`; resolves to what it returns. */
     run: (script, ...args) => call('POST', '/execute/sync', { script, args }),
-    /** Like `run`, for a body that returns a promise. */
-    runAsync: (script, ...args) => call('POST', '/execute/async', {
-      script: `const done = arguments[arguments.length - 1]; Promise.resolve((async () => { ${script} })(...Array.from(arguments).slice(0, -1))).then(done, (e) => done({ error: String(e) }));`,
-      args,
-    }),
     size: (width, height) => call('POST', '/window/rect', { width, height }),
     screenshot: async () => Buffer.from(await call('GET', '/screenshot'), 'base64'),
     async close() {
