@@ -148,7 +148,7 @@ for (const engine of engines) {
       sameAsCli(shown, JSON.parse(cli('eval', '--preset', 'batch-vs-eks-spot')), 'default');
       assert.match(shown.note, /^Simulated in (a|\d+) background workers?\.$/);
       // Two presets, chosen as a user would.
-      for (const preset of ['six-small-jobs', 'multi-team-cluster', 'h100-three-clouds']) {
+      for (const preset of ['six-small-jobs', 'multi-team-cluster', 'h100-six-clouds']) {
         await s.run(`const el = document.getElementById('preset'); el.value = arguments[0];
           el.dispatchEvent(new Event('change', { bubbles: true }));`, preset);
         shown = await settled(s, shown.run);

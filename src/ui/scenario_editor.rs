@@ -9,7 +9,7 @@ use crate::format::trim_number;
 use crate::model::knobs::KNOBS;
 use crate::model::platforms::Profile;
 use crate::model::scenario::fields;
-use crate::model::scenario::{Overflow, Scenario};
+use crate::model::scenario::{Cloud, Overflow, Scenario};
 use crate::workbench::edit;
 use crate::workbench::presets::presets;
 use leptos::prelude::*;
@@ -127,7 +127,8 @@ fn GlobalSliders(scenario: RwSignal<Scenario>) -> impl IntoView {
         .collect_view()
 }
 
-/// Adds a platform of a chosen profile (up to the limit of four).
+/// Adds a platform of a chosen profile (up to the platform limit), the profiles grouped by
+/// their cloud.
 #[component]
 fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
     let (profile, set_profile) = signal(Profile::Eks.id().to_string());
@@ -145,9 +146,19 @@ fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
         <div class="control inline add">
             <label for="add-platform-profile">"Add a platform"</label>
             <select id="add-platform-profile" on:change=move |ev| set_profile.set(event_target_value(&ev))>
-                {Profile::ALL
-                    .iter()
-                    .map(|p| view! { <option value=p.id() selected=*p == Profile::Eks>{p.label()}</option> })
+                {Cloud::ALL
+                    .into_iter()
+                    .map(Some)
+                    .chain([None])
+                    .map(|cloud| {
+                        let label = cloud.map_or("Any cloud", |c| c.facts().short);
+                        let options = Profile::ALL
+                            .iter()
+                            .filter(|p| p.cloud() == cloud)
+                            .map(|p| view! { <option value=p.id() selected=*p == Profile::Eks>{p.label()}</option> })
+                            .collect_view();
+                        view! { <optgroup label=label>{options}</optgroup> }
+                    })
                     .collect_view()}
             </select>
             <button type="button" disabled=full on:click=add>"Add"</button>
@@ -221,6 +232,14 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
         Some(Overflow::None) => "none",
         _ => "on_demand",
     };
+    // A cloud that sells no spot (Lambda) offers none, and says so.
+    let no_spot = move || platform().is_some_and(|p| p.cloud.facts().no_spot.is_some());
+    let spot_label = move || match platform() {
+        Some(p) if p.cloud.facts().no_spot.is_some() => {
+            format!("Spot ({} sells none)", p.cloud.name())
+        }
+        _ => "Spot".to_string(),
+    };
     let fte = fields::field(fields::PLATFORM_FIELDS, "ops_fte").expect("a platform field");
     let (fte_error, set_fte_error) = signal(None::<String>);
     super::controls::clear_when_changed(
@@ -253,7 +272,7 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
                     on:change=move |ev| set_overflow(event_target_value(&ev))
                 >
                     <option value="on_demand">"On-demand"</option>
-                    <option value="spot">"Spot"</option>
+                    <option value="spot" disabled=no_spot>{spot_label}</option>
                     <option value="none">"None (static cluster)"</option>
                 </select>
             </div>

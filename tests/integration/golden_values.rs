@@ -56,10 +56,37 @@ fn without_lines(text: &str, drop: impl Fn(&str) -> bool) -> String {
     before
 }
 
+/// The clouds' discounts the report's scenario gained after Azure's, the last keys of
+/// `discounts`.
+const AFTER_AZURE: [&str; 3] = ["\"coreweave_pct\"", "\"lambda_pct\"", "\"nebius_pct\""];
+
+/// The report without the GPU clouds' discounts (see [`AFTER_AZURE`]).
+fn report_before_gpu_clouds() -> String {
+    without_lines(&golden::golden_report(), |l| {
+        AFTER_AZURE.iter().any(|key| l.contains(key))
+    })
+}
+
 /// The report without the Azure discount its scenario gained with the cloud (`"azure_pct":
-/// 0.0`, the last key of `discounts`).
+/// 0.0`, the last key of `discounts` then), and without the GPU clouds' after it.
 fn report_before_azure() -> String {
-    without_lines(&golden::golden_report(), |l| l.contains("\"azure_pct\""))
+    without_lines(&report_before_gpu_clouds(), |l| l.contains("\"azure_pct\""))
+}
+
+#[test]
+fn without_the_gpu_clouds_discounts_the_report_is_the_one_before_them() {
+    // The report's scenario gained `discounts.coreweave_pct`, `lambda_pct` and `nebius_pct`
+    // (0): without those lines it is byte for byte the report before them (its fingerprint
+    // then, below), so no number moved.
+    let report = golden::golden_report();
+    for key in AFTER_AZURE {
+        assert_eq!(report.matches(&format!("{key}: 0.0")).count(), 1, "{key}");
+    }
+    let before = report_before_gpu_clouds();
+    assert_eq!(
+        (before.len(), golden::fnv1a(before.as_bytes())),
+        (25_477, 1_964_120_455_361_221_502)
+    );
 }
 
 #[test]

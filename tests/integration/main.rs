@@ -16,6 +16,7 @@ mod determinism;
 mod egress;
 mod fractional_jobs;
 mod golden_values;
+mod gpu_clouds;
 mod gpu_sharing;
 mod hand_cases;
 mod history;

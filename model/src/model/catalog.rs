@@ -13,14 +13,16 @@ use std::sync::OnceLock;
 pub const AS_OF: &str = "AWS 2026-H2 (SkyPilot catalog v9, after the mid-2025 P4/P5 price cut), \
                          GCP 2026-07-30 (Cloud Billing Catalog), Azure 2024-H2 (SkyPilot \
                          catalog v6) with ND H100 v5 and ND H200 v5 from the Retail Prices API \
-                         as read in 2026 (each row names its source)";
+                         as read in 2026, CoreWeave 2026-10-10 (copies of its pricing page), \
+                         Lambda 2026-09 (SkyPilot catalog v9 and its pricing page), Nebius \
+                         2026-10-01 (its list from that date) (each row names its source)";
 
 const DATA: &str = include_str!("../../../data/catalog.csv");
 
 /// One instance type in one region.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceType {
-    /// The cloud (`aws`, `gcp` or `azure` in the data file).
+    /// The cloud (its id in the data file: `aws`, `gcp`, `azure`, `coreweave`, …).
     pub cloud: Cloud,
     /// Instance type name, e.g. `p4d.24xlarge`.
     pub name: String,
@@ -124,13 +126,29 @@ mod tests {
     #[test]
     fn compiled_catalog_parses_with_every_cloud() {
         let rows = parse(DATA).unwrap();
-        assert_eq!(rows.len(), 155);
+        assert_eq!(rows.len(), 176);
         // ND H100 v5, ND H200 v5, ND MI300X v5, three NC A100 v4, two NC H100 v5, two NVads
         // A10 v5 and four NCasT4 v3 sizes.
         assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Azure).count(), 14);
         assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Aws).count(), 83);
         // 54 Compute Engine rows, 3 TPU v5e nodes and Cloud Run's one-L4 instance.
         assert_eq!(rows.iter().filter(|r| r.cloud == Cloud::Gcp).count(), 58);
+        // Five CoreWeave nodes; six Lambda instances and three 1-Click Cluster sizes; five
+        // Nebius H100, H200 and B200 shapes and two L40S.
+        let of = |cloud| rows.iter().filter(|r| r.cloud == cloud).count();
+        assert_eq!(
+            (of(Cloud::Coreweave), of(Cloud::Lambda), of(Cloud::Nebius)),
+            (5, 9, 7)
+        );
+        // A region belongs to one cloud: the regions model keys data by its name alone.
+        for row in &rows {
+            assert!(
+                rows.iter()
+                    .all(|r| r.region != row.region || r.cloud == row.cloud),
+                "{} is a region of two clouds",
+                row.region
+            );
+        }
         let run = rows.iter().find(|r| r.name == "cloud-run-l4").unwrap();
         assert_eq!(
             (run.on_demand_usd_per_node_hour, run.spot_usd_per_node_hour),

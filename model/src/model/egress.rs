@@ -7,6 +7,9 @@
 //! (`model/src/model/cloud/`).
 //!
 //! The free allowance is the month's first gigabytes, at no charge, inside the first tier.
+//!
+//! A cloud that charges no egress (CoreWeave, Lambda, Nebius) has one band at $0: its
+//! platforms pay nothing unless a price is typed, which then applies per GB.
 
 use super::cloud::Cloud;
 use serde::{Deserialize, Serialize};
@@ -26,6 +29,12 @@ pub enum EgressTiers {
     GcpPremium,
     /// Azure internet egress tiers (Microsoft's premium global network), per GB.
     AzureInternet,
+    /// CoreWeave: no egress charge.
+    CoreweaveFree,
+    /// Lambda: no egress charge.
+    LambdaFree,
+    /// Nebius: no egress charge for VMs.
+    NebiusFree,
 }
 
 /// Bytes in the model's GB.
@@ -64,6 +73,11 @@ impl EgressTiers {
         let volume = gb.max(0.0) * GB / unit;
         let free = free_gb.max(0.0) * GB / unit;
         let first = tiers[0].1;
+        if first == 0.0 {
+            // A cloud that charges no egress: its one band is free, and a price typed for it
+            // (the egress slider) applies flat beyond the free allowance.
+            return (gb - free_gb).max(0.0) * first_tier_usd;
+        }
         let mut usd = 0.0;
         let mut low = 0.0;
         for &(high, price) in tiers {
@@ -98,6 +112,15 @@ mod tests {
         );
         // Flat: one price beyond the free allowance.
         assert_eq!(EgressTiers::Flat.monthly_usd(1_100.0, 0.09, 100.0), 90.0);
+        // A cloud with no egress charge: nothing at its price, a typed price per GB.
+        for free in [
+            EgressTiers::CoreweaveFree,
+            EgressTiers::LambdaFree,
+            EgressTiers::NebiusFree,
+        ] {
+            assert_eq!(free.monthly_usd(60_000.0, 0.0, 0.0), 0.0);
+            assert!((free.monthly_usd(1_000.0, 0.05, 0.0) - 50.0).abs() < 1e-9);
+        }
     }
 
     #[test]

@@ -119,6 +119,23 @@ pub const GPUS: &[Gpu] = &[
                  H100's, plus its memory)",
     },
     Gpu {
+        model: "B200",
+        memory_gb: 180.0,
+        relative_throughput_vs_a100: 4.0,
+        half_dense_tflops: 2_250.0,
+        half: Half::Bf16,
+        fp8_dense_tflops: Some(4_500.0),
+        fp32_tflops: 80.0,
+        memory_gb_per_s: 8_000.0,
+        family_dependent: false,
+        source: "NVIDIA HGX B200 at 1,000 W, as tabled from NVIDIA's Blackwell datasheet by \
+                 glennklockwood.com (B200, read 2026-12-07): BF16 2,250 TFLOPS dense, FP8 \
+                 4,500, FP32 80; HBM3e 8 TB/s, 180 GB usable per GPU in HGX B200 nodes (Lambda \
+                 and CoreWeave list 180 GB); throughput 4 × an A100, twice the H100's here: \
+                 assumption from NVIDIA's MLPerf Training v4.1 claim of up to 2.2 × an H100 per \
+                 GPU (GPT-3 175B pre-training, November 2024; not read here)",
+    },
+    Gpu {
         model: "A100-80GB-PCIe",
         memory_gb: 80.0,
         relative_throughput_vs_a100: 0.93,
@@ -372,16 +389,16 @@ mod tests {
     fn a_model_the_table_lacks_has_no_throughput() {
         assert_eq!(relative_throughput("H100", "A100"), Some(2.0));
         assert_eq!(relative_throughput("L4", "H100"), Some(0.15));
-        assert_eq!(relative_throughput("B200", "A100"), None);
+        assert_eq!(relative_throughput("B300", "A100"), None);
         assert_eq!(relative_throughput("A100", "MI355X"), None);
         // A reference GPU the table lacks is refused by name, never taken for an A100.
         let s = crate::model::scenario::Scenario {
-            reference_gpu: "B200".into(),
+            reference_gpu: "B300".into(),
             ..Default::default()
         };
         let err = s.validate().unwrap_err().to_string();
         assert!(
-            err.starts_with("reference_gpu: \"B200\" is not in the GPU table (A100, A100-80GB,"),
+            err.starts_with("reference_gpu: \"B300\" is not in the GPU table (A100, A100-80GB,"),
             "{err}"
         );
     }

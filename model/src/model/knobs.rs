@@ -147,7 +147,8 @@ const fn discount_knob<const C: usize>() -> Knob {
         get: |s| s.discounts.pct(Cloud::ALL[C]),
         set: |s, v| s.discounts.set_pct(Cloud::ALL[C], v),
         scale: None,
-        when: always,
+        // Its slider only where a platform runs on that cloud.
+        when: |s| s.platforms.iter().any(|p| p.cloud == Cloud::ALL[C]),
     }
 }
 
@@ -589,6 +590,9 @@ pub static KNOBS: &[Knob] = &[
     discount_knob::<0>(),
     discount_knob::<1>(),
     discount_knob::<2>(),
+    discount_knob::<3>(),
+    discount_knob::<4>(),
+    discount_knob::<5>(),
     Knob {
         id: "traffic",
         label: "Traffic",

@@ -44,7 +44,8 @@ pub enum Interconnect {
     GpudirectTcpx,
     /// Plain TCP over the VPC network: NVLink within a node only.
     Tcp,
-    /// InfiniBand NDR, 400 Gb/s per GPU (Azure ND H100 v5, ND H200 v5, ND MI300X v5).
+    /// InfiniBand NDR, 400 Gb/s per GPU (Azure ND H100 v5, ND H200 v5, ND MI300X v5;
+    /// CoreWeave, Lambda 1-Click Clusters, Nebius GPU clusters).
     #[serde(rename = "infiniband")]
     InfiniBand,
 }
@@ -114,8 +115,12 @@ impl Interconnect {
     /// instance specifications); GPUDirect-TCPX on a3-highgpu-8g and TCPXO on a3-megagpu-8g
     /// (Google Cloud, "Run NCCL on custom GKE clusters that use A3 Mega or A3 High", read
     /// 2026-12-04); InfiniBand on Azure's ND96isr sizes (azure-compute-docs ndh100v5-series,
-    /// 2024-08-01: a dedicated 400 Gb/s Quantum-2 InfiniBand link per GPU); plain TCP
-    /// elsewhere.
+    /// 2024-08-01: a dedicated 400 Gb/s Quantum-2 InfiniBand link per GPU); InfiniBand on
+    /// CoreWeave's HGX nodes (Quantum-2, non-blocking fat tree with SHARP: docs.coreweave.com,
+    /// HPC interconnect, read 2026-12-07), Lambda's 1-Click Clusters (Quantum-2, 400 Gb/s per
+    /// GPU: docs.lambda.ai, 1-Click Clusters) and Nebius's 8-GPU H100, H200 and B200 VMs in a
+    /// GPU cluster (Quantum-2, 3.2 Tbit/s per host: nebius.com, read 2026-12-07); plain TCP
+    /// elsewhere, Lambda's on-demand instances included (no InfiniBand documented).
     pub fn of_instance(name: &str) -> Interconnect {
         const EFA: &[&str] = &[
             "p3dn.24xlarge",
@@ -128,6 +133,9 @@ impl Interconnect {
         ];
         match name {
             _ if name.starts_with("Standard_ND96isr_") => Interconnect::InfiniBand,
+            "gd-8xh100ib-i128" | "gd-8xh200ib-i128" | "b200-8x" => Interconnect::InfiniBand,
+            _ if name.starts_with("1cc_") => Interconnect::InfiniBand,
+            _ if name.starts_with("gpu-") && name.contains("_8gpu-") => Interconnect::InfiniBand,
             "a3-highgpu-8g" => Interconnect::GpudirectTcpx,
             "a3-megagpu-8g" => Interconnect::GpudirectTcpxo,
             _ if EFA.contains(&name) => Interconnect::Efa,

@@ -76,6 +76,12 @@ pub enum StorageProduct {
     AmlfsPremium500,
     /// Azure Files Premium (SSD, provisioned).
     AzureFilesPremium,
+    /// CoreWeave Distributed File Storage.
+    CoreweaveDfs,
+    /// Lambda's persistent filesystem.
+    LambdaFilesystem,
+    /// Nebius Shared Filesystem.
+    NebiusSharedFs,
 }
 
 /// How a product bills and what throughput its capacity buys. Capacities are in GiB, as
@@ -107,7 +113,7 @@ pub struct ProductTerms {
 
 impl StorageProduct {
     /// Every product, in the page's order.
-    pub const ALL: [StorageProduct; 18] = [
+    pub const ALL: [StorageProduct; 21] = [
         StorageProduct::None,
         StorageProduct::ObjectStore,
         StorageProduct::FsxLustreScratch2,
@@ -126,6 +132,9 @@ impl StorageProduct {
         StorageProduct::AmlfsPremium250,
         StorageProduct::AmlfsPremium500,
         StorageProduct::AzureFilesPremium,
+        StorageProduct::CoreweaveDfs,
+        StorageProduct::LambdaFilesystem,
+        StorageProduct::NebiusSharedFs,
     ];
 
     /// How it bills and what it gives.
@@ -248,6 +257,28 @@ impl StorageProduct {
                 per_tib_is_1024: true,
                 flat_gb_per_s: 0.0,
                 source: "assumption: provisioned v1 at $0.16/GiB-month in East US, and reads (egress) of 0.06 MiB/s per provisioned GiB, 61.44 MiB/s per TiB (its base not counted), both from memory: no Azure Files price page was read; provisioned v1 sets throughput by capacity (learn.microsoft.com/azure/storage/files/understanding-billing, read 2026-12-07); 100 GiB minimum",
+                ..base
+            },
+            P::CoreweaveDfs => ProductTerms {
+                key: "coreweave_dfs",
+                name: "CoreWeave Distributed File Storage",
+                usd_per_gib_month: 0.07,
+                source: "$0.07 a GB-month, its GB 2^30 bytes, on the capacity used (CoreWeave Storage Pricing docs and pricing page, 2026-10-10 copy); \"one GiB/s per GPU can be sustained when scaling up to hundreds of NVIDIA GPUs\" (CoreWeave's storage benchmark post, about 2025): no aggregate limit here, each node at its own read limit",
+                ..base
+            },
+            P::LambdaFilesystem => ProductTerms {
+                key: "lambda_filesystem",
+                name: "Lambda persistent filesystem",
+                usd_per_gib_month: 0.20,
+                source: "$0.20 per GiB-month of used capacity, billed hourly, no minimum (docs.lambda.ai, billing, read 2026-12-07); throughput: not published, so no aggregate limit here, each node at its own read limit (an assumption: Lambda's docs advise copying hot data to local NVMe)",
+                ..base
+            },
+            P::NebiusSharedFs => ProductTerms {
+                key: "nebius_shared_fs",
+                name: "Nebius Shared Filesystem, up to 100 GB/s",
+                usd_per_gib_month: 0.08,
+                flat_gb_per_s: 100.0,
+                source: "$0.08 per GiB-month (nebius.com/prices as transcribed 2026-10-07 in api-evangelist/nebius at 37bdedf); \"up to 100 GBps … aggregated reads\" (Nebius's product page, a marketing figure: taken as the file system's limit whatever its size; no per-TiB figure was found)",
                 ..base
             },
         }

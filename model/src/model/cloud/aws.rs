@@ -105,4 +105,5 @@ pub const AWS: CloudFacts = CloudFacts {
         rates: &[],
     },
     new_platform_instance: ("p4d.24xlarge", "us-east-1"),
+    no_spot: None,
 };

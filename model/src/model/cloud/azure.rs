@@ -126,6 +126,7 @@ pub const AZURE: CloudFacts = CloudFacts {
         ],
     },
     new_platform_instance: ("Standard_ND96isr_H100_v5", "eastus"),
+    no_spot: None,
 };
 
 /// A reservation's price for the whole term, per VM, as the Azure Retail Prices API gives it

@@ -104,4 +104,5 @@ pub const GCP: CloudFacts = CloudFacts {
         rates: &[],
     },
     new_platform_instance: ("a2-highgpu-8g", "us-central1"),
+    no_spot: None,
 };

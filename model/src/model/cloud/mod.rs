@@ -9,7 +9,10 @@
 
 mod aws;
 mod azure;
+mod coreweave;
 mod gcp;
+mod lambda;
+mod nebius;
 
 use super::egress::EgressTiers;
 use super::scenario::commitment::{Commitment, Payment};
@@ -50,6 +53,12 @@ clouds! {
     Gcp => gcp::GCP,
     /// Microsoft Azure.
     Azure => azure::AZURE,
+    /// CoreWeave.
+    Coreweave => coreweave::COREWEAVE,
+    /// Lambda.
+    Lambda => lambda::LAMBDA,
+    /// Nebius AI Cloud.
+    Nebius => nebius::NEBIUS,
 }
 
 /// A figure and where it comes from.
@@ -239,6 +248,8 @@ pub struct CloudFacts {
     pub commitments: Commitments,
     /// The instance and region a new platform starts on (the catalog's row).
     pub new_platform_instance: (&'static str, &'static str),
+    /// Why a pool cannot buy spot here, where the cloud sells none (`None`: it does).
+    pub no_spot: Option<&'static str>,
 }
 
 impl Cloud {

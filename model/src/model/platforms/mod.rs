@@ -13,10 +13,16 @@ mod aws_batch;
 mod azure_batch;
 mod azure_ml;
 mod cloud_run;
+mod coreweave_cks;
+mod coreweave_sunk;
 mod cyclecloud_slurm;
 mod eks;
 mod gke_autopilot;
 mod gke_standard;
+mod lambda_1cc;
+mod lambda_on_demand;
+mod nebius_mk8s;
+mod nebius_soperator;
 mod parallel_cluster;
 mod reserved_cluster;
 mod sagemaker;
@@ -114,6 +120,12 @@ impl Profile {
             Profile::AzureMl => &azure_ml::AZURE_ML,
             Profile::AzureBatch => &azure_batch::AZURE_BATCH,
             Profile::CycleCloudSlurm => &cyclecloud_slurm::CYCLECLOUD_SLURM,
+            Profile::CoreweaveCks => &coreweave_cks::COREWEAVE_CKS,
+            Profile::CoreweaveSunk => &coreweave_sunk::COREWEAVE_SUNK,
+            Profile::LambdaOnDemand => &lambda_on_demand::LAMBDA_ON_DEMAND,
+            Profile::Lambda1cc => &lambda_1cc::LAMBDA_1CC,
+            Profile::NebiusMk8s => &nebius_mk8s::NEBIUS_MK8S,
+            Profile::NebiusSoperator => &nebius_soperator::NEBIUS_SOPERATOR,
         }
     }
 

@@ -123,7 +123,7 @@ mod tests {
         // Every cloud written, in the order of the clouds (as the struct it replaced wrote).
         assert_eq!(
             serde_json::to_string(&e).unwrap(),
-            r#"{"aws_pct":7.0,"gcp_pct":0.0,"azure_pct":0.0}"#
+            r#"{"aws_pct":7.0,"gcp_pct":0.0,"azure_pct":0.0,"coreweave_pct":0.0,"lambda_pct":0.0,"nebius_pct":0.0}"#
         );
         let back: Discounts = serde_json::from_str(&serde_json::to_string(&e).unwrap()).unwrap();
         assert_eq!(back, e);
@@ -134,7 +134,8 @@ mod tests {
         let err = serde_json::from_str::<Discounts>(r#"{"ibm_pct": 1}"#).unwrap_err();
         assert!(
             err.to_string().starts_with(
-                "unknown field `ibm_pct`, expected one of `aws_pct`, `gcp_pct`, `azure_pct`"
+                "unknown field `ibm_pct`, expected one of `aws_pct`, `gcp_pct`, `azure_pct`, \
+                 `coreweave_pct`, `lambda_pct`, `nebius_pct`"
             ),
             "{err}"
         );

@@ -34,11 +34,23 @@ pub enum Profile {
     AzureBatch,
     /// Slurm on Azure (CycleCloud Workspace for Slurm).
     CycleCloudSlurm,
+    /// CoreWeave Kubernetes Service.
+    CoreweaveCks,
+    /// Slurm on CoreWeave (SUNK, Slurm on Kubernetes).
+    CoreweaveSunk,
+    /// Lambda's on-demand instances, each job on instances of its own.
+    LambdaOnDemand,
+    /// A Lambda 1-Click Cluster: reserved H100 nodes on InfiniBand, with managed Slurm.
+    Lambda1cc,
+    /// Nebius Managed Service for Kubernetes.
+    NebiusMk8s,
+    /// Slurm on Nebius (Managed Soperator).
+    NebiusSoperator,
 }
 
 impl Profile {
     /// Every profile, in display order.
-    pub const ALL: [Profile; 12] = [
+    pub const ALL: [Profile; 18] = [
         Profile::AwsBatch,
         Profile::Sagemaker,
         Profile::Eks,
@@ -51,6 +63,12 @@ impl Profile {
         Profile::AzureMl,
         Profile::AzureBatch,
         Profile::CycleCloudSlurm,
+        Profile::CoreweaveCks,
+        Profile::CoreweaveSunk,
+        Profile::LambdaOnDemand,
+        Profile::Lambda1cc,
+        Profile::NebiusMk8s,
+        Profile::NebiusSoperator,
     ];
 
     /// Identifier used in scenarios (`profile` field).
@@ -68,6 +86,12 @@ impl Profile {
             Profile::AzureMl => "azure_ml",
             Profile::AzureBatch => "azure_batch",
             Profile::CycleCloudSlurm => "cyclecloud_slurm",
+            Profile::CoreweaveCks => "coreweave_cks",
+            Profile::CoreweaveSunk => "coreweave_sunk",
+            Profile::LambdaOnDemand => "lambda_on_demand",
+            Profile::Lambda1cc => "lambda_1cc",
+            Profile::NebiusMk8s => "nebius_mk8s",
+            Profile::NebiusSoperator => "nebius_soperator",
         }
     }
 
@@ -86,6 +110,12 @@ impl Profile {
             Profile::AzureMl => "Azure Machine Learning",
             Profile::AzureBatch => "Azure Batch",
             Profile::CycleCloudSlurm => "Slurm on Azure (CycleCloud)",
+            Profile::CoreweaveCks => "CoreWeave Kubernetes (CKS)",
+            Profile::CoreweaveSunk => "Slurm on CoreWeave (SUNK)",
+            Profile::LambdaOnDemand => "Lambda on-demand instances",
+            Profile::Lambda1cc => "Lambda 1-Click Cluster",
+            Profile::NebiusMk8s => "Nebius Managed Kubernetes",
+            Profile::NebiusSoperator => "Slurm on Nebius (Soperator)",
         }
     }
 
@@ -105,6 +135,9 @@ impl Profile {
             Profile::Aks | Profile::AzureMl | Profile::AzureBatch | Profile::CycleCloudSlurm => {
                 Some(Cloud::Azure)
             }
+            Profile::CoreweaveCks | Profile::CoreweaveSunk => Some(Cloud::Coreweave),
+            Profile::LambdaOnDemand | Profile::Lambda1cc => Some(Cloud::Lambda),
+            Profile::NebiusMk8s | Profile::NebiusSoperator => Some(Cloud::Nebius),
             Profile::ReservedCluster => None,
         }
     }
@@ -115,14 +148,16 @@ impl Profile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheduler {
     /// A managed training service: each job on instances of its own, with no queue to share,
-    /// and endpoints of its own for serving (SageMaker, Azure Machine Learning).
+    /// and endpoints of its own for serving (SageMaker, Azure Machine Learning; Lambda's
+    /// on-demand instances as a launcher such as SkyPilot uses them).
     ManagedJobs,
     /// A batch service's job queues, ordered by priority (AWS Batch, Azure Batch).
     JobQueue,
     /// Kubernetes with a batch scheduler (Kueue, Volcano): cohorts, quotas, preemption, GPU
-    /// sharing, replicas beside training (EKS, GKE, AKS).
+    /// sharing, replicas beside training (EKS, GKE, AKS, CKS, Nebius Managed Kubernetes).
     Kubernetes,
-    /// Slurm: partitions and QOS limits (ParallelCluster, CycleCloud, a reserved cluster).
+    /// Slurm: partitions and QOS limits (ParallelCluster, CycleCloud, SUNK, a 1-Click
+    /// Cluster, Soperator, a reserved cluster).
     Slurm,
     /// Serverless containers: one instance per request stream, scaling to zero (Cloud Run).
     Serverless,

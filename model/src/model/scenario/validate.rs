@@ -544,6 +544,13 @@ impl Scenario {
             let reserved = pool.reserved_nodes(self.reference_gpus);
             self.check_reservation(pool, reserved, &at_pool)?;
             let purchase = &pool.purchase;
+            if let (Overflow::Spot, Some(why)) = (purchase.overflow, platform.cloud.facts().no_spot)
+            {
+                return Err(ScenarioError::Invalid {
+                    field: format!("{at_pool}.purchase.overflow"),
+                    reason: format!("platform \"{}\" cannot run on spot: {why}", platform.name),
+                });
+            }
             super::commitment::check(
                 platform.cloud,
                 purchase.term_years,

@@ -389,7 +389,7 @@ mod tests {
     #[test]
     fn an_unknown_reference_gpu_is_refused_not_stored_as_no_throughput() {
         let mut s = Scenario {
-            reference_gpu: "B200".into(),
+            reference_gpu: "B300".into(),
             ..Scenario::default()
         };
         let before = s.clone();

@@ -1,20 +1,16 @@
 //! The `azure-ml-endpoints-vs-kubernetes` preset: a model API on Azure ML managed online
 //! endpoints vs AKS vs EKS.
 
-use crate::model::catalog;
+use super::shared::added;
 use crate::model::platforms::Profile;
 use crate::model::scenario::{Scenario, Service, ServiceTraffic};
-use crate::workbench::edit::new_platform;
 
 /// A model API with office-hours traffic, served from one A100 80GB per replica: on an Azure
 /// Machine Learning managed online endpoint (instances of its own per replica, scaled by
 /// Azure Monitor rules) and on AKS, both on Standard_NC24ads_A100_v4, and on EKS on a
 /// p4de.24xlarge's A100 80GBs, replicas packed eight to a node. No training.
 pub(super) fn scenario() -> Scenario {
-    let on = |profile: Profile, name: &str, instance: &str, region: &str| {
-        let row = catalog::find(instance, region).expect("a catalog row");
-        new_platform(profile, name, row, "A100")
-    };
+    let on = |profile, name: &str, instance, region| added(profile, name, instance, region, "A100");
     Scenario {
         replications: 100,
         reference_gpus: 8,

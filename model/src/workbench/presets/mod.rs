@@ -34,6 +34,7 @@ mod eks_vs_sagemaker_tco;
 mod fsdp_64_gpu_scaling;
 mod fsx_vs_s3_direct;
 mod h100_capacity_wait;
+mod h100_six_clouds;
 mod h100_three_clouds;
 mod karpenter_vs_autopilot_payback;
 mod many_small_models;
@@ -41,7 +42,9 @@ mod mixed_gpu_pipeline_pools;
 mod multi_team_cluster;
 mod one_cluster_for_both;
 mod pharma_14_stage_pipeline;
+mod reserved_64_gpu_cluster;
 mod reserved_base_spot_overflow;
+mod s3_data_on_gpu_clouds;
 mod shared;
 mod six_small_jobs;
 mod spiky_low_traffic;
@@ -222,6 +225,24 @@ pub fn presets() -> &'static [Preset] {
             version: 1,
             description: "8×H100 training: AWS p5, Azure ND H100 v5 and Google A3, each on its managed service and on its Kubernetes (six platforms)",
             build: h100_three_clouds::scenario,
+        },
+        Preset {
+            name: "h100-six-clouds",
+            version: 1,
+            description: "8×H100 training on AWS p5, Azure ND H100 v5, Google A3, CoreWeave, Lambda and Nebius, each on its Kubernetes (Lambda's on-demand instances: it sells Kubernetes only with its reserved clusters)",
+            build: h100_six_clouds::scenario,
+        },
+        Preset {
+            name: "s3-data-on-gpu-clouds",
+            version: 1,
+            description: "Egress-heavy 8×H100 training whose data stays in S3: EKS beside the bucket vs CoreWeave, Lambda and Nebius, which charge no egress but read 2 TB an attempt that AWS bills as internet egress",
+            build: s3_data_on_gpu_clouds::scenario,
+        },
+        Preset {
+            name: "reserved-64-gpu-cluster",
+            version: 1,
+            description: "A reserved 64-GPU H100 cluster on a GPU cloud (a Lambda 1-Click Cluster, a CoreWeave reservation) vs EKS on p5 on demand",
+            build: reserved_64_gpu_cluster::scenario,
         },
         Preset {
             name: "azure-ml-endpoints-vs-kubernetes",

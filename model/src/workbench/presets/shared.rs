@@ -17,16 +17,32 @@ pub(super) fn on(
     region: &str,
     reference_gpu: &str,
 ) -> Platform {
-    let row = catalog::find(instance, region)
-        .unwrap_or_else(|| panic!("{instance} in {region} is not in the catalog"));
-    profile.platform_on(name, row, reference_gpu)
+    profile.platform_on(name, row(instance, region), reference_gpu)
+}
+
+/// Catalog row `instance` in `region` (a preset names only rows the catalog has: the presets
+/// are tested).
+fn row(instance: &str, region: &str) -> &'static catalog::InstanceType {
+    catalog::find(instance, region)
+        .unwrap_or_else(|| panic!("{instance} in {region} is not in the catalog"))
+}
+
+/// A platform as the page adds one ([`new_platform`](crate::workbench::edit::new_platform):
+/// its cloud's egress tiers, its instance's interconnect and region, nodes failing as Meta's
+/// fleet did) of `profile` named `name` on catalog row `instance` in `region`.
+pub(super) fn added(
+    profile: Profile,
+    name: &str,
+    instance: &str,
+    region: &str,
+    reference_gpu: &str,
+) -> Platform {
+    crate::workbench::edit::new_platform(profile, name, row(instance, region), reference_gpu)
 }
 
 /// A pool of `profile`'s defaults named `name` on catalog row `instance` in `region`.
 pub(super) fn pool(profile: Profile, name: &str, instance: &str, region: &str) -> NodePool {
-    let row = catalog::find(instance, region)
-        .unwrap_or_else(|| panic!("{instance} in {region} is not in the catalog"));
-    profile.pool_on(name, row, "A100")
+    profile.pool_on(name, row(instance, region), "A100")
 }
 
 /// A GKE Standard cluster in us-central1 with pools of 8-GPU A100 nodes ("a100", the

@@ -3,8 +3,8 @@
 //! of the scenario document, which a pin names.
 //!
 //! Per node pool, in this order:
-//! - what runs beyond the reservation: on demand or spot (where the pool has a spot price and
-//!   is not a static cluster);
+//! - what runs beyond the reservation: on demand or spot (where the pool has a spot price, its
+//!   cloud sells spot, and it is not a static cluster);
 //! - its instance type, among the catalog rows of its cloud and region that its profile offers
 //!   and whose GPUs hold the memory the work on the pool asks for, GPUs for GPUs (an
 //!   accelerator whose throughput depends on the model family, Inferentia or a TPU, only for a
@@ -363,7 +363,9 @@ pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
     let mut out = Vec::new();
     for (j, pool) in platform.node_pools.iter().enumerate() {
         let static_cluster = pool.purchase.overflow == Overflow::None;
-        if !static_cluster && pool.spot_usd_per_node_hour > 0.0 {
+        // Spot where the cloud sells it (Lambda does not).
+        let sells_spot = platform.cloud.facts().no_spot.is_none();
+        if !static_cluster && sells_spot && pool.spot_usd_per_node_hour > 0.0 {
             out.push((
                 Setting::Overflow(j),
                 Values::Choices(vec![Choice::Spot(false), Choice::Spot(true)]),

@@ -81,6 +81,12 @@ pub const STORAGE_CHOICES: &[(&str, &str)] = &[
         "Azure Managed Lustre Premium, 500 MB/s per TiB",
     ),
     ("azure_files_premium", "Azure Files Premium (SSD)"),
+    ("coreweave_dfs", "CoreWeave Distributed File Storage"),
+    ("lambda_filesystem", "Lambda persistent filesystem"),
+    (
+        "nebius_shared_fs",
+        "Nebius Shared Filesystem, up to 100 GB/s",
+    ),
 ];
 
 /// The catalog's regions, and none, as choices ([`crate::model::transfer::regions`] gives
@@ -93,6 +99,13 @@ pub const REGION_CHOICES: &[(&str, &str)] = &[
     ("us-east4", "Google Cloud us-east4 (N. Virginia)"),
     ("eastus", "Azure East US (Virginia)"),
     ("eastus2", "Azure East US 2 (Virginia)"),
+    ("US-EAST-04", "CoreWeave US-EAST-04 (Virginia)"),
+    (
+        "us-midwest-1",
+        "Lambda us-midwest-1 (every Lambda region lists the same prices)",
+    ),
+    ("eu-north1", "Nebius eu-north1 (Finland)"),
+    ("me-west1", "Nebius me-west1 (Israel)"),
 ];
 
 /// `region` as one of [`REGION_CHOICES`] ("" for one the catalog lacks, which validation

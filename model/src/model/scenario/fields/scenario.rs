@@ -61,6 +61,9 @@ pub static SCENARIO_FIELDS: &[Field<Scenario>] = &[
     discount_row::<0>(),
     discount_row::<1>(),
     discount_row::<2>(),
+    discount_row::<3>(),
+    discount_row::<4>(),
+    discount_row::<5>(),
     num!(Scenario; "people.fte_cost_usd_per_year", "FTE cost", "$/year", (0.0, 5e6),
         |s| s.people.fte_cost_usd_per_year, |s, v| s.people.fte_cost_usd_per_year = v)
     .slider(0.0, 600_000.0, 5_000.0)
