@@ -86,8 +86,8 @@ fn ten_terabytes_read_from_s3_by_a_gpu_cloud_are_billed_by_aws_and_its_own_egres
 #[test]
 fn a_one_click_cluster_bills_its_reserved_nodes_every_hour_of_its_term() {
     // A 16-GPU 1-Click Cluster: two 8×H100 nodes at $6.16 a GPU-hour, reserved whole. With
-    // no work at all, a 30-day month is 2 × 8 × $6.16 × 720 h = $70,963.20 of idle
-    // reservation, and its managed Slurm's people and storage besides.
+    // no work at all, a month (730 h) is 2 × 8 × $6.16 × 730 h = $71,948.80 of idle
+    // reservation (its managed Slurm's people and storage set to 0 here).
     let mut platform = added(Profile::Lambda1cc);
     assert_eq!(platform.first_pool().on_demand_usd_per_node_hour, 49.28);
     assert_eq!(platform.first_pool().purchase.overflow, Overflow::None);
@@ -104,7 +104,8 @@ fn a_one_click_cluster_bills_its_reserved_nodes_every_hour_of_its_term() {
     let mut mc = MonteCarlo::new(s).unwrap();
     mc.run_to_end();
     let tco = mc.results().platforms[0].monthly_tco_usd().mean;
-    let month = 2.0 * 8.0 * 6.16 * 24.0 * 365.0 / 12.0;
+    let month: f64 = 2.0 * 8.0 * 6.16 * 24.0 * 365.0 / 12.0;
+    assert!((month - 71_948.80).abs() < 1e-6);
     assert!((tco - month).abs() < 1e-6 * month, "{tco} vs {month}");
 }
 
@@ -145,8 +146,12 @@ fn each_new_profile_has_its_cloud_scheduler_and_sourced_defaults() {
         (Profile::LambdaOnDemand, Scheduler::ManagedJobs, 0.0, 0.25),
         (Profile::Lambda1cc, Scheduler::Slurm, 0.0, 0.25),
         (Profile::NebiusMk8s, Scheduler::Kubernetes, 0.0, 0.5),
-        (Profile::NebiusSoperator, Scheduler::Slurm, 1_168.0, 0.25),
+        (Profile::NebiusSoperator, Scheduler::Slurm, 1_189.8, 0.25),
     ];
+    // Soperator's service nodes by hand: 6 nodes × $0.1984 × 730 h + 2,816 GiB × $0.071 +
+    // 1,024 GiB × $0.118.
+    let soperator: f64 = 6.0 * 0.1984 * 730.0 + 2_816.0 * 0.071 + 1_024.0 * 0.118;
+    assert!((soperator - 1_189.8).abs() < 0.05, "{soperator}");
     for (profile, scheduler, tooling, fte) in expect {
         let p = added(profile);
         assert_eq!(profile.facts().scheduler, scheduler, "{profile:?}");

@@ -269,6 +269,13 @@ fn scale_up_readout(s: &Scenario) -> String {
         .join(" · ")
 }
 
+/// Whether `p` pays for egress: not on a cloud's free band (CoreWeave, Lambda, Nebius), which
+/// the egress slider leaves at no charge.
+fn pays_egress(p: &Platform) -> bool {
+    !Cloud::of_egress_tiers(p.egress_tiers)
+        .is_some_and(|c| c.facts().egress_tiers.bands[0].1 == 0.0)
+}
+
 fn first_platform(s: &Scenario, f: fn(&Platform) -> f64) -> f64 {
     s.platforms.first().map(f).unwrap_or(0.0)
 }
@@ -494,14 +501,29 @@ pub static KNOBS: &[Knob] = &[
         label: "Egress price",
         chart_label: "Egress price",
         unit: "$/GB",
-        help: "Internet egress price, set on every platform (AWS $0.09, GCP $0.12 by default).",
+        help: "Internet egress price, set on every platform that pays egress (AWS $0.09, GCP $0.12, Azure $0.087 by default; CoreWeave, Lambda and Nebius charge none and keep none).",
         row: row(Table::Platform, "egress_usd_per_gb"),
         slider_at: slider("egress-price"),
         readout: None,
-        get: |s| first_platform(s, |p| p.egress_usd_per_gb),
-        set: |s, v| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb = v),
-        scale: Some(|s, f| s.platforms.iter_mut().for_each(|p| p.egress_usd_per_gb *= f)),
-        when: has_jobs,
+        get: |s| {
+            s.platforms
+                .iter()
+                .find(|p| pays_egress(p))
+                .map_or(0.0, |p| p.egress_usd_per_gb)
+        },
+        set: |s, v| {
+            s.platforms
+                .iter_mut()
+                .filter(|p| pays_egress(p))
+                .for_each(|p| p.egress_usd_per_gb = v)
+        },
+        scale: Some(|s, f| {
+            s.platforms
+                .iter_mut()
+                .filter(|p| pays_egress(p))
+                .for_each(|p| p.egress_usd_per_gb *= f)
+        }),
+        when: |s| has_jobs(s) && s.platforms.iter().any(pays_egress),
     },
     Knob {
         id: "fte_cost",

@@ -119,7 +119,8 @@ impl Interconnect {
     /// CoreWeave's HGX nodes (Quantum-2, non-blocking fat tree with SHARP: docs.coreweave.com,
     /// HPC interconnect, read 2026-12-07), Lambda's 1-Click Clusters (Quantum-2, 400 Gb/s per
     /// GPU: docs.lambda.ai, 1-Click Clusters) and Nebius's 8-GPU H100, H200 and B200 VMs in a
-    /// GPU cluster (Quantum-2, 3.2 Tbit/s per host: nebius.com, read 2026-12-07); plain TCP
+    /// GPU cluster (Quantum-2, 3.2 Tbit/s per host: a summary of nebius.com's pages of about
+    /// 2026-03); plain TCP
     /// elsewhere, Lambda's on-demand instances included (no InfiniBand documented).
     pub fn of_instance(name: &str) -> Interconnect {
         const EFA: &[&str] = &[

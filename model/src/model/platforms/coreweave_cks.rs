@@ -1,6 +1,6 @@
 //! CoreWeave Kubernetes Service (CKS).
 
-use super::setting::{set, Val::*};
+use super::setting::{set, Val::*, RESERVATION_AT_CLOUD_DISCOUNT};
 use super::ProfileFacts;
 use crate::model::cloud::Fact;
 use crate::model::scenario::Scheduler;
@@ -18,6 +18,7 @@ pub const COREWEAVE_CKS: ProfileFacts = ProfileFacts {
     },
     serving: None,
     defaults: &[
+        RESERVATION_AT_CLOUD_DISCOUNT,
         set("fee_usd_per_cluster_hour", Num(0.0), "CoreWeave pricing page: \"CoreWeave Kubernetes Service Control Plane … Free\" (as transcribed 2026-09-20 in api-evangelist/coreweave at 27bcc25)"),
         set("provisioning_median_s", Num(600.0), "assumption: a node pool grows by bare-metal nodes, which boot and pass health checks more slowly than a VM: twice a VM's 5 minutes"),
         set("provisioning_p90_s", Num(1_200.0), "assumption: twice the median, as for the other profiles"),

@@ -1,6 +1,6 @@
 //! Slurm on CoreWeave: SUNK (Slurm on Kubernetes, on CKS).
 
-use super::setting::{set, Val::*};
+use super::setting::{set, Val::*, RESERVATION_AT_CLOUD_DISCOUNT};
 use super::ProfileFacts;
 use crate::model::cloud::Fact;
 use crate::model::scenario::Scheduler;
@@ -18,6 +18,7 @@ pub const COREWEAVE_SUNK: ProfileFacts = ProfileFacts {
     },
     serving: None,
     defaults: &[
+        RESERVATION_AT_CLOUD_DISCOUNT,
         set("tooling_usd_per_month", Num(2_452.8), "SUNK is free, \"Excludes CPU Resource Usage required to operate SUNK\" (CoreWeave pricing page, 2026-09-20 copy): assumption one CPU node for its controller and login pods, cd-gp-i96-icelake at $3.36 an hour (pricing page, 2026-10-10 copy), 730 hours"),
         set("provisioning_median_s", Num(600.0), "assumption: Slurm's nodes come from a CKS node pool of bare-metal nodes, as CKS's"),
         set("provisioning_p90_s", Num(1_200.0), "assumption: twice the median, as for the other profiles"),

@@ -1,7 +1,7 @@
 //! Lambda's on-demand instances, each job on instances launched for it (as SkyPilot or dstack
 //! launch them: Lambda itself has no job queue for them).
 
-use super::setting::{set, Val::*};
+use super::setting::{set, Val::*, RESERVATION_AT_CLOUD_DISCOUNT};
 use super::ProfileFacts;
 use crate::model::cloud::Fact;
 use crate::model::scenario::Scheduler;
@@ -19,6 +19,7 @@ pub const LAMBDA_ON_DEMAND: ProfileFacts = ProfileFacts {
     },
     serving: None,
     defaults: &[
+        RESERVATION_AT_CLOUD_DISCOUNT,
         set("placement", Choice("exclusive"), "each job launches whole instances of its own"),
         set("provisioning_median_s", Num(300.0), "assumption: an instance launches and passes Lambda's health checks, when a region has capacity (capacity is not guaranteed: see the capacity wait)"),
         set("provisioning_p90_s", Num(600.0), "assumption: twice the median, as for the other profiles"),

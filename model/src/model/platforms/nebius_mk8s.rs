@@ -1,6 +1,6 @@
 //! Nebius Managed Service for Kubernetes.
 
-use super::setting::{set, Val::*};
+use super::setting::{set, Val::*, RESERVATION_AT_CLOUD_DISCOUNT};
 use super::ProfileFacts;
 use crate::model::cloud::Fact;
 use crate::model::scenario::Scheduler;
@@ -17,6 +17,7 @@ pub const NEBIUS_MK8S: ProfileFacts = ProfileFacts {
     },
     serving: None,
     defaults: &[
+        RESERVATION_AT_CLOUD_DISCOUNT,
         set("fee_usd_per_cluster_hour", Num(0.0), "Nebius: the Managed Kubernetes control plane is free, nodes at compute prices (nebius.com/prices as transcribed 2026-10-07 in api-evangelist/nebius at 37bdedf)"),
         set("provisioning_median_s", Num(300.0), "assumption: the cluster autoscaler adds a VM to the node group, as on the hyperscalers"),
         set("provisioning_p90_s", Num(600.0), "assumption: twice the median, as for the other profiles"),

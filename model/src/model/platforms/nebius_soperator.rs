@@ -1,6 +1,6 @@
 //! Slurm on Nebius: Managed Soperator (Slurm on Kubernetes).
 
-use super::setting::{set, Val::*};
+use super::setting::{set, Val::*, RESERVATION_AT_CLOUD_DISCOUNT};
 use super::ProfileFacts;
 use crate::model::cloud::Fact;
 use crate::model::scenario::Scheduler;
@@ -17,7 +17,8 @@ pub const NEBIUS_SOPERATOR: ProfileFacts = ProfileFacts {
     },
     serving: None,
     defaults: &[
-        set("tooling_usd_per_month", Num(1_168.0), "Managed Soperator is free but needs its service nodes: 2 controllers, 1 accounting and 3 system nodes of 8 vCPU and 32 GiB each, with 2,816 GiB of network SSD and 1,024 GiB of IO M3 (docs.nebius.com, Managed Soperator service nodes, read 2026-12-07): about $1.19 an hour of CPU and $321 a month of disks at the prices before 2026-10-01, some $1,168 a month (assumption: October's CPU prices rose about 30 %, not counted)"),
+        RESERVATION_AT_CLOUD_DISCOUNT,
+        set("tooling_usd_per_month", Num(1_189.8), "Managed Soperator is free but needs its service nodes: 2 controllers, 1 accounting and 3 system nodes of 8 vCPU and 32 GiB each, with 2,816 GiB of network SSD and 1,024 GiB of IO M3 (docs.nebius.com, Managed Soperator service nodes, read 2026-12-07): 6 × $0.1984 an hour × 730 h = $869.0 of CPU and 2,816 × $0.071 + 1,024 × $0.118 = $320.8 of disks a month at the prices before 2026-10-01 (assumption: October's CPU prices, some 30 % higher, not counted)"),
         set("provisioning_median_s", Num(300.0), "assumption: a worker VM starts and joins the cluster, as a batch service's node"),
         set("provisioning_p90_s", Num(600.0), "assumption: twice the median, as for the other profiles"),
         set("warm_pool_window_s", Num(600.0), "assumption: an idle worker is released after 10 minutes"),

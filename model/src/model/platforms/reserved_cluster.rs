@@ -1,11 +1,9 @@
 //! A reserved, static cluster: always on, no autoscaling, on any cloud (its cloud is its
 //! instance's: the user picks it).
 
-use super::setting::{set, Setting, Val::*};
+use super::setting::{set, Val::*, RESERVATION_AT_CLOUD_DISCOUNT};
 use super::ProfileFacts;
-use crate::model::cloud::CloudFacts;
 use crate::model::cloud::Fact;
-use crate::model::scenario::fields::Source;
 use crate::model::scenario::Scheduler;
 
 /// A reserved cluster's defaults.
@@ -26,13 +24,7 @@ pub const RESERVED_CLUSTER: ProfileFacts = ProfileFacts {
             Num(1.0),
             "the whole reference cluster reserved, no overflow",
         ),
-        Setting {
-            field: "purchase.reserved_discount_pct",
-            value: OfCloud(|c: &'static CloudFacts| {
-                c.commitments.reserved_cluster_discount_pct.value
-            }),
-            source: Source::OfCloud(|c| c.commitments.reserved_cluster_discount_pct.source),
-        },
+        RESERVATION_AT_CLOUD_DISCOUNT,
         set(
             "purchase.overflow",
             Choice("none"),

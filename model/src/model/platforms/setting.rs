@@ -32,6 +32,16 @@ pub struct Setting {
     pub source: Source,
 }
 
+/// A reservation's discount as the cloud's 1-year figure for a reserved cluster (published
+/// or, where a cloud publishes none, its stated assumption), in place of
+/// [`Purchase::default`](crate::model::scenario::Purchase)'s 37 %: a reserved cluster's, and
+/// every pool of the GPU clouds' profiles, whose reservations are contracts.
+pub const RESERVATION_AT_CLOUD_DISCOUNT: Setting = Setting {
+    field: "purchase.reserved_discount_pct",
+    value: Val::OfCloud(|c: &'static CloudFacts| c.commitments.reserved_cluster_discount_pct.value),
+    source: Source::OfCloud(|c| c.commitments.reserved_cluster_discount_pct.source),
+};
+
 /// A default from a source that applies on every cloud.
 pub const fn set(field: &'static str, value: Val, source: &'static str) -> Setting {
     Setting {

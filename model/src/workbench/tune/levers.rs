@@ -9,7 +9,8 @@
 //!   and whose GPUs hold the memory the work on the pool asks for, GPUs for GPUs (an
 //!   accelerator whose throughput depends on the model family, Inferentia or a TPU, only for a
 //!   pool already on one), where the pool is a catalog row at its list price (a price the user
-//!   typed is not replaced);
+//!   typed is not replaced), and not for a profile's own instances (a 1-Click Cluster's size
+//!   tiers);
 //! - the reserved base, in whole nodes from none to the as-typed peak (a static cluster: from
 //!   one node to its node limit), refined to the node;
 //! - the commitment's term, 1 or 3 years, where the cloud publishes the price of both for the
@@ -500,6 +501,12 @@ fn instance_rows(solo: &Scenario, j: usize) -> Vec<usize> {
     let Some(profile) = platform.profile.profile() else {
         return Vec::new();
     };
+    // A profile's own instances (a 1-Click Cluster's size tiers, Cloud Run's one) are what
+    // was bought or offered, not a choice of hardware: each tier's price holds only for its
+    // cluster size, so none is swapped for another.
+    if profile.facts().own_instances.is_some() {
+        return Vec::new();
+    }
     let sim = solo.simulated_on(0);
     let memory = (0..sim.job_classes.len())
         .filter(|&c| platform.pool_of_class(&sim, c) == j)
