@@ -52,6 +52,15 @@ impl EgressTiers {
         *self == EgressTiers::Flat
     }
 
+    /// Whether these are a cloud's one free band (CoreWeave, Lambda, Nebius): no egress
+    /// charge unless a price is typed.
+    pub fn is_free_band(self) -> bool {
+        self.tiers()
+            .0
+            .first()
+            .is_some_and(|&(_, price)| price == 0.0)
+    }
+
     /// The published tiers in the cloud's unit and that unit in bytes (none for flat).
     fn tiers(self) -> (&'static [(f64, f64)], f64) {
         match Cloud::of_egress_tiers(self) {
@@ -73,7 +82,7 @@ impl EgressTiers {
         let volume = gb.max(0.0) * GB / unit;
         let free = free_gb.max(0.0) * GB / unit;
         let first = tiers[0].1;
-        if first == 0.0 {
+        if self.is_free_band() {
             // A cloud that charges no egress: its one band is free, and a price typed for it
             // (the egress slider) applies flat beyond the free allowance.
             return (gb - free_gb).max(0.0) * first_tier_usd;

@@ -272,8 +272,7 @@ fn scale_up_readout(s: &Scenario) -> String {
 /// Whether `p` pays for egress: not on a cloud's free band (CoreWeave, Lambda, Nebius), which
 /// the egress slider leaves at no charge.
 fn pays_egress(p: &Platform) -> bool {
-    !Cloud::of_egress_tiers(p.egress_tiers)
-        .is_some_and(|c| c.facts().egress_tiers.bands[0].1 == 0.0)
+    !p.egress_tiers.is_free_band()
 }
 
 fn first_platform(s: &Scenario, f: fn(&Platform) -> f64) -> f64 {
