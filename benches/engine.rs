@@ -87,6 +87,7 @@ mod native {
             metric_period_s: 60.0,
             queue_limit: 100_000.0,
             initial_replicas: 36,
+            llm: None,
         };
         let traffic = Traffic {
             mean_rps: 1_000.0,

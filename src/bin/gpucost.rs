@@ -837,6 +837,35 @@ mod cli {
                     .latency_p95_ms
                     .map(|x| format!("{:.0} ms", x.p50))
                     .unwrap_or_else(|| "n/a".into());
+                if let Some(llm) = &s.llm {
+                    let ms = |x: &Option<Summary>| {
+                        x.as_ref()
+                            .map_or_else(|| "n/a".into(), |s| format!("{:.0} ms", s.p50))
+                    };
+                    let cents = |x: &Option<Summary>| {
+                        x.as_ref()
+                            .map_or_else(|| "n/a".into(), |s| format!("${:.2}", s.p50))
+                    };
+                    out += &format!(
+                        "{} on {}: {} per million output tokens ({} input and output \
+                         together), {:.0} output tokens/s; TTFT p95 {} ({:.0} minutes over), \
+                         TPOT p95 {} ({:.0} minutes over); {} replicas of {} GPUs on average, \
+                         requests dropped {}\n",
+                        s.name,
+                        p.name,
+                        cents(&llm.usd_per_million_output_tokens),
+                        cents(&llm.usd_per_million_tokens_blended),
+                        llm.output_tokens_per_s.p50,
+                        ms(&llm.ttft_p95_ms),
+                        llm.ttft_slo_violation_minutes.mean,
+                        ms(&llm.tpot_p95_ms),
+                        llm.tpot_slo_violation_minutes.mean,
+                        gpucost::format::trim_number((llm.replicas.mean * 10.0).round() / 10.0),
+                        llm.gpus_per_replica,
+                        gpucost::format::dropped_of(s.requests_dropped.mean, s.requests.mean),
+                    );
+                    continue;
+                }
                 out += &format!(
                     "{} on {}: {per_million} per million requests, {:.0} SLO-violation minutes, \
                      p95 latency {p95}, requests dropped {}, {:.0} replica-hours\n",

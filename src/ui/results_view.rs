@@ -164,6 +164,73 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
             let p95 = s.latency_p95_ms.map(|x| x.p50);
             // Metric keys name the service by its place, as the report lists them.
             let key = |what: &str| format!("services.{j}.{what}");
+            if let Some(llm) = &s.llm {
+                let ms = |x: Option<f64>| {
+                    x.map(|ms| format!("{} ms", trim_number(ms.round())))
+                        .unwrap_or_else(|| "n/a".into())
+                };
+                let per_token = llm.usd_per_million_output_tokens.map(|x| x.p50);
+                let ttft = llm.ttft_p95_ms.map(|x| x.p50);
+                let tpot = llm.tpot_p95_ms.map(|x| x.p50);
+                let minutes = |m: f64| trim_number(m.round());
+                return view! {
+                    <section class="service-metrics" data-service=s.name.clone()>
+                        <h4>{s.name.clone()}</h4>
+                        <dl>
+                            <Metric
+                                platform=platform.clone()
+                                metric=key("llm.usd_per_million_output_tokens.p50")
+                                label="$ per million output tokens"
+                                value=per_token
+                                text=per_token.map(usd_cents).unwrap_or_else(|| "n/a".into())
+                                help="The service's own GPU time plus its share of the platform's costs beyond GPU time, pro rata to GPU-hours, per million output tokens served; median over replications."
+                            />
+                            <Metric
+                                platform=platform.clone()
+                                metric=key("llm.ttft_p95_ms.p50")
+                                label="Time to first token, p95"
+                                value=ttft
+                                text=ms(ttft)
+                                help="The 95th percentile over the horizon's requests of the time to the first token: the wait behind other prompts, the prompt's prefill and one decode step (a dropped request counts as never served); median over replications."
+                            />
+                            <Metric
+                                platform=platform.clone()
+                                metric=key("llm.tpot_p95_ms.p50")
+                                label="Time per output token, p95"
+                                value=tpot
+                                text=ms(tpot)
+                                help="The 95th percentile over the requests served of the time per output token: the decode step at the minute's batch, slowed by the prefills mixed in; median over replications."
+                            />
+                            <Metric
+                                platform=platform.clone()
+                                metric=key("slo_violation_minutes.mean")
+                                label="SLO-violation minutes"
+                                value=Some(s.slo_violation_minutes.mean)
+                                text=format!(
+                                    "{} ({} TTFT, {} TPOT)",
+                                    minutes(s.slo_violation_minutes.mean),
+                                    minutes(llm.ttft_slo_violation_minutes.mean),
+                                    minutes(llm.tpot_slo_violation_minutes.mean)
+                                )
+                                help="Minutes whose p95 time to first token or time per output token exceeded its objective over the horizon (each objective's minutes in brackets); means over replications."
+                            />
+                            <Metric
+                                platform=platform.clone()
+                                metric=key("llm.replicas.mean")
+                                label="Replicas"
+                                value=Some(llm.replicas.mean)
+                                text=format!(
+                                    "{} of {} GPUs",
+                                    trim_number((llm.replicas.mean * 10.0).round() / 10.0),
+                                    trim_number(llm.gpus_per_replica)
+                                )
+                                help="Ready replicas on average over the horizon, each holding its tensor-parallel GPUs; mean over replications."
+                            />
+                        </dl>
+                    </section>
+                }
+                .into_any();
+            }
             view! {
                 <section class="service-metrics" data-service=s.name.clone()>
                     <h4>{s.name.clone()}</h4>

@@ -29,6 +29,7 @@ mod history_traces;
 mod invariants;
 mod limits;
 mod links;
+mod llm_serving;
 mod node_failures;
 mod node_pools;
 mod payback;

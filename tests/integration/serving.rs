@@ -227,6 +227,7 @@ mod properties {
                 metric_period_s: 60.0,
                 queue_limit: f64::from(queue),
                 initial_replicas: min,
+                llm: None,
             };
             let traffic = Traffic {
                 spikes: Some(Spikes { per_month: 30.0, factor, duration_min: 30.0 }),

@@ -12,7 +12,7 @@ use super::output::PerOutput;
 pub use super::paired::PairedComparison;
 pub use super::platform_result::PlatformResult;
 use super::scenario::{limits, Scenario, ValidScenario};
-use super::serving::platform::ServiceOutcome;
+use super::serving::platform::{LlmOutcome, ServiceOutcome};
 use super::sim::outcome::{PipelineOutcome, TeamOutcome};
 use super::sim::{generate_jobs, simulate_platform_within, Breakdown, PlatformOutcome};
 use super::stats::{Histogram, Summary};
@@ -360,6 +360,34 @@ pub struct ServiceResult {
     pub requests_dropped: Summary,
     /// Replica-hours billed, per replication.
     pub replica_hours: Summary,
+    /// An LLM service's tokens and latencies (absent for other services).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<LlmServiceResult>,
+}
+
+/// An LLM service on one platform over all replications.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct LlmServiceResult {
+    /// Output tokens served per second, per replication.
+    pub output_tokens_per_s: Summary,
+    /// Time to first token at the p95 over the requests, ms, per replication (`None` when a
+    /// replication left 5 % or more unserved).
+    pub ttft_p95_ms: Option<Summary>,
+    /// Time per output token at the p95 over the requests served, ms, per replication.
+    pub tpot_p95_ms: Option<Summary>,
+    /// Minutes whose TTFT p95 exceeded its objective, per replication.
+    pub ttft_slo_violation_minutes: Summary,
+    /// Minutes whose TPOT exceeded its objective, per replication.
+    pub tpot_slo_violation_minutes: Summary,
+    /// USD per million output tokens, per replication.
+    pub usd_per_million_output_tokens: Option<Summary>,
+    /// USD per million tokens, input and output together, per replication.
+    pub usd_per_million_tokens_blended: Option<Summary>,
+    /// GPUs a replica holds.
+    pub gpus_per_replica: f64,
+    /// Ready replicas on average over the horizon, per replication.
+    pub replicas: Summary,
 }
 
 /// The summary of a run.
@@ -462,6 +490,44 @@ impl Results {
                                 },
                                 requests_dropped: summary(of(&|s| s.requests_dropped)),
                                 replica_hours: summary(of(&|s| s.replica_hours)),
+                                llm: service.llm.as_ref().map(|_| {
+                                    let llm = |f: &dyn Fn(&LlmOutcome) -> f64| {
+                                        summary(of(&|s| s.llm.as_ref().map_or(0.0, f)))
+                                    };
+                                    // Only when every replication has one (as the latency).
+                                    let every = |f: &dyn Fn(&LlmOutcome) -> Option<f64>| {
+                                        let v: Option<Vec<f64>> = outcomes
+                                            .iter()
+                                            .map(|rep| {
+                                                rep.as_ref()[p]
+                                                    .services
+                                                    .get(j)
+                                                    .and_then(|s| s.llm.as_ref())
+                                                    .and_then(f)
+                                            })
+                                            .collect();
+                                        v.and_then(|v| Summary::of(&v))
+                                    };
+                                    LlmServiceResult {
+                                        output_tokens_per_s: llm(&|l| l.output_tokens_per_s),
+                                        ttft_p95_ms: every(&|l| l.ttft_p95_ms),
+                                        tpot_p95_ms: every(&|l| l.tpot_p95_ms),
+                                        ttft_slo_violation_minutes: llm(&|l| {
+                                            l.ttft_slo_violation_minutes
+                                        }),
+                                        tpot_slo_violation_minutes: llm(&|l| {
+                                            l.tpot_slo_violation_minutes
+                                        }),
+                                        usd_per_million_output_tokens: finite(&|s| {
+                                            s.llm.and_then(|l| l.usd_per_million_output_tokens)
+                                        }),
+                                        usd_per_million_tokens_blended: finite(&|s| {
+                                            s.llm.and_then(|l| l.usd_per_million_tokens_blended)
+                                        }),
+                                        gpus_per_replica: service.replica_gpus(),
+                                        replicas: llm(&|l| l.replicas),
+                                    }
+                                }),
                             }
                         })
                         .collect(),

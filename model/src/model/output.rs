@@ -183,6 +183,11 @@ pub struct OutputRow {
 
 /// The cloud bill's part of `per_unit`, a cost of the whole TCO per unit of work: the TCO's
 /// share that is not ops people (exact where there are none).
+/// Whether every service of `scenario` is an LLM (and it has one).
+pub fn serves_llms_only(scenario: &Scenario) -> bool {
+    !scenario.services.is_empty() && scenario.services.iter().all(|s| s.llm.is_some())
+}
+
 fn cloud_bill_share(o: &PlatformOutcome, per_unit: Option<f64>) -> Option<f64> {
     let people = o.breakdown_usd[Category::OpsPeople];
     per_unit.map(|per_unit| {
@@ -397,6 +402,48 @@ outputs! {
             missing: "answered no request",
             lower_what: "cost per million requests",
             on_cloud_bill: Some(Output::CloudBillUsdPerMillionRequests),
+        }),
+    }
+    /// USD per million output tokens served where every service is an LLM: the total cost ÷
+    /// the output tokens of the requests answered × 10⁶.
+    UsdPerMillionOutputTokens => usd_per_million_output_tokens: MeasuredWhere(|scenario, _| serves_llms_only(scenario)) {
+        label: "$ per million output tokens",
+        unit: Unit::UsdPer("million output tokens"),
+        measure: |o| o.usd_per_million_output_tokens,
+        card: Some(Card {
+            section: Section::Headline,
+            stat: Stat::P50,
+            label: "$ per million output tokens",
+            help: "Total cost ÷ output tokens of the requests answered, per million, where every service is an LLM; n/a when none was answered.",
+            jobs_only: false,
+        }),
+        ranking: Some(Ranking {
+            key: "tokens",
+            phrase: "per million output tokens",
+            paired_key: "a_lower_usd_per_million_output_tokens_share",
+            paired_doc: "Share (0–1) of replications in which A's USD per million output tokens is below B's\n(only where every service is an LLM). A platform that answered no request in a\nreplication has no such cost there and loses to one that did.",
+            csv_key: "lower_usd_per_million_output_tokens_than",
+            missing: "answered no request",
+            lower_what: "cost per million output tokens",
+            on_cloud_bill: Some(Output::CloudBillUsdPerMillionOutputTokens),
+        }),
+    }
+    /// The cloud bill alone per million output tokens, USD (ops people left out); only where
+    /// `usd_per_million_output_tokens` is.
+    CloudBillUsdPerMillionOutputTokens => cloud_bill_usd_per_million_output_tokens: MeasuredWhere(|scenario, _| serves_llms_only(scenario)) {
+        label: "Cloud bill per million output tokens",
+        unit: Unit::UsdPer("million output tokens"),
+        measure: |o| cloud_bill_share(o, o.usd_per_million_output_tokens),
+        card: None,
+        ranking: Some(Ranking {
+            key: "tokens-bill",
+            phrase: "per million output tokens on the cloud bill alone, ops people left out",
+            paired_key: "a_lower_cloud_bill_usd_per_million_output_tokens_share",
+            paired_doc: "Share (0–1) of replications in which A's cloud bill per million output tokens (ops\npeople left out) is below B's (only where every service is an LLM).",
+            csv_key: "lower_cloud_bill_usd_per_million_output_tokens_than",
+            missing: "answered no request",
+            lower_what: "cloud bill per million output tokens",
+            on_cloud_bill: None,
         }),
     }
     /// The cloud bill alone per million requests answered, USD (ops people left out); only

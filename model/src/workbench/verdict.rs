@@ -37,6 +37,10 @@ impl VerdictMetric {
     /// USD per million requests answered (median over replications): a services' scenario's.
     pub const USD_PER_MILLION_REQUESTS: VerdictMetric =
         VerdictMetric(Output::UsdPerMillionRequests);
+    /// USD per million output tokens (median over replications): where every service is an
+    /// LLM.
+    pub const USD_PER_MILLION_OUTPUT_TOKENS: VerdictMetric =
+        VerdictMetric(Output::UsdPerMillionOutputTokens);
     /// USD per completed pipeline run (median over replications): a pipelines' scenario's.
     pub const USD_PER_COMPLETED_RUN: VerdictMetric = VerdictMetric(Output::UsdPerCompletedRun);
 

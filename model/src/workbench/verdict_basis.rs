@@ -79,6 +79,8 @@ pub struct VerdictBasis {
     chosen: Option<VerdictMetric>,
     /// The scenario's kind of work.
     pub work: Work,
+    /// Whether every service is an LLM (its services' work is then counted in tokens).
+    pub llms_only: bool,
     /// The reference GPU, named in the unit of a metric per reference-GPU-hour.
     pub gpu: String,
     /// The services' allowance, where the scenario has services.
@@ -97,6 +99,7 @@ impl VerdictBasis {
         VerdictBasis {
             chosen: None,
             work: Work::of(scenario),
+            llms_only: crate::model::output::serves_llms_only(scenario),
             gpu: scenario.reference_gpu.trim().to_string(),
             slo: (!scenario.services.is_empty()).then(|| SloAllowance {
                 pct: scenario.verdict.slo_allowance_pct,
@@ -151,6 +154,7 @@ impl VerdictBasis {
     pub fn per_work_title(&self, per_work: VerdictMetric) -> String {
         match per_work.output() {
             Output::UsdPerMillionRequests => "$/M requests".to_string(),
+            Output::UsdPerMillionOutputTokens => "$/M output tokens".to_string(),
             Output::UsdPerCompletedRun => "$/pipeline run".to_string(),
             output => self.name_gpu(output, "$/useful GPU-h"),
         }
@@ -160,6 +164,7 @@ impl VerdictBasis {
     fn for_the_work(&self, results: &Results) -> VerdictMetric {
         match self.work {
             Work::Jobs => VerdictMetric::USD_PER_USEFUL_GPU_HOUR,
+            Work::Services if self.llms_only => VerdictMetric::USD_PER_MILLION_OUTPUT_TOKENS,
             Work::Services => VerdictMetric::USD_PER_MILLION_REQUESTS,
             Work::Pipelines => VerdictMetric::USD_PER_COMPLETED_RUN,
             Work::Mixed if same_work(results) => VerdictMetric::MONTHLY_TCO,

@@ -4,6 +4,12 @@
 //! scenario without services reads and runs as before.
 
 use super::Profile;
+use crate::model::gpus::Gpu;
+use crate::model::serving::llm::architectures::{known, Architecture};
+use crate::model::serving::llm::roofline::{
+    Efficiencies, Precision, Replica, ReplicaError, TokenCount, MEMORY_UTILIZATION,
+    RESERVED_GB_PER_GPU,
+};
 use crate::model::serving::traffic::{Spikes, Traffic};
 use serde::{Deserialize, Serialize};
 
@@ -41,20 +47,163 @@ pub struct Service {
     pub image_gb: f64,
     /// Requests that may wait per replica (at max_replicas); more are dropped.
     pub queue_per_replica: u32,
+    /// The LLM it serves, where it is one: then its replicas' GPUs, memory, capacity and
+    /// batch come from the model on each platform's GPU ([`crate::model::serving::llm`]),
+    /// and `capacity_rps`, `concurrency`, `gpus_per_replica` and `gpu_memory_gb` are not
+    /// read. Absent: a service of measured capacity, as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<Llm>,
+}
+
+/// An LLM a service serves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Llm {
+    /// A known model's id ([`crate::model::serving::llm::architectures::MODELS`]), or
+    /// `custom` for the shape in `custom`.
+    pub model: String,
+    /// The model's shape, where `model` is `custom`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom: Option<Architecture>,
+    /// How its weights are stored and computed.
+    pub precision: Precision,
+    /// GPUs one replica holds, the model sharded across them (at most a node's GPUs).
+    pub tensor_parallel: u32,
+    /// Prompt tokens per request.
+    pub input_tokens: Tokens,
+    /// Output tokens per request.
+    pub output_tokens: Tokens,
+    /// Time-to-first-token objective at the p95, milliseconds.
+    pub ttft_p95_ms: f64,
+    /// Time-per-output-token objective at the p95, milliseconds.
+    pub tpot_p95_ms: f64,
+}
+
+impl Default for Llm {
+    fn default() -> Self {
+        Llm {
+            model: "llama-3.1-8b".to_string(),
+            custom: None,
+            precision: Precision::Bf16,
+            tensor_parallel: 1,
+            input_tokens: Tokens {
+                median: 1_000.0,
+                p90: 3_000.0,
+            },
+            output_tokens: Tokens {
+                median: 250.0,
+                p90: 600.0,
+            },
+            ttft_p95_ms: 2_000.0,
+            tpot_p95_ms: 50.0,
+        }
+    }
+}
+
+/// Tokens per request: a median and a p90 (lognormal between them).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Tokens {
+    /// Median tokens.
+    pub median: f64,
+    /// 90th percentile (at least the median).
+    pub p90: f64,
+}
+
+impl Tokens {
+    /// As the roofline draws them.
+    pub fn count(&self) -> TokenCount {
+        TokenCount::new(self.median, self.p90)
+    }
+}
+
+impl Llm {
+    /// Its shape, or why it has none (an unknown id, `custom` without a shape).
+    pub fn architecture(&self) -> Result<Architecture, String> {
+        if self.model == "custom" {
+            return self.custom.ok_or_else(|| {
+                "the model is custom but its shape (custom: params_b, active_params_b, layers, \
+                 attention_heads, kv_heads, head_dim) is missing"
+                    .to_string()
+            });
+        }
+        known(&self.model).map(|m| m.architecture).ok_or_else(|| {
+            format!(
+                "unknown model \"{}\": one of {}, or custom",
+                self.model,
+                crate::model::serving::llm::architectures::MODELS
+                    .iter()
+                    .map(|m| m.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    }
+
+    /// A replica on `gpu`, or why it cannot run there.
+    pub fn replica(&self, gpu: &Gpu) -> Result<Replica, ReplicaError> {
+        let arch = self.architecture().map_err(ReplicaError::Precision)?;
+        Replica::new(
+            &arch,
+            self.precision,
+            gpu,
+            self.tensor_parallel,
+            self.input_tokens.count(),
+            self.output_tokens.count(),
+            Efficiencies::CALIBRATED,
+        )
+    }
+
+    /// GPU memory a replica needs on each of its GPUs, GB: its weights' share and one
+    /// request's KV cache at the p90 token counts, over the usable share, plus the reserve
+    /// ([`crate::model::serving::llm::roofline`]); `None` without a shape.
+    pub fn memory_need_gb(&self) -> Option<f64> {
+        let arch = self.architecture().ok()?;
+        let tp = f64::from(self.tensor_parallel.max(1));
+        let weights = arch.params_b * self.precision.weight_bytes() / tp;
+        let kv_heads = (f64::from(arch.kv_heads) / tp).ceil().max(1.0);
+        let per_token = 2.0
+            * f64::from(arch.layers)
+            * kv_heads
+            * f64::from(arch.head_dim)
+            * self.precision.kv_bytes();
+        let longest =
+            self.input_tokens.count().quantile(0.9) + self.output_tokens.count().quantile(0.9);
+        Some((weights + longest * per_token / 1e9 + RESERVED_GB_PER_GPU) / MEMORY_UTILIZATION)
+    }
 }
 
 impl Service {
     /// What a replica needs of a node pool to run on it.
     pub fn pool_need(&self) -> super::PoolNeed {
         super::PoolNeed {
-            gpus: self.gpus_per_replica,
-            gpu_memory_gb: self.gpu_memory_gb,
+            gpus: self.replica_gpus(),
+            gpu_memory_gb: self.replica_memory_gb(),
+        }
+    }
+
+    /// GPUs one replica holds: an LLM's tensor-parallel GPUs, else `gpus_per_replica`.
+    pub fn replica_gpus(&self) -> f64 {
+        match &self.llm {
+            Some(llm) => f64::from(llm.tensor_parallel.max(1)),
+            None => self.gpus_per_replica,
+        }
+    }
+
+    /// GPU memory a replica needs on each of its GPUs, GB: an LLM's
+    /// ([`Llm::memory_need_gb`]), else `gpu_memory_gb`.
+    pub fn replica_memory_gb(&self) -> f64 {
+        match &self.llm {
+            Some(llm) => llm.memory_need_gb().unwrap_or(0.0),
+            None => self.gpu_memory_gb,
         }
     }
 
     /// GPUs one replica asks for, in milli-GPUs.
     pub fn gpu_milli(&self) -> u32 {
-        super::gpu_sharing::milli_gpus(self.gpus_per_replica)
+        super::gpu_sharing::milli_gpus(self.replica_gpus())
     }
 
     /// Whether a replica asks for a fraction of a GPU.
@@ -79,6 +228,7 @@ impl Default for Service {
             model_load_s: 60.0,
             image_gb: 10.0,
             queue_per_replica: 100,
+            llm: None,
         }
     }
 }

@@ -276,26 +276,35 @@ impl Scenario {
                 });
             }
             check_gpu_fraction(service, &at)?;
+            if let Some(llm) = &service.llm {
+                check_llm(llm, &format!("{at}.llm"))?;
+            }
+            let (gpus_field, memory_field) = match service.llm {
+                Some(_) => ("llm.tensor_parallel", "llm.model"),
+                None => ("gpus_per_replica", "gpu_memory_gb"),
+            };
             for platform in &self.platforms {
                 let at_pool = platform.pool_index_for(self, &service.name, service.pool_need());
                 let pool = &platform.node_pools[at_pool];
                 check_slot(service, platform, pool, &at)?;
-                if service.gpus_per_replica > f64::from(pool.gpus_per_node) {
+                if service.replica_gpus() > f64::from(pool.gpus_per_node) {
                     return Err(ScenarioError::Invalid {
-                        field: format!("{at}.gpus_per_replica"),
+                        field: format!("{at}.{gpus_field}"),
                         reason: format!(
                             "service \"{}\" needs {} GPUs per replica but platform \"{}\" has \
                              {} GPUs per node",
                             service.name,
-                            service.gpus_per_replica,
+                            service.replica_gpus(),
                             on_pool(platform, at_pool),
                             pool.gpus_per_node
                         ),
                     });
                 }
-                if service.gpu_memory_gb > pool.gpu_memory_gb {
+                if let Some(llm) = &service.llm {
+                    check_llm_on(llm, service, platform, pool, &at)?;
+                } else if service.gpu_memory_gb > pool.gpu_memory_gb {
                     return Err(ScenarioError::Invalid {
-                        field: format!("{at}.gpu_memory_gb"),
+                        field: format!("{at}.{memory_field}"),
                         reason: format!(
                             "service \"{}\" needs {} GB per GPU but platform \"{}\" has {} GB \
                              GPUs",
@@ -1125,8 +1134,165 @@ fn check_gpu_sharing(platform: &Platform, pool: &NodePool, at: &str) -> Result<(
     Ok(())
 }
 
+/// An LLM's own figures: a known model or a custom shape, token counts with the p90 at
+/// least the median, objectives above 0.
+fn check_llm(llm: &super::Llm, at: &str) -> Result<(), ScenarioError> {
+    let invalid = |field: &str, reason: String| ScenarioError::Invalid {
+        field: format!("{at}.{field}"),
+        reason,
+    };
+    let arch = llm.architecture().map_err(|e| invalid("model", e))?;
+    if llm.model == "custom" {
+        let a = &arch;
+        let counts = [
+            ("layers", a.layers),
+            ("attention_heads", a.attention_heads),
+            ("kv_heads", a.kv_heads),
+            ("head_dim", a.head_dim),
+        ];
+        for (name, n) in counts {
+            if !(1..=100_000).contains(&n) {
+                return Err(out_of_range(
+                    format!("{at}.custom.{name}"),
+                    f64::from(n),
+                    1.0,
+                    1e5,
+                ));
+            }
+        }
+        if !in_range(a.params_b, 1e-3, 1e5) {
+            return Err(out_of_range(
+                format!("{at}.custom.params_b"),
+                a.params_b,
+                1e-3,
+                1e5,
+            ));
+        }
+        if !in_range(a.active_params_b, 1e-3, a.params_b) {
+            return Err(out_of_range(
+                format!("{at}.custom.active_params_b"),
+                a.active_params_b,
+                1e-3,
+                a.params_b,
+            ));
+        }
+        if a.kv_heads > a.attention_heads {
+            return Err(invalid(
+                "custom.kv_heads",
+                format!(
+                    "{} key-value heads is more than the {} attention heads",
+                    a.kv_heads, a.attention_heads
+                ),
+            ));
+        }
+        if a.active_params_b < a.params_b && !a.is_moe() {
+            return Err(invalid(
+                "custom.experts",
+                "fewer active parameters than parameters needs experts (more than one) and \
+                 experts_per_token (fewer than the experts)"
+                    .to_string(),
+            ));
+        }
+    }
+    if !(1..=64).contains(&llm.tensor_parallel) {
+        return Err(out_of_range(
+            format!("{at}.tensor_parallel"),
+            f64::from(llm.tensor_parallel),
+            1.0,
+            64.0,
+        ));
+    }
+    for (name, tokens) in [
+        ("input_tokens", llm.input_tokens),
+        ("output_tokens", llm.output_tokens),
+    ] {
+        if !in_range(tokens.median, 1.0, 1e7) {
+            return Err(out_of_range(
+                format!("{at}.{name}.median"),
+                tokens.median,
+                1.0,
+                1e7,
+            ));
+        }
+        if !in_range(tokens.p90, tokens.median, 1e7) {
+            return Err(out_of_range(
+                format!("{at}.{name}.p90"),
+                tokens.p90,
+                tokens.median,
+                1e7,
+            ));
+        }
+    }
+    for (name, ms) in [
+        ("ttft_p95_ms", llm.ttft_p95_ms),
+        ("tpot_p95_ms", llm.tpot_p95_ms),
+    ] {
+        if !in_range(ms, 0.01, 3.6e6) {
+            return Err(out_of_range(format!("{at}.{name}"), ms, 0.01, 3.6e6));
+        }
+    }
+    Ok(())
+}
+
+/// An LLM on a platform's pool: the pool's GPU is in the GPU table, has the precision, and
+/// holds the model's weights and one long request's KV cache.
+fn check_llm_on(
+    llm: &super::Llm,
+    service: &super::Service,
+    platform: &super::Platform,
+    pool: &super::NodePool,
+    at: &str,
+) -> Result<(), ScenarioError> {
+    use crate::model::serving::llm::roofline::ReplicaError;
+    let Some(gpu) = crate::model::gpus::find(&pool.gpu_model) else {
+        return Err(ScenarioError::Invalid {
+            field: format!("{at}.llm.model"),
+            reason: format!(
+                "service \"{}\" is an LLM, whose speed comes from its GPU's peak FLOP/s and \
+                 memory bandwidth, but platform \"{}\" runs it on {}, a GPU the table lacks",
+                service.name, platform.name, pool.gpu_model
+            ),
+        });
+    };
+    let mut on = gpu.to_owned();
+    // A pool's own memory figure (a custom instance) is the one its GPUs have.
+    on.memory_gb = pool.gpu_memory_gb;
+    match llm.replica(&on) {
+        Ok(_) => Ok(()),
+        Err(ReplicaError::Precision(e)) => Err(ScenarioError::Invalid {
+            field: format!("{at}.llm.precision"),
+            reason: format!(
+                "service \"{}\" on platform \"{}\": {e}",
+                service.name, platform.name
+            ),
+        }),
+        Err(ReplicaError::Misfit(m)) => Err(ScenarioError::Invalid {
+            field: format!("{at}.llm.tensor_parallel"),
+            reason: format!(
+                "service \"{}\" does not fit platform \"{}\"'s {} GB {}s at {} per replica: \
+                 its weights take {:.1} GB per GPU and one request's KV cache at the p90 \
+                 token counts {:.1} GB, against {:.1} GB usable (90 % of each GPU, less {} \
+                 GB kept): shard it across more GPUs, or choose a lower precision or a larger \
+                 GPU",
+                service.name,
+                platform.name,
+                pool.gpu_memory_gb,
+                gpu.model,
+                llm.tensor_parallel,
+                m.weights_gb,
+                m.min_kv_gb,
+                m.usable_gb,
+                crate::model::serving::llm::roofline::RESERVED_GB_PER_GPU
+            ),
+        }),
+    }
+}
+
 /// A replica holds whole GPUs, or a fraction of one in milli-GPUs.
 fn check_gpu_fraction(service: &super::Service, at: &str) -> Result<(), ScenarioError> {
+    if service.llm.is_some() {
+        return Ok(());
+    }
     check_fraction(
         service.gpus_per_replica,
         format!("{at}.gpus_per_replica"),

@@ -219,32 +219,7 @@ pub fn p95_s_of(parts: &[Part], lost: f64) -> f64 {
     // To a millionth of the p95 (far below what a latency objective distinguishes), by
     // regula falsi with the Illinois step: a month's mixture holds thousands of parts, and
     // this takes a handful of evaluations where bisection takes thirty.
-    let (mut a, mut fa) = (lo, above(lo) - target);
-    let (mut b, mut fb) = (hi, above(hi) - target);
-    if fa <= 0.0 {
-        return lo;
-    }
-    let mut kept = 0i8;
-    while b - a > 1e-6 * b {
-        // The secant's root, kept inside the bracket's middle 98 % so that it always shrinks.
-        let width = b - a;
-        let c = (a - fa * width / (fb - fa)).clamp(a + 0.01 * width, b - 0.01 * width);
-        let fc = above(c) - target;
-        if fc > 0.0 {
-            (a, fa) = (c, fc);
-            if kept == 1 {
-                fb *= 0.5;
-            }
-            kept = 1;
-        } else {
-            (b, fb) = (c, fc);
-            if kept == -1 {
-                fa *= 0.5;
-            }
-            kept = -1;
-        }
-    }
-    0.5 * (a + b)
+    super::queueing::falls_to(above, target, lo, hi)
 }
 
 /// Σ weight × P(latency > t) + lost, with M/M/c parts written as a e^(−μt) + b e^(−θt)

@@ -8,6 +8,7 @@
 //! This module runs a service on replicas of its own ([`pool`]); the scenario, the node
 //! lifecycle shared with training jobs and the outputs build on it.
 
+pub mod llm;
 pub mod mixture;
 pub mod notices;
 pub mod platform;

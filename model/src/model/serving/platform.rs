@@ -10,13 +10,16 @@
 //! Traffic and arrivals draw from a stream keyed on the service, not the platform, so every
 //! platform sees the same spikes and the same requests (common random numbers).
 
-use super::pool::{desired_replicas, run_pool, Bucket, PoolOutcome, PoolSpec};
+use super::llm::latency::{LlmLatency, LlmTables};
+use super::llm::roofline::Replica;
+use super::pool::{desired_replicas, run_pool, Bucket, LlmSpec, PoolOutcome, PoolSpec};
 use super::sharing::{slot_of, time_sliced_shares, SharedGpus, Slot, Unheld};
 use super::traffic::TrafficPlan;
 use crate::model::cost_category::{Category, PerCategory};
 use crate::model::rng::{Purpose, Stream};
+use crate::model::rounding::round_non_negative;
 use crate::model::scenario::gpu_sharing::{mig_profiles, COMPUTE_SLICES};
-use crate::model::scenario::{GpuSharing, Platform, Scenario, Service, Serving, DAY_S};
+use crate::model::scenario::{GpuSharing, Llm, Platform, Scenario, Service, Serving, DAY_S};
 use serde::{Deserialize, Serialize};
 
 /// Seconds per traffic bucket.
@@ -51,6 +54,36 @@ pub struct ServiceOutcome {
     /// the platform's costs beyond GPU time (fees, egress, storage, people, tools), pro rata
     /// to its paid GPU-hours; `None` when no request was served.
     pub usd_per_million_requests: Option<f64>,
+    /// An LLM service's tokens and latencies (absent for other services).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm: Option<LlmOutcome>,
+}
+
+/// An LLM service's figures in one replication.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LlmOutcome {
+    /// Output tokens of the requests served (their mean count each).
+    pub output_tokens: f64,
+    /// Input tokens of the requests served.
+    pub input_tokens: f64,
+    /// Output tokens served per second over the horizon.
+    pub output_tokens_per_s: f64,
+    /// TTFT p95 over the requests, ms (`None`: 5 % or more never served).
+    pub ttft_p95_ms: Option<f64>,
+    /// TPOT p95 over the requests served, ms.
+    pub tpot_p95_ms: Option<f64>,
+    /// Minutes whose TTFT p95 exceeded its objective.
+    pub ttft_slo_violation_minutes: f64,
+    /// Minutes whose TPOT exceeded its objective.
+    pub tpot_slo_violation_minutes: f64,
+    /// What a million output tokens cost, USD (the service's cost as for its requests).
+    pub usd_per_million_output_tokens: Option<f64>,
+    /// What a million tokens cost, input and output counted together, USD.
+    pub usd_per_million_tokens_blended: Option<f64>,
+    /// GPUs a replica holds (its tensor parallelism).
+    pub gpus_per_replica: f64,
+    /// Ready replicas on average over the horizon.
+    pub replicas: f64,
 }
 
 impl ServiceOutcome {
@@ -73,6 +106,12 @@ impl ServiceOutcome {
             + share(platform_paid_gpu_s) * shared_usd
             + share(services_gpu_s) * stranded_usd;
         self.usd_per_million_requests = (served > 0.0).then(|| usd / served * 1e6);
+        if let Some(llm) = self.llm.as_mut() {
+            let out = llm.output_tokens;
+            let all = out + llm.input_tokens;
+            llm.usd_per_million_output_tokens = (out > 0.0).then(|| usd / out * 1e6);
+            llm.usd_per_million_tokens_blended = (all > 0.0).then(|| usd / all * 1e6);
+        }
     }
 }
 
@@ -155,12 +194,33 @@ pub fn pool_spec(service: &Service, platform: &Platform, share: f64) -> PoolSpec
         fewest.max(1)
     }
     .min(most);
+    let mut capacity_rps = service.capacity_rps
+        * platform.first_pool().relative_throughput
+        * slot_of(service, platform).throughput(share);
+    let mut concurrency = service.concurrency.max(1);
+    let mut target_utilization = target_utilization;
+    // An LLM: the replica's saturation and batch from its roofline on the pool's GPU, and
+    // the autoscaler's target a share of the load at which both objectives are met in steady
+    // state (of the saturation, where none is: the objectives are then missed at any load).
+    let mut llm = llm_spec(service, platform);
+    if let Some(l) = llm.as_mut() {
+        let saturation = l.latency.saturation_rps();
+        capacity_rps = saturation;
+        concurrency = round_non_negative(l.latency.replica().max_batch).max(1.0) as u32;
+        let within = l
+            .latency
+            .rps_within(l.ttft_slo_ms / 1e3, l.tpot_slo_ms / 1e3);
+        if within > 0.0 && saturation > 0.0 {
+            target_utilization *= within / saturation;
+        }
+    }
     PoolSpec {
-        capacity_rps: service.capacity_rps
-            * platform.first_pool().relative_throughput
-            * slot_of(service, platform).throughput(share),
-        concurrency: service.concurrency.max(1),
-        latency_slo_ms: service.latency_slo_ms,
+        capacity_rps,
+        concurrency,
+        // An LLM's minute is drawn against its TTFT objective.
+        latency_slo_ms: llm
+            .as_ref()
+            .map_or(service.latency_slo_ms, |l| l.ttft_slo_ms),
         min_replicas,
         max_replicas: service.max_replicas.min(most).max(min_replicas),
         target_utilization,
@@ -172,7 +232,34 @@ pub fn pool_spec(service: &Service, platform: &Platform, share: f64) -> PoolSpec
         metric_period_s: serving.metric_period_s.max(BUCKET_S),
         queue_limit: f64::from(service.queue_per_replica) * f64::from(service.max_replicas),
         initial_replicas: min_replicas,
+        llm,
     }
+}
+
+/// An LLM service's latency tables on `platform`'s pool GPU, or `None` for a service of
+/// measured capacity (or a GPU or model validation refuses).
+pub fn llm_spec(service: &Service, platform: &Platform) -> Option<LlmSpec> {
+    let llm = service.llm.as_ref()?;
+    let pool = platform.first_pool();
+    let key = (
+        llm.clone(),
+        pool.gpu_model.clone(),
+        pool.gpu_memory_gb.to_bits(),
+    );
+    let tables = LlmTables::shared(key, || llm_replica(llm, platform))?;
+    Some(LlmSpec {
+        latency: LlmLatency::new(tables),
+        ttft_slo_ms: llm.ttft_p95_ms,
+        tpot_slo_ms: llm.tpot_p95_ms,
+    })
+}
+
+/// A replica of `llm` on `platform`'s pool GPU (the pool's own memory figure).
+pub fn llm_replica(llm: &Llm, platform: &Platform) -> Option<Replica> {
+    let pool = platform.first_pool();
+    let mut gpu = *crate::model::gpus::find(&pool.gpu_model)?;
+    gpu.memory_gb = pool.gpu_memory_gb;
+    llm.replica(&gpu).ok()
 }
 
 /// A platform's services in one replication.
@@ -560,6 +647,25 @@ fn outcome_of(
         gpu_usd: billed_s * usd_per_gpu_s,
         useful_reference_gpu_hours,
         usd_per_million_requests: None,
+        llm: run.llm.zip(spec.llm.as_ref()).map(|(r, l)| {
+            let replica = l.latency.replica();
+            let served = run.served;
+            let horizon_s = run.horizon_s.max(1e-9);
+            let output_tokens = served * replica.output.mean();
+            LlmOutcome {
+                output_tokens,
+                input_tokens: served * replica.input.mean(),
+                output_tokens_per_s: output_tokens / horizon_s,
+                ttft_p95_ms: Some(r.ttft_p95_ms).filter(|p| p.is_finite()),
+                tpot_p95_ms: Some(r.tpot_p95_ms).filter(|p| p.is_finite()),
+                ttft_slo_violation_minutes: r.ttft_slo_violation_minutes,
+                tpot_slo_violation_minutes: r.tpot_slo_violation_minutes,
+                usd_per_million_output_tokens: None,
+                usd_per_million_tokens_blended: None,
+                gpus_per_replica: gpus,
+                replicas: run.ready_replica_hours * 3_600.0 / horizon_s,
+            }
+        }),
     }
 }
 

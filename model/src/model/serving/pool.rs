@@ -29,6 +29,7 @@
 //!
 //! A run's p95 is that of all its requests ([`super::mixture`]).
 
+use super::llm::latency::LlmLatency;
 use super::mixture::{p95_s_of, Mixture, Part};
 use super::queueing::{Latency, P95_TAIL};
 use super::traffic::{Poisson, TrafficPlan};
@@ -69,6 +70,41 @@ pub struct PoolSpec {
     pub queue_limit: f64,
     /// Replicas serving at the start.
     pub initial_replicas: u32,
+    /// An LLM service's latency by load and its objectives (absent: a service of measured
+    /// capacity, whose bucket misses its objective on the M/M/c p95).
+    pub llm: Option<LlmSpec>,
+}
+
+/// An LLM service's figures for the pool: its TTFT and TPOT by load, and their objectives.
+#[derive(Debug, Clone)]
+pub struct LlmSpec {
+    /// TTFT and TPOT by load ([`LlmLatency`]).
+    pub latency: LlmLatency,
+    /// TTFT objective at the p95, ms.
+    pub ttft_slo_ms: f64,
+    /// TPOT objective at the p95, ms.
+    pub tpot_slo_ms: f64,
+}
+
+impl PartialEq for LlmSpec {
+    fn eq(&self, other: &Self) -> bool {
+        self.ttft_slo_ms == other.ttft_slo_ms
+            && self.tpot_slo_ms == other.tpot_slo_ms
+            && self.latency.replica() == other.latency.replica()
+    }
+}
+
+/// An LLM service's run: its requests' TTFT and TPOT.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LlmRun {
+    /// TTFT p95 over the run's requests (dropped ones as never served), ms.
+    pub ttft_p95_ms: f64,
+    /// TPOT p95 over the run's served requests, ms.
+    pub tpot_p95_ms: f64,
+    /// Minutes whose TTFT p95 exceeded its objective.
+    pub ttft_slo_violation_minutes: f64,
+    /// Minutes whose TPOT exceeded its objective.
+    pub tpot_slo_violation_minutes: f64,
 }
 
 /// What a run of the pool gave.
@@ -92,6 +128,10 @@ pub struct PoolOutcome {
     pub latency_p95_ms: f64,
     /// The buckets asked for (`record` of [`run_pool`]), in order.
     pub buckets: Vec<Bucket>,
+    /// An LLM service's TTFT and TPOT (absent for other services).
+    pub llm: Option<LlmRun>,
+    /// The horizon run, seconds.
+    pub horizon_s: f64,
 }
 
 /// One bucket of a run.
@@ -157,6 +197,7 @@ pub fn run_pool(
     // The replicas a scaled-to-zero pool will start (reused from bucket to bucket).
     let mut cold: Vec<f64> = Vec::new();
     let mut out = PoolOutcome::default();
+    let mut llm = spec.llm.clone().map(|l| (l, LlmRun::default()));
     for b in 0..buckets {
         let start = b as f64 * bucket_s;
         let len = (horizon_s - start).min(bucket_s);
@@ -232,7 +273,7 @@ pub fn run_pool(
         let mut parts = [None, None];
         // The p95 (seconds) of this bucket's steady part, if it has one.
         let mut steady_p95_s = None;
-        let p95_ms = if arrivals == 0.0 {
+        let mut p95_ms = if arrivals == 0.0 {
             0.0
         } else if backlog == 0.0 && stable {
             // The backlog (if any) drains at the capacity beyond the arrivals; the requests
@@ -256,7 +297,22 @@ pub fn run_pool(
                 mixture.add(part);
                 parts[0] = Some(part);
             }
-            if drained < 1.0 {
+            if drained < 1.0 && spec.llm.is_some() {
+                // An LLM's latency is its TTFT and TPOT, by the minute's load: M/M/c's
+                // sojourn over its batch slots is not needed.
+                let weight = arrivals * (1.0 - drained);
+                let latency = Latency::Queue {
+                    wait: 0.0,
+                    theta: mu,
+                    mu,
+                };
+                parts[1] = Some(Part {
+                    latency,
+                    p95_s: 0.0,
+                    weight,
+                });
+                steady_p95_s = Some(0.0);
+            } else if drained < 1.0 {
                 let step =
                     round_non_negative(arrivals * steps_per_request).min(RHO_STEPS - 1.0) as u32;
                 let weight = arrivals * (1.0 - drained);
@@ -299,7 +355,29 @@ pub fn run_pool(
             parts[0] = Some(part);
             p95_s_of(&[part], dropped) * 1_000.0
         };
-        if p95_ms > spec.latency_slo_ms {
+        if let Some((spec_llm, run)) = llm.as_mut() {
+            // An LLM's minute misses on TTFT or TPOT, not on M/M/c's sojourn.
+            let rps = if ready_share > 0.0 {
+                arrivals / len / ready_share
+            } else {
+                f64::INFINITY
+            };
+            let (ttft_s, tpot_s) =
+                llm_bucket(&mut spec_llm.latency, &parts, rps, arrivals, dropped);
+            // The minute's latency is its TTFT.
+            p95_ms = ttft_s * 1e3;
+            let ttft_over = ttft_s * 1e3 > spec_llm.ttft_slo_ms;
+            let tpot_over = tpot_s * 1e3 > spec_llm.tpot_slo_ms;
+            if ttft_over {
+                run.ttft_slo_violation_minutes += len / 60.0;
+            }
+            if tpot_over {
+                run.tpot_slo_violation_minutes += len / 60.0;
+            }
+            if ttft_over || tpot_over {
+                out.slo_violation_minutes += len / 60.0;
+            }
+        } else if p95_ms > spec.latency_slo_ms {
             out.slo_violation_minutes += len / 60.0;
         }
         out.replica_hours += f64::from(billed) * len / 3600.0;
@@ -327,8 +405,54 @@ pub fn run_pool(
         }
     }
     out.queued_at_horizon = backlog;
-    out.latency_p95_ms = mixture.p95_ms();
+    out.horizon_s = horizon_s;
+    if llm.is_none() {
+        out.latency_p95_ms = mixture.p95_ms();
+    }
+    if let Some((spec_llm, mut run)) = llm {
+        run.ttft_p95_ms = spec_llm.latency.ttft_p95_s() * 1e3;
+        run.tpot_p95_ms = spec_llm.latency.tpot_p95_s() * 1e3;
+        // An LLM's latency is its time to first token (its sojourn in M/M/c's slots is no
+        // request's latency).
+        out.latency_p95_ms = run.ttft_p95_ms;
+        out.llm = Some(run);
+    }
     out
+}
+
+/// A bucket of an LLM service: its requests added to the run's latency at `rps` a ready
+/// replica, by its parts (a backlog's wait counts; M/M/c's batch slots do not, a request
+/// waiting for one only when the KV cache is full, which is the backlog); its (TTFT p95,
+/// TPOT) in seconds.
+fn llm_bucket(
+    latency: &mut LlmLatency,
+    parts: &[Option<Part>; 2],
+    rps: f64,
+    arrivals: f64,
+    dropped: f64,
+) -> (f64, f64) {
+    if arrivals <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let mut worst = (0.0f64, 0.0f64);
+    let mut lost = dropped;
+    let mut any = false;
+    for part in parts.iter().flatten() {
+        let queue = match part.latency {
+            Latency::Queue { .. } => None,
+            other => Some(other),
+        };
+        let (ttft, tpot) = latency.add_bucket(rps, part.weight, queue, lost);
+        lost = 0.0;
+        any = true;
+        worst = (worst.0.max(ttft), worst.1.max(tpot));
+    }
+    if !any {
+        // A steady minute whose part was merged without being kept.
+        let (ttft, tpot) = latency.add_bucket(rps, arrivals - dropped, None, lost);
+        worst = (ttft, tpot);
+    }
+    worst
 }
 
 /// The autoscaler's memory: its recommendations over the cooldown window, those that may
@@ -491,6 +615,7 @@ mod tests {
             metric_period_s: 60.0,
             queue_limit: 1e9,
             initial_replicas: 0,
+            llm: None,
         }
     }
 

@@ -21,6 +21,7 @@ fn spec() -> PoolSpec {
         metric_period_s: 60.0,
         queue_limit: 2_000.0,
         initial_replicas: 2,
+        llm: None,
     }
 }
 
@@ -215,6 +216,7 @@ fn a_cold_start_waits_for_the_replicas_the_first_decision_asks_for() {
         metric_period_s: 60.0,
         queue_limit: 1e9,
         initial_replicas: 0,
+        llm: None,
     };
     let horizon = 600.0;
     let (mut buckets, mut requests) = ((0.0, 0.0), (0.0, 0.0));
@@ -257,6 +259,7 @@ fn requests_before_the_first_replica_joins_are_dropped_when_nothing_may_wait() {
         metric_period_s: 60.0,
         queue_limit: 0.0,
         initial_replicas: 0,
+        llm: None,
     };
     let horizon = 600.0;
     let (mut buckets, mut requests) = (0.0, 0.0);

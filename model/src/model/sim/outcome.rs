@@ -31,6 +31,11 @@ pub struct PlatformOutcome {
     /// requests × 10⁶; `None` without services or when none was answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usd_per_million_requests: Option<f64>,
+    /// Cost per million output tokens served where every service is an LLM, USD: the total
+    /// cost over the horizon ÷ their output tokens × 10⁶; `None` otherwise or when none was
+    /// served.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd_per_million_output_tokens: Option<f64>,
     /// Cost per pipeline run completed, USD: the total cost over the horizon ÷ the runs of
     /// every pipeline that completed; `None` without pipelines or when none completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -197,6 +202,14 @@ impl PlatformOutcome {
             .map(|s| s.requests - s.requests_dropped - s.requests_queued_at_horizon)
             .sum();
         self.usd_per_million_requests = (answered > 0.0).then(|| total / answered * 1e6);
+        let tokens: Option<f64> = self
+            .services
+            .iter()
+            .map(|s| s.llm.as_ref().map(|l| l.output_tokens))
+            .sum();
+        self.usd_per_million_output_tokens = tokens
+            .filter(|&t| t > 0.0 && !self.services.is_empty())
+            .map(|t| total / t * 1e6);
         let runs: u64 = self.pipelines.iter().map(|p| p.runs_completed).sum();
         self.usd_per_completed_run = (runs > 0).then(|| total / runs as f64);
     }

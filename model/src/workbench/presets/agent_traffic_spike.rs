@@ -42,6 +42,7 @@ pub(super) fn scenario() -> Scenario {
             model_load_s: 90.0,
             image_gb: 12.0,
             queue_per_replica: 50,
+            llm: None,
         }],
         ..Scenario::default()
     }

@@ -45,6 +45,7 @@ pub(super) fn scenario() -> Scenario {
             model_load_s: 120.0,
             image_gb: 15.0,
             queue_per_replica: 32,
+            llm: None,
         }],
         ..Scenario::default()
     }

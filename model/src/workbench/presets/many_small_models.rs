@@ -60,6 +60,7 @@ pub(super) fn scenario() -> Scenario {
         model_load_s: 20.0,
         image_gb: 4.0,
         queue_per_replica: 100,
+        llm: None,
     };
     Scenario {
         horizon_days: 7.0,

@@ -37,6 +37,7 @@ mod h100_capacity_wait;
 mod h100_six_clouds;
 mod h100_three_clouds;
 mod karpenter_vs_autopilot_payback;
+mod llm_70b_chat;
 mod many_small_models;
 mod mixed_gpu_pipeline_pools;
 mod multi_team_cluster;
@@ -225,6 +226,12 @@ pub fn presets() -> &'static [Preset] {
             version: 1,
             description: "8×H100 training: AWS p5, Azure ND H100 v5 and Google A3, each on its managed service and on its Kubernetes (six platforms)",
             build: h100_three_clouds::scenario,
+        },
+        Preset {
+            name: "llm-70b-chat",
+            version: 1,
+            description: "A 70B chat model for 200 req/s at peak: EKS on H100 vs a SageMaker endpoint, in $ per million tokens, TTFT and TPOT",
+            build: llm_70b_chat::scenario,
         },
         Preset {
             name: "h100-six-clouds",

@@ -67,6 +67,7 @@ pub(super) fn scenario() -> Scenario {
             model_load_s: 180.0,
             image_gb: 15.0,
             queue_per_replica: 200,
+            llm: None,
         }],
         ..Scenario::default()
     }

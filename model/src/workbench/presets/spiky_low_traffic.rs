@@ -46,6 +46,7 @@ pub(super) fn scenario() -> Scenario {
             model_load_s: 60.0,
             image_gb: 8.0,
             queue_per_replica: 50,
+            llm: None,
         }],
         ..Scenario::default()
     }

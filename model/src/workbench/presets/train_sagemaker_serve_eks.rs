@@ -58,6 +58,7 @@ pub(super) fn scenario() -> Scenario {
             model_load_s: 120.0,
             image_gb: 12.0,
             queue_per_replica: 100,
+            llm: None,
         }],
         ..Scenario::default()
     }

@@ -511,7 +511,7 @@ fn instance_rows(solo: &Scenario, j: usize) -> Vec<usize> {
     let memory = (0..sim.job_classes.len())
         .filter(|&c| platform.pool_of_class(&sim, c) == j)
         .map(|c| sim.job_classes[c].gpu_memory_gb)
-        .chain(solo.services.iter().map(|s| s.gpu_memory_gb))
+        .chain(solo.services.iter().map(|s| s.replica_memory_gb()))
         .fold(0.0, f64::max);
     let rows = catalog::catalog();
     let here: &InstanceType = &rows[own];

@@ -16,9 +16,9 @@
 
 use super::commitment::{Commitment, Payment};
 use super::{
-    gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, NodePool, Overflow,
-    Pipeline, Placement, Platform, Scenario, Service, ServiceSpikes, Serving, SharedCosts,
-    TeamPolicy,
+    gpu_sharing, Arrivals, Cloud, Duration, FailureKind, GpuSharing, JobClass, Llm, NodePool,
+    Overflow, Pipeline, Placement, Platform, Scenario, Service, ServiceSpikes, Serving,
+    SharedCosts, TeamPolicy,
 };
 use crate::model::cloud::CloudFacts;
 use crate::model::egress::EgressTiers;
@@ -373,5 +373,5 @@ pub use pipeline::PIPELINE_FIELDS;
 use platform::region_choice;
 pub use platform::{PLATFORM_FIELDS, REGION_CHOICES, STORAGE_CHOICES};
 pub use scenario::SCENARIO_FIELDS;
-pub use service::SERVICE_FIELDS;
+pub use service::{LLM_MODEL_CHOICES, SERVICE_FIELDS};
 pub use team::TEAM_POLICY_FIELDS;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::serving::llm::architectures::Architecture;
 use serde_json::Value as Json;
 
 /// Scenarios whose documents hold every leaf there is: each arrival kind, each duration
@@ -51,6 +52,21 @@ fn samples() -> Vec<Scenario> {
             }),
             ..Default::default()
         },
+        ..Service::default()
+    });
+    // An LLM service of a custom shape (every field of `llm`).
+    out[1].services.push(Service {
+        llm: Some(super::super::Llm {
+            model: "custom".into(),
+            custom: Some(Architecture {
+                experts: 8,
+                experts_per_token: 2,
+                ..crate::model::serving::llm::architectures::known("llama-3.1-8b")
+                    .unwrap()
+                    .architecture
+            }),
+            ..super::super::Llm::default()
+        }),
         ..Service::default()
     });
     out[0].platforms[0].serving = Some(Serving {

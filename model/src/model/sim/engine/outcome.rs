@@ -116,6 +116,7 @@ impl Sim<'_> {
                 .then(|| total_horizon / self.tally.completed as f64),
             // Priced once every mechanism has reported (below).
             usd_per_million_requests: None,
+            usd_per_million_output_tokens: None,
             usd_per_completed_run: None,
             utilization: if paid > 0.0 { useful_gpu_s / paid } else { 0.0 },
             jobs_submitted: submitted,

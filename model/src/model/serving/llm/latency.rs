@@ -1,0 +1,488 @@
+//! An LLM service's time to first token (TTFT) and time per output token (TPOT), bucket by
+//! bucket of the serving simulation ([`crate::model::serving::pool`]), from a replica's
+//! roofline ([`super::roofline`]).
+//!
+//! The engine, as modelled: each iteration runs one decode step of the batch, `s`, and, when
+//! a prompt waits, that prompt's prefill `P` with it (chunked prefill mixes a prompt into the
+//! decode steps; prompts are taken one at a time, first come first served). A bucket's load
+//! on each ready replica, λ (its requests over its minute and its ready replicas), sets:
+//! - **TPOT.** Over a request's n decode intervals the engine also runs the prefills of the
+//!   prompts that arrived while it waited for its first token or arrive while it decodes, and
+//!   of those arriving while those run: TPOT = s + ΣP ÷ n, ΣP a busy period begun by
+//!   E\[TTFT\] + n·s, of mean λ(E\[TTFT\] + n·s)E\[P\] ÷ (1 − φ) (over a long output, TPOT's
+//!   mean is s ÷ (1 − φ), [`Replica::operating_point`]) and variance
+//!   λ(E\[TTFT\] + n·s)E\[P²\] ÷ (1 − φ)³, with φ = λE\[P\]. ΣP is taken as a gamma of that mean and variance, read by the
+//!   Wilson–Hilferty approximation, over 16 equal-probability output lengths. The step's own
+//!   change with the batch's size from moment to moment is left out.
+//! - **TTFT** is the wait for the prompts ahead, then its own iteration: W + P + s. Prompts
+//!   are served one an iteration, an M/G/1 queue whose service is P + s; its wait is taken
+//!   as 0 with probability ρ = λ(E\[P\] + s), else exponential with the Pollaczek–Khinchine
+//!   mean λE\[(P + s)²\] ÷ 2(1 − ρ) (exact for exponential service, the usual approximation
+//!   otherwise).
+//! - **A backlog** (more requests than the replicas can take: the KV cache is full) adds the
+//!   bucket's wait in the queue, as for any service, and the replicas decode at their cap.
+//! - **Time.** The per-minute model holds a bucket's load constant over its minute: the
+//!   queueing inside TTFT is that of the minute's rate in steady state (a prefill queue
+//!   empties in well under a second at the loads a replica holds), so a burst shorter than
+//!   a minute is averaged into its minute.
+//!
+//! [`super::batching`] simulates the same engine request by request: the oracle these
+//! figures are checked against.
+//!
+//! Loads are tabled on a grid of [`GRID`] steps of the replica's saturation, each bucket
+//! taking the nearest step at or above its load, so TTFT and TPOT are never understated by
+//! the grid.
+
+use super::roofline::Replica;
+use crate::model::serving::queueing::{falls_to, Latency, P95_TAIL};
+use std::sync::{Arc, Mutex};
+
+/// Steps of load, from 0 to the replica's saturation.
+pub const GRID: usize = 512;
+
+/// Prefill points the TTFT's wait term sums over (those of [`Replica::prefill_points`]).
+const PREFILL_SUMS: usize = 32;
+
+/// Equal-probability output lengths a TPOT distribution is read at.
+const OUTPUT_POINTS: usize = 16;
+
+/// One step of load's figures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Step {
+    /// Requests a second on a replica.
+    rps: f64,
+    /// The decode step at the load's batch, s.
+    step_s: f64,
+    /// Mean TPOT, seconds.
+    tpot_s: f64,
+    /// The prompt queue's utilisation (ρ).
+    busy: f64,
+    /// Rate of its wait's exponential (r).
+    wait_rate: f64,
+    /// Mean TTFT, seconds: ρ ÷ r + E[P] + s.
+    ttft_mean_s: f64,
+    /// Running sums of e^(r·p) over the prefill points p, ascending (so that
+    /// Σ over p ≤ t of e^(−r(t − p)) is one `exp`); NaN where r·p could overflow.
+    sums: [f64; PREFILL_SUMS],
+}
+
+/// A replica's TTFT and TPOT by load: the same for every run of a service on a platform, so
+/// built once ([`LlmTables::shared`]) and shared by the runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmTables {
+    replica: Replica,
+    /// Requests a second at which a replica saturates.
+    saturation_rps: f64,
+    steps: Vec<Step>,
+    /// Output lengths at equal-probability points (more than one token: a request of one
+    /// has no TPOT), as intervals between tokens.
+    intervals: [f64; OUTPUT_POINTS],
+    /// TTFT and TPOT p95 of each step in steady state, seconds.
+    ttft_p95_s: Vec<f64>,
+    tpot_p95_s: Vec<f64>,
+}
+
+/// A run's requests by load, on a replica's tables.
+#[derive(Debug, Clone)]
+pub struct LlmLatency {
+    tables: Arc<LlmTables>,
+    /// Requests served at each step over the run.
+    weights: Vec<f64>,
+    /// Requests that waited in a backlog: (shortest, longest wait s, requests).
+    backlogs: Vec<(f64, f64, f64)>,
+    /// Requests dropped or never served.
+    lost: f64,
+}
+
+impl std::ops::Deref for LlmLatency {
+    type Target = LlmTables;
+    fn deref(&self) -> &LlmTables {
+        &self.tables
+    }
+}
+
+/// What a replica's tables are built of: the LLM, its GPU's model and memory.
+pub type TablesKey = (crate::model::scenario::Llm, String, u64);
+
+/// Tables built lately, by what they were built of (a run of 200 replications builds each
+/// once, not 200 times).
+static BUILT: Mutex<Vec<(TablesKey, Arc<LlmTables>)>> = Mutex::new(Vec::new());
+
+/// Tables kept in [`BUILT`].
+const KEPT: usize = 16;
+
+impl LlmTables {
+    /// The tables of the replica `build` gives for `key`, built once and shared while they
+    /// are among the last [`KEPT`] built; `None` where `build` gives no replica.
+    pub fn shared(
+        key: TablesKey,
+        build: impl FnOnce() -> Option<Replica>,
+    ) -> Option<Arc<LlmTables>> {
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, t)) = built.iter().find(|(k, _)| *k == key) {
+            return Some(Arc::clone(t));
+        }
+        let t = Arc::new(LlmTables::new(build()?));
+        if built.len() >= KEPT {
+            built.remove(0);
+        }
+        built.push((key, Arc::clone(&t)));
+        Some(t)
+    }
+
+    /// The tables of `replica`.
+    pub fn new(replica: Replica) -> LlmTables {
+        let saturation_rps = replica.saturation_rps();
+        let mean = replica.prefill_mean_s();
+        let square = replica.prefill_mean_square_s2();
+        let steps = (0..=GRID)
+            .map(|j| {
+                let rps = saturation_rps * j as f64 / GRID as f64;
+                let phi = replica.prefill_share(rps).min(0.999_999);
+                let (tpot_s, step_s) = match replica.operating_point(rps) {
+                    Some((tpot, batch)) => (tpot, replica.step_s(batch)),
+                    None => {
+                        let s = replica.step_s(replica.max_batch);
+                        (s / (1.0 - phi), s)
+                    }
+                };
+                // The prompt queue: service P + s.
+                let service = mean + step_s;
+                let service_square = square + 2.0 * step_s * mean + step_s * step_s;
+                let busy = (rps * service).min(0.999_999);
+                // r = ρ ÷ E[W], E[W] = λE[S²] ÷ 2(1 − ρ): r = 2(1 − ρ)E[S] ÷ E[S²].
+                let wait_rate = 2.0 * (1.0 - busy) * service / service_square;
+                let mut sums = [f64::NAN; PREFILL_SUMS];
+                let points = replica.prefill_points();
+                if points.len() == PREFILL_SUMS && wait_rate * points[PREFILL_SUMS - 1] < 600.0 {
+                    let mut sum = 0.0;
+                    for (k, &p) in points.iter().enumerate() {
+                        sum += libm::exp(wait_rate * p);
+                        sums[k] = sum;
+                    }
+                }
+                Step {
+                    rps,
+                    step_s,
+                    tpot_s,
+                    busy,
+                    wait_rate,
+                    ttft_mean_s: busy / wait_rate + mean + step_s,
+                    sums,
+                }
+            })
+            .collect();
+        let out = replica.output;
+        let mut intervals = [0.0; OUTPUT_POINTS];
+        // Equal-probability points of the output lengths above one token.
+        let above_one = out.survival(1.5);
+        for (k, n) in intervals.iter_mut().enumerate() {
+            let p = 1.0 - above_one * (1.0 - (k as f64 + 0.5) / OUTPUT_POINTS as f64);
+            *n = (out.quantile(p).round() - 1.0).max(1.0);
+        }
+        let mut tables = LlmTables {
+            replica,
+            saturation_rps,
+            steps,
+            intervals,
+            ttft_p95_s: Vec::new(),
+            tpot_p95_s: Vec::new(),
+        };
+        tables.ttft_p95_s = (0..=GRID)
+            .map(|j| solve_tail(|t| tables.ttft_survival(j, None, t), P95_TAIL))
+            .collect();
+        tables.tpot_p95_s = (0..=GRID)
+            .map(|j| solve_tail(|t| tables.tpot_survival(j, t), P95_TAIL))
+            .collect();
+        tables
+    }
+
+    /// The replica.
+    pub fn replica(&self) -> &Replica {
+        &self.replica
+    }
+
+    /// Requests a second at which a replica saturates.
+    pub fn saturation_rps(&self) -> f64 {
+        self.saturation_rps
+    }
+
+    /// The step of `rps` requests a second on a replica: the nearest at or above it.
+    fn step_of(&self, rps: f64) -> usize {
+        let x = (rps / self.saturation_rps * GRID as f64).max(0.0);
+        ((x - 1e-9).ceil() as usize).min(GRID)
+    }
+
+    /// P(TTFT > t) at step `j`, after a backlog's wait uniform over `wait` if any.
+    fn ttft_survival(&self, j: usize, wait: Option<(f64, f64)>, t: f64) -> f64 {
+        let step = self.steps[j];
+        match wait {
+            Some((low, high)) => {
+                const NODES: usize = 8;
+                (0..NODES)
+                    .map(|k| {
+                        let w = low + (high - low) * (k as f64 + 0.5) / NODES as f64;
+                        self.steady_ttft_survival(step, t - w)
+                    })
+                    .sum::<f64>()
+                    / NODES as f64
+            }
+            None => self.steady_ttft_survival(step, t),
+        }
+    }
+
+    /// P(W + P + s > t): P(P > t − s) + ρ·E[e^(−r(t − s − P)); P ≤ t − s].
+    fn steady_ttft_survival(&self, step: Step, t: f64) -> f64 {
+        let t = t - step.step_s;
+        if t <= 0.0 {
+            return 1.0;
+        }
+        let points = self.replica.prefill_points();
+        let waited = if step.busy > 0.0 {
+            let below = points.partition_point(|&p| p <= t);
+            let sum = if below == 0 {
+                0.0
+            } else if step.sums[0].is_finite() {
+                libm::exp(-step.wait_rate * t) * step.sums[below - 1]
+            } else {
+                points[..below]
+                    .iter()
+                    .map(|&p| libm::exp(-step.wait_rate * (t - p)))
+                    .sum::<f64>()
+            };
+            sum / points.len() as f64
+        } else {
+            0.0
+        };
+        (self.replica.prefill_survival(t) + step.busy * waited).min(1.0)
+    }
+
+    /// P(TPOT > t) at step `j`, over the requests of more than one token.
+    fn tpot_survival(&self, j: usize, t: f64) -> f64 {
+        let step = self.steps[j];
+        let extra = t - step.step_s;
+        if extra <= 0.0 {
+            return 1.0;
+        }
+        let (p1, p2) = (
+            self.replica.prefill_mean_s(),
+            self.replica.prefill_mean_square_s2(),
+        );
+        if step.rps <= 0.0 || p1 <= 0.0 {
+            return 0.0;
+        }
+        let free = (1.0 - step.rps * p1).max(1e-6);
+        self.intervals
+            .iter()
+            .map(|&n| {
+                // ΣP over n intervals, the prefills of the prompts that arrive while the
+                // request waits for its first token and decodes, and of those that arrive
+                // while those run: a busy period begun by E[TTFT] + n·s, of mean
+                // λ(E[TTFT] + n·s)E[P] ÷ (1 − φ) and variance λ(E[TTFT] + n·s)E[P²] ÷
+                // (1 − φ)³; taken as a gamma of those (Wilson–Hilferty).
+                let base = step.rps * (n * step.step_s + step.ttft_mean_s);
+                let mean = base * p1 / free;
+                let variance = base * p2 / (free * free * free);
+                let k = mean * mean / variance;
+                let theta = variance / mean;
+                let x = extra * n / (k * theta);
+                let z = (libm::cbrt(x) - (1.0 - 1.0 / (9.0 * k))) * 3.0 * libm::sqrt(k);
+                0.5 * libm::erfc(z / std::f64::consts::SQRT_2)
+            })
+            .sum::<f64>()
+            / OUTPUT_POINTS as f64
+    }
+
+    fn ttft_p95_at(&self, j: usize) -> f64 {
+        self.ttft_p95_s[j]
+    }
+
+    fn tpot_p95_at(&self, j: usize) -> f64 {
+        self.tpot_p95_s[j]
+    }
+
+    /// Most requests a second on a replica at which, in steady state, the TTFT p95 stays
+    /// within `ttft_s` and the TPOT p95 within `tpot_s` (to the grid's step: both grow with
+    /// the load); 0 when even the lightest load misses one.
+    pub fn rps_within(&self, ttft_s: f64, tpot_s: f64) -> f64 {
+        let meets = |j: usize| self.ttft_p95_s[j] <= ttft_s && self.tpot_p95_s[j] <= tpot_s;
+        (1..=GRID)
+            .take_while(|&j| meets(j))
+            .last()
+            .map_or(0.0, |j| self.steps[j].rps)
+    }
+
+    /// TPOT p95 at `rps` requests a second on a replica in steady state, seconds.
+    pub fn tpot_p95_at_rps(&self, rps: f64) -> f64 {
+        self.tpot_p95_s[self.step_of(rps)]
+    }
+
+    /// TTFT p95 at `rps` requests a second on a replica in steady state, seconds.
+    pub fn ttft_p95_at_rps(&self, rps: f64) -> f64 {
+        self.ttft_p95_s[self.step_of(rps)]
+    }
+
+    /// Mean TPOT at `rps` requests a second on a replica, seconds (from the grid).
+    pub fn tpot_mean_at(&self, rps: f64) -> f64 {
+        self.steps[self.step_of(rps)].tpot_s
+    }
+}
+
+impl LlmLatency {
+    /// A run's record on `tables`.
+    pub fn new(tables: Arc<LlmTables>) -> LlmLatency {
+        LlmLatency {
+            tables,
+            weights: vec![0.0; GRID + 1],
+            backlogs: Vec::new(),
+            lost: 0.0,
+        }
+    }
+
+    /// Its tables.
+    pub fn tables(&self) -> &Arc<LlmTables> {
+        &self.tables
+    }
+
+    /// Adds a bucket's `requests` served at `rps` a replica (with `latency`, the bucket's
+    /// queue: a backlog's wait counts, M/M/c's does not, as a request waits for a batch slot
+    /// only when the KV cache is full) and `lost` ones; returns its (TTFT p95, TPOT p95) in
+    /// seconds.
+    pub fn add_bucket(
+        &mut self,
+        rps: f64,
+        requests: f64,
+        latency: Option<Latency>,
+        lost: f64,
+    ) -> (f64, f64) {
+        self.lost += lost;
+        match latency {
+            Some(Latency::Backlog { low, high, .. }) => {
+                let j = GRID;
+                self.backlogs.push((low, high, requests));
+                let total = requests + lost;
+                let ttft = if total <= 0.0 || lost >= P95_TAIL * total {
+                    f64::INFINITY
+                } else {
+                    let share = |t: f64| {
+                        (requests * self.ttft_survival(j, Some((low, high)), t) + lost) / total
+                    };
+                    solve_tail(share, P95_TAIL)
+                };
+                (ttft, self.tpot_p95_at(j))
+            }
+            Some(Latency::Stalled) => {
+                self.lost += requests;
+                (f64::INFINITY, f64::INFINITY)
+            }
+            _ => {
+                let j = self.step_of(rps);
+                self.weights[j] += requests;
+                let tpot = self.tpot_p95_at(j);
+                if lost > 0.0 {
+                    let total = requests + lost;
+                    if lost >= P95_TAIL * total {
+                        return (f64::INFINITY, tpot);
+                    }
+                    let share = |t: f64| (requests * self.ttft_survival(j, None, t) + lost) / total;
+                    return (solve_tail(share, P95_TAIL), tpot);
+                }
+                (self.ttft_p95_at(j), tpot)
+            }
+        }
+    }
+
+    /// The run's TTFT p95 over its requests (dropped ones as never served), seconds.
+    pub fn ttft_p95_s(&self) -> f64 {
+        let served: f64 =
+            self.weights.iter().sum::<f64>() + self.backlogs.iter().map(|b| b.2).sum::<f64>();
+        let total = served + self.lost;
+        if total <= 0.0 {
+            return 0.0;
+        }
+        if self.lost >= P95_TAIL * total {
+            return f64::INFINITY;
+        }
+        let above = |t: f64| {
+            let steady = self.by_step(|j| self.ttft_survival(j, None, t));
+            let backlog: f64 = self
+                .backlogs
+                .iter()
+                .map(|&(low, high, w)| w * self.ttft_survival(GRID, Some((low, high)), t))
+                .sum();
+            (steady + backlog + self.lost) / total
+        };
+        let (lo, hi) = self.bracket(&self.ttft_p95_s);
+        solve_between(above, P95_TAIL, lo, hi)
+    }
+
+    /// Σ over the steps the run's requests were served at of their requests × `of(step)`.
+    fn by_step(&self, of: impl Fn(usize) -> f64) -> f64 {
+        self.weights
+            .iter()
+            .enumerate()
+            .filter(|(_, &w)| w > 0.0)
+            .map(|(j, &w)| w * of(j))
+            .sum()
+    }
+
+    /// The least and greatest steady p95 (of `p95s`) among the steps the run's requests were
+    /// served at: the mixture's p95 lies between them (a backlog's or a loss's push it up).
+    fn bracket(&self, p95s: &[f64]) -> (f64, f64) {
+        let used = || {
+            self.weights
+                .iter()
+                .zip(p95s)
+                .filter(|(&w, _)| w > 0.0)
+                .map(|(_, &p)| p)
+        };
+        let lo = used().fold(f64::INFINITY, f64::min);
+        let hi = used().fold(0.0, f64::max);
+        if lo.is_finite() {
+            (lo, hi.max(lo))
+        } else {
+            (0.0, 1e-3)
+        }
+    }
+
+    /// The run's TPOT p95 over its served requests, seconds.
+    pub fn tpot_p95_s(&self) -> f64 {
+        let backlog: f64 = self.backlogs.iter().map(|b| b.2).sum();
+        let total = self.weights.iter().sum::<f64>() + backlog;
+        if total <= 0.0 {
+            return 0.0;
+        }
+        let above = |t: f64| {
+            let steady = self.by_step(|j| self.tpot_survival(j, t));
+            (steady + backlog * self.tpot_survival(GRID, t)) / total
+        };
+        let (lo, hi) = self.bracket(&self.tpot_p95_s);
+        solve_between(above, P95_TAIL, lo, hi)
+    }
+}
+
+/// The t at which a survival function (decreasing from 1 to 0) falls to `tail`, to a
+/// millionth of it: brackets by doubling from a millisecond, then regula falsi with the
+/// Illinois step (a handful of evaluations where bisection takes fifty); infinite if it has
+/// not fallen by 10⁹ s.
+fn solve_tail(survival: impl Fn(f64) -> f64, tail: f64) -> f64 {
+    solve_between(survival, tail, 0.0, 1e-3)
+}
+
+/// As [`solve_tail`], from the bracket [`lo`, `hi`] (widened where it does not hold the
+/// answer).
+fn solve_between(survival: impl Fn(f64) -> f64, tail: f64, lo: f64, hi: f64) -> f64 {
+    let (mut a, mut b) = (lo.max(0.0), hi.max(lo).max(1e-6));
+    if survival(a) <= tail {
+        // Below the bracket: from 0 (the survival is 1 there).
+        a = 0.0;
+    }
+    while survival(b) > tail {
+        a = b;
+        b *= 2.0;
+        if b > 1e9 {
+            return f64::INFINITY;
+        }
+    }
+    falls_to(survival, tail, a, b)
+}
