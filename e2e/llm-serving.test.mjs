@@ -66,7 +66,7 @@ test('a service made an LLM: a model too big is refused with both figures, shard
     assert.ok(Object.values(ttft).every((v) => v > 0), JSON.stringify(ttft));
     // The link reopens the same LLM service.
     const hash = await settledHash(page);
-    const again = await openCalculator({ hash });
+    const again = await openCalculator({ hash: `#${hash}` });
     try {
       assert.equal(await again.page.locator('#service-0-llm-model').inputValue(), 'llama-3.1-70b');
       const field = again.page.locator('fieldset.service').first().getByLabel('GPUs per replica (tensor parallel)');

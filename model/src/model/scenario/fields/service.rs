@@ -134,8 +134,8 @@ pub static SERVICE_FIELDS: &[Field<Service>] = &[
     Field::<Service>::other("llm.precision", "Precision", Value::Choice {
         choices: &[
             ("bf16", "bf16"),
-            ("fp8", "FP8 (Ada, Hopper, Blackwell, MI300)"),
-            ("int4", "int4 weights (16-bit compute)"),
+            ("fp8", "FP8"),
+            ("int4", "int4 weights"),
         ],
         get: |s| s.llm.as_ref().map_or("bf16", |l| l.precision.id()),
         set: |s, id| {
@@ -144,7 +144,7 @@ pub static SERVICE_FIELDS: &[Field<Service>] = &[
             }
         },
     })
-    .doc("How the weights are stored and computed; a GPU without it is refused by name."),
+    .doc("How the weights are stored and computed: bf16; FP8 (Ada, Hopper, Blackwell, MI300 only); int4 weights with 16-bit compute. A GPU without it is refused by name."),
     Field::<Service>::number("llm.tensor_parallel", "GPUs per replica (tensor parallel)", "", (1.0, 64.0),
         |s| s.llm.as_ref().map(|l| f64::from(l.tensor_parallel)), |s, v| llm_mut(s).tensor_parallel = v as u32)
     .doc("GPUs one replica holds, the model sharded across them; at most a node's GPUs."),
