@@ -173,6 +173,37 @@ pub fn quantile_of(survival: impl Fn(f64) -> f64, tail: f64) -> f64 {
     bisect(survival, tail, 0.0, hi)
 }
 
+/// The t in [`lo`, `hi`] at which a decreasing `above` falls to `target` (`above(hi)` at most
+/// `target`; `lo` itself when `above(lo)` is), to a millionth of t: regula falsi with the
+/// Illinois step, each point kept inside the bracket's middle 98 % so that it always shrinks.
+pub fn falls_to(above: impl Fn(f64) -> f64, target: f64, lo: f64, hi: f64) -> f64 {
+    let (mut a, mut fa) = (lo, above(lo) - target);
+    let (mut b, mut fb) = (hi, above(hi) - target);
+    if fa <= 0.0 {
+        return lo;
+    }
+    let mut kept = 0i8;
+    while b - a > 1e-6 * b {
+        let width = b - a;
+        let c = (a - fa * width / (fb - fa)).clamp(a + 0.01 * width, b - 0.01 * width);
+        let fc = above(c) - target;
+        if fc > 0.0 {
+            (a, fa) = (c, fc);
+            if kept == 1 {
+                fb *= 0.5;
+            }
+            kept = 1;
+        } else {
+            (b, fb) = (c, fc);
+            if kept == -1 {
+                fa *= 0.5;
+            }
+            kept = -1;
+        }
+    }
+    0.5 * (a + b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,35 +299,4 @@ mod tests {
             last = p95;
         }
     }
-}
-
-/// The t in [`lo`, `hi`] at which a decreasing `above` falls to `target` (`above(hi)` at most
-/// `target`; `lo` itself when `above(lo)` is), to a millionth of t: regula falsi with the
-/// Illinois step, each point kept inside the bracket's middle 98 % so that it always shrinks.
-pub fn falls_to(above: impl Fn(f64) -> f64, target: f64, lo: f64, hi: f64) -> f64 {
-    let (mut a, mut fa) = (lo, above(lo) - target);
-    let (mut b, mut fb) = (hi, above(hi) - target);
-    if fa <= 0.0 {
-        return lo;
-    }
-    let mut kept = 0i8;
-    while b - a > 1e-6 * b {
-        let width = b - a;
-        let c = (a - fa * width / (fb - fa)).clamp(a + 0.01 * width, b - 0.01 * width);
-        let fc = above(c) - target;
-        if fc > 0.0 {
-            (a, fa) = (c, fc);
-            if kept == 1 {
-                fb *= 0.5;
-            }
-            kept = 1;
-        } else {
-            (b, fb) = (c, fc);
-            if kept == -1 {
-                fa *= 0.5;
-            }
-            kept = -1;
-        }
-    }
-    0.5 * (a + b)
 }

@@ -113,7 +113,7 @@ const KEPT: usize = 16;
 
 impl LlmTables {
     /// The tables of the replica `build` gives for `key`, built once and shared while they
-    /// are among the last [`KEPT`] built; `None` where `build` gives no replica.
+    /// are among the last 16 built; `None` where `build` gives no replica.
     pub fn shared(
         key: TablesKey,
         build: impl FnOnce() -> Option<Replica>,
