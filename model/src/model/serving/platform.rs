@@ -242,7 +242,11 @@ pub fn llm_spec(service: &Service, platform: &Platform) -> Option<LlmSpec> {
     let llm = service.llm.as_ref()?;
     let pool = platform.first_pool();
     let key = (
-        llm.clone(),
+        Llm {
+            ttft_p95_ms: 0.0,
+            tpot_p95_ms: 0.0,
+            ..llm.clone()
+        },
         pool.gpu_model.clone(),
         pool.gpu_memory_gb.to_bits(),
     );

@@ -434,25 +434,24 @@ fn llm_bucket(
     if arrivals <= 0.0 {
         return (0.0, 0.0);
     }
-    let mut worst = (0.0f64, 0.0f64);
-    let mut lost = dropped;
-    let mut any = false;
+    let mut minute: Vec<(Option<(f64, f64)>, f64)> = Vec::with_capacity(2);
+    let mut stalled = 0.0;
     for part in parts.iter().flatten() {
-        let queue = match part.latency {
-            Latency::Queue { .. } => None,
-            other => Some(other),
-        };
-        let (ttft, tpot) = latency.add_bucket(rps, part.weight, queue, lost);
-        lost = 0.0;
-        any = true;
-        worst = (worst.0.max(ttft), worst.1.max(tpot));
+        match part.latency {
+            Latency::Queue { .. } => minute.push((None, part.weight)),
+            Latency::Backlog { low, high, .. } => minute.push((Some((low, high)), part.weight)),
+            Latency::Stalled => stalled += part.weight,
+        }
     }
-    if !any {
+    if minute.is_empty() && stalled == 0.0 {
         // A steady minute whose part was merged without being kept.
-        let (ttft, tpot) = latency.add_bucket(rps, arrivals - dropped, None, lost);
-        worst = (ttft, tpot);
+        minute.push((None, arrivals - dropped));
     }
-    worst
+    let (ttft, tpot) = latency.add_minute(rps, &minute, dropped + stalled);
+    if stalled > 0.0 && minute.is_empty() {
+        return (f64::INFINITY, f64::INFINITY);
+    }
+    (ttft, tpot)
 }
 
 /// The autoscaler's memory: its recommendations over the cooldown window, those that may

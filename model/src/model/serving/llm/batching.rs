@@ -10,7 +10,7 @@
 //! batch's size (its KV read at the mean context): the oracle checks the queueing and the
 //! batching, not the roofline.
 
-use super::roofline::Replica;
+use super::roofline::{Replica, TokenCount, MAX_CONTEXT_TOKENS};
 use crate::model::rng::Stream;
 use std::collections::VecDeque;
 
@@ -46,14 +46,17 @@ pub fn simulate_batching(
     let mut running: Vec<Running> = Vec::new();
     let mut next_arrival = stream.exponential(1.0 / rps);
     let mut t = 0.0;
+    // Token counts as the model reads them: lognormal, cut at the longest context (drawn
+    // again past it).
+    let cut = |stream: &mut Stream, count: TokenCount| loop {
+        let n = stream.lognormal(count.median, count.sigma);
+        if n <= MAX_CONTEXT_TOKENS {
+            return n;
+        }
+    };
     let draw = |stream: &mut Stream| {
-        let input = stream
-            .lognormal(replica.input.median, replica.input.sigma)
-            .max(1.0);
-        let output = stream
-            .lognormal(replica.output.median, replica.output.sigma)
-            .round()
-            .max(1.0) as u32;
+        let input = cut(stream, replica.input).max(1.0);
+        let output = cut(stream, replica.output).round().max(1.0) as u32;
         (input, output)
     };
     loop {
@@ -126,7 +129,7 @@ mod tests {
     use crate::model::rng::Purpose;
     use crate::model::serving::llm::architectures::known;
     use crate::model::serving::llm::latency::LlmTables;
-    use crate::model::serving::llm::roofline::{Efficiencies, Precision, TokenCount};
+    use crate::model::serving::llm::roofline::{Efficiencies, Precision};
 
     #[test]
     fn per_minute_ttft_and_tpot_match_a_request_level_simulation_at_three_loads() {

@@ -34,7 +34,7 @@
 //! the grid.
 
 use super::roofline::Replica;
-use crate::model::serving::queueing::{falls_to, Latency, P95_TAIL};
+use crate::model::serving::queueing::{falls_to, P95_TAIL};
 use std::sync::{Arc, Mutex};
 
 /// Steps of load, from 0 to the replica's saturation.
@@ -101,26 +101,30 @@ impl std::ops::Deref for LlmLatency {
     }
 }
 
-/// What a replica's tables are built of: the LLM, its GPU's model and memory.
+/// What a replica's tables are built of: the LLM (its objectives left at 0: they do not
+/// change the tables), its GPU's model and memory.
 pub type TablesKey = (crate::model::scenario::Llm, String, u64);
 
 /// Tables built lately, by what they were built of (a run of 200 replications builds each
 /// once, not 200 times).
 static BUILT: Mutex<Vec<(TablesKey, Arc<LlmTables>)>> = Mutex::new(Vec::new());
 
-/// Tables kept in [`BUILT`].
-const KEPT: usize = 16;
+/// Tables kept in [`BUILT`], the least recently used dropped first.
+const KEPT: usize = 64;
 
 impl LlmTables {
     /// The tables of the replica `build` gives for `key`, built once and shared while they
-    /// are among the last 16 built; `None` where `build` gives no replica.
+    /// are among the last 64 used; `None` where `build` gives no replica.
     pub fn shared(
         key: TablesKey,
         build: impl FnOnce() -> Option<Replica>,
     ) -> Option<Arc<LlmTables>> {
         let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, t)) = built.iter().find(|(k, _)| *k == key) {
-            return Some(Arc::clone(t));
+        if let Some(at) = built.iter().position(|(k, _)| *k == key) {
+            let hit = built.remove(at);
+            let t = Arc::clone(&hit.1);
+            built.push(hit);
+            return Some(t);
         }
         let t = Arc::new(LlmTables::new(build()?));
         if built.len() >= KEPT {
@@ -344,52 +348,67 @@ impl LlmLatency {
         &self.tables
     }
 
-    /// Adds a bucket's `requests` served at `rps` a replica (with `latency`, the bucket's
-    /// queue: a backlog's wait counts, M/M/c's does not, as a request waits for a batch slot
-    /// only when the KV cache is full) and `lost` ones; returns its (TTFT p95, TPOT p95) in
-    /// seconds.
-    pub fn add_bucket(
+    /// Adds a minute's requests served at `rps` a replica, in parts of (a backlog's wait
+    /// (shortest, longest s), if they waited in one; requests), and `lost` ones; returns its
+    /// (TTFT p95, TPOT p95) over all of them, seconds. A backlog's wait counts; M/M/c's over
+    /// the batch slots does not (a request waits for a slot only when the KV cache is full,
+    /// which is the backlog), and a backlog's requests decode at the cap.
+    pub fn add_minute(
         &mut self,
         rps: f64,
-        requests: f64,
-        latency: Option<Latency>,
+        parts: &[(Option<(f64, f64)>, f64)],
         lost: f64,
     ) -> (f64, f64) {
         self.lost += lost;
-        match latency {
-            Some(Latency::Backlog { low, high, .. }) => {
-                let j = GRID;
-                self.backlogs.push((low, high, requests));
-                let total = requests + lost;
-                let ttft = if total <= 0.0 || lost >= P95_TAIL * total {
-                    f64::INFINITY
-                } else {
-                    let share = |t: f64| {
-                        (requests * self.ttft_survival(j, Some((low, high)), t) + lost) / total
-                    };
-                    solve_tail(share, P95_TAIL)
-                };
-                (ttft, self.tpot_p95_at(j))
-            }
-            Some(Latency::Stalled) => {
-                self.lost += requests;
-                (f64::INFINITY, f64::INFINITY)
-            }
-            _ => {
-                let j = self.step_of(rps);
-                self.weights[j] += requests;
-                let tpot = self.tpot_p95_at(j);
-                if lost > 0.0 {
-                    let total = requests + lost;
-                    if lost >= P95_TAIL * total {
-                        return (f64::INFINITY, tpot);
-                    }
-                    let share = |t: f64| (requests * self.ttft_survival(j, None, t) + lost) / total;
-                    return (solve_tail(share, P95_TAIL), tpot);
-                }
-                (self.ttft_p95_at(j), tpot)
+        let j = self.step_of(rps);
+        let served: f64 = parts.iter().map(|p| p.1).sum();
+        let total = served + lost;
+        for &(wait, requests) in parts {
+            match wait {
+                Some((low, high)) => self.backlogs.push((low, high, requests)),
+                None => self.weights[j] += requests,
             }
         }
+        if total <= 0.0 {
+            return (0.0, 0.0);
+        }
+        // The usual minute: steady, nothing lost: its step's p95s.
+        if let [(None, _)] = parts {
+            if lost == 0.0 {
+                return (self.ttft_p95_at(j), self.tpot_p95_at(j));
+            }
+        }
+        let ttft = if lost >= P95_TAIL * total {
+            f64::INFINITY
+        } else {
+            let above = |t: f64| {
+                parts
+                    .iter()
+                    .map(|&(wait, w)| match wait {
+                        Some(range) => w * self.ttft_survival(GRID, Some(range), t),
+                        None => w * self.ttft_survival(j, None, t),
+                    })
+                    .sum::<f64>()
+                    / total
+                    + lost / total
+            };
+            solve_tail(above, P95_TAIL)
+        };
+        let tpot = if served <= 0.0 {
+            0.0
+        } else {
+            let above = |t: f64| {
+                parts
+                    .iter()
+                    .map(|&(wait, w)| {
+                        w * self.tpot_survival(if wait.is_some() { GRID } else { j }, t)
+                    })
+                    .sum::<f64>()
+                    / served
+            };
+            solve_tail(above, P95_TAIL)
+        };
+        (ttft, tpot)
     }
 
     /// The run's TTFT p95 over its requests (dropped ones as never served), seconds.

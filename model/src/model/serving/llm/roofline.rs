@@ -39,6 +39,9 @@ pub const MEMORY_UTILIZATION: f64 = 0.9;
 pub const RESERVED_GB_PER_GPU: f64 = 2.0;
 /// Most requests a replica decodes at once (vLLM's `max_num_seqs` default, 256).
 pub const MAX_BATCH: f64 = 256.0;
+/// The most tokens a request holds (Llama 3.1's 128K context): token counts are lognormal
+/// cut there.
+pub const MAX_CONTEXT_TOKENS: f64 = 131_072.0;
 /// One all-reduce's fixed latency, seconds (assumption: NCCL's small-message all-reduce on
 /// NVLink takes some microseconds; PCIe more, in [`link_gb_per_s`]'s bandwidth).
 pub const ALL_REDUCE_LATENCY_S: f64 = 8e-6;
@@ -154,19 +157,39 @@ impl TokenCount {
         }
     }
 
+    /// E[tokensᵏ] of the lognormal cut at [`MAX_CONTEXT_TOKENS`]: m^k·e^(k²σ²/2) ×
+    /// Φ((ln(c/m) − kσ²)/σ) ÷ Φ(ln(c/m)/σ). Without the cut a wide lognormal's moments are
+    /// those of requests no model holds.
+    fn moment(&self, k: f64) -> f64 {
+        let c = MAX_CONTEXT_TOKENS;
+        if self.sigma <= 0.0 {
+            return libm::pow(self.median.min(c), k);
+        }
+        let phi = |z: f64| 0.5 * libm::erfc(-z / std::f64::consts::SQRT_2);
+        let s2 = self.sigma * self.sigma;
+        let cut = libm::log(c / self.median);
+        let kept = phi(cut / self.sigma);
+        if kept <= 0.0 {
+            return libm::pow(c, k);
+        }
+        libm::pow(self.median, k) * libm::exp(k * k * s2 / 2.0) * phi((cut - k * s2) / self.sigma)
+            / kept
+    }
+
     /// Mean tokens.
     pub fn mean(&self) -> f64 {
-        self.median * libm::exp(self.sigma * self.sigma / 2.0)
+        self.moment(1.0)
     }
 
     /// Mean of the square.
     pub fn mean_square(&self) -> f64 {
-        self.median * self.median * libm::exp(2.0 * self.sigma * self.sigma)
+        self.moment(2.0)
     }
 
-    /// The `p` quantile.
+    /// The `p` quantile (at most [`MAX_CONTEXT_TOKENS`]).
     pub fn quantile(&self, p: f64) -> f64 {
-        self.median * libm::exp(self.sigma * crate::model::stats::normal_quantile(p))
+        (self.median * libm::exp(self.sigma * crate::model::stats::normal_quantile(p)))
+            .min(MAX_CONTEXT_TOKENS)
     }
 
     /// P(tokens > n).
@@ -462,11 +485,17 @@ impl Replica {
         Some((self.step_s(batch) / free, batch))
     }
 
-    /// Requests a second at which the batch reaches its cap: the replica's saturation.
+    /// Requests a second at which the replica saturates: where its batch reaches its cap
+    /// (λ·E\[out\]·step(B) = B·(1 − λ·E\[prefill\])), or, if sooner, where its prompts take
+    /// all its steps (one prompt a step: λ·(E\[prefill\] + step(B)) = 1, the step at the cap
+    /// for a bound on the safe side), as a short output's requests leave the batch faster
+    /// than prompts can join it.
     pub fn saturation_rps(&self) -> f64 {
-        // λ·E[out]·step(B) = B·(1 − λ·E[prefill]).
         let b = self.max_batch;
-        b / (self.output.mean() * self.step_s(b) + b * self.prefill_mean_s)
+        let step = self.step_s(b);
+        let batch_full = b / (self.output.mean() * step + b * self.prefill_mean_s);
+        let prompts_full = 1.0 / (self.prefill_mean_s + step);
+        batch_full.min(prompts_full)
     }
 
     /// Most requests a second at which TPOT stays at or under `tpot_s`, up to saturation;
@@ -628,6 +657,46 @@ mod tests {
         assert!(r.operating_point(1.01 * r.saturation_rps()).is_none());
         let within = r.rps_within_tpot(tpot);
         assert!((within - rps).abs() < 1e-6 * rps, "{within} {rps}");
+    }
+
+    #[test]
+    fn a_short_output_saturates_on_its_prompts_before_its_batch() {
+        // 2,000-token prompts, 16-token answers: requests leave the batch faster than one
+        // prompt a step can fill it.
+        let arch = known("llama-3.1-70b").unwrap().architecture;
+        let (input, output) = (
+            TokenCount::new(2_000.0, 2_000.0),
+            TokenCount::new(16.0, 16.0),
+        );
+        let r = Replica::new(
+            &arch,
+            Precision::Bf16,
+            gpu("H100").unwrap(),
+            4,
+            input,
+            output,
+            exact(),
+        )
+        .unwrap();
+        let b = r.max_batch;
+        let batch_full = b / (16.0 * r.step_s(b) + b * r.prefill_mean_s());
+        let prompts_full = 1.0 / (r.prefill_mean_s() + r.step_s(b));
+        assert!(prompts_full < batch_full);
+        assert_eq!(r.saturation_rps(), prompts_full);
+    }
+
+    #[test]
+    fn token_counts_are_cut_at_the_longest_context() {
+        // A median of 50 and a p90 of 2,000 (σ = 2.88): uncut, E[out²] ÷ 2E[out] would be
+        // 50·e^(1.5σ²)/2 ≈ 6 M tokens; cut at 131,072 it is some thousands.
+        let t = TokenCount::new(50.0, 2_000.0);
+        let held = t.mean_square() / (2.0 * t.mean());
+        assert!(held > 1_000.0 && held < MAX_CONTEXT_TOKENS, "{held}");
+        // A narrow one is as uncut: median 250, p90 700.
+        let n = TokenCount::new(250.0, 700.0);
+        let uncut = 250.0 * (n.sigma * n.sigma / 2.0).exp();
+        assert!((n.mean() / uncut - 1.0).abs() < 1e-9);
+        assert_eq!(t.quantile(0.999_999), MAX_CONTEXT_TOKENS);
     }
 
     #[test]
