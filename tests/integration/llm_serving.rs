@@ -263,13 +263,16 @@ fn predicted(f: &Figure) -> f64 {
     .unwrap();
     match f.measured {
         Tpot { rps, .. } => r.operating_point(rps).unwrap().0 * 1e3,
-        // Mean TTFT: the prefill, the mean wait behind other prompts (Pollaczek–Khinchine),
-        // and the decode step the first token leaves with.
+        // Mean TTFT as the per-minute model has it: the mean wait behind other prompts
+        // (Pollaczek–Khinchine, a prompt's service its prefill P and the step s it runs
+        // with), then its own P + s.
         Ttft { rps, .. } => {
             let (_, batch) = r.operating_point(rps).unwrap();
-            let phi = r.prefill_share(rps);
-            let wait = rps * r.prefill_mean_square_s2() / (2.0 * (1.0 - phi));
-            (r.prefill_mean_s() + wait + r.step_s(batch)) * 1e3
+            let s = r.step_s(batch);
+            let (p1, p2) = (r.prefill_mean_s(), r.prefill_mean_square_s2());
+            let busy = rps * (p1 + s);
+            let wait = rps * (p2 + 2.0 * s * p1 + s * s) / (2.0 * (1.0 - busy));
+            (wait + p1 + s) * 1e3
         }
         Throughput { .. } => r.saturation_rps() * f.output,
     }

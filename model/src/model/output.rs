@@ -181,13 +181,13 @@ pub struct OutputRow {
     pub ranking: Option<Ranking>,
 }
 
-/// The cloud bill's part of `per_unit`, a cost of the whole TCO per unit of work: the TCO's
-/// share that is not ops people (exact where there are none).
 /// Whether every service of `scenario` is an LLM (and it has one).
 pub fn serves_llms_only(scenario: &Scenario) -> bool {
     !scenario.services.is_empty() && scenario.services.iter().all(|s| s.llm.is_some())
 }
 
+/// The cloud bill's part of `per_unit`, a cost of the whole TCO per unit of work: the TCO's
+/// share that is not ops people (exact where there are none).
 fn cloud_bill_share(o: &PlatformOutcome, per_unit: Option<f64>) -> Option<f64> {
     let people = o.breakdown_usd[Category::OpsPeople];
     per_unit.map(|per_unit| {
