@@ -72,9 +72,16 @@ mod native {
     /// One service for 30 days at 1,000 requests a second on average (a day's profile and two
     /// ×10 spikes of an hour), autoscaled, in 1-minute buckets: one platform and replication.
     fn serving(c: &mut Criterion) {
+        use gpucost::model::gpus::find;
         use gpucost::model::rng::{Purpose, Stream};
-        use gpucost::model::serving::pool::{run_pool, PoolSpec};
+        use gpucost::model::serving::llm::architectures::known;
+        use gpucost::model::serving::llm::latency::{LlmLatency, LlmTables};
+        use gpucost::model::serving::llm::roofline::{
+            Efficiencies, Precision, Replica, TokenCount,
+        };
+        use gpucost::model::serving::pool::{run_pool, LlmSpec, PoolSpec};
         use gpucost::model::serving::traffic::{Spikes, Traffic};
+        use std::sync::Arc;
         let spec = PoolSpec {
             capacity_rps: 40.0,
             concurrency: 8,
@@ -106,21 +113,48 @@ mod native {
         group.sample_size(20);
         group.throughput(Throughput::Elements(43_200));
         let mut replication = 0;
+        // One run of `spec` on the traffic of the next replication.
+        let mut run = |spec: &PoolSpec| {
+            replication += 1;
+            let mut stream = Stream::new(7, replication, Purpose::Traffic, 0);
+            let plan = traffic.plan(horizon_s, &mut stream);
+            run_pool(spec, &plan, horizon_s, 60.0, &mut stream, 0..0, None)
+        };
         group.bench_function("30-day 1000 rps autoscaled", |b| {
-            b.iter(|| {
-                replication += 1;
-                let mut stream = Stream::new(7, replication, Purpose::Traffic, 0);
-                let plan = traffic.plan(horizon_s, &mut stream);
-                black_box(run_pool(
-                    &spec,
-                    &plan,
-                    horizon_s,
-                    60.0,
-                    &mut stream,
-                    0..0,
-                    None,
-                ))
-            })
+            b.iter(|| black_box(run(&spec)))
+        });
+        // The same traffic on an LLM (Llama 3.1 8B in bf16 on one H100, 500-token prompts and
+        // 200-token answers): its minutes read TTFT and TPOT from the replica's tables (built
+        // once per service and GPU, as the runs of a report share them, so outside the loop).
+        let replica = Replica::new(
+            &known("llama-3.1-8b").unwrap().architecture,
+            Precision::Bf16,
+            find("H100").unwrap(),
+            1,
+            TokenCount::new(500.0, 1_500.0),
+            TokenCount::new(200.0, 600.0),
+            Efficiencies::CALIBRATED,
+        )
+        .unwrap();
+        let tables = Arc::new(LlmTables::new(replica));
+        let (ttft_slo_ms, tpot_slo_ms) = (1_000.0, 50.0);
+        let saturation = tables.saturation_rps();
+        let within = tables.rps_within(ttft_slo_ms / 1e3, tpot_slo_ms / 1e3);
+        let llm_spec = PoolSpec {
+            capacity_rps: saturation,
+            concurrency: tables.replica().max_batch.round() as u32,
+            latency_slo_ms: ttft_slo_ms,
+            target_utilization: 0.7 * within / saturation,
+            initial_replicas: (1_000.0 / within).ceil() as u32,
+            llm: Some(LlmSpec {
+                latency: LlmLatency::new(tables),
+                ttft_slo_ms,
+                tpot_slo_ms,
+            }),
+            ..spec.clone()
+        };
+        group.bench_function("30-day 1000 rps autoscaled LLM", |b| {
+            b.iter(|| black_box(run(&llm_spec)))
         });
         group.finish();
     }

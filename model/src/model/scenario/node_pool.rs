@@ -233,6 +233,14 @@ impl PoolNeed {
 }
 
 impl NodePool {
+    /// Its GPU's row of the GPU table with the pool's own memory figure (a custom instance's
+    /// GPUs have the memory the pool says); `None` for a GPU the table lacks.
+    pub fn gpu(&self) -> Option<crate::model::gpus::Gpu> {
+        let mut gpu = *crate::model::gpus::find(&self.gpu_model)?;
+        gpu.memory_gb = self.gpu_memory_gb;
+        Some(gpu)
+    }
+
     /// Spot interruptions per hour of a spot node on its own clock: the rate less the share
     /// that comes in reclaim waves.
     pub fn own_spot_interruptions_per_node_hour(&self) -> f64 {

@@ -7,8 +7,8 @@ use super::Profile;
 use crate::model::gpus::Gpu;
 use crate::model::serving::llm::architectures::{known, Architecture};
 use crate::model::serving::llm::roofline::{
-    Efficiencies, Precision, Replica, ReplicaError, TokenCount, MEMORY_UTILIZATION,
-    RESERVED_GB_PER_GPU,
+    longest_tokens, Efficiencies, PerGpu, Precision, Replica, ReplicaError, TokenCount,
+    MEMORY_UTILIZATION, RESERVED_GB_PER_GPU,
 };
 use crate::model::serving::traffic::{Spikes, Traffic};
 use serde::{Deserialize, Serialize};
@@ -161,17 +161,10 @@ impl Llm {
     /// ([`crate::model::serving::llm::roofline`]); `None` without a shape.
     pub fn memory_need_gb(&self) -> Option<f64> {
         let arch = self.architecture().ok()?;
-        let tp = f64::from(self.tensor_parallel.max(1));
-        let weights = arch.params_b * self.precision.weight_bytes() / tp;
-        let kv_heads = (f64::from(arch.kv_heads) / tp).ceil().max(1.0);
-        let per_token = 2.0
-            * f64::from(arch.layers)
-            * kv_heads
-            * f64::from(arch.head_dim)
-            * self.precision.kv_bytes();
-        let longest =
-            self.input_tokens.count().quantile(0.9) + self.output_tokens.count().quantile(0.9);
-        Some((weights + longest * per_token / 1e9 + RESERVED_GB_PER_GPU) / MEMORY_UTILIZATION)
+        let per_gpu = PerGpu::new(&arch, self.precision, self.tensor_parallel);
+        let longest = longest_tokens(self.input_tokens.count(), self.output_tokens.count());
+        let need = per_gpu.weight_bytes() + longest * per_gpu.kv_bytes_per_token;
+        Some((need / 1e9 + RESERVED_GB_PER_GPU) / MEMORY_UTILIZATION)
     }
 }
 

@@ -1244,7 +1244,7 @@ fn check_llm_on(
     at: &str,
 ) -> Result<(), ScenarioError> {
     use crate::model::serving::llm::roofline::ReplicaError;
-    let Some(gpu) = crate::model::gpus::find(&pool.gpu_model) else {
+    let Some(gpu) = pool.gpu() else {
         return Err(ScenarioError::Invalid {
             field: format!("{at}.llm.model"),
             reason: format!(
@@ -1254,10 +1254,7 @@ fn check_llm_on(
             ),
         });
     };
-    let mut on = gpu.to_owned();
-    // A pool's own memory figure (a custom instance) is the one its GPUs have.
-    on.memory_gb = pool.gpu_memory_gb;
-    match llm.replica(&on) {
+    match llm.replica(&gpu) {
         Ok(_) => Ok(()),
         Err(ReplicaError::Precision(e)) => Err(ScenarioError::Invalid {
             field: format!("{at}.llm.precision"),

@@ -260,10 +260,7 @@ pub fn llm_spec(service: &Service, platform: &Platform) -> Option<LlmSpec> {
 
 /// A replica of `llm` on `platform`'s pool GPU (the pool's own memory figure).
 pub fn llm_replica(llm: &Llm, platform: &Platform) -> Option<Replica> {
-    let pool = platform.first_pool();
-    let mut gpu = *crate::model::gpus::find(&pool.gpu_model)?;
-    gpu.memory_gb = pool.gpu_memory_gb;
-    llm.replica(&gpu).ok()
+    llm.replica(&platform.first_pool().gpu()?).ok()
 }
 
 /// A platform's services in one replication.

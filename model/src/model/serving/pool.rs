@@ -434,21 +434,29 @@ fn llm_bucket(
     if arrivals <= 0.0 {
         return (0.0, 0.0);
     }
-    let mut minute: Vec<(Option<(f64, f64)>, f64)> = Vec::with_capacity(2);
+    // At most two parts (a backlog's, a steady one's), kept on the stack.
+    let mut minute = [(None, 0.0); 2];
+    let mut kept = 0;
     let mut stalled = 0.0;
     for part in parts.iter().flatten() {
-        match part.latency {
-            Latency::Queue { .. } => minute.push((None, part.weight)),
-            Latency::Backlog { low, high, .. } => minute.push((Some((low, high)), part.weight)),
-            Latency::Stalled => stalled += part.weight,
-        }
+        let wait = match part.latency {
+            Latency::Queue { .. } => None,
+            Latency::Backlog { low, high, .. } => Some((low, high)),
+            Latency::Stalled => {
+                stalled += part.weight;
+                continue;
+            }
+        };
+        minute[kept] = (wait, part.weight);
+        kept += 1;
     }
-    if minute.is_empty() && stalled == 0.0 {
+    if kept == 0 && stalled == 0.0 {
         // A steady minute whose part was merged without being kept.
-        minute.push((None, arrivals - dropped));
+        minute[0] = (None, arrivals - dropped);
+        kept = 1;
     }
-    let (ttft, tpot) = latency.add_minute(rps, &minute, dropped + stalled);
-    if stalled > 0.0 && minute.is_empty() {
+    let (ttft, tpot) = latency.add_minute(rps, &minute[..kept], dropped + stalled);
+    if stalled > 0.0 && kept == 0 {
         return (f64::INFINITY, f64::INFINITY);
     }
     (ttft, tpot)

@@ -505,3 +505,43 @@ fn solve_between(survival: impl Fn(f64) -> f64, tail: f64, lo: f64, hi: f64) -> 
     }
     falls_to(survival, tail, a, b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::gpus::find;
+    use crate::model::serving::llm::architectures::known;
+    use crate::model::serving::llm::roofline::{Efficiencies, Precision, TokenCount};
+
+    #[test]
+    fn the_load_within_both_objectives_is_the_last_step_meeting_both() {
+        let arch = known("llama-3.1-70b").unwrap().architecture;
+        let replica = Replica::new(
+            &arch,
+            Precision::Bf16,
+            find("H100").unwrap(),
+            4,
+            TokenCount::new(2_000.0, 2_000.0),
+            TokenCount::new(200.0, 200.0),
+            Efficiencies::CALIBRATED,
+        )
+        .unwrap();
+        let t = LlmTables::new(replica);
+        // Half the saturation's p95s as objectives: the answer is that step's load (both
+        // p95s grow with the load), and a hair less on either objective gives the step before.
+        let j = GRID / 2;
+        let (ttft, tpot) = (t.ttft_p95_s[j], t.tpot_p95_s[j]);
+        assert!(t.ttft_p95_s[j + 1] > ttft && t.tpot_p95_s[j + 1] > tpot);
+        assert_eq!(t.rps_within(ttft, tpot), t.steps[j].rps);
+        assert!((t.steps[j].rps - 0.5 * t.saturation_rps()).abs() < 1e-9);
+        assert_eq!(t.rps_within(f64::INFINITY, tpot), t.steps[j].rps);
+        assert!(t.rps_within(ttft, tpot * (1.0 - 1e-9)) < t.steps[j].rps);
+        assert!(t.rps_within(ttft * (1.0 - 1e-9), f64::INFINITY) < t.steps[j].rps);
+        // An objective no load meets: 0; none at all: the saturation.
+        assert_eq!(t.rps_within(t.ttft_p95_s[0] * 0.5, tpot), 0.0);
+        assert_eq!(
+            t.rps_within(f64::INFINITY, f64::INFINITY),
+            t.saturation_rps()
+        );
+    }
+}

@@ -239,6 +239,53 @@ pub fn link_gb_per_s(gpu: &Gpu) -> f64 {
     }
 }
 
+/// What a replica of an LLM holds on each of its GPUs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PerGpu {
+    /// Weight bytes of the dense part (attention, embeddings, shared layers).
+    pub dense_bytes: f64,
+    /// Weight bytes of the experts (0 for a dense model).
+    pub expert_bytes: f64,
+    /// KV-cache bytes per token.
+    pub kv_bytes_per_token: f64,
+}
+
+impl PerGpu {
+    /// `arch` at `precision` split over `tensor_parallel` GPUs: the weights evenly, the
+    /// key-value heads across the GPUs and, past one a GPU, replicated.
+    pub fn new(arch: &Architecture, precision: Precision, tensor_parallel: u32) -> PerGpu {
+        let tp = f64::from(tensor_parallel.max(1));
+        let bytes = precision.weight_bytes();
+        let expert_bytes = arch.expert_params_b() * 1e9 * bytes / tp;
+        let kv_heads_per_gpu = (f64::from(arch.kv_heads) / tp).ceil().max(1.0);
+        PerGpu {
+            dense_bytes: arch.params_b * 1e9 * bytes / tp - expert_bytes,
+            expert_bytes,
+            kv_bytes_per_token: 2.0
+                * f64::from(arch.layers)
+                * kv_heads_per_gpu
+                * f64::from(arch.head_dim)
+                * precision.kv_bytes(),
+        }
+    }
+
+    /// Weight bytes, all of them.
+    pub fn weight_bytes(&self) -> f64 {
+        self.dense_bytes + self.expert_bytes
+    }
+}
+
+/// Bytes of a GPU of `memory_gb` a replica may use: [`MEMORY_UTILIZATION`] of it less
+/// [`RESERVED_GB_PER_GPU`].
+pub fn usable_bytes(memory_gb: f64) -> f64 {
+    memory_gb * 1e9 * MEMORY_UTILIZATION - RESERVED_GB_PER_GPU * 1e9
+}
+
+/// The tokens of the longest request a replica must hold: the p90 of both counts.
+pub fn longest_tokens(input: TokenCount, output: TokenCount) -> f64 {
+    input.quantile(0.9) + output.quantile(0.9)
+}
+
 /// A replica of an LLM on `tensor_parallel` GPUs of one model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replica {
@@ -294,20 +341,14 @@ impl Replica {
     ) -> Result<Replica, ReplicaError> {
         let peak_flops = precision.peak_flops(gpu).map_err(ReplicaError::Precision)?;
         let tp = f64::from(tensor_parallel.max(1));
-        let bytes = precision.weight_bytes();
-        let expert_bytes = arch.expert_params_b() * 1e9 * bytes / tp;
-        let dense_bytes = arch.params_b * 1e9 * bytes / tp - expert_bytes;
-        // Key-value heads are split across the GPUs; past one each, they are replicated.
-        let kv_heads_per_gpu = (f64::from(arch.kv_heads) / tp).ceil().max(1.0);
-        let kv_bytes_per_token = 2.0
-            * f64::from(arch.layers)
-            * kv_heads_per_gpu
-            * f64::from(arch.head_dim)
-            * precision.kv_bytes();
-        let usable = gpu.memory_gb * 1e9 * MEMORY_UTILIZATION - RESERVED_GB_PER_GPU * 1e9;
-        let longest = input.quantile(0.9) + output.quantile(0.9);
+        let PerGpu {
+            dense_bytes,
+            expert_bytes,
+            kv_bytes_per_token,
+        } = PerGpu::new(arch, precision, tensor_parallel);
+        let usable = usable_bytes(gpu.memory_gb);
         let weights = dense_bytes + expert_bytes;
-        let min_kv = longest * kv_bytes_per_token;
+        let min_kv = longest_tokens(input, output) * kv_bytes_per_token;
         if weights + min_kv > usable {
             return Err(ReplicaError::Misfit(Misfit {
                 weights_gb: weights / 1e9,
@@ -497,29 +538,6 @@ impl Replica {
         let prompts_full = 1.0 / (self.prefill_mean_s + step);
         batch_full.min(prompts_full)
     }
-
-    /// Most requests a second at which TPOT stays at or under `tpot_s`, up to saturation;
-    /// 0 when even one request alone decodes slower.
-    pub fn rps_within_tpot(&self, tpot_s: f64) -> f64 {
-        let top = self.saturation_rps();
-        let within = |rps: f64| self.operating_point(rps).is_some_and(|(t, _)| t <= tpot_s);
-        if !within(0.0) {
-            return 0.0;
-        }
-        if within(top * (1.0 - 1e-9)) {
-            return top;
-        }
-        let (mut lo, mut hi) = (0.0, top);
-        for _ in 0..50 {
-            let mid = 0.5 * (lo + hi);
-            if within(mid) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
-    }
 }
 
 /// Why a replica cannot be built.
@@ -655,8 +673,6 @@ mod tests {
         assert!((tpot - r.step_s(batch) / free).abs() < 1e-9);
         assert!((batch - rps * r.output.mean() * tpot).abs() < 1e-6 * batch);
         assert!(r.operating_point(1.01 * r.saturation_rps()).is_none());
-        let within = r.rps_within_tpot(tpot);
-        assert!((within - rps).abs() < 1e-6 * rps, "{within} {rps}");
     }
 
     #[test]
