@@ -22,6 +22,7 @@
 use gpucost::model::gpus;
 use gpucost::model::serving::llm::architectures::known;
 use gpucost::model::serving::llm::roofline::{Efficiencies, Precision, Replica, TokenCount};
+use gpucost::workbench::presets::preset;
 
 /// What a published figure measured.
 #[derive(Debug, Clone, Copy)]
@@ -311,7 +312,6 @@ fn the_roofline_lands_within_30_percent_of_published_measurements_it_was_not_fit
 
 #[test]
 fn a_model_that_does_not_fit_and_a_precision_a_gpu_lacks_are_refused_by_name() {
-    use gpucost::workbench::presets::preset;
     let mut s = preset("llm-70b-chat").unwrap().scenario();
     let llm = s.services[0].llm.as_mut().unwrap();
     llm.precision = Precision::Bf16;
@@ -389,4 +389,114 @@ fn the_70b_chat_preset_ranks_by_dollars_per_million_output_tokens() {
             tco / tokens * 1e6
         );
     }
+}
+
+/// A platform's own tensor parallelism (`service_settings.<name>.tensor_parallel`) is the
+/// service's split on that platform alone, bit for bit; a split that cannot run is refused
+/// naming the platform's setting.
+#[test]
+fn a_platform_may_split_an_llm_its_own_way() {
+    use gpucost::model::monte_carlo::run_replication;
+    use gpucost::workbench::edit::apply_edits;
+    let mut s = preset("llm-70b-chat").unwrap().scenario();
+    s.horizon_days = 2.0;
+    let name = s.services[0].name.clone();
+    let own = |tp: u32| format!("platforms.1.service_settings.{name}.tensor_parallel={tp}");
+    let on_one = apply_edits(&s, &[own(8)]).unwrap();
+    let everywhere = apply_edits(&s, &["services.0.llm.tensor_parallel=8".into()]).unwrap();
+    let (a, b, typed) = (
+        run_replication(&on_one, 1),
+        run_replication(&everywhere, 1),
+        run_replication(&s, 1),
+    );
+    assert_eq!(
+        a[1], b[1],
+        "the platform's own split is the service's there"
+    );
+    assert_eq!(a[0], typed[0], "and only there");
+    assert_ne!(a[1], typed[1]);
+
+    let refused = |edit: String| {
+        let e = apply_edits(&s, &[edit]).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "platforms.1.service_settings.{name}.tensor_parallel"
+            )),
+            "{e}"
+        );
+        e
+    };
+    // 70B at FP8 is 70.6 GB of weights: not on one 80 GB H100 (70 GB usable).
+    assert!(refused(own(1)).contains("70.6 GB per GPU"));
+    assert!(refused(own(3)).contains("do not divide its model's 64 attention heads"));
+    assert!(refused(own(16)).contains("has 8 GPUs per node"));
+    let mut measured = preset("agent-traffic-spike").unwrap().scenario();
+    let service = measured.services[0].name.clone();
+    measured.platforms[0]
+        .service_settings
+        .entry(service)
+        .or_default()
+        .tensor_parallel = Some(2);
+    let e = measured.validate().unwrap_err().to_string();
+    assert!(e.contains("is not an LLM"), "{e}");
+}
+
+/// The tuner's split of the 70B model against the roofline's own ranking of the splits. On
+/// SageMaker an endpoint's replica holds its p5 instance whole (8 GPUs) whatever its split, so
+/// the best split is the one a replica serves the most on within both objectives; on EKS
+/// replicas pack the nodes, so it is the most per GPU. The ranking comes from the tables
+/// alone (`LlmTables::rps_within`), the tuner's choice from simulated months.
+#[test]
+fn the_tuner_splits_the_model_as_the_load_within_the_objectives_per_gpu_paid_ranks_it() {
+    use gpucost::model::serving::llm::latency::LlmTables;
+    use gpucost::workbench::tune::{TuneOptions, TuneRun};
+    let mut s = preset("llm-70b-chat").unwrap().scenario();
+    s.horizon_days = 7.0;
+    let llm = s.services[0].llm.clone().unwrap();
+    let h100 = *gpus::find("H100").unwrap();
+    let within = |tp: u32| {
+        let mut split = llm.clone();
+        split.tensor_parallel = tp;
+        let tables = LlmTables::new(split.replica(&h100).unwrap());
+        tables.rps_within(llm.ttft_p95_ms / 1e3, llm.tpot_p95_ms / 1e3)
+    };
+    let splits = [2, 4, 8];
+    let best = |per: &dyn Fn(u32) -> f64| {
+        let mut ranked: Vec<(u32, f64)> = splits.iter().map(|&tp| (tp, per(tp))).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // A clear winner: at least 10 % ahead of the next.
+        assert!(ranked[0].1 > 1.1 * ranked[1].1, "{ranked:?}");
+        ranked[0].0
+    };
+    let per_node = best(&|tp| within(tp));
+    let per_gpu = best(&|tp| within(tp) / f64::from(tp));
+    assert_eq!((per_node, per_gpu), (8, 4), "the roofline's ranking");
+
+    // Only the split is searched: the pools and the autoscaling stay as typed.
+    let pins = vec![
+        "platforms.0.node_pools".to_string(),
+        "platforms.1.node_pools".to_string(),
+        "services.0.min_replicas".to_string(),
+        "services.0.target_utilization".to_string(),
+    ];
+    let report = TuneRun::new(
+        &s,
+        TuneOptions {
+            pins,
+            ..TuneOptions::default()
+        },
+    )
+    .unwrap()
+    .run_to_end_on(2);
+    let tuned = &report.scenario;
+    let split = |p: usize| {
+        tuned.services[0]
+            .on(&tuned.platforms[p])
+            .llm
+            .as_ref()
+            .unwrap()
+            .tensor_parallel
+    };
+    assert_eq!(split(0), per_gpu, "EKS: {:?}", report.platforms[0]);
+    assert_eq!(split(1), per_node, "SageMaker: {:?}", report.platforms[1]);
 }

@@ -524,7 +524,7 @@ impl Results {
                                         usd_per_million_tokens_blended: finite(&|s| {
                                             s.llm.and_then(|l| l.usd_per_million_tokens_blended)
                                         }),
-                                        gpus_per_replica: service.replica_gpus(),
+                                        gpus_per_replica: service.on(platform).replica_gpus(),
                                         replicas: llm(&|l| l.replicas),
                                     }
                                 }),

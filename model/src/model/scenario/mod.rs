@@ -820,6 +820,10 @@ pub struct ServiceSettings {
     /// The autoscaler's target utilisation (absent: the service's `target_utilization`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target_utilization: Option<f64>,
+    /// An LLM's GPUs per replica here (absent: the service's `llm.tensor_parallel`): the best
+    /// split of a model differs with the platform's GPU and price.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tensor_parallel: Option<u32>,
 }
 
 /// A workflow engine's charge per state transition (AWS Step Functions standard workflows:

@@ -365,7 +365,7 @@ impl Platform {
     /// services mapped to different pools of one platform); 0 without services.
     pub fn services_pool(&self, scenario: &Scenario) -> usize {
         scenario.services.first().map_or(0, |service| {
-            self.pool_index_for(scenario, &service.name, service.pool_need())
+            self.pool_index_for(scenario, &service.name, service.on(self).pool_need())
         })
     }
 

@@ -239,22 +239,29 @@ impl PipelineGraph {
 impl Scenario {
     /// The scenario platform `platform` simulates: [`Scenario::simulated`], with the job
     /// classes checkpointing at the intervals the platform sets for them
-    /// (`Platform::checkpoint_interval_min`).
+    /// (`Platform::checkpoint_interval_min`) and the services as it runs them
+    /// ([`super::Service::on`]).
     pub fn simulated_on(&self, platform: usize) -> Cow<'_, Scenario> {
         let simulated = self.simulated();
-        let Some(own) = self
-            .platforms
-            .get(platform)
-            .map(|p| &p.checkpoint_interval_min)
-            .filter(|own| !own.is_empty())
-        else {
+        let Some(p) = self.platforms.get(platform) else {
             return simulated;
         };
+        let own = &p.checkpoint_interval_min;
+        let services_move = self
+            .services
+            .iter()
+            .any(|s| matches!(s.on(p), Cow::Owned(_)));
+        if own.is_empty() && !services_move {
+            return simulated;
+        }
         let mut out = simulated.into_owned();
         for class in &mut out.job_classes {
             if let Some(&minutes) = own.get(&class.name) {
                 class.checkpoint_interval_min = minutes;
             }
+        }
+        for (service, typed) in out.services.iter_mut().zip(&self.services) {
+            *service = typed.on(p).into_owned();
         }
         Cow::Owned(out)
     }

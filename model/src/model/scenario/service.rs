@@ -12,6 +12,7 @@ use crate::model::serving::llm::roofline::{
 };
 use crate::model::serving::traffic::{Spikes, Traffic};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// A service with request traffic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -169,6 +170,25 @@ impl Llm {
 }
 
 impl Service {
+    /// The service as `platform` runs it: an LLM at the tensor parallelism the platform sets
+    /// for it (`Platform::service_settings`), where it sets one; itself otherwise.
+    pub fn on(&self, platform: &super::Platform) -> Cow<'_, Service> {
+        let own = platform
+            .service_settings
+            .get(&self.name)
+            .and_then(|o| o.tensor_parallel);
+        match (&self.llm, own) {
+            (Some(llm), Some(tp)) if llm.tensor_parallel != tp => {
+                let mut out = self.clone();
+                if let Some(l) = out.llm.as_mut() {
+                    l.tensor_parallel = tp;
+                }
+                Cow::Owned(out)
+            }
+            _ => Cow::Borrowed(self),
+        }
+    }
+
     /// What a replica needs of a node pool to run on it.
     pub fn pool_need(&self) -> super::PoolNeed {
         super::PoolNeed {

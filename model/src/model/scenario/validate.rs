@@ -279,17 +279,30 @@ impl Scenario {
             if let Some(llm) = &service.llm {
                 check_llm(llm, &format!("{at}.llm"))?;
             }
-            let (gpus_field, memory_field) = match service.llm {
-                Some(_) => ("llm.tensor_parallel", "llm.model"),
-                None => ("gpus_per_replica", "gpu_memory_gb"),
-            };
-            for platform in &self.platforms {
+            let typed = service;
+            for (pi, platform) in self.platforms.iter().enumerate() {
+                // As the platform runs it: an LLM at the platform's own tensor parallelism,
+                // where it sets one (then a refusal names that setting).
+                let service = &*typed.on(platform);
+                let own_tp = platform
+                    .service_settings
+                    .get(&service.name)
+                    .and_then(|o| o.tensor_parallel)
+                    .filter(|_| service.llm.is_some());
+                let gpus_field = match (&service.llm, own_tp) {
+                    (Some(_), Some(_)) => format!(
+                        "platforms.{pi}.service_settings.{}.tensor_parallel",
+                        service.name
+                    ),
+                    (Some(_), None) => format!("{at}.llm.tensor_parallel"),
+                    (None, _) => format!("{at}.gpus_per_replica"),
+                };
                 let at_pool = platform.pool_index_for(self, &service.name, service.pool_need());
                 let pool = &platform.node_pools[at_pool];
                 check_slot(service, platform, pool, &at)?;
                 if service.replica_gpus() > f64::from(pool.gpus_per_node) {
                     return Err(ScenarioError::Invalid {
-                        field: format!("{at}.{gpus_field}"),
+                        field: gpus_field,
                         reason: format!(
                             "service \"{}\" needs {} GPUs per replica but platform \"{}\" has \
                              {} GPUs per node",
@@ -301,10 +314,10 @@ impl Scenario {
                     });
                 }
                 if let Some(llm) = &service.llm {
-                    check_llm_on(llm, service, platform, pool, &at)?;
+                    check_llm_on(llm, service, platform, pool, &at, &gpus_field)?;
                 } else if service.gpu_memory_gb > pool.gpu_memory_gb {
                     return Err(ScenarioError::Invalid {
-                        field: format!("{at}.{memory_field}"),
+                        field: format!("{at}.gpu_memory_gb"),
                         reason: format!(
                             "service \"{}\" needs {} GB per GPU but platform \"{}\" has {} GB \
                              GPUs",
@@ -519,6 +532,25 @@ impl Scenario {
                     field: field("target_utilization"),
                     reason: format!("must be from 0.05 to 1, not {t}"),
                 });
+            }
+            if let Some(tp) = own.tensor_parallel {
+                if service.llm.is_none() {
+                    return Err(ScenarioError::Invalid {
+                        field: field("tensor_parallel"),
+                        reason: format!(
+                            "service \"{name}\" is not an LLM: its GPUs per replica are its \
+                             gpus_per_replica, the same on every platform"
+                        ),
+                    });
+                }
+                if !(1..=64).contains(&tp) {
+                    return Err(out_of_range(
+                        field("tensor_parallel"),
+                        f64::from(tp),
+                        1.0,
+                        64.0,
+                    ));
+                }
             }
         }
         Ok(())
@@ -1235,13 +1267,15 @@ fn check_llm(llm: &super::Llm, at: &str) -> Result<(), ScenarioError> {
 }
 
 /// An LLM on a platform's pool: the pool's GPU is in the GPU table, has the precision, and
-/// holds the model's weights and one long request's KV cache.
+/// holds the model's weights and one long request's KV cache (a misfit named at `tp_field`,
+/// where its tensor parallelism is set).
 fn check_llm_on(
     llm: &super::Llm,
     service: &super::Service,
     platform: &super::Platform,
     pool: &super::NodePool,
     at: &str,
+    tp_field: &str,
 ) -> Result<(), ScenarioError> {
     use crate::model::serving::llm::roofline::ReplicaError;
     let Some(gpu) = pool.gpu() else {
@@ -1254,6 +1288,21 @@ fn check_llm_on(
             ),
         });
     };
+    // Serving engines (vLLM, TensorRT-LLM, SGLang) split the attention heads evenly.
+    if let Ok(arch) = llm.architecture() {
+        let tp = llm.tensor_parallel.max(1);
+        if arch.attention_heads % tp != 0 {
+            return Err(ScenarioError::Invalid {
+                field: tp_field.to_string(),
+                reason: format!(
+                    "service \"{}\" on platform \"{}\": {tp} GPUs per replica do not divide \
+                     its model's {} attention heads, which serving engines split evenly across \
+                     them",
+                    service.name, platform.name, arch.attention_heads
+                ),
+            });
+        }
+    }
     match llm.replica(&gpu) {
         Ok(_) => Ok(()),
         Err(ReplicaError::Precision(e)) => Err(ScenarioError::Invalid {
@@ -1264,7 +1313,7 @@ fn check_llm_on(
             ),
         }),
         Err(ReplicaError::Misfit(m)) => Err(ScenarioError::Invalid {
-            field: format!("{at}.llm.tensor_parallel"),
+            field: tp_field.to_string(),
             reason: format!(
                 "service \"{}\" does not fit platform \"{}\"'s {} GB {}s at {} per replica: \
                  its weights take {:.1} GB per GPU and one request's KV cache at the p90 \

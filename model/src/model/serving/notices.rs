@@ -64,7 +64,7 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
         let name = service.name.as_str();
         for p in &scenario.platforms {
             let p = &*p.services_view(scenario);
-            let most = most_replicas(service, p);
+            let most = most_replicas(&service.on(p), p);
             if service.max_replicas > most || service.min_replicas > most {
                 capped.push((
                     name,

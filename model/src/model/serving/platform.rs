@@ -554,6 +554,8 @@ pub fn service_day(
     service: usize,
     replication: u64,
 ) -> ServiceDay {
+    // The services as the platform runs them.
+    let scenario = &*scenario.simulated_on(platform);
     let view = scenario.platforms[platform].services_view(scenario);
     let platform = &*view;
     let share = time_sliced_shares(&scenario.services, platform)[service];

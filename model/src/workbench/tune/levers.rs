@@ -24,7 +24,9 @@
 //! failures, or preemption), its checkpoint interval there: never, or 1/16 to 16 times the
 //! Young–Daly interval √(2δM) on a log scale, refined to within 5 %.
 //!
-//! Then, per service, on the platform (`Platform::service_settings`): its fewest replicas,
+//! Then, per service, on the platform (`Platform::service_settings`): an LLM's tensor
+//! parallelism, each power of two up to its pool's GPUs per node (a split that does not hold
+//! the model is refused); its fewest replicas,
 //! from 1 (0 where the platform scales to zero) to twice as typed (at least 4 more, at most its
 //! most replicas); and the autoscaler's target utilisation, 0.3 to 0.95 on a log scale. Of more
 //! than four services, one target for all of them (a search per service would take minutes).
@@ -56,6 +58,9 @@ pub enum Setting {
     /// A job class's checkpoint interval on the platform, minutes (by class index in the
     /// simulated scenario, and its name).
     Checkpoint(usize, String),
+    /// An LLM service's GPUs per replica (tensor parallelism) on the platform (by service
+    /// index, and its name).
+    TensorParallel(usize, String),
     /// A service's fewest replicas on the platform (by service index, and its name).
     MinReplicas(usize, String),
     /// A service's autoscaling target utilisation on the platform.
@@ -118,6 +123,9 @@ impl Setting {
                 let _ = class_names.get(*c);
                 format!("platforms.{platform}.checkpoint_interval_min.{name}")
             }
+            Setting::TensorParallel(_, name) => {
+                format!("platforms.{platform}.service_settings.{name}.tensor_parallel")
+            }
             Setting::MinReplicas(_, name) => {
                 format!("platforms.{platform}.service_settings.{name}.min_replicas")
             }
@@ -166,6 +174,12 @@ impl Setting {
                 pin == format!("job_classes.{c}.checkpoint_interval_min")
                     || pin == format!("job_classes.{c}")
             }
+            Setting::TensorParallel(k, _) => [
+                format!("services.{k}.llm.tensor_parallel"),
+                format!("services.{k}.llm"),
+                format!("services.{k}"),
+            ]
+            .contains(&pin.to_string()),
             Setting::MinReplicas(k, _) => {
                 pin == format!("services.{k}.min_replicas") || pin == format!("services.{k}")
             }
@@ -208,6 +222,13 @@ impl Setting {
                     .copied()
                     .unwrap_or_else(|| solo.simulated().job_classes[*c].checkpoint_interval_min),
             ),
+            Setting::TensorParallel(k, _) => Choice::Number(f64::from(
+                solo.services[*k]
+                    .on(platform)
+                    .llm
+                    .as_ref()
+                    .map_or(1, |l| l.tensor_parallel),
+            )),
             Setting::MinReplicas(k, name) => Choice::Number(f64::from(
                 platform
                     .service_settings
@@ -285,6 +306,13 @@ impl Setting {
                 s.platforms[0]
                     .checkpoint_interval_min
                     .insert(name.clone(), minutes);
+            }
+            (Setting::TensorParallel(_, name), Choice::Number(n)) => {
+                s.platforms[0]
+                    .service_settings
+                    .entry(name.clone())
+                    .or_default()
+                    .tensor_parallel = Some(n as u32);
             }
             (Setting::MinReplicas(_, name), Choice::Number(n)) => {
                 s.platforms[0]
@@ -469,6 +497,12 @@ pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
         return out;
     }
     for (k, service) in solo.services.iter().enumerate() {
+        if let Some(choices) = tensor_parallel_choices(solo, k) {
+            out.push((
+                Setting::TensorParallel(k, service.name.clone()),
+                Values::Choices(choices),
+            ));
+        }
         let scales_to_zero = crate::model::serving::platform::serving_of(platform).scale_to_zero;
         let typed = f64::from(service.min_replicas);
         let hi = (typed * 2.0)
@@ -487,6 +521,30 @@ pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
         ));
     }
     out
+}
+
+/// The tensor parallelisms an LLM service `k` of `solo` may run at on its platform: powers
+/// of two up to its pool's GPUs per node, and the one it has (`None` for a service that is
+/// not an LLM, or where only one fits a node). A split that does not hold the model is
+/// refused when tried (the scenario it makes is invalid).
+fn tensor_parallel_choices(solo: &Scenario, k: usize) -> Option<Vec<Choice>> {
+    let platform = &solo.platforms[0];
+    let service = solo.services[k].on(platform);
+    let current = service.llm.as_ref()?.tensor_parallel;
+    let pool = &platform.node_pools[platform.services_pool(solo)];
+    let mut tps: Vec<u32> = (0..7)
+        .map(|e| 1 << e)
+        .take_while(|&tp| tp <= pool.gpus_per_node)
+        .collect();
+    if !tps.contains(&current) {
+        tps.push(current);
+        tps.sort_unstable();
+    }
+    (tps.len() > 1).then(|| {
+        tps.into_iter()
+            .map(|tp| Choice::Number(f64::from(tp)))
+            .collect()
+    })
 }
 
 /// The catalog rows pool `j` of `solo`'s platform may move to, its own first: on its cloud
@@ -511,7 +569,7 @@ fn instance_rows(solo: &Scenario, j: usize) -> Vec<usize> {
     let memory = (0..sim.job_classes.len())
         .filter(|&c| platform.pool_of_class(&sim, c) == j)
         .map(|c| sim.job_classes[c].gpu_memory_gb)
-        .chain(solo.services.iter().map(|s| s.replica_memory_gb()))
+        .chain(sim.services.iter().map(|s| s.replica_memory_gb()))
         .fold(0.0, f64::max);
     let rows = catalog::catalog();
     let here: &InstanceType = &rows[own];

@@ -541,7 +541,7 @@ fn pin_exists(scenario: &Scenario, pin: &str) -> bool {
         ["platforms", i, "service_settings", service] => {
             platform_ok(i) && scenario.services.iter().any(|s| s.name == *service)
         }
-        ["platforms", i, "service_settings", service, "min_replicas" | "target_utilization"] => {
+        ["platforms", i, "service_settings", service, "min_replicas" | "target_utilization" | "tensor_parallel"] => {
             platform_ok(i) && scenario.services.iter().any(|s| s.name == *service)
         }
         _ => false,

@@ -100,6 +100,7 @@ pub fn change_label(scenario: &Scenario, path: &str) -> String {
         return match field {
             "min_replicas" => format!("Fewest replicas of {service}"),
             "target_utilization" => format!("Autoscaling target of {service}"),
+            "tensor_parallel" => format!("GPUs per replica of {service} (tensor parallel)"),
             _ => format!("{field} of {service}"),
         };
     }
