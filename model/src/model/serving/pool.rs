@@ -198,6 +198,17 @@ pub fn run_pool(
     let mut cold: Vec<f64> = Vec::new();
     let mut out = PoolOutcome::default();
     let mut llm = spec.llm.clone().map(|l| (l, LlmRun::default()));
+    // An LLM's latency is its TTFT and TPOT: M/M/c's p95 of a backlog's part is not needed.
+    let llm_service = llm.is_some();
+    let backlog_part = |latency: Latency, weight: f64| Part {
+        latency,
+        p95_s: if llm_service {
+            0.0
+        } else {
+            latency.quantile(P95_TAIL)
+        },
+        weight,
+    };
     for b in 0..buckets {
         let start = b as f64 * bucket_s;
         let len = (horizon_s - start).min(bucket_s);
@@ -289,12 +300,10 @@ pub fn run_pool(
                     high: wait_at_start,
                     mu,
                 };
-                let part = Part {
-                    latency,
-                    p95_s: latency.quantile(P95_TAIL),
-                    weight: arrivals * drained,
-                };
-                mixture.add(part);
+                let part = backlog_part(latency, arrivals * drained);
+                if !llm_service {
+                    mixture.add(part);
+                }
                 parts[0] = Some(part);
             }
             if drained < 1.0 && spec.llm.is_some() {
@@ -327,6 +336,8 @@ pub fn run_pool(
                 }
             }
             match (parts[0], steady_p95_s) {
+                // An LLM's minute's latency is its TTFT (below).
+                _ if llm_service => 0.0,
                 (None, Some(p95_s)) => p95_s * 1_000.0,
                 _ => p95_s_of(&parts.iter().flatten().copied().collect::<Vec<_>>(), 0.0) * 1e3,
             }
@@ -345,15 +356,16 @@ pub fn run_pool(
             } else {
                 Latency::Stalled
             };
-            let part = Part {
-                latency,
-                p95_s: latency.quantile(P95_TAIL),
-                weight: arrivals - dropped,
-            };
-            mixture.add(part);
-            mixture.add_lost(dropped);
+            let part = backlog_part(latency, arrivals - dropped);
             parts[0] = Some(part);
-            p95_s_of(&[part], dropped) * 1_000.0
+            if llm_service {
+                // Its minute's latency is its TTFT (below).
+                0.0
+            } else {
+                mixture.add(part);
+                mixture.add_lost(dropped);
+                p95_s_of(&[part], dropped) * 1_000.0
+            }
         };
         if let Some((spec_llm, run)) = llm.as_mut() {
             // An LLM's minute misses on TTFT or TPOT, not on M/M/c's sojourn.

@@ -43,6 +43,9 @@ pub const GRID: usize = 512;
 /// Prefill points the TTFT's wait term sums over (those of [`Replica::prefill_points`]).
 const PREFILL_SUMS: usize = 32;
 
+/// Steps of the integral of the cap's TTFT survival ([`LlmTables::backlog_integral`]).
+const BACKLOG_STEPS: usize = 4_096;
+
 /// Equal-probability output lengths a TPOT distribution is read at.
 const OUTPUT_POINTS: usize = 16;
 
@@ -80,6 +83,10 @@ pub struct LlmTables {
     /// TTFT and TPOT p95 of each step in steady state, seconds.
     ttft_p95_s: Vec<f64>,
     tpot_p95_s: Vec<f64>,
+    /// ∫ from 0 to x of the TTFT survival at the cap (the last step), at x = k ×
+    /// `backlog_dx`: a backlog's uniform wait mixes it in two lookups.
+    backlog_integral: Vec<f64>,
+    backlog_dx: f64,
 }
 
 /// A run's requests by load, on a replica's tables.
@@ -88,8 +95,8 @@ pub struct LlmLatency {
     tables: Arc<LlmTables>,
     /// Requests served at each step over the run.
     weights: Vec<f64>,
-    /// Requests that waited in a backlog: (shortest, longest wait s, requests).
-    backlogs: Vec<(f64, f64, f64)>,
+    /// Requests that waited in a backlog, by their wait.
+    backlog: Waits,
     /// Requests dropped or never served.
     lost: f64,
 }
@@ -191,13 +198,32 @@ impl LlmTables {
             intervals,
             ttft_p95_s: Vec::new(),
             tpot_p95_s: Vec::new(),
+            backlog_integral: Vec::new(),
+            backlog_dx: 0.0,
         };
         tables.ttft_p95_s = (0..=GRID)
-            .map(|j| solve_tail(|t| tables.ttft_survival(j, None, t), P95_TAIL))
+            .map(|j| solve_tail(|t| tables.ttft_survival(j, t), P95_TAIL))
             .collect();
         tables.tpot_p95_s = (0..=GRID)
             .map(|j| solve_tail(|t| tables.tpot_survival(j, t), P95_TAIL))
             .collect();
+        // The cap's survival integrated by the trapezoid rule out to where it is below a
+        // millionth, in 4,096 steps.
+        let end = solve_tail(|t| tables.ttft_survival(GRID, t), 1e-6);
+        if end.is_finite() && end > 0.0 {
+            let dx = end / BACKLOG_STEPS as f64;
+            let mut integral = Vec::with_capacity(BACKLOG_STEPS + 1);
+            let (mut sum, mut last) = (0.0, 1.0);
+            integral.push(0.0);
+            for k in 1..=BACKLOG_STEPS {
+                let here = tables.ttft_survival(GRID, k as f64 * dx);
+                sum += 0.5 * (last + here) * dx;
+                integral.push(sum);
+                last = here;
+            }
+            tables.backlog_integral = integral;
+            tables.backlog_dx = dx;
+        }
         tables
     }
 
@@ -217,22 +243,49 @@ impl LlmTables {
         ((x - 1e-9).ceil() as usize).min(GRID)
     }
 
-    /// P(TTFT > t) at step `j`, after a backlog's wait uniform over `wait` if any.
-    fn ttft_survival(&self, j: usize, wait: Option<(f64, f64)>, t: f64) -> f64 {
-        let step = self.steps[j];
-        match wait {
-            Some((low, high)) => {
-                const NODES: usize = 8;
-                (0..NODES)
-                    .map(|k| {
-                        let w = low + (high - low) * (k as f64 + 0.5) / NODES as f64;
-                        self.steady_ttft_survival(step, t - w)
-                    })
-                    .sum::<f64>()
-                    / NODES as f64
-            }
-            None => self.steady_ttft_survival(step, t),
+    /// P(TTFT > t) at step `j` in steady state.
+    fn ttft_survival(&self, j: usize, t: f64) -> f64 {
+        self.steady_ttft_survival(self.steps[j], t)
+    }
+
+    /// P(TTFT > t) of a request that waited in a backlog for a time uniform from `low` to
+    /// `high` s, then was served at the cap (the last step): exactly
+    /// (I(t − low) − I(t − high)) ÷ (high − low), I the integral of the cap's survival
+    /// ([`LlmTables::backlog_integral`]).
+    fn backlog_ttft_survival(&self, low: f64, high: f64, t: f64) -> f64 {
+        if high - low < 1e-9 {
+            return self.ttft_survival(GRID, t - low);
         }
+        if self.backlog_integral.is_empty() {
+            // No table (the cap's TTFT has no finite tail): the midpoints of 8 equal parts.
+            const NODES: usize = 8;
+            return (0..NODES)
+                .map(|k| {
+                    let w = low + (high - low) * (k as f64 + 0.5) / NODES as f64;
+                    self.ttft_survival(GRID, t - w)
+                })
+                .sum::<f64>()
+                / NODES as f64;
+        }
+        ((self.survival_integral(t - low) - self.survival_integral(t - high)) / (high - low))
+            .clamp(0.0, 1.0)
+    }
+
+    /// ∫ from 0 to x of the cap's TTFT survival (x itself below 0, where the survival is 1),
+    /// by linear interpolation in [`LlmTables::backlog_integral`].
+    fn survival_integral(&self, x: f64) -> f64 {
+        if x <= 0.0 {
+            return x;
+        }
+        let (dx, table) = (self.backlog_dx, &self.backlog_integral);
+        let at = x / dx;
+        let k = at as usize;
+        if k + 1 >= table.len() {
+            // Beyond the table the survival is below a millionth: I barely grows.
+            return table[table.len() - 1];
+        }
+        let f = at - k as f64;
+        table[k] * (1.0 - f) + table[k + 1] * f
     }
 
     /// P(W + P + s > t): P(P > t − s) + ρ·E[e^(−r(t − s − P)); P ≤ t − s].
@@ -338,7 +391,7 @@ impl LlmLatency {
         LlmLatency {
             tables,
             weights: vec![0.0; GRID + 1],
-            backlogs: Vec::new(),
+            backlog: Waits::default(),
             lost: 0.0,
         }
     }
@@ -365,7 +418,7 @@ impl LlmLatency {
         let total = served + lost;
         for &(wait, requests) in parts {
             match wait {
-                Some((low, high)) => self.backlogs.push((low, high, requests)),
+                Some((low, high)) => self.backlog.add(low, high, requests),
                 None => self.weights[j] += requests,
             }
         }
@@ -378,43 +431,54 @@ impl LlmLatency {
                 return (self.ttft_p95_at(j), self.tpot_p95_at(j));
             }
         }
+        // A backlog's requests are served at the cap (the last step).
+        let step = |wait: Option<(f64, f64)>| if wait.is_some() { GRID } else { j };
         let ttft = if lost >= P95_TAIL * total {
             f64::INFINITY
         } else {
             let above = |t: f64| {
                 parts
                     .iter()
-                    .map(|&(wait, w)| match wait {
-                        Some(range) => w * self.ttft_survival(GRID, Some(range), t),
-                        None => w * self.ttft_survival(j, None, t),
+                    .map(|&(wait, w)| {
+                        w * match wait {
+                            Some((low, high)) => self.backlog_ttft_survival(low, high, t),
+                            None => self.ttft_survival(j, t),
+                        }
                     })
                     .sum::<f64>()
                     / total
                     + lost / total
             };
-            solve_tail(above, P95_TAIL)
+            // Past the longest wait and the slowest part's own p95, every part is under the
+            // tail (a loss may push the answer further: the search then widens).
+            let hi = parts
+                .iter()
+                .map(|&(wait, _)| wait.map_or(0.0, |w| w.1) + self.ttft_p95_at(step(wait)))
+                .fold(0.0, f64::max);
+            solve_between(above, P95_TAIL, 0.0, hi)
         };
-        let tpot = if served <= 0.0 {
-            0.0
-        } else {
-            let above = |t: f64| {
-                parts
-                    .iter()
-                    .map(|&(wait, w)| {
-                        w * self.tpot_survival(if wait.is_some() { GRID } else { j }, t)
-                    })
-                    .sum::<f64>()
-                    / served
-            };
-            solve_tail(above, P95_TAIL)
+        let one_step = parts.windows(2).all(|p| step(p[0].0) == step(p[1].0));
+        let tpot = match parts.first() {
+            _ if served <= 0.0 => 0.0,
+            // All at one step: its p95.
+            Some(&(wait, _)) if one_step => self.tpot_p95_at(step(wait)),
+            _ => {
+                let above = |t: f64| {
+                    parts
+                        .iter()
+                        .map(|&(wait, w)| w * self.tpot_survival(step(wait), t))
+                        .sum::<f64>()
+                        / served
+                };
+                solve_tail(above, P95_TAIL)
+            }
         };
         (ttft, tpot)
     }
 
     /// The run's TTFT p95 over its requests (dropped ones as never served), seconds.
     pub fn ttft_p95_s(&self) -> f64 {
-        let served: f64 =
-            self.weights.iter().sum::<f64>() + self.backlogs.iter().map(|b| b.2).sum::<f64>();
+        let served: f64 = self.weights.iter().sum::<f64>() + self.backlog.requests();
         let total = served + self.lost;
         if total <= 0.0 {
             return 0.0;
@@ -423,12 +487,8 @@ impl LlmLatency {
             return f64::INFINITY;
         }
         let above = |t: f64| {
-            let steady = self.by_step(|j| self.ttft_survival(j, None, t));
-            let backlog: f64 = self
-                .backlogs
-                .iter()
-                .map(|&(low, high, w)| w * self.ttft_survival(GRID, Some((low, high)), t))
-                .sum();
+            let steady = self.by_step(|j| self.ttft_survival(j, t));
+            let backlog = self.backlog.sum(|wait| self.ttft_survival(GRID, t - wait));
             (steady + backlog + self.lost) / total
         };
         let (lo, hi) = self.bracket(&self.ttft_p95_s);
@@ -466,7 +526,7 @@ impl LlmLatency {
 
     /// The run's TPOT p95 over its served requests, seconds.
     pub fn tpot_p95_s(&self) -> f64 {
-        let backlog: f64 = self.backlogs.iter().map(|b| b.2).sum();
+        let backlog = self.backlog.requests();
         let total = self.weights.iter().sum::<f64>() + backlog;
         if total <= 0.0 {
             return 0.0;
@@ -477,6 +537,81 @@ impl LlmLatency {
         };
         let (lo, hi) = self.bracket(&self.tpot_p95_s);
         solve_between(above, P95_TAIL, lo, hi)
+    }
+}
+
+/// Requests' waits in a backlog over a run, in bins of wait: a month of overloaded minutes
+/// adds a part a minute, and the run's TTFT p95 sums over them at each of its steps, so they
+/// are kept in [`WAIT_BINS`] bins (each holding its requests and their mean wait), not one by
+/// one (which made an overloaded month's p95 fifty times slower than its minutes).
+#[derive(Debug, Clone, Default)]
+struct Waits {
+    /// Per bin: (requests, Σ requests × wait s); allocated at the first backlog.
+    bins: Vec<(f64, f64)>,
+}
+
+/// Bins of wait, log-spaced from [`WAIT_LOW_S`] to [`WAIT_HIGH_S`] (1 % apart), the first
+/// holding every shorter wait and the last every longer one.
+const WAIT_BINS: usize = 2_048;
+const WAIT_LOW_S: f64 = 1e-3;
+const WAIT_HIGH_S: f64 = 1e6;
+
+impl Waits {
+    /// The bin of a wait of `s` seconds.
+    fn bin(s: f64) -> usize {
+        if s <= WAIT_LOW_S {
+            return 0;
+        }
+        let x = libm::log(s / WAIT_LOW_S) / libm::log(WAIT_HIGH_S / WAIT_LOW_S);
+        ((x * WAIT_BINS as f64) as usize).min(WAIT_BINS - 1)
+    }
+
+    /// The wait at which bin `k` starts, s.
+    fn edge(k: usize) -> f64 {
+        WAIT_LOW_S * libm::pow(WAIT_HIGH_S / WAIT_LOW_S, k as f64 / WAIT_BINS as f64)
+    }
+
+    /// Adds `requests` whose waits are uniform from `low` to `high` s.
+    fn add(&mut self, low: f64, high: f64, requests: f64) {
+        if requests <= 0.0 {
+            return;
+        }
+        if self.bins.is_empty() {
+            self.bins = vec![(0.0, 0.0); WAIT_BINS];
+        }
+        let (first, last) = (Waits::bin(low), Waits::bin(high));
+        if first == last || high <= low {
+            self.bins[first].0 += requests;
+            self.bins[first].1 += requests * 0.5 * (low + high);
+            return;
+        }
+        // Each bin the range crosses takes its share of the requests, at the share's mean
+        // (the edges by a factor a bin, not a power each).
+        let ratio = libm::pow(WAIT_HIGH_S / WAIT_LOW_S, 1.0 / WAIT_BINS as f64);
+        let mut from = low;
+        let mut edge = Waits::edge(first + 1);
+        for k in first..=last {
+            let to = if k == last { high } else { edge };
+            let share = requests * (to - from) / (high - low);
+            self.bins[k].0 += share;
+            self.bins[k].1 += share * 0.5 * (from + to);
+            from = to;
+            edge *= ratio;
+        }
+    }
+
+    /// Requests that waited.
+    fn requests(&self) -> f64 {
+        self.bins.iter().map(|b| b.0).sum()
+    }
+
+    /// Σ over the bins of their requests × `of(their mean wait)`.
+    fn sum(&self, of: impl Fn(f64) -> f64) -> f64 {
+        self.bins
+            .iter()
+            .filter(|b| b.0 > 0.0)
+            .map(|&(w, waited)| w * of(waited / w))
+            .sum()
     }
 }
 
@@ -512,20 +647,37 @@ mod tests {
     use crate::model::gpus::find;
     use crate::model::serving::llm::architectures::known;
     use crate::model::serving::llm::roofline::{Efficiencies, Precision, TokenCount};
+    use std::sync::Arc;
+
+    /// A replica of `model` on `tp` H100s, tokens as (median, p90) in and out.
+    fn on_h100(
+        model: &str,
+        precision: Precision,
+        tp: u32,
+        input: (f64, f64),
+        output: (f64, f64),
+    ) -> Replica {
+        Replica::new(
+            &known(model).unwrap().architecture,
+            precision,
+            find("H100").unwrap(),
+            tp,
+            TokenCount::new(input.0, input.1),
+            TokenCount::new(output.0, output.1),
+            Efficiencies::CALIBRATED,
+        )
+        .unwrap()
+    }
 
     #[test]
     fn the_load_within_both_objectives_is_the_last_step_meeting_both() {
-        let arch = known("llama-3.1-70b").unwrap().architecture;
-        let replica = Replica::new(
-            &arch,
+        let replica = on_h100(
+            "llama-3.1-70b",
             Precision::Bf16,
-            find("H100").unwrap(),
             4,
-            TokenCount::new(2_000.0, 2_000.0),
-            TokenCount::new(200.0, 200.0),
-            Efficiencies::CALIBRATED,
-        )
-        .unwrap();
+            (2_000.0, 2_000.0),
+            (200.0, 200.0),
+        );
         let t = LlmTables::new(replica);
         // Half the saturation's p95s as objectives: the answer is that step's load (both
         // p95s grow with the load), and a hair less on either objective gives the step before.
@@ -543,5 +695,89 @@ mod tests {
             t.rps_within(f64::INFINITY, f64::INFINITY),
             t.saturation_rps()
         );
+    }
+
+    #[test]
+    fn a_backlog_s_uniform_wait_mixes_the_cap_s_ttft_exactly() {
+        let replica = on_h100(
+            "llama-3.1-70b",
+            Precision::Fp8,
+            4,
+            (1_000.0, 3_000.0),
+            (250.0, 700.0),
+        );
+        let t = LlmTables::new(replica);
+        assert_eq!(t.backlog_integral.len(), BACKLOG_STEPS + 1);
+        for (low, high) in [(0.0, 0.5), (0.2, 3.0), (5.0, 65.0), (30.0, 30.0)] {
+            for at in [0.3, 1.0, 4.0, 20.0, 40.0, 70.0] {
+                // The mean of the survival over the wait by the midpoints of 20,000 parts.
+                const PARTS: usize = 20_000;
+                let fine = (0..PARTS)
+                    .map(|k| {
+                        let w = low + (high - low) * (k as f64 + 0.5) / PARTS as f64;
+                        t.ttft_survival(GRID, at - w)
+                    })
+                    .sum::<f64>()
+                    / PARTS as f64;
+                let mixed = t.backlog_ttft_survival(low, high, at);
+                assert!(
+                    (mixed - fine).abs() < 1e-3,
+                    "wait {low}–{high} s, t {at} s: {mixed} against {fine}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_month_of_backlogs_in_bins_keeps_the_run_s_ttft_p95() {
+        let replica = on_h100(
+            "llama-3.1-8b",
+            Precision::Bf16,
+            1,
+            (500.0, 1_500.0),
+            (200.0, 600.0),
+        );
+        let mut run = LlmLatency::new(Arc::new(LlmTables::new(replica)));
+        // A month of minutes, one in three with a backlog whose wait grows over the minute
+        // (from a second or so to a few minutes), the rest steady at 80 % of saturation.
+        let rps = 0.8 * run.saturation_rps();
+        let mut parts = Vec::new();
+        for m in 0..43_200 {
+            if m % 3 == 0 {
+                let low = 0.5 + f64::from(m % 97) * 1.3;
+                let high = low + f64::from(m % 13) * 9.0;
+                run.add_minute(rps, &[(Some((low, high)), 100.0)], 0.0);
+                parts.push((low, high));
+            } else {
+                run.add_minute(rps, &[(None, 100.0)], 0.0);
+            }
+        }
+        // The same run's p95 by a fine integral over each backlog's uniform wait, part by part.
+        let t = Arc::clone(run.tables());
+        let steady = t.steps[t.step_of(rps)];
+        let above = |x: f64| {
+            const NODES: usize = 64;
+            let waited: f64 = parts
+                .iter()
+                .map(|&(low, high)| {
+                    (0..NODES)
+                        .map(|k| {
+                            let w = low + (high - low) * (k as f64 + 0.5) / NODES as f64;
+                            t.steady_ttft_survival(t.steps[GRID], x - w)
+                        })
+                        .sum::<f64>()
+                        / NODES as f64
+                })
+                .sum();
+            let steadies = (43_200 - parts.len()) as f64 * t.steady_ttft_survival(steady, x);
+            (100.0 * waited + 100.0 * steadies) / (100.0 * 43_200.0)
+        };
+        let exact = solve_tail(above, P95_TAIL);
+        let binned = run.ttft_p95_s();
+        assert!(
+            (binned - exact).abs() < 0.01 * exact,
+            "binned {binned} s against {exact} s"
+        );
+        assert_eq!(run.backlog.bins.len(), WAIT_BINS);
     }
 }
