@@ -5,6 +5,8 @@
 // - a number typed into a field gives a new run that settles on the CLI's numbers;
 // - the run goes in the Web Workers, and the single file (no worker from file://) runs it on
 //   the main thread instead;
+// - an LLM service's $ per million output tokens, TTFT and TPOT are the CLI's, and its
+//   model's fields fit 390 px;
 // - a 390 px page does not scroll sideways (checked in a 390 px iframe: a window cannot be
 //   made that narrow everywhere);
 // - no window `error` event fires;
@@ -83,6 +85,14 @@ const READ = `
     note: document.querySelector('.runner-note')?.textContent ?? '',
     errors: window.__errorEvents ?? null };`;
 
+/** The first service's LLM figures on the page, by metric and platform, as their text. */
+const LLM_READ = `
+  const values = {};
+  for (const e of document.querySelectorAll('[data-metric^="services.0.llm."]')) {
+    (values[e.dataset.metric] ??= {})[e.dataset.platform] = e.dataset.value;
+  }
+  return values;`;
+
 /** Polls the page until its run is newer than `after` and done; resolves to what READ reads. */
 async function settled(s, after, timeoutMs = 120_000) {
   const start = Date.now();
@@ -159,6 +169,24 @@ for (const engine of engines) {
       assert.equal(six.overflow, 0, `${engine}: six platforms at 390 px scroll sideways: ${JSON.stringify(six.wide)}`);
       assert.deepEqual(six.errors, [], `${engine}: six platforms at 390 px: window error events`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-six-1280.png`), await s.screenshot());
+      // An LLM service: its $ per million output tokens, TTFT and TPOT p95 are the CLI's, and
+      // the page with its model's fields fits 390 px.
+      await s.run(`const el = document.getElementById('preset'); el.value = 'llm-70b-chat';
+        el.dispatchEvent(new Event('change', { bubbles: true }));`);
+      shown = await settled(s, shown.run);
+      const llmReport = JSON.parse(cli('eval', '--preset', 'llm-70b-chat'));
+      const llm = await s.run(LLM_READ);
+      for (const p of llmReport.platforms) {
+        for (const key of ['usd_per_million_output_tokens', 'ttft_p95_ms', 'tpot_p95_ms']) {
+          assert.equal(Number(llm[`services.0.llm.${key}.p50`]?.[p.name]), p.services[0].llm[key].p50,
+            `${engine}: llm-70b-chat ${p.name} ${key}`);
+        }
+      }
+      assert.equal(await s.run(`return document.getElementById('service-0-llm-model')?.value ?? null;`), 'llama-3.1-70b');
+      const llmNarrow = await narrowFrame(s, `${engine}: an LLM service`);
+      assert.equal(llmNarrow.overflow, 0, `${engine}: an LLM service at 390 px scrolls sideways: ${JSON.stringify(llmNarrow.wide)}`);
+      assert.deepEqual(llmNarrow.errors, [], `${engine}: an LLM service at 390 px: window error events`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-llm-1280.png`), await s.screenshot());
       // A number typed into a field (the FTE cost), then Enter: a new run that settles.
       await s.run(`const el = document.getElementById('preset'); el.value = 'batch-vs-eks-spot';
         el.dispatchEvent(new Event('change', { bubbles: true }));`);

@@ -69,14 +69,28 @@ pub fn ServiceDayChart(scenario: RwSignal<Scenario>) -> impl IntoView {
             })
         })
     });
+    // An LLM's minute is drawn at its time to first token (its TPOT is in the results).
+    let llm_shown = move || {
+        scenario.with(|s| {
+            let v = chosen.get().min(s.services.len().saturating_sub(1));
+            s.services.get(v).is_some_and(|x| x.llm.is_some())
+        })
+    };
+    let latency = move || {
+        if llm_shown() {
+            "time to first token (p95)"
+        } else {
+            "p95 latency"
+        }
+    };
     view! {
         <Show when=move || scenario.with(|s| !s.services.is_empty())>
             <figure class="chart service-day">
                 <figcaption>
                     {move || {
                         days.with(|d| match d.as_ref().and_then(|d| d.first()) {
-                            Some((_, d)) if d.spike_minute.is_some() => format!("Day {} of one run (its first spike's), minute by minute: traffic, ready replicas and p95 latency", d.day + 1),
-                            Some(_) => format!("Day 1 of one run (no spike in its first {DAY_CHART_DAYS} days), minute by minute: traffic, ready replicas and p95 latency"),
+                            Some((_, d)) if d.spike_minute.is_some() => format!("Day {} of one run (its first spike's), minute by minute: traffic, ready replicas and {}", d.day + 1, latency()),
+                            Some(_) => format!("Day 1 of one run (no spike in its first {DAY_CHART_DAYS} days), minute by minute: traffic, ready replicas and {}", latency()),
                             None => "One day of one run".to_string(),
                         })
                     }}
@@ -155,9 +169,9 @@ pub fn ServiceDayChart(scenario: RwSignal<Scenario>) -> impl IntoView {
                 <ul class="legend">
                     <li><span class="swatch day-traffic"></span>"requests per second"</li>
                     <li><span class="swatch day-capacity"></span>"ready replicas × a replica's capacity"</li>
-                    <li><span class="swatch day-latency"></span>"p95 latency (log scale; a minute with no replica at the top)"</li>
-                    <li><span class="swatch day-slo"></span>"latency objective"</li>
-                    <li><span class="swatch day-miss"></span>"minute over the objective"</li>
+                    <li><span class="swatch day-latency"></span>{latency}" (log scale; a minute with no replica at the top)"</li>
+                    <li><span class="swatch day-slo"></span>{move || if llm_shown() { "TTFT objective" } else { "latency objective" }}</li>
+                    <li><span class="swatch day-miss"></span>{move || if llm_shown() { "minute over the TTFT objective" } else { "minute over the objective" }}</li>
                 </ul>
             </figure>
         </Show>
