@@ -40,6 +40,10 @@ use std::sync::{Arc, Mutex};
 /// Steps of load, from 0 to the replica's saturation.
 pub const GRID: usize = 512;
 
+/// The step after the last: the cap a backlog's requests are served at (the saturation, less
+/// a prompt queue the backlog already counts; [`LlmTables::new`]).
+const CAP: usize = GRID + 1;
+
 /// Prefill points the TTFT's wait term sums over (those of [`Replica::prefill_points`]).
 const PREFILL_SUMS: usize = 32;
 
@@ -83,10 +87,12 @@ pub struct LlmTables {
     /// TTFT and TPOT p95 of each step in steady state, seconds.
     ttft_p95_s: Vec<f64>,
     tpot_p95_s: Vec<f64>,
-    /// ∫ from 0 to x of the TTFT survival at the cap (the last step), at x = k ×
+    /// ∫ from 0 to x of the TTFT survival at the cap ([`CAP`]), at x = k ×
     /// `backlog_dx`: a backlog's uniform wait mixes it in two lookups.
     backlog_integral: Vec<f64>,
     backlog_dx: f64,
+    /// Whether the prompts saturate the replica before its batch fills ([`CAP`]).
+    cap_prompts_bind: bool,
 }
 
 /// A run's requests by load, on a replica's tables.
@@ -146,7 +152,7 @@ impl LlmTables {
         let saturation_rps = replica.saturation_rps();
         let mean = replica.prefill_mean_s();
         let square = replica.prefill_mean_square_s2();
-        let steps = (0..=GRID)
+        let mut steps: Vec<Step> = (0..=GRID)
             .map(|j| {
                 let rps = saturation_rps * j as f64 / GRID as f64;
                 let phi = replica.prefill_share(rps).min(0.999_999);
@@ -183,6 +189,19 @@ impl LlmTables {
                 }
             })
             .collect();
+        // The cap: a backlog's requests, once out of the pool's queue, at saturation. Where
+        // the batch fills first, a prompt still waits behind the others (the last step's
+        // M/G/1 wait) and the prompts arrive as slots free. Where the prompts bind, their
+        // queue is the pool's queue, whose wait the backlog already counts (none more), and
+        // every step runs a prefill: TPOT is a step and a mean prefill.
+        let mut cap = steps[GRID];
+        let cap_prompts_bind = replica.prompts_bind();
+        if cap_prompts_bind {
+            cap.busy = 0.0;
+            cap.ttft_mean_s = mean + cap.step_s;
+            cap.tpot_s = mean + cap.step_s;
+        }
+        steps.push(cap);
         let out = replica.output;
         let mut intervals = [0.0; OUTPUT_POINTS];
         // Equal-probability points of the output lengths above one token.
@@ -200,23 +219,24 @@ impl LlmTables {
             tpot_p95_s: Vec::new(),
             backlog_integral: Vec::new(),
             backlog_dx: 0.0,
+            cap_prompts_bind,
         };
-        tables.ttft_p95_s = (0..=GRID)
+        tables.ttft_p95_s = (0..=CAP)
             .map(|j| solve_tail(|t| tables.ttft_survival(j, t), P95_TAIL))
             .collect();
-        tables.tpot_p95_s = (0..=GRID)
+        tables.tpot_p95_s = (0..=CAP)
             .map(|j| solve_tail(|t| tables.tpot_survival(j, t), P95_TAIL))
             .collect();
         // The cap's survival integrated by the trapezoid rule out to where it is below a
         // millionth, in 4,096 steps.
-        let end = solve_tail(|t| tables.ttft_survival(GRID, t), 1e-6);
+        let end = solve_tail(|t| tables.ttft_survival(CAP, t), 1e-6);
         if end.is_finite() && end > 0.0 {
             let dx = end / BACKLOG_STEPS as f64;
             let mut integral = Vec::with_capacity(BACKLOG_STEPS + 1);
             let (mut sum, mut last) = (0.0, 1.0);
             integral.push(0.0);
             for k in 1..=BACKLOG_STEPS {
-                let here = tables.ttft_survival(GRID, k as f64 * dx);
+                let here = tables.ttft_survival(CAP, k as f64 * dx);
                 sum += 0.5 * (last + here) * dx;
                 integral.push(sum);
                 last = here;
@@ -249,12 +269,12 @@ impl LlmTables {
     }
 
     /// P(TTFT > t) of a request that waited in a backlog for a time uniform from `low` to
-    /// `high` s, then was served at the cap (the last step): exactly
+    /// `high` s, then was served at the cap ([`CAP`]): exactly
     /// (I(t − low) − I(t − high)) ÷ (high − low), I the integral of the cap's survival
     /// ([`LlmTables::backlog_integral`]).
     fn backlog_ttft_survival(&self, low: f64, high: f64, t: f64) -> f64 {
         if high - low < 1e-9 {
-            return self.ttft_survival(GRID, t - low);
+            return self.ttft_survival(CAP, t - low);
         }
         if self.backlog_integral.is_empty() {
             // No table (the cap's TTFT has no finite tail): the midpoints of 8 equal parts.
@@ -262,7 +282,7 @@ impl LlmTables {
             return (0..NODES)
                 .map(|k| {
                     let w = low + (high - low) * (k as f64 + 0.5) / NODES as f64;
-                    self.ttft_survival(GRID, t - w)
+                    self.ttft_survival(CAP, t - w)
                 })
                 .sum::<f64>()
                 / NODES as f64;
@@ -317,6 +337,10 @@ impl LlmTables {
     /// P(TPOT > t) at step `j`, over the requests of more than one token.
     fn tpot_survival(&self, j: usize, t: f64) -> f64 {
         let step = self.steps[j];
+        if j == CAP && self.cap_prompts_bind {
+            // A prefill every step: the mean's (a long output averages its prefills).
+            return if t < step.tpot_s { 1.0 } else { 0.0 };
+        }
         let extra = t - step.step_s;
         if extra <= 0.0 {
             return 1.0;
@@ -431,8 +455,8 @@ impl LlmLatency {
                 return (self.ttft_p95_at(j), self.tpot_p95_at(j));
             }
         }
-        // A backlog's requests are served at the cap (the last step).
-        let step = |wait: Option<(f64, f64)>| if wait.is_some() { GRID } else { j };
+        // A backlog's requests are served at the cap.
+        let step = |wait: Option<(f64, f64)>| if wait.is_some() { CAP } else { j };
         let ttft = if lost >= P95_TAIL * total {
             f64::INFINITY
         } else {
@@ -476,19 +500,20 @@ impl LlmLatency {
         (ttft, tpot)
     }
 
-    /// The run's TTFT p95 over its requests (dropped ones as never served), seconds.
+    /// The run's TTFT p95 over its requests (dropped ones as never served), seconds; NaN
+    /// (none) for a run without requests.
     pub fn ttft_p95_s(&self) -> f64 {
         let served: f64 = self.weights.iter().sum::<f64>() + self.backlog.requests();
         let total = served + self.lost;
         if total <= 0.0 {
-            return 0.0;
+            return f64::NAN;
         }
         if self.lost >= P95_TAIL * total {
             return f64::INFINITY;
         }
         let above = |t: f64| {
             let steady = self.by_step(|j| self.ttft_survival(j, t));
-            let backlog = self.backlog.sum(|wait| self.ttft_survival(GRID, t - wait));
+            let backlog = self.backlog.sum(|wait| self.ttft_survival(CAP, t - wait));
             (steady + backlog + self.lost) / total
         };
         let (lo, hi) = self.bracket(&self.ttft_p95_s);
@@ -524,16 +549,17 @@ impl LlmLatency {
         }
     }
 
-    /// The run's TPOT p95 over its served requests, seconds.
+    /// The run's TPOT p95 over its served requests, seconds; NaN (none) for a run that
+    /// served none (no token was decoded: 0 would read as a perfect TPOT).
     pub fn tpot_p95_s(&self) -> f64 {
         let backlog = self.backlog.requests();
         let total = self.weights.iter().sum::<f64>() + backlog;
         if total <= 0.0 {
-            return 0.0;
+            return f64::NAN;
         }
         let above = |t: f64| {
             let steady = self.by_step(|j| self.tpot_survival(j, t));
-            (steady + backlog * self.tpot_survival(GRID, t)) / total
+            (steady + backlog * self.tpot_survival(CAP, t)) / total
         };
         let (lo, hi) = self.bracket(&self.tpot_p95_s);
         solve_between(above, P95_TAIL, lo, hi)
@@ -715,7 +741,7 @@ mod tests {
                 let fine = (0..PARTS)
                     .map(|k| {
                         let w = low + (high - low) * (k as f64 + 0.5) / PARTS as f64;
-                        t.ttft_survival(GRID, at - w)
+                        t.ttft_survival(CAP, at - w)
                     })
                     .sum::<f64>()
                     / PARTS as f64;
@@ -726,6 +752,50 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_backlog_on_a_replica_its_prompts_saturate_waits_once() {
+        // 2,000-token prompts, 16-token answers: the prompts saturate the replica before its
+        // batch fills, so the pool's queue is the prompts' queue.
+        let r = on_h100(
+            "llama-3.1-70b",
+            Precision::Bf16,
+            4,
+            (2e3, 2e3),
+            (16.0, 16.0),
+        );
+        assert!(r.prompts_bind());
+        let t = LlmTables::new(r.clone());
+        // A request that waited 10 s in the backlog: its TTFT is 10 s, its prefill and a step
+        // at the cap (prefills of 2,000 tokens all alike: one point).
+        let cap = t.steps[CAP];
+        let alone = r.prefill_s(2_000.0) + cap.step_s;
+        let mut run = LlmLatency::new(Arc::new(t));
+        let (ttft, tpot) = run.add_minute(1.0, &[(Some((10.0, 10.0)), 50.0)], 0.0);
+        assert!(
+            (ttft - (10.0 + alone)).abs() < 0.01,
+            "{ttft} against {}",
+            10.0 + alone
+        );
+        // Its TPOT: a step and a prefill a token (a prompt joins every step).
+        let per_token = r.prefill_mean_s() + cap.step_s;
+        assert!(
+            (tpot - per_token).abs() < 0.01 * per_token,
+            "{tpot} against {per_token}"
+        );
+        // Where the batch fills first, the prompt still queues behind the others at the cap.
+        let b = on_h100(
+            "llama-3.1-70b",
+            Precision::Fp8,
+            4,
+            (1e3, 3e3),
+            (250.0, 700.0),
+        );
+        assert!(!b.prompts_bind());
+        let tb = LlmTables::new(b);
+        assert!(tb.steps[CAP].busy > 0.5);
+        assert_eq!(tb.steps[CAP], tb.steps[GRID]);
     }
 
     #[test]
@@ -763,7 +833,7 @@ mod tests {
                     (0..NODES)
                         .map(|k| {
                             let w = low + (high - low) * (k as f64 + 0.5) / NODES as f64;
-                            t.steady_ttft_survival(t.steps[GRID], x - w)
+                            t.steady_ttft_survival(t.steps[CAP], x - w)
                         })
                         .sum::<f64>()
                         / NODES as f64

@@ -532,11 +532,26 @@ impl Replica {
     /// for a bound on the safe side), as a short output's requests leave the batch faster
     /// than prompts can join it.
     pub fn saturation_rps(&self) -> f64 {
+        let (batch_full, prompts_full) = self.saturations_rps();
+        batch_full.min(prompts_full)
+    }
+
+    /// Whether the prompts, one a step, saturate the replica before its batch fills (its
+    /// queue then is the prompts' queue).
+    pub fn prompts_bind(&self) -> bool {
+        let (batch_full, prompts_full) = self.saturations_rps();
+        prompts_full <= batch_full
+    }
+
+    /// The requests a second at which the batch fills, and at which the prompts fill every
+    /// step ([`Replica::saturation_rps`]).
+    fn saturations_rps(&self) -> (f64, f64) {
         let b = self.max_batch;
         let step = self.step_s(b);
-        let batch_full = b / (self.output.mean() * step + b * self.prefill_mean_s);
-        let prompts_full = 1.0 / (self.prefill_mean_s + step);
-        batch_full.min(prompts_full)
+        (
+            b / (self.output.mean() * step + b * self.prefill_mean_s),
+            1.0 / (self.prefill_mean_s + step),
+        )
     }
 }
 
@@ -699,6 +714,7 @@ mod tests {
         let prompts_full = 1.0 / (r.prefill_mean_s() + r.step_s(b));
         assert!(prompts_full < batch_full);
         assert_eq!(r.saturation_rps(), prompts_full);
+        assert!(r.prompts_bind());
     }
 
     #[test]
