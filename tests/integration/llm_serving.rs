@@ -500,3 +500,25 @@ fn the_tuner_splits_the_model_as_the_load_within_the_objectives_per_gpu_paid_ran
     assert_eq!(split(0), per_gpu, "EKS: {:?}", report.platforms[0]);
     assert_eq!(split(1), per_node, "SageMaker: {:?}", report.platforms[1]);
 }
+
+/// Of a platform's pools, an LLM runs on one whose GPU has its precision, however cheap the
+/// others: an FP8 model passes over an A100 pool (no FP8) priced at a dollar a node-hour.
+#[test]
+fn an_llm_runs_on_a_pool_whose_gpu_has_its_precision() {
+    let mut s = preset("llm-70b-chat").unwrap().scenario();
+    let p = &mut s.platforms[0];
+    let mut a100 = p.node_pools[0].clone();
+    a100.name = "a100".into();
+    a100.gpu_model = "A100".into();
+    a100.gpu_memory_gb = 40.0;
+    a100.on_demand_usd_per_node_hour = 1.0;
+    a100.spot_usd_per_node_hour = 0.5;
+    p.node_pools.insert(0, a100);
+    s.validate().unwrap();
+    assert_eq!(s.platforms[0].services_pool(&s), 1);
+    // At int4 weights, which the A100 runs: the dollar pool wins.
+    s.services[0].llm.as_mut().unwrap().precision =
+        gpucost::model::serving::llm::roofline::Precision::Int4;
+    s.validate().unwrap();
+    assert_eq!(s.platforms[0].services_pool(&s), 0);
+}

@@ -180,6 +180,7 @@ fn the_cheapest_pool_that_fits_takes_a_one_gpu_20_gb_job_to_the_one_gpu_pool() {
     let one_gpu = PoolNeed {
         gpus: 1.0,
         gpu_memory_gb: 20.0,
+        precision: None,
     };
     let usd = |pool: usize| p.usd_per_useful_reference_gpu_hour(&s, &p.node_pools[pool], one_gpu);
     assert!((usd(0) - 55.04 / 2.0).abs() < 1e-9, "{}", usd(0));
@@ -188,6 +189,7 @@ fn the_cheapest_pool_that_fits_takes_a_one_gpu_20_gb_job_to_the_one_gpu_pool() {
     let big = PoolNeed {
         gpus: 1.0,
         gpu_memory_gb: 60.0,
+        precision: None,
     };
     assert_eq!(p.cheapest_pool(&s, big), Some(0));
     // Mapped by name, a class goes where it is told.

@@ -220,6 +220,8 @@ pub struct PoolNeed {
     pub gpus: f64,
     /// GPU memory needed per GPU, GB.
     pub gpu_memory_gb: f64,
+    /// An LLM's precision, which the pool's GPU must have (none for other work).
+    pub precision: Option<crate::model::serving::llm::roofline::Precision>,
 }
 
 impl PoolNeed {
@@ -228,6 +230,7 @@ impl PoolNeed {
         PoolNeed {
             gpus: class.gpus_per_job,
             gpu_memory_gb: class.gpu_memory_gb,
+            precision: None,
         }
     }
 }
@@ -289,7 +292,11 @@ impl NodePool {
     /// Whether a job or replica needing `need` fits here: its memory per GPU, and its nodes
     /// within the pool's node limit.
     pub fn fits(&self, need: PoolNeed) -> bool {
-        need.gpu_memory_gb <= self.gpu_memory_gb && self.nodes_needed(need.gpus) <= self.max_nodes
+        need.gpu_memory_gb <= self.gpu_memory_gb
+            && self.nodes_needed(need.gpus) <= self.max_nodes
+            && need
+                .precision
+                .is_none_or(|p| self.gpu().is_some_and(|gpu| p.peak_flops(&gpu).is_ok()))
     }
 
     /// Reserved nodes of this pool: reserved share × reference GPUs, rounded up to whole

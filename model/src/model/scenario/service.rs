@@ -194,6 +194,7 @@ impl Service {
         super::PoolNeed {
             gpus: self.replica_gpus(),
             gpu_memory_gb: self.replica_memory_gb(),
+            precision: self.llm.as_ref().map(|l| l.precision),
         }
     }
 
