@@ -508,9 +508,10 @@ impl Replica {
         if free <= 0.0 {
             return None;
         }
-        // b ↦ λ·E[out]·step(b)/free is increasing and concave enough in b for the iteration
-        // from b = 0 to climb to the least fixed point; past the cap, saturated.
+        // b ↦ λ·E[out]·step(b)/free is increasing in b, so the iteration from b = 0 climbs
+        // to the least fixed point, staying below it; past the cap, saturated.
         let per_token = rps * self.output.mean() / free;
+        let excess = |b: f64| per_token * self.step_s(b) - b;
         let mut batch = 0.0;
         for _ in 0..200 {
             let next = per_token * self.step_s(batch);
@@ -518,12 +519,25 @@ impl Replica {
                 return None;
             }
             if (next - batch).abs() <= 1e-9 * next.max(1.0) {
-                batch = next;
-                break;
+                return Some((self.step_s(next) / free, next));
             }
             batch = next;
         }
-        Some((self.step_s(batch) / free, batch))
+        // Slow to converge (near the saturation the map nearly touches the diagonal): the
+        // fixed point lies between the iterate (below it) and the cap, found by bisection.
+        if excess(self.max_batch) > 0.0 {
+            return None;
+        }
+        let (mut lo, mut hi) = (batch, self.max_batch);
+        for _ in 0..100 {
+            let mid = 0.5 * (lo + hi);
+            if excess(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        Some((self.step_s(hi) / free, hi))
     }
 
     /// Requests a second at which the replica saturates: where its batch reaches its cap
@@ -688,6 +702,37 @@ mod tests {
         assert!((tpot - r.step_s(batch) / free).abs() < 1e-9);
         assert!((batch - rps * r.output.mean() * tpot).abs() < 1e-6 * batch);
         assert!(r.operating_point(1.01 * r.saturation_rps()).is_none());
+    }
+
+    #[test]
+    fn the_operating_point_solves_its_fixed_point_up_to_the_saturation() {
+        // At every load up to a hair under the saturation, the batch is Little's law's:
+        // B = λ·E[out]·step(B) ÷ (1 − λ·E[prefill]), to a millionth.
+        for tp in [1, 2, 4, 8] {
+            let arch = known("llama-3.1-8b").unwrap().architecture;
+            let r = Replica::new(
+                &arch,
+                Precision::Bf16,
+                gpu("H100").unwrap(),
+                tp,
+                TokenCount::new(500.0, 1_500.0),
+                TokenCount::new(200.0, 600.0),
+                Efficiencies::CALIBRATED,
+            )
+            .unwrap();
+            let top = r.saturation_rps();
+            for share in [0.1, 0.5, 0.9, 0.99, 0.999_999] {
+                let rps = share * top;
+                let (tpot, batch) = r.operating_point(rps).unwrap();
+                let free = 1.0 - rps * r.prefill_mean_s();
+                let little = rps * r.output.mean() * r.step_s(batch) / free;
+                assert!(
+                    (little - batch).abs() <= 1e-6 * batch.max(1.0),
+                    "TP {tp} at {share}: batch {batch}, Little's law {little}"
+                );
+                assert!((tpot - r.step_s(batch) / free).abs() <= 1e-12);
+            }
+        }
     }
 
     #[test]
