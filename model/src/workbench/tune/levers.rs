@@ -37,7 +37,7 @@
 
 use crate::model::catalog::{self, InstanceType};
 use crate::model::gpus;
-use crate::model::scenario::{NodePool, Overflow, Scenario};
+use crate::model::scenario::{NodePool, Overflow, Scenario, ServiceSettings};
 use crate::workbench::edit::{exact_pool_instance_row, set_pool_instance};
 
 /// A setting of the platform searched.
@@ -308,40 +308,33 @@ impl Setting {
                     .insert(name.clone(), minutes);
             }
             (Setting::TensorParallel(_, name), Choice::Number(n)) => {
-                s.platforms[0]
-                    .service_settings
-                    .entry(name.clone())
-                    .or_default()
-                    .tensor_parallel = Some(n as u32);
+                own_settings(&mut s, name).tensor_parallel = Some(n as u32);
             }
             (Setting::MinReplicas(_, name), Choice::Number(n)) => {
-                s.platforms[0]
-                    .service_settings
-                    .entry(name.clone())
-                    .or_default()
-                    .min_replicas = Some(n as u32);
+                own_settings(&mut s, name).min_replicas = Some(n as u32);
             }
             (Setting::TargetUtilization(_, name), Choice::Number(t)) => {
-                s.platforms[0]
-                    .service_settings
-                    .entry(name.clone())
-                    .or_default()
-                    .target_utilization = Some(t);
+                own_settings(&mut s, name).target_utilization = Some(t);
             }
             (Setting::TargetUtilizationAll, Choice::Number(t)) => {
                 let names: Vec<String> = s.services.iter().map(|x| x.name.clone()).collect();
-                for name in names {
-                    s.platforms[0]
-                        .service_settings
-                        .entry(name)
-                        .or_default()
-                        .target_utilization = Some(t);
+                for name in &names {
+                    own_settings(&mut s, name).target_utilization = Some(t);
                 }
             }
             _ => return None,
         }
         s.validate().ok().map(|()| s)
     }
+}
+
+/// The platform's own settings for service `name` in `solo` (a one-platform scenario),
+/// added empty where it has none.
+fn own_settings<'a>(solo: &'a mut Scenario, name: &str) -> &'a mut ServiceSettings {
+    solo.platforms[0]
+        .service_settings
+        .entry(name.to_string())
+        .or_default()
 }
 
 /// The discount `cloud` publishes for `pool`'s commitment over `term_years` on its instance
