@@ -116,12 +116,13 @@ bench: single-file pkg
 	DIST=dist SINGLE_FILE=$(SINGLE_FILE) node bench/report.mjs
 
 # Fuzzing (libFuzzer through cargo-fuzz, nightly toolchain) of what users paste or drop: the
-# link decoder, the scenario JSON reader and the job-history readers (CSV, sacct, SWF),
+# link decoder, the scenario JSON reader, the job-history readers (CSV, sacct, SWF) and the
+# request-trace readers (Azure CSV, Mooncake JSON lines),
 # FUZZ_SECONDS each.
 # Corpora grow in fuzz/corpus (seeded from fuzz/seeds); a crash lands in fuzz/artifacts and
 # becomes a regression test.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := link_decode scenario_json history_csv history_sacct history_swf
+FUZZ_TARGETS := link_decode scenario_json history_csv history_sacct history_swf traffic_trace
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 	for t in $(FUZZ_TARGETS); do \

@@ -107,6 +107,7 @@ mod native {
                 factor: 10.0,
                 duration_min: 60.0,
             }),
+            replay: None,
         };
         let horizon_s = 30.0 * 86_400.0;
         let mut group = c.benchmark_group("serving");

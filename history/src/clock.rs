@@ -100,6 +100,12 @@ pub fn unix_instant(s: i64, utc_offset_s: i64) -> Instant {
 /// `YYYY-MM-DD[T ]HH:MM[:SS[.fff]]` with an optional `Z` or `±HH[:]MM`; without one the
 /// time is in the zone `utc_offset_s`. The hour and weekday are those written.
 pub fn parse_datetime(text: &str, utc_offset_s: i64) -> Option<Instant> {
+    parse_datetime_precisely(text, utc_offset_s).map(|(instant, _)| instant)
+}
+
+/// [`parse_datetime`] with the fraction of its second (0 ≤ fraction < 1) that the instant's
+/// whole seconds leave out: a request trace's arrivals are apart by milliseconds.
+pub fn parse_datetime_precisely(text: &str, utc_offset_s: i64) -> Option<(Instant, f64)> {
     let text = text.trim();
     let bytes = text.as_bytes();
     let number = |range: std::ops::Range<usize>| -> Option<i64> {
@@ -120,6 +126,7 @@ pub fn parse_datetime(text: &str, utc_offset_s: i64) -> Option<Instant> {
     let (hour, minute) = (number(11..13)?, number(14..16)?);
     let mut rest = &text[16..];
     let mut second = 0;
+    let mut second_fraction = 0.0;
     if let Some(after) = rest.strip_prefix(':') {
         let digits = after.get(..2)?;
         if !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -134,6 +141,9 @@ pub fn parse_datetime(text: &str, utc_offset_s: i64) -> Option<Instant> {
             if end == 0 {
                 return None;
             }
+            // At most nanoseconds are read: more digits add nothing a float keeps.
+            let digits = &fraction[..end.min(9)];
+            second_fraction = digits.parse::<f64>().ok()? / 10f64.powi(digits.len() as i32);
             rest = &fraction[end..];
         }
     }
@@ -153,11 +163,14 @@ pub fn parse_datetime(text: &str, utc_offset_s: i64) -> Option<Instant> {
     }
     let days = days_from_civil(year, month, day);
     let local = days * 86_400 + hour * 3600 + minute * 60 + second;
-    Some(Instant {
-        s: local - offset_s,
-        hour: Some(hour as u8),
-        weekday: Some((days + 3).rem_euclid(7) as u8),
-    })
+    Some((
+        Instant {
+            s: local - offset_s,
+            hour: Some(hour as u8),
+            weekday: Some((days + 3).rem_euclid(7) as u8),
+        },
+        second_fraction,
+    ))
 }
 
 /// `±HH:MM`, `±HHMM` or `±HH` as seconds east of UTC; `Z`/`UTC` is 0.

@@ -8,6 +8,9 @@
 //! an outcome, with a table that sets what was read beside what will be simulated. Every
 //! record that cannot be read is reported by line with why; nothing is dropped silently and
 //! nothing is guessed that would change a number without saying so.
+//!
+//! Request traces (an LLM service's arrivals and token counts) are read and fitted the same
+//! way in [`traffic`]: they become a service's traffic rather than job classes.
 
 pub mod clock;
 pub mod cluster;
@@ -18,6 +21,7 @@ pub mod sacct;
 pub mod source;
 pub mod swf;
 pub mod table;
+pub mod traffic;
 
 use clock::Clock;
 use gpucost_model::model::error::ScenarioError;

@@ -129,6 +129,41 @@ mod cli {
             #[arg(long, value_enum, default_value_t = TimeoutsArg::Kept)]
             timeouts: TimeoutsArg,
         },
+        /// Fit a service's traffic to a request trace (the Azure LLM inference trace's CSV or
+        /// Mooncake's JSON lines, detected from the content) and print the preset's scenario
+        /// with it (what was read, fitted and skipped goes to stderr).
+        Traffic {
+            /// The trace: `TIMESTAMP,ContextTokens,GeneratedTokens` CSV, or JSON lines with
+            /// `timestamp` (ms), `input_length` and `output_length`.
+            file: std::path::PathBuf,
+            /// Preset the traffic joins.
+            #[arg(long, default_value = DEFAULT)]
+            preset: String,
+            /// Start from this scenario JSON file instead of a preset.
+            #[arg(long, conflicts_with = "preset")]
+            scenario: Option<std::path::PathBuf>,
+            /// Edit a field of the starting scenario by dotted path (as `eval --set`).
+            #[arg(long = "set", value_name = "PATH=VALUE")]
+            set: Vec<String>,
+            /// The service whose traffic (and, for an LLM, token counts) the trace becomes;
+            /// without it, a new service is added, a copy of the scenario's first LLM service.
+            #[arg(long, value_name = "NAME")]
+            service: Option<String>,
+            /// The new service's name (without --service); default: the file's name.
+            #[arg(long, value_name = "NAME", conflicts_with = "service")]
+            name: Option<String>,
+            /// Replay the arrivals minute by minute as recorded (a trace of at most a day),
+            /// instead of fitting a rate.
+            #[arg(long)]
+            replay: bool,
+            /// Zone of the times written without one, e.g. +02:00 or -05:00 (default UTC): the
+            /// hours of the hourly profile.
+            #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
+            tz: Option<String>,
+            /// Print the scenario's link instead of its JSON.
+            #[arg(long)]
+            link: bool,
+        },
         /// The seed articles' case studies: each story's claim beside the model's figure for
         /// the same quantity on its preset, and why they differ.
         Cases {
@@ -384,6 +419,43 @@ mod cli {
                 };
                 history(&file, &base, &name, output, &options)
             }
+            Command::Traffic {
+                file,
+                preset: name,
+                scenario,
+                set,
+                service,
+                name: new_name,
+                replay,
+                tz,
+                link,
+            } => {
+                let base = match &scenario {
+                    Some(path) => read_scenario(path)?,
+                    None => find_preset(&name)?,
+                };
+                let base = apply_edits(&base, &set).map_err(set_error)?;
+                let utc_offset_s = match tz {
+                    None => 0,
+                    Some(text) => {
+                        gpucost::history::clock::parse_utc_offset(&text).ok_or_else(|| {
+                            format!("--tz {text}: not a zone offset; give e.g. +02:00 or -05:00")
+                        })?
+                    }
+                };
+                let stem = file
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or("Traced traffic")
+                    .to_string();
+                let options = gpucost::history::traffic::TrafficOptions {
+                    utc_offset_s,
+                    replay,
+                    service,
+                    new_service_name: new_name.unwrap_or(stem),
+                };
+                traffic(&file, &base, &name, link, &options)
+            }
             Command::Schema { of } => serde_json::to_string_pretty(&match of {
                 SchemaOf::Scenario => schemars::schema_for!(Scenario),
                 SchemaOf::Report => {
@@ -613,6 +685,41 @@ mod cli {
                 check(&results);
                 Ok(report_json_text(&scenario, &results, None))
             }
+        }
+    }
+
+    /// `gpucost traffic`: the scenario with the trace's traffic, or its link.
+    fn traffic(
+        file: &std::path::Path,
+        base: &Scenario,
+        name: &str,
+        link: bool,
+        options: &gpucost::history::traffic::TrafficOptions,
+    ) -> Result<String, String> {
+        use gpucost::history::source::Source;
+        use gpucost::history::traffic::{traffic_source, TraceError};
+        // Streamed: the file is read line by line, never held whole.
+        let handle = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let bytes = handle.metadata().map(|m| m.len()).unwrap_or(0);
+        let fitted = traffic_source(base, Source::stream(handle, bytes), options, &mut |_| {});
+        let (scenario, fit) = fitted.map_err(|e| match e {
+            TraceError::Invalid(e) => format!(
+                "the scenario with this traffic is not valid with the starting scenario \
+                 ({name}): {e}"
+            ),
+            TraceError::NoSuchService { .. } => format!("--service: {e}"),
+            e => format!("{}: {e}", file.display()),
+        })?;
+        for line in fit.summary() {
+            eprintln!("{line}");
+        }
+        for bad in &fit.bad_rows {
+            eprintln!("{}:{}: skipped: {}", file.display(), bad.line, bad.reason);
+        }
+        if link {
+            Ok(gpucost::workbench::link::encode_link(&scenario, name))
+        } else {
+            serde_json::to_string_pretty(&scenario).map_err(|e| e.to_string())
         }
     }
 

@@ -285,22 +285,8 @@ mod damaged {
     //! Lines of the fixtures cut, repeated and spliced at random: every reader reports or fits,
     //! never panics, and lists what it skipped in line order.
     use super::*;
+    use crate::support::splice;
     use proptest::prelude::*;
-
-    fn splice(text: &str, picks: &[(usize, usize, usize)]) -> String {
-        let lines: Vec<&str> = text.lines().collect();
-        let mut out = String::new();
-        for &(line, cut, keep) in picks {
-            let l = lines[line % lines.len()];
-            let cut = l
-                .char_indices()
-                .nth(cut % (l.chars().count() + 1))
-                .map_or(l.len(), |c| c.0);
-            out.push_str(if keep % 3 == 0 { &l[..cut] } else { l });
-            out.push('\n');
-        }
-        out
-    }
 
     proptest! {
         #[test]

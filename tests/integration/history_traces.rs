@@ -25,7 +25,7 @@ const HCS_FIELDS: &str = "State|JobID|ReqCPUS|ReqMem|ReqNodes|Constraints|Submit
     MaxPages|MaxRSS|MaxVMSize|CPUTime|UserCPU|SystemCPU|TotalCPU";
 
 /// The text of a shared trace, or `None` (with a message) when the folder is absent outside CI.
-fn trace(name: &str) -> Option<String> {
+pub(crate) fn trace(name: &str) -> Option<String> {
     let dir = std::env::var_os("GPUCOST_TRACES")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/traces"));

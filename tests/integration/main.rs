@@ -45,6 +45,7 @@ mod spot_reclaims;
 mod staging;
 mod support;
 mod teams;
+mod traffic_traces;
 mod tune;
 mod verdict_flips;
 mod warmup;

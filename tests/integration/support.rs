@@ -265,3 +265,21 @@ pub fn work_in_window(d: f64, warmup: f64, horizon: f64) -> f64 {
         .map(|w| (w[1] - w[0]) * (overlap(w[0]) + overlap(w[1])) / 2.0)
         .sum()
 }
+
+/// Lines of `text` picked, cut and repeated: `(line, cut, keep)` takes line `line` (modulo the
+/// lines), cut at character `cut` (modulo its length) unless `keep` is not a multiple of 3.
+/// Readers are fed these to show they report or fit and never panic.
+pub fn splice(text: &str, picks: &[(usize, usize, usize)]) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    for &(line, cut, keep) in picks {
+        let l = lines[line % lines.len()];
+        let cut = l
+            .char_indices()
+            .nth(cut % (l.chars().count() + 1))
+            .map_or(l.len(), |c| c.0);
+        out.push_str(if keep % 3 == 0 { &l[..cut] } else { l });
+        out.push('\n');
+    }
+    out
+}

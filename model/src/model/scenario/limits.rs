@@ -31,6 +31,11 @@ pub const GPUS_PER_JOB_MAX: u32 = 4_096;
 pub const QUANTILE_POINTS_MAX: usize = 257;
 /// Most jobs (allocations) a job history may hold; a longer one is refused.
 pub const HISTORY_JOBS_MAX: usize = 1_000_000;
+/// Most minutes a replayed request trace holds: a day (its minutes go into a link). A longer
+/// trace is fitted instead.
+pub const REPLAY_MINUTES_MAX: usize = 1_440;
+/// Most requests a request trace may hold; a longer one is refused.
+pub const TRACE_REQUESTS_MAX: usize = 20_000_000;
 /// Largest job history the page reads, bytes (the command line has no byte limit, only
 /// the job limit).
 pub const HISTORY_BYTES_MAX_PAGE: usize = 256 * 1024 * 1024;

@@ -36,7 +36,7 @@ mod verdict_settings;
 pub use gpu_sharing::GpuSharing;
 pub use node_pool::{NodePool, PoolNeed};
 pub use pipeline::{Pipeline, PipelineGraph};
-pub use service::{Llm, Service, ServiceSpikes, ServiceTraffic, Serving, Tokens};
+pub use service::{Llm, Service, ServiceSpikes, ServiceTraffic, Serving, Tokens, TrafficReplay};
 pub use teams::{Preemption, SharedCosts, Showback, TeamPolicy};
 pub use verdict_settings::{VerdictSettings, SLO_ALLOWANCE_PCT_DEFAULT};
 

@@ -262,6 +262,28 @@ pub struct ServiceTraffic {
     /// Spikes placed at random (absent: none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spikes: Option<ServiceSpikes>,
+    /// A recorded traffic played instead of a drawn one (absent: drawn). `mean_rps` is then
+    /// its mean, and it has no hourly profile, weekend factor or spikes of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<TrafficReplay>,
+}
+
+/// A request trace's arrivals, minute by minute, played from the horizon's start and again
+/// from its first minute when they end (`gpucost traffic --replay`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TrafficReplay {
+    /// Requests that arrived in each minute, from the trace's first request (whole numbers).
+    pub per_minute: Vec<f64>,
+}
+
+impl TrafficReplay {
+    /// Its requests over its length: requests per second.
+    pub fn mean_rps(&self) -> f64 {
+        let total: f64 = self.per_minute.iter().sum();
+        total / (self.per_minute.len() as f64 * 60.0)
+    }
 }
 
 impl Default for ServiceTraffic {
@@ -271,6 +293,7 @@ impl Default for ServiceTraffic {
             hourly_profile: None,
             weekend_factor: 1.0,
             spikes: None,
+            replay: None,
         }
     }
 }
@@ -300,6 +323,10 @@ impl ServiceTraffic {
                 factor: s.factor,
                 duration_min: s.duration_min,
             }),
+            replay: self
+                .replay
+                .as_ref()
+                .map(|r| std::sync::Arc::from(r.per_minute.as_slice())),
         }
     }
 }

@@ -10,6 +10,7 @@ use super::fields::{
 use super::node_pool::MAX_NODE_POOLS;
 use super::{
     limits, Duration, NodePool, Overflow, Platform, PoolNeed, Replay, Scenario, Scheduler,
+    ServiceTraffic,
 };
 use crate::model::error::ScenarioError;
 
@@ -276,6 +277,7 @@ impl Scenario {
                 });
             }
             check_gpu_fraction(service, &at)?;
+            check_replay_traffic(&service.traffic, &at)?;
             if let Some(llm) = &service.llm {
                 check_llm(llm, &format!("{at}.llm"))?;
             }
@@ -926,6 +928,7 @@ fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), Scenari
                         Series::DayOfWeek => check_weights(&path(field), list, 7, "day", field)?,
                         Series::Quantiles => check_quantiles(&path(field), list, field)?,
                         Series::Probabilities => check_probabilities(&path(field), list)?,
+                        Series::Minutes => check_minutes(&path(field), list, field)?,
                     }
                 }
             }
@@ -959,6 +962,71 @@ fn check_weights<T>(
         return Err(ScenarioError::Invalid {
             field: field.to_string(),
             reason: format!("at least one {unit} must have a weight above 0"),
+        });
+    }
+    Ok(())
+}
+
+/// A replayed traffic plays its minutes as recorded: its rate is theirs, and it has no shape
+/// of its own that would not be read.
+fn check_replay_traffic(traffic: &ServiceTraffic, at: &str) -> Result<(), ScenarioError> {
+    let Some(replay) = &traffic.replay else {
+        return Ok(());
+    };
+    let refuse = |field: &str, what: &str| ScenarioError::Invalid {
+        field: format!("{at}.traffic.{field}"),
+        reason: format!(
+            "a replayed traffic plays its requests as recorded, so {what} would not be read: \
+             remove it, or remove traffic.replay to draw the traffic instead"
+        ),
+    };
+    if traffic.hourly_profile.is_some() {
+        return Err(refuse("hourly_profile", "an hourly profile"));
+    }
+    if traffic.weekend_factor != 1.0 {
+        return Err(refuse("weekend_factor", "a weekend factor other than 1"));
+    }
+    if traffic.spikes.is_some() {
+        return Err(refuse("spikes", "spikes"));
+    }
+    let recorded = replay.mean_rps();
+    if replay.per_minute.iter().sum::<f64>() > 0.0
+        && (traffic.mean_rps - recorded).abs() > 1e-9 * recorded
+    {
+        return Err(ScenarioError::Invalid {
+            field: format!("{at}.traffic.mean_rps"),
+            reason: format!(
+                "{} req/s, but the replay's {} requests over {} minutes are {recorded} req/s: \
+                 a replay's rate is its own (remove traffic.replay to set a rate)",
+                traffic.mean_rps,
+                replay.per_minute.iter().sum::<f64>(),
+                replay.per_minute.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// 1 to [`limits::REPLAY_MINUTES_MAX`] whole numbers in the field's range, at least one
+/// above 0.
+fn check_minutes<T>(field: &str, counts: &[f64], row: &Field<T>) -> Result<(), ScenarioError> {
+    count(field, counts.len(), 1, limits::REPLAY_MINUTES_MAX)?;
+    for (i, &c) in counts.iter().enumerate() {
+        if !in_range(c, row.min, row.max) {
+            return Err(out_of_range(format!("{field}.{i}"), c, row.min, row.max));
+        }
+        if c.fract() != 0.0 {
+            return Err(ScenarioError::Invalid {
+                field: format!("{field}.{i}"),
+                reason: format!("{c} is not a whole number of requests"),
+            });
+        }
+    }
+    if counts.iter().sum::<f64>() <= 0.0 {
+        return Err(ScenarioError::Invalid {
+            field: field.to_string(),
+            reason: "a replay with no request serves nothing: at least one minute must have one"
+                .to_string(),
         });
     }
     Ok(())

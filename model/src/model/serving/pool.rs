@@ -220,10 +220,16 @@ pub fn run_pool(
             let edge = traffic.next_edge(start);
             rate_until = if edge >= end { edge } else { f64::NEG_INFINITY };
         }
-        if draws.mean() != rate * len {
-            draws = Poisson::new(rate * len);
-        }
-        let arrivals = draws.draw(stream);
+        // A replayed trace's requests arrive as recorded; others are drawn.
+        let arrivals = match traffic.replayed(start, len) {
+            Some(recorded) => recorded,
+            None => {
+                if draws.mean() != rate * len {
+                    draws = Poisson::new(rate * len);
+                }
+                draws.draw(stream)
+            }
+        };
         // With nothing ready or starting (scaled to zero), requests wait for the autoscaler's
         // next decision, at the end of this period, and the start-up of the replicas it then
         // asks for: it will have seen this period's requests (those still to come at the

@@ -5,11 +5,16 @@
 //! the weekend factor redistribute the rate without changing its mean over a week: the
 //! weights are divided by their mean, and weekdays and weekend days are scaled so that
 //! (5·weekday + 2·weekend)/7 = 1. Spikes multiply the rate on top of that.
+//!
+//! A replay is a recorded traffic instead: the requests of each minute of a request trace,
+//! played from the horizon's start and again from its first minute when it ends. Its minutes
+//! arrive as counted, not drawn, so a horizon as long as the trace serves its requests exactly.
 
 use crate::model::rng::Stream;
 use crate::model::rounding::floor_non_negative;
 use crate::model::scenario::{DAY_S, HOUR_S};
 use crate::model::ziggurat::standard_normal;
+use std::sync::Arc;
 
 /// Spikes of traffic: `per_month` of them on average (a Poisson count over the horizon, in
 /// 730-hour months), each multiplying the rate by `factor` for `duration_min` minutes,
@@ -35,6 +40,9 @@ pub struct Traffic {
     pub weekend_factor: f64,
     /// Spikes, if any.
     pub spikes: Option<Spikes>,
+    /// Requests in each minute of a recorded trace, played in a loop from the horizon's
+    /// start; the other fields are then not read.
+    pub replay: Option<Arc<[f64]>>,
 }
 
 /// A traffic made concrete for one replication: its spikes placed.
@@ -46,6 +54,8 @@ pub struct TrafficPlan {
     mean_rps: f64,
     /// (start, end, factor) of each spike, seconds from the horizon's start, by start.
     spikes: Vec<(f64, f64, f64)>,
+    /// Requests in each minute of a replayed trace.
+    replay: Option<Arc<[f64]>>,
 }
 
 impl Traffic {
@@ -56,6 +66,7 @@ impl Traffic {
             hourly_profile: Vec::new(),
             weekend_factor: 1.0,
             spikes: None,
+            replay: None,
         }
     }
 
@@ -75,7 +86,7 @@ impl Traffic {
             &mut Stream::new(0, 0, crate::model::rng::Purpose::Traffic, 0),
         );
         (0..168)
-            .map(|h| plan.rate_at((f64::from(h) + 0.5) * HOUR_S))
+            .map(|h| plan.mean_rate(f64::from(h) * HOUR_S, HOUR_S))
             .collect()
     }
 
@@ -92,7 +103,7 @@ impl Traffic {
         }
         let weekday = 7.0 / (5.0 + 2.0 * self.weekend_factor);
         let mut spikes = Vec::new();
-        if let Some(s) = &self.spikes {
+        if let Some(s) = self.spikes.as_ref().filter(|_| self.replay.is_none()) {
             let months = horizon_s / (crate::model::HOURS_PER_MONTH * HOUR_S);
             let count = poisson(stream, s.per_month * months);
             for _ in 0..count {
@@ -107,6 +118,7 @@ impl Traffic {
             weekend: weekday * self.weekend_factor,
             mean_rps: self.mean_rps,
             spikes,
+            replay: self.replay.clone().filter(|r| !r.is_empty()),
         }
     }
 }
@@ -114,6 +126,9 @@ impl Traffic {
 impl TrafficPlan {
     /// Requests per second at `t` seconds from the horizon's start.
     pub fn rate_at(&self, t: f64) -> f64 {
+        if let Some(minutes) = &self.replay {
+            return minutes[replay_minute(t, minutes.len())] / MINUTE_S;
+        }
         let day = (t / DAY_S).floor() as i64;
         let hour = ((t - day as f64 * DAY_S) / HOUR_S).floor().clamp(0.0, 23.0) as usize;
         let day_factor = if day.rem_euclid(7) >= 5 {
@@ -133,6 +148,9 @@ impl TrafficPlan {
     /// Mean requests per second over [`from`, `from + length`), exact for the piecewise
     /// constant rate (hours, days and spike edges inside the interval are followed).
     pub fn mean_rate(&self, from: f64, length: f64) -> f64 {
+        if self.replay.is_some() {
+            return self.replayed(from, length).unwrap_or(0.0) / length;
+        }
         let to = from + length;
         // Within one hour and across no spike's edge, the rate is constant.
         let one_hour = (from / HOUR_S).floor() == ((to - 1e-9) / HOUR_S).floor();
@@ -168,6 +186,9 @@ impl TrafficPlan {
     /// The first time after `t` at which the rate may change: the next hour, or a spike's
     /// start or end before it.
     pub fn next_edge(&self, t: f64) -> f64 {
+        if self.replay.is_some() {
+            return ((t / MINUTE_S).floor() + 1.0) * MINUTE_S;
+        }
         let hour = ((t / HOUR_S).floor() + 1.0) * HOUR_S;
         self.spikes
             .iter()
@@ -180,6 +201,35 @@ impl TrafficPlan {
     pub fn spikes(&self) -> &[(f64, f64, f64)] {
         &self.spikes
     }
+
+    /// A replay's requests in [`from`, `from + length`): each minute's count, in part where
+    /// the interval holds part of the minute (a whole minute's count exactly). `None` for a
+    /// traffic that is drawn, not replayed.
+    pub fn replayed(&self, from: f64, length: f64) -> Option<f64> {
+        let minutes = self.replay.as_ref()?;
+        let to = from + length;
+        let mut total = 0.0;
+        let mut m = (from / MINUTE_S).floor();
+        while m * MINUTE_S < to {
+            let (a, b) = ((m * MINUTE_S).max(from), ((m + 1.0) * MINUTE_S).min(to));
+            let count = minutes[replay_minute((m + 0.5) * MINUTE_S, minutes.len())];
+            total += if b - a >= MINUTE_S {
+                count
+            } else {
+                count * (b - a) / MINUTE_S
+            };
+            m += 1.0;
+        }
+        Some(total)
+    }
+}
+
+/// Seconds in a minute: a replay's step.
+const MINUTE_S: f64 = 60.0;
+
+/// The replay's minute at `t` (it loops over its `len` minutes).
+fn replay_minute(t: f64, len: usize) -> usize {
+    ((t / MINUTE_S).floor().max(0.0) as u64 % len as u64) as usize
 }
 
 /// A Poisson draw of mean `mean` ≥ 0: by multiplication of uniforms below 10, by Ahrens and
@@ -501,6 +551,7 @@ mod tests {
             hourly_profile: profile,
             weekend_factor: 0.25,
             spikes: None,
+            replay: None,
         };
         let plan = t.plan(7.0 * DAY_S, &mut stream());
         let week = plan.mean_rate(0.0, 7.0 * DAY_S);
@@ -529,10 +580,43 @@ mod tests {
                 factor: 10.0,
                 duration_min: 60.0,
             }),
+            replay: None,
         };
         // Weights 2 ÷ (3/24) = 16; weekdays 7 ÷ (5 + 2 × 0.5); spikes aside.
         assert!((t.busiest_rps() - 3.0 * 16.0 * 7.0 / 6.0).abs() < 1e-9);
         assert_eq!(Traffic::flat(2.0).busiest_rps(), 2.0);
+    }
+
+    #[test]
+    fn a_replay_plays_its_minutes_in_a_loop() {
+        let t = Traffic {
+            replay: Some(Arc::from([3.0, 0.0, 6.0].as_slice())),
+            // Not read beside a replay.
+            spikes: Some(Spikes {
+                per_month: 1e4,
+                factor: 10.0,
+                duration_min: 60.0,
+            }),
+            ..Traffic::flat(99.0)
+        };
+        let plan = t.plan(DAY_S, &mut stream());
+        assert!(plan.spikes().is_empty());
+        // Minute 4 is the loop's second minute; minute 5 its third.
+        assert_eq!(plan.replayed(4.0 * 60.0, 60.0), Some(0.0));
+        assert_eq!(plan.replayed(5.0 * 60.0, 60.0), Some(6.0));
+        assert_eq!(plan.rate_at(5.5 * 60.0), 0.1);
+        // Half of minute 2 and all of minute 3: 3 + 3.
+        assert_eq!(plan.replayed(150.0, 90.0), Some(6.0));
+        assert!((plan.mean_rate(0.0, 180.0) - 9.0 / 180.0).abs() < 1e-15);
+        assert_eq!(plan.next_edge(61.0), 120.0);
+        // A day of 480 loops: 480 × 9 requests, exactly.
+        assert_eq!(plan.replayed(0.0, DAY_S), Some(4_320.0));
+        assert_eq!(
+            Traffic::flat(1.0)
+                .plan(DAY_S, &mut stream())
+                .replayed(0.0, 60.0),
+            None
+        );
     }
 
     #[test]

@@ -33,6 +33,7 @@ fn traffic() -> Traffic {
         hourly_profile: profile,
         weekend_factor: 1.0,
         spikes: None,
+        replay: None,
     }
 }
 

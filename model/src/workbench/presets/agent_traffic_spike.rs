@@ -29,6 +29,7 @@ pub(super) fn scenario() -> Scenario {
                     factor: 10.0,
                     duration_min: 60.0,
                 }),
+                replay: None,
             },
             // Measured on an A100 (the reference GPU): about 4 req/s on a g5's A10G.
             capacity_rps: 12.0,

@@ -32,6 +32,7 @@ pub(super) fn scenario() -> Scenario {
                 hourly_profile: Some(super::shared::office_hours()),
                 weekend_factor: 0.3,
                 spikes: None,
+                replay: None,
             },
             // Measured on an A100 (the reference GPU).
             capacity_rps: 4.0,

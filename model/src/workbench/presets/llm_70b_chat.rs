@@ -45,6 +45,7 @@ pub(super) fn scenario() -> Scenario {
                 hourly_profile: Some(hours),
                 weekend_factor: 1.0,
                 spikes: None,
+                replay: None,
             },
             min_replicas: 2,
             max_replicas: 80,

@@ -47,6 +47,7 @@ pub(super) fn scenario() -> Scenario {
             hourly_profile: Some(hours.clone()),
             weekend_factor: 0.3,
             spikes: None,
+            replay: None,
         },
         // A small model: 40 req/s on a whole A100 at 2 requests at once (50 ms each alone).
         capacity_rps: 40.0,

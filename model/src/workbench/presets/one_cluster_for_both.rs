@@ -54,6 +54,7 @@ pub(super) fn scenario() -> Scenario {
                 hourly_profile: Some(office_hours()),
                 weekend_factor: 0.3,
                 spikes: None,
+                replay: None,
             },
             // Four A100s serve about 10 requests a second of a 70B-class model, 16 at once.
             capacity_rps: 10.0,

@@ -33,6 +33,7 @@ pub(super) fn scenario() -> Scenario {
                     factor: 8.0,
                     duration_min: 30.0,
                 }),
+                replay: None,
             },
             // Measured on an A100: about 0.6 req/s on an L4, 0.7 on an A10G.
             capacity_rps: 2.0,

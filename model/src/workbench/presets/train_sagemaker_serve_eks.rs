@@ -45,6 +45,7 @@ pub(super) fn scenario() -> Scenario {
                 hourly_profile: Some(office_hours()),
                 weekend_factor: 0.3,
                 spikes: None,
+                replay: None,
             },
             // Four A100s serve 30 req/s at 16 at once; four A10Gs about a third of it.
             capacity_rps: 30.0,

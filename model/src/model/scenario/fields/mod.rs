@@ -85,6 +85,9 @@ pub enum Series {
     Quantiles,
     /// The probabilities of a quantile function's points: ascending from 0 to 1.
     Probabilities,
+    /// Requests in each minute of a recorded trace: 1 to [`super::limits::REPLAY_MINUTES_MAX`]
+    /// whole numbers, at least one above 0.
+    Minutes,
 }
 
 impl<T> Clone for Value<T> {

@@ -63,6 +63,17 @@ pub static SERVICE_FIELDS: &[Field<Service>] = &[
     }
     .doc("24 non-negative weights, one per hour of the day; only their ratios matter. Absent: flat.")
     .control(Control::Elsewhere),
+    Field {
+        min: 0.0,
+        max: 1e7,
+        ..Field::<Service>::other("traffic.replay.per_minute", "Replayed requests by minute", Value::Numbers {
+            get: |s| s.traffic.replay.as_ref().map(|r| r.per_minute.as_slice()),
+            series: Series::Minutes,
+        })
+    }
+    .doc("Requests in each minute of a recorded trace, played from the horizon's start in a loop \
+          instead of a drawn traffic (at most a day of minutes). Absent: drawn.")
+    .control(Control::Elsewhere),
     num!(Service; "traffic.weekend_factor", "Weekend traffic", "× weekday", (0.0, 100.0),
         |s| s.traffic.weekend_factor, |s, v| s.traffic.weekend_factor = v)
     .doc("Traffic on Saturday and Sunday relative to a weekday; the weekly mean stays the mean traffic."),

@@ -54,6 +54,18 @@ fn samples() -> Vec<Scenario> {
         },
         ..Service::default()
     });
+    // A service whose traffic is a replay.
+    out[1].services.push(Service {
+        name: "Replayed".into(),
+        traffic: super::super::ServiceTraffic {
+            mean_rps: 0.05,
+            replay: Some(super::super::TrafficReplay {
+                per_minute: vec![3.0, 0.0, 6.0],
+            }),
+            ..Default::default()
+        },
+        ..Service::default()
+    });
     // An LLM service of a custom shape (every field of `llm`).
     out[1].services.push(Service {
         llm: Some(super::super::Llm {
