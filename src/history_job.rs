@@ -1,8 +1,9 @@
-//! A job-history import as a job of its own, with no web crate: the page hands it the file's
-//! text, the options and the scenario; it answers with the scenario whose workload the fit
-//! replaced, or why nothing changed. The page runs it in a worker of its own (`history_worker`)
+//! A job-history or request-trace import as a job of its own, with no web crate: the page
+//! hands it the file's text, the options and the scenario; it answers with the scenario whose
+//! workload (or a service's traffic) the fit replaced, or why nothing changed. The page runs it in a worker of its own (`history_worker`)
 //! so that reading a large file never blocks input, or in place where no worker can start.
 
+use crate::history::traffic::{traffic_source, TrafficFit, TrafficOptions};
 use crate::history::{
     detect, fit_into_with_progress, HistoryError, HistoryFit, HistoryImportError, ImportOptions,
     SourceFormat,
@@ -17,6 +18,9 @@ pub struct HistoryJob {
     pub options: ImportOptions,
     /// The scenario the fitted classes join.
     pub scenario: Scenario,
+    /// A request trace's import, when the file is one (`options` are then not read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<TrafficOptions>,
 }
 
 /// What an import answers.
@@ -31,6 +35,13 @@ pub enum HistoryAnswer {
         /// The fit table.
         fit: Box<HistoryFit>,
     },
+    /// The scenario with a request trace as a service's traffic, and the fit.
+    Traffic {
+        /// The new scenario (validated).
+        scenario: Box<Scenario>,
+        /// What was read and fitted.
+        fit: Box<TrafficFit>,
+    },
     /// Nothing changed, and why.
     Refused {
         /// In a sentence.
@@ -42,6 +53,19 @@ pub enum HistoryAnswer {
 
 /// Imports `text`, telling `progress` how far it has read.
 pub fn run(job: &HistoryJob, text: &str, progress: &mut dyn FnMut(f64)) -> HistoryAnswer {
+    if let Some(options) = &job.traffic {
+        let source = crate::history::source::Source::Text(text);
+        return match traffic_source(&job.scenario, source, options, progress) {
+            Ok((scenario, fit)) => HistoryAnswer::Traffic {
+                scenario: Box::new(scenario),
+                fit: Box::new(fit),
+            },
+            Err(e) => HistoryAnswer::Refused {
+                message: format!("{e}; the scenario was not changed"),
+                needs_mapping: false,
+            },
+        };
+    }
     match fit_into_with_progress(&job.scenario, text, &job.options, progress) {
         Ok((scenario, fit)) => HistoryAnswer::Fitted {
             scenario: Box::new(scenario),
@@ -105,6 +129,7 @@ mod tests {
             scenario: crate::workbench::presets::preset("batch-vs-eks-spot")
                 .unwrap()
                 .scenario(),
+            traffic: None,
         };
         let mut answers = Vec::new();
         run_json(&serde_json::to_string(&job).unwrap(), SACCT, &mut |a| {
@@ -128,6 +153,7 @@ mod tests {
         let job = HistoryJob {
             options: ImportOptions::default(),
             scenario: Scenario::default(),
+            traffic: None,
         };
         let a = run(&job, "when,how_long\n1,2\n", &mut |_| {});
         assert!(

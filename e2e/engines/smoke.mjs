@@ -7,6 +7,7 @@
 //   the main thread instead;
 // - an LLM service's $ per million output tokens, TTFT and TPOT are the CLI's, and its
 //   model's fields fit 390 px;
+// - a request trace dropped on the import gives the scenario `gpucost traffic` prints;
 // - a 390 px page does not scroll sideways (checked in a 390 px iframe: a window cannot be
 //   made that narrow everywhere);
 // - no window `error` event fires;
@@ -16,7 +17,7 @@
 // Run: `ENGINES=firefox,webkit DIST=dist SINGLE_FILE=... node --test e2e/engines/smoke.mjs`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -187,6 +188,22 @@ for (const engine of engines) {
       assert.equal(llmNarrow.overflow, 0, `${engine}: an LLM service at 390 px scrolls sideways: ${JSON.stringify(llmNarrow.wide)}`);
       assert.deepEqual(llmNarrow.errors, [], `${engine}: an LLM service at 390 px: window error events`);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-llm-1280.png`), await s.screenshot());
+      // A request trace dropped on the import (Mooncake's JSON lines, which open with `{` as a
+      // scenario does): the scenario `gpucost traffic` prints, with its two skipped lines.
+      const trace = 'tests/data/requests-mooncake.jsonl';
+      await s.run(`document.querySelector('details.scenario-files > summary').click();
+        const dt = new DataTransfer();
+        dt.items.add(new File([arguments[0]], 'requests-mooncake.jsonl', { type: 'application/json' }));
+        document.querySelector('.drop-zone').dispatchEvent(
+          new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: dt }));`,
+      readFileSync(trace, 'utf8'));
+      const skipped = await until(s, `${engine}: the trace's fit`, `const el = document.querySelector('.traffic-fit');
+        return el ? [...el.querySelectorAll('.bad-rows li')].map((li) => Number(li.dataset.line)) : null;`);
+      assert.deepEqual(skipped, [11, 21], `${engine}: the trace's skipped lines`);
+      const traced = cli('traffic', trace, '--preset', 'llm-70b-chat', '--link').trim();
+      await until(s, `${engine}: the trace's scenario in the link`,
+        'return location.hash.slice(1) === arguments[0] ? true : null;', [traced]);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-trace-1280.png`), await s.screenshot());
       // A number typed into a field (the FTE cost), then Enter: a new run that settles.
       await s.run(`const el = document.getElementById('preset'); el.value = 'batch-vs-eks-spot';
         el.dispatchEvent(new Event('change', { bubbles: true }));`);

@@ -43,6 +43,10 @@ pub struct OptionsForm {
     /// Jobs stopped at their time limit count as failures (their work lost) instead of work
     /// kept.
     pub timeouts_failed: bool,
+    /// A request trace's service (empty: a new one).
+    pub traffic_service: String,
+    /// Replay a request trace's arrivals minute by minute instead of fitting a rate.
+    pub traffic_replay: bool,
 }
 
 impl Default for OptionsForm {
@@ -57,11 +61,42 @@ impl Default for OptionsForm {
             replay: false,
             team_classes: false,
             timeouts_failed: false,
+            traffic_service: String::new(),
+            traffic_replay: false,
         }
     }
 }
 
 impl OptionsForm {
+    /// A request trace's options for the file `file_name`, or what is wrong with a field.
+    pub fn traffic_options(
+        &self,
+        file_name: &str,
+    ) -> Result<crate::history::traffic::TrafficOptions, String> {
+        let service = self.traffic_service.trim();
+        Ok(crate::history::traffic::TrafficOptions {
+            utc_offset_s: self.utc_offset_s()?,
+            replay: self.traffic_replay,
+            service: (!service.is_empty()).then(|| service.to_string()),
+            // As `gpucost traffic` names it: the file's name without its extension.
+            new_service_name: std::path::Path::new(file_name)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .filter(|s| !s.trim().is_empty())
+                .unwrap_or("Traced traffic")
+                .to_string(),
+        })
+    }
+
+    fn utc_offset_s(&self) -> Result<i64, String> {
+        clock::parse_utc_offset(&self.time_zone).ok_or_else(|| {
+            format!(
+                "Time zone \"{}\": give an offset from UTC such as +02:00, -05:00 or UTC",
+                self.time_zone.trim()
+            )
+        })
+    }
+
     /// The options, or what is wrong with a field.
     pub fn options(&self) -> Result<ImportOptions, String> {
         let cpus: u32 = self
@@ -76,12 +111,7 @@ impl OptionsForm {
                     self.cpus_per_gpu.trim()
                 )
             })?;
-        let utc_offset_s = clock::parse_utc_offset(&self.time_zone).ok_or_else(|| {
-            format!(
-                "Time zone \"{}\": give an offset from UTC such as +02:00, -05:00 or UTC",
-                self.time_zone.trim()
-            )
-        })?;
+        let utc_offset_s = self.utc_offset_s()?;
         let cluster = self.cluster_gpus.trim();
         let cluster_gpus = if cluster.is_empty() {
             None
@@ -169,7 +199,7 @@ pub fn HistoryOptions(form: RwSignal<OptionsForm>) -> impl IntoView {
 }
 
 /// A switch of the history options, spanning the row: its box, then what it does.
-fn flag_option(
+pub fn flag_option(
     form: RwSignal<OptionsForm>,
     id: &'static str,
     get: fn(&OptionsForm) -> bool,

@@ -40,6 +40,7 @@ mod sim_worker;
 mod simulation_settings;
 mod team_policies;
 mod trace_store;
+mod traffic_import;
 mod tune_panel;
 mod tune_worker;
 mod verdict_line;

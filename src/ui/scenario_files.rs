@@ -2,7 +2,9 @@
 //! saved scenario reads back like a shared one), and imported from a dropped or chosen file —
 //! a scenario JSON (as `gpucost scenario` or `gpucost eval` writes it) or a job history (a
 //! CSV table, Slurm `sacct -P` output or an SWF log), whose fitted job classes replace the
-//! workload ([`super::history_import`] has its options and its fit table).
+//! workload ([`super::history_import`] has its options and its fit table), or a request trace
+//! (the Azure LLM trace's CSV, Mooncake's JSON lines), which becomes a service's traffic
+//! ([`super::traffic_import`]).
 //!
 //! Where storage is blocked (a sandboxed frame, a locked-down browser) saving is off and the
 //! page says so; a damaged saved entry is reported and skipped, the others still load.
@@ -10,6 +12,8 @@
 use super::history_import::{fit_report, ColumnMapping, HistoryOptions, OptionsForm};
 use super::history_worker_client;
 use super::replay_banner::{self, ReplayState, ReplayStatus};
+use super::traffic_import::traffic_report;
+use crate::history::traffic::{self, TrafficFit};
 use crate::history::{check_page_size, HistoryFit};
 use crate::history_job::{HistoryAnswer, HistoryJob};
 use crate::model::scenario::Scenario;
@@ -91,6 +95,9 @@ enum ImportReport {
     History(String, Box<HistoryFit>),
     /// A CSV history whose columns need naming: the file's name, and why.
     NeedsMapping(String, String),
+    /// A request trace became a service's traffic: the file's name, the fit, and the
+    /// services there were before.
+    Traffic(String, Box<TrafficFit>, Vec<String>),
 }
 
 /// Saved scenarios and file import.
@@ -151,6 +158,9 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
     // The last history read, so that it can be fitted again with other options.
     let last_history = StoredValue::new(None::<(String, String)>);
     let (has_history, set_has_history) = signal(false);
+    // The scenario before the last request trace was imported: importing it again (onto
+    // another service, or replayed) starts from there, not from the first import's result.
+    let before_trace = StoredValue::new(None::<Scenario>);
     // Reading progress while an import runs; each import's number, so an older one's answer
     // is ignored when a newer file was dropped meanwhile.
     let (progress, set_progress) = signal(None::<f64>);
@@ -159,16 +169,35 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
         let Some((file_name, text)) = last_history.get_value() else {
             return;
         };
-        let options = match form.get_untracked().options() {
+        let is_trace = traffic::detect(&text).is_some();
+        let form_now = form.get_untracked();
+        let options = match form_now.options() {
             Ok(o) => o,
             Err(e) => {
                 set_report.set(ImportReport::Refused(format!("{file_name}: {e}")));
                 return;
             }
         };
+        let traffic = if is_trace {
+            match form_now.traffic_options(&file_name) {
+                Ok(o) => Some(o),
+                Err(e) => {
+                    set_report.set(ImportReport::Refused(format!("{file_name}: {e}")));
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        let base = match (is_trace, before_trace.get_value()) {
+            (true, Some(before)) => before,
+            _ => scenario.get_untracked(),
+        };
+        let services: Vec<String> = base.services.iter().map(|s| s.name.clone()).collect();
         let job = HistoryJob {
             options,
-            scenario: scenario.get_untracked(),
+            scenario: base,
+            traffic,
         };
         import_seq.update_value(|n| *n += 1);
         let this = import_seq.get_value();
@@ -193,6 +222,18 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                         }
                     }
                     set_report.set(ImportReport::History(file_name.clone(), fit));
+                }
+                HistoryAnswer::Traffic {
+                    scenario: next,
+                    fit,
+                } => {
+                    set_progress.set(None);
+                    scenario.set(*next);
+                    set_report.set(ImportReport::Traffic(
+                        file_name.clone(),
+                        fit,
+                        services.clone(),
+                    ));
                 }
                 HistoryAnswer::Refused {
                     message,
@@ -237,9 +278,22 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                     return;
                 }
             };
-            let is_json = file_name.to_ascii_lowercase().ends_with(".json")
-                || text.trim_start().starts_with('{');
-            if is_json {
+            // (Mooncake's JSON lines open with `{` too: a trace is looked for first.)
+            let is_trace = traffic::detect(&text).is_some();
+            let is_json = !is_trace
+                && (file_name.to_ascii_lowercase().ends_with(".json")
+                    || text.trim_start().starts_with('{'));
+            if is_trace {
+                // A new trace imports onto the scenario as it is now, with a new service.
+                before_trace.set_value(Some(scenario.get_untracked()));
+                form.update(|f| {
+                    f.traffic_service.clear();
+                    f.traffic_replay = false;
+                });
+                last_history.set_value(Some((file_name.clone(), text)));
+                set_has_history.set(false);
+                refit();
+            } else if is_json {
                 let outcome = import_scenario(&text, scenario)
                     .map(|()| ImportReport::Scenario(file_name.clone()));
                 if let (Ok(_), Some(state)) = (&outcome, replay_state) {
@@ -252,6 +306,7 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                     outcome.unwrap_or_else(|e| ImportReport::Refused(format!("{file_name}: {e}"))),
                 );
             } else {
+                before_trace.set_value(None);
                 // A new file starts with no columns named by hand.
                 form.update(|f| f.columns.clear());
                 last_history.set_value(Some((file_name.clone(), text)));
@@ -332,12 +387,15 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
             <h3>"Import"</h3>
             <div class="drop-zone" on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default() on:drop=on_drop>
                 <p>
-                    "Drop a scenario JSON or a job history here, or "
+                    "Drop a scenario JSON, a job history or a request trace here, or "
                     <label for="import-file" class="file-label">"choose a file"</label>"."
                 </p>
                 <input id="import-file" type="file" on:change=on_choose />
                 <p class="hint">
                     "Job history: Slurm's sacct -P output, a Standard Workload Format log (.swf), or a CSV with one row per job (a submit or start time, a duration or an end time, and GPUs; optionally a GPU model and an outcome), with times as dates or as seconds from the trace's start. Its fitted job classes replace the workload."
+                </p>
+                <p class="hint">
+                    "Request trace: the Azure LLM inference trace's CSV (TIMESTAMP,ContextTokens,GeneratedTokens) or Mooncake's JSON lines (timestamp in ms, input_length, output_length). It becomes a service's traffic: its rate over the trace's span, its hourly profile where it spans a day, its tokens' median and p90, or its arrivals replayed minute by minute."
                 </p>
             </div>
             <HistoryOptions form=form />
@@ -392,6 +450,9 @@ fn import_report_view(
         }
         .into_any(),
         ImportReport::History(name, fit) => fit_report(&name, &fit).into_any(),
+        ImportReport::Traffic(name, fit, services) => {
+            traffic_report(&name, &fit, services, form, refit).into_any()
+        }
         ImportReport::NeedsMapping(name, why) => {
             let text = last_history
                 .with_value(|l| l.as_ref().map(|(_, t)| t.clone()))
