@@ -16,6 +16,7 @@ pub mod error;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod gpus;
+pub mod hosted_api;
 pub mod knobs;
 pub mod monte_carlo;
 pub mod outcome_cache;
