@@ -246,7 +246,7 @@ impl fmt::Display for HistoryError {
         match self {
             HistoryError::TooLarge { bytes } => write!(
                 f,
-                "the file is {:.1} MB; the page reads at most {} MB (the command line, `gpucost history`, has no size limit)",
+                "the file is {:.1} MB; the page reads at most {} MB (the command line, `gpucost history` or `gpucost traffic`, has no size limit)",
                 *bytes as f64 / 1e6,
                 MAX_HISTORY_BYTES / (1024 * 1024)
             ),

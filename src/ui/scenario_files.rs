@@ -14,7 +14,7 @@ use super::history_worker_client;
 use super::replay_banner::{self, ReplayState, ReplayStatus};
 use super::traffic_import::traffic_report;
 use crate::history::traffic::{self, TrafficFit};
-use crate::history::{check_page_size, HistoryFit};
+use crate::history::{check_page_size, HistoryFit, ImportOptions};
 use crate::history_job::{HistoryAnswer, HistoryJob};
 use crate::model::scenario::Scenario;
 use crate::workbench::link::{decode_link, encode_link};
@@ -161,6 +161,8 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
     // The scenario before the last request trace was imported: importing it again (onto
     // another service, or replayed) starts from there, not from the first import's result.
     let before_trace = StoredValue::new(None::<Scenario>);
+    // The scenario the last trace import made.
+    let last_trace_result = StoredValue::new(None::<Scenario>);
     // Reading progress while an import runs; each import's number, so an older one's answer
     // is ignored when a newer file was dropped meanwhile.
     let (progress, set_progress) = signal(None::<f64>);
@@ -171,28 +173,35 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
         };
         let is_trace = traffic::detect(&text).is_some();
         let form_now = form.get_untracked();
-        let options = match form_now.options() {
-            Ok(o) => o,
+        // A trace reads only the time zone of the history options: the rest are not checked.
+        let read = if is_trace {
+            form_now
+                .traffic_options(&file_name)
+                .map(|t| (ImportOptions::default(), Some(t)))
+        } else {
+            form_now.options().map(|o| (o, None))
+        };
+        let (options, traffic) = match read {
+            Ok(read) => read,
             Err(e) => {
                 set_report.set(ImportReport::Refused(format!("{file_name}: {e}")));
                 return;
             }
         };
-        let traffic = if is_trace {
-            match form_now.traffic_options(&file_name) {
-                Ok(o) => Some(o),
-                Err(e) => {
-                    set_report.set(ImportReport::Refused(format!("{file_name}: {e}")));
-                    return;
-                }
-            }
-        } else {
-            None
+        // Importing a trace again starts from the scenario before its last import, unless the
+        // scenario has changed since (an edit, another preset): then from the scenario now.
+        let now = scenario.get_untracked();
+        let base = match (
+            is_trace,
+            before_trace.get_value(),
+            last_trace_result.get_value(),
+        ) {
+            (true, Some(before), Some(result)) if result == now => before,
+            _ => now,
         };
-        let base = match (is_trace, before_trace.get_value()) {
-            (true, Some(before)) => before,
-            _ => scenario.get_untracked(),
-        };
+        if is_trace {
+            before_trace.set_value(Some(base.clone()));
+        }
         let services: Vec<String> = base.services.iter().map(|s| s.name.clone()).collect();
         let job = HistoryJob {
             options,
@@ -228,6 +237,7 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                     fit,
                 } => {
                     set_progress.set(None);
+                    last_trace_result.set_value(Some((*next).clone()));
                     scenario.set(*next);
                     set_report.set(ImportReport::Traffic(
                         file_name.clone(),
@@ -285,7 +295,7 @@ pub fn ScenarioFiles(scenario: RwSignal<Scenario>, preset_name: RwSignal<String>
                     || text.trim_start().starts_with('{'));
             if is_trace {
                 // A new trace imports onto the scenario as it is now, with a new service.
-                before_trace.set_value(Some(scenario.get_untracked()));
+                last_trace_result.set_value(None);
                 form.update(|f| {
                     f.traffic_service.clear();
                     f.traffic_replay = false;

@@ -114,17 +114,25 @@ fn a_replay_of_the_shared_trace_serves_exactly_its_requests() {
     next.horizon_days = 2.0 * 58.0 / 1_440.0;
     next.warmup_days = 0.0;
     next.replications = 3;
-    let mut run = MonteCarlo::new(next).expect("valid");
-    run.run_to_end_on(1);
-    for platform in &run.results().platforms {
-        let requests = &platform.services[0].requests;
-        assert_eq!(
-            (requests.mean, requests.p5, requests.p95),
-            (17_638.0, 17_638.0, 17_638.0),
-            "{}",
-            platform.name
-        );
-    }
+    let served = |scenario: Scenario| {
+        let mut run = MonteCarlo::new(scenario).expect("valid");
+        run.run_to_end_on(1);
+        run.results()
+            .platforms
+            .iter()
+            .map(|p| {
+                let r = &p.services[0].requests;
+                assert_eq!((r.p5, r.p95), (r.mean, r.mean), "{}", p.name);
+                r.mean
+            })
+            .collect::<Vec<f64>>()
+    };
+    assert_eq!(served(next.clone()), [17_638.0, 17_638.0]);
+    // Two and a half loops: the third stops after its first 29 minutes.
+    next.horizon_days = 145.0 / 1_440.0;
+    let half: f64 = minutes[..29].iter().sum();
+    let expected = 2.0 * 8_819.0 + half;
+    assert_eq!(served(next), [expected, expected]);
 }
 
 #[test]
@@ -135,22 +143,20 @@ fn two_days_give_the_hourly_profile_worked_out_by_hand() {
     let span = 47.5 * 3_600.0 + 0.679_000_9;
     let traffic = &next.services[0].traffic;
     assert!((traffic.mean_rps - 128.0 / span).abs() < 1e-12);
-    // Each hour of the day was covered twice (7,200 s) but 23:00, covered 5,400.679 s; the
-    // rates are its requests over that, and the weights those over their mean.
-    let counts = |h: usize| match h {
-        0..=7 => 2.0,
-        8..=19 => 8.0,
-        _ => 4.0,
-    };
-    let exposure = |h: usize| if h == 23 { 5_400.679_000_9 } else { 7_200.0 };
-    let rates: Vec<f64> = (0..24).map(|h| counts(h) / exposure(h)).collect();
-    let mean = rates.iter().sum::<f64>() / 24.0;
+    // The profile is fitted on the first whole day from the first request (Monday): one
+    // request an hour from 0:00 to 7:00, four to 19:00, two to 23:00, 64 in all; each weight
+    // is its hour's requests over their mean, 64/24.
     let profile = traffic
         .hourly_profile
         .as_ref()
         .expect("a day or more: a profile");
-    for (h, (got, rate)) in profile.iter().zip(&rates).enumerate() {
-        assert!((got - rate / mean).abs() <= 5e-5, "hour {h}: {got}");
+    for (h, got) in profile.iter().enumerate() {
+        let count = match h {
+            0..=7 => 1.0,
+            8..=19 => 4.0,
+            _ => 2.0,
+        };
+        assert_eq!(*got, count / (64.0 / 24.0), "hour {h}");
     }
     // Two days are under a week: no weekend factor, said so.
     assert_eq!(traffic.weekend_factor, 1.0);
@@ -186,6 +192,16 @@ fn mooncake_lines_fit_and_report_the_lines_they_skip() {
     let lines: Vec<u64> = fit.bad_rows.iter().map(|b| b.line).collect();
     assert_eq!(lines, [11, 21]);
     assert!(fit.bad_rows[0].reason.contains("negative"));
+    // Replayed: 41 requests in the minute from 0 to 60 s (the last closes it), so the
+    // replay's rate is the fit's.
+    let replayed = TrafficOptions {
+        replay: true,
+        ..onto(SERVICE)
+    };
+    let (again, _) = traffic_into(&chat(), MOONCAKE, &replayed).expect("replays");
+    let replay = again.services[0].traffic.replay.as_ref().unwrap();
+    assert_eq!(replay.per_minute, [41.0]);
+    assert_eq!(again.services[0].traffic.mean_rps, 41.0 / 60.0);
     // Prompts 1,000 + 10 i, outputs 20 + i for i = 0–40: medians at i = 20.
     let llm = next.services[0].llm.as_ref().unwrap();
     assert_eq!(
@@ -314,6 +330,130 @@ fn a_replayed_traffic_refuses_a_rate_or_shape_of_its_own() {
     assert!(e.contains("at least one minute"), "{e}");
 }
 
+#[test]
+fn a_week_gives_the_weekend_factor_and_hours_counted_in_the_zone_given() {
+    // Seven days from Monday 2024-03-04 00:00 UTC, the times written with their zone (Z):
+    // four requests an hour on weekdays, two on the weekend, then one at the end.
+    let mut text = String::from("TIMESTAMP,ContextTokens,GeneratedTokens\n");
+    for day in 0..7 {
+        let per_hour = if day < 5 { 4 } else { 2 };
+        for hour in 0..24 {
+            for k in 0..per_hour {
+                let minute = 60 * k / per_hour;
+                text.push_str(&format!(
+                    "2024-03-{:02}T{hour:02}:{minute:02}:00Z,100,10\n",
+                    4 + day
+                ));
+            }
+        }
+    }
+    text.push_str("2024-03-11T00:00:00Z,100,10\n");
+    let (next, fit) = traffic_into(&chat(), &text, &onto(SERVICE)).expect("fits");
+    let traffic = &next.services[0].traffic;
+    // A weekend day's requests over a weekday's: 48 / 96.
+    assert_eq!(traffic.weekend_factor, 0.5);
+    assert!(fit
+        .notes
+        .iter()
+        .any(|n| n.starts_with("Weekend factor 0.5")));
+    // The hours are even in UTC, and so in any zone.
+    assert!(traffic
+        .hourly_profile
+        .as_ref()
+        .unwrap()
+        .iter()
+        .all(|&w| w == 1.0));
+    // Nine hours east, the local weekend starts at Friday 15:00 UTC: it holds nine of
+    // Friday's busy hours and loses Sunday's last nine. Each UTC hour's requests counted in
+    // its local day, here, from the way the text was written.
+    let east = TrafficOptions {
+        utc_offset_s: 9 * 3_600,
+        ..onto(SERVICE)
+    };
+    let (east, _) = traffic_into(&chat(), &text, &east).expect("fits");
+    let (mut weekday, mut weekend) = (0.0, 0.0);
+    for day in 0..7 {
+        let per_hour = if day < 5 { 4.0 } else { 2.0 };
+        for hour in 0..24 {
+            // The local day of day `day`'s UTC hour `hour`, Monday = 0, modulo the week.
+            let local_day = (day * 24 + hour + 9) / 24 % 7;
+            if local_day >= 5 {
+                weekend += per_hour;
+            } else {
+                weekday += per_hour;
+            }
+        }
+    }
+    let factor = ((weekend / 2.0) / (weekday / 5.0) * 1e4_f64).round() / 1e4;
+    assert_eq!(east.services[0].traffic.weekend_factor, factor);
+}
+
+#[test]
+fn a_mistyped_date_far_from_the_others_is_refused_not_allocated() {
+    let text = "TIMESTAMP,ContextTokens,GeneratedTokens\n\
+        2023-11-16 18:17:03.9,10,5\n\
+        2203-11-16 18:17:04.0,10,5\n";
+    let e = traffic_into(&chat(), text, &onto(SERVICE))
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("mistyped"), "{e}");
+    // A Mooncake timestamp past year 9999 is a skipped line, not a time.
+    let text = "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}\n\
+        {\"timestamp\": 1e25, \"input_length\": 5, \"output_length\": 5}\n\
+        {\"timestamp\": 2000, \"input_length\": 5, \"output_length\": 5}\n";
+    let (_, fit) = traffic_into(&chat(), text, &onto(SERVICE)).expect("fits");
+    assert_eq!(fit.bad_rows.len(), 1);
+    assert!(fit.bad_rows[0].reason.contains("year 9999"));
+}
+
+#[test]
+fn a_new_service_keeps_the_platforms_settings_of_the_one_it_copies() {
+    let mut base = chat();
+    base.platforms[1]
+        .service_settings
+        .entry(SERVICE.to_string())
+        .or_default()
+        .tensor_parallel = Some(8);
+    let (next, _) = traffic_into(&base, MOONCAKE, &TrafficOptions::default()).expect("fits");
+    let added = &next.services.last().unwrap().name;
+    assert_eq!(
+        next.platforms[1].service_settings[added].tensor_parallel,
+        Some(8)
+    );
+    // Onto a named service with spikes of its own: the note says they were replaced.
+    let mut spiky = chat();
+    spiky.services[0].traffic.spikes = Some(gpucost::model::scenario::ServiceSpikes {
+        per_month: 2.0,
+        factor: 3.0,
+        duration_min: 30.0,
+    });
+    let (next, fit) = traffic_into(&spiky, MOONCAKE, &onto(SERVICE)).expect("fits");
+    assert_eq!(next.services[0].traffic.spikes, None);
+    assert!(fit
+        .notes
+        .iter()
+        .any(|n| n.contains("spikes") && n.contains("replaces")));
+}
+
+#[test]
+fn the_traffic_knob_moves_drawn_services_and_leaves_a_replay_as_recorded() {
+    let options = TrafficOptions {
+        replay: true,
+        ..TrafficOptions::default()
+    };
+    let (next, _) = traffic_into(&chat(), MOONCAKE, &options).expect("replays");
+    let knob = gpucost::model::knobs::knob("traffic").unwrap();
+    assert!((knob.when)(&next));
+    let mut moved = next.clone();
+    (knob.set)(&mut moved, 2.0 * (knob.get)(&next));
+    assert!(moved.validate().is_ok());
+    assert_eq!(
+        moved.services[0].traffic.mean_rps,
+        2.0 * next.services[0].traffic.mean_rps
+    );
+    assert_eq!(moved.services[1].traffic, next.services[1].traffic);
+}
+
 mod damaged {
     //! Lines of the fixtures cut, repeated and spliced at random: the readers report or fit,
     //! never panic, and list what they skipped in line order.
@@ -321,14 +461,26 @@ mod damaged {
     use crate::support::splice;
     use proptest::prelude::*;
 
+    /// Lines at the edges of what a time or a count may be, in both formats.
+    const EXTREMES: &str = "TIMESTAMP,ContextTokens,GeneratedTokens\n\
+        0001-01-01 00:00:00.0000001,1,1\n\
+        9999-12-31 23:59:59.9999999,10000000,0\n\
+        2023-11-16 18:17:03+14:00,4294967295,1\n\
+        2023-11-16 18:17:03,NaN,-0\n\
+        {\"timestamp\": 1e25, \"input_length\": 5, \"output_length\": 5}\n\
+        {\"timestamp\": 253402300800000, \"input_length\": 1e7, \"output_length\": 0}\n\
+        {\"timestamp\": 999999999999, \"input_length\": 5, \"output_length\": 5}\n\
+        {\"timestamp\": 1000000000000, \"input_length\": 5, \"output_length\": 5}\n\
+        {\"timestamp\": -1, \"input_length\": 5, \"output_length\": 5}\n";
+
     proptest! {
         #[test]
         fn no_trace_reader_panics_on_spliced_lines(
-            which in 0usize..2,
+            which in 0usize..3,
             replay in any::<bool>(),
             picks in prop::collection::vec((0usize..140, 0usize..90, 0usize..9), 1..40),
         ) {
-            let text = splice([TWO_DAYS, MOONCAKE][which], &picks);
+            let text = splice([TWO_DAYS, MOONCAKE, EXTREMES][which], &picks);
             let options = TrafficOptions { replay, ..onto(SERVICE) };
             if let Ok((next, fit)) = traffic_into(&chat(), &text, &options) {
                 let lines: Vec<u64> = fit.bad_rows.iter().map(|b| b.line).collect();

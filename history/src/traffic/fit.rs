@@ -140,20 +140,24 @@ pub fn fit_requests(read: RequestRead, options: &TrafficOptions) -> Result<Traff
             bad_rows,
         });
     }
+    if span_s > SPAN_DAYS_MAX * DAY_S {
+        return Err(TraceError::SpanTooLong {
+            days: span_s / DAY_S,
+        });
+    }
     let n = requests.len();
     let mean_rps = n as f64 / span_s;
     let t0 = first.at_s;
-    let per_minute = minute_counts(&requests, t0);
+    let minutes = minutes_spanned(span_s);
+    if options.replay && minutes > REPLAY_MINUTES_MAX {
+        return Err(TraceError::ReplayTooLong { minutes });
+    }
+    let per_minute = minute_counts(&requests, t0, minutes);
     let busiest_minute_rps = per_minute.iter().fold(0.0, |m: f64, &c| m.max(c)) / 60.0;
     let replay = if options.replay {
-        if per_minute.len() > REPLAY_MINUTES_MAX {
-            return Err(TraceError::ReplayTooLong {
-                minutes: per_minute.len(),
-            });
-        }
         notes.push(format!(
             "Replayed: the {} minutes from the first request play from the horizon's start, \
-             and again from their first when they end; the last minute, {:.0} s of it recorded, \
+             and again from their first when they end; the last minute, {:.1} s of it recorded, \
              counts as a whole one.",
             per_minute.len(),
             span_s - 60.0 * (per_minute.len() - 1) as f64
@@ -195,11 +199,19 @@ pub fn fit_requests(read: RequestRead, options: &TrafficOptions) -> Result<Traff
     })
 }
 
-/// Requests in each minute from `t0` (the first request's time), to the last request's.
-fn minute_counts(requests: &[Request], t0: f64) -> Vec<f64> {
-    let last = requests.last().map_or(0.0, |r| r.at_s);
-    let minutes = ((last - t0) / 60.0).floor() as usize + 1;
-    // (A minute count beyond the replay's limit is still counted: the busiest minute.)
+/// Longest span a trace may have, days: a year's horizon and a little more (a longer one is
+/// most likely a mistyped date, and would take a vector of its minutes).
+pub const SPAN_DAYS_MAX: f64 = 400.0;
+
+/// Minutes a span covers from its first instant: the last instant closes the last minute
+/// (a trace of exactly an hour is 60 minutes, not 61).
+pub fn minutes_spanned(span_s: f64) -> usize {
+    ((span_s / 60.0).ceil() as usize).max(1)
+}
+
+/// Requests in each of `minutes` minutes from `t0` (the first request's time); the last
+/// request, at the end of the span, counts in the last.
+fn minute_counts(requests: &[Request], t0: f64, minutes: usize) -> Vec<f64> {
     let mut counts = vec![0.0; minutes];
     for r in requests {
         let m = (((r.at_s - t0) / 60.0).floor() as usize).min(minutes - 1);
@@ -209,7 +221,9 @@ fn minute_counts(requests: &[Request], t0: f64) -> Vec<f64> {
 }
 
 /// The hour-of-day profile (a day of clock time or more) and the weekend factor (a week or
-/// more): each hour's (day's) requests over the time the trace covered it.
+/// more), in the zone `utc_offset_s`. Each is fitted on the trace's whole days (weeks) from
+/// its first request, which cover every hour of the day (day of the week) alike, so that no
+/// hour counts more for being covered more; the level stays the requests over the whole span.
 fn shape(
     requests: &[Request],
     clock: Clock,
@@ -233,63 +247,68 @@ fn shape(
         );
         return (None, 1.0);
     }
-    let (first, last) = (requests[0].at_s, requests[requests.len() - 1].at_s);
-    // Exposure: seconds of each local hour of the day, and of weekday and weekend time,
-    // between the first request and the last.
-    let mut hour_exposure = [0.0; 24];
-    let mut day_exposure = [0.0; 2];
+    let t0 = requests[0].at_s;
     let offset = utc_offset_s as f64;
-    let mut t = first;
-    while t < last {
-        let local = t + offset;
-        let next = ((local / HOUR_S).floor() + 1.0) * HOUR_S - offset;
-        let piece = next.min(last) - t;
-        let hour = (local.div_euclid(HOUR_S) as i64).rem_euclid(24) as usize;
-        let day = (local.div_euclid(DAY_S) as i64 + 3).rem_euclid(7);
-        hour_exposure[hour] += piece;
-        day_exposure[usize::from(day >= 5)] += piece;
-        t = next;
+    let days = (span_s / DAY_S).floor();
+    let mut hours = [0.0; 24];
+    for r in requests.iter().take_while(|r| r.at_s < t0 + days * DAY_S) {
+        let hour = ((r.at_s + offset).div_euclid(HOUR_S) as i64).rem_euclid(24) as usize;
+        hours[hour] += 1.0;
     }
-    let mut hour_counts = [0.0; 24];
-    let mut day_counts = [0.0; 2];
-    for r in requests {
-        if let (Some(h), Some(d)) = (r.hour, r.weekday) {
-            hour_counts[usize::from(h)] += 1.0;
-            day_counts[usize::from(d >= 5)] += 1.0;
-        }
-    }
-    let rates: Vec<f64> = hour_counts
-        .iter()
-        .zip(hour_exposure)
-        .map(|(c, e)| if e > 0.0 { c / e } else { 0.0 })
-        .collect();
-    let mean = rates.iter().sum::<f64>() / 24.0;
+    let mean = hours.iter().sum::<f64>() / 24.0;
     let profile = (mean > 0.0).then(|| {
-        rates
+        hours
             .iter()
-            .map(|r| (r / mean * 1e4).round() / 1e4)
+            .map(|c| (c / mean * 1e4).round() / 1e4)
             .collect::<Vec<f64>>()
     });
     notes.push(format!(
-        "Hourly profile: each hour of the day's requests over the time the trace spent in it, \
-         in the zone {} (the weights' mean is 1).",
+        "Hourly profile: each hour of the day's requests in the trace's first {days:.0} whole \
+         day(s) from its first request, in the zone {} (the weights' mean is 1); the rate is the \
+         requests over the whole span.",
         crate::format_offset(utc_offset_s)
     ));
-    let weekend = if span_s >= 7.0 * DAY_S && day_exposure[0] > 0.0 && day_exposure[1] > 0.0 {
-        let factor = (day_counts[1] / day_exposure[1]) / (day_counts[0] / day_exposure[0]);
-        let factor = (factor * 1e4).round() / 1e4;
-        notes.push(format!(
-            "Weekend factor {factor}: the rate on Saturdays and Sundays over the weekdays' rate."
-        ));
-        factor
-    } else {
+    let weeks = (span_s / (7.0 * DAY_S)).floor();
+    if weeks < 1.0 {
         notes.push(
             "The trace spans under a week: no weekend factor (weekends as weekdays).".to_string(),
         );
-        1.0
-    };
-    (profile, weekend)
+        return (profile, 1.0);
+    }
+    let (mut weekday, mut weekend) = (0.0_f64, 0.0_f64);
+    for r in requests
+        .iter()
+        .take_while(|r| r.at_s < t0 + weeks * 7.0 * DAY_S)
+    {
+        // 1970-01-01 was a Thursday (3 with Monday = 0).
+        let day = ((r.at_s + offset).div_euclid(DAY_S) as i64 + 3).rem_euclid(7);
+        if day >= 5 {
+            weekend += 1.0;
+        } else {
+            weekday += 1.0;
+        }
+    }
+    // A weekend day's requests over a weekday's.
+    let factor = ((weekend / 2.0) / (weekday / 5.0) * 1e4).round() / 1e4;
+    if factor.is_finite() && (WEEKEND_FACTOR_MIN..=WEEKEND_FACTOR_MAX).contains(&factor) {
+        notes.push(format!(
+            "Weekend factor {factor}: a Saturday's or Sunday's requests over a weekday's, in \
+             the trace's first {weeks:.0} whole week(s)."
+        ));
+        (profile, factor)
+    } else {
+        notes.push(format!(
+            "No weekend factor: the trace's whole weeks have {weekend} weekend and {weekday} \
+             weekday requests, a ratio outside {WEEKEND_FACTOR_MIN}–{WEEKEND_FACTOR_MAX}; \
+             weekends are taken as weekdays."
+        ));
+        (profile, 1.0)
+    }
 }
+
+/// The weekend factors a scenario takes (its field's range).
+const WEEKEND_FACTOR_MIN: f64 = 0.0;
+const WEEKEND_FACTOR_MAX: f64 = 100.0;
 
 /// The median and 90th percentile of a token count (linear between order statistics), with
 /// a note when the median is under one token (taken as one, the least a request has).

@@ -12,7 +12,7 @@ pub mod read;
 
 use crate::clock::Clock;
 use crate::source::Source;
-use crate::{BadRow, MAX_HISTORY_BYTES};
+use crate::BadRow;
 use gpucost_model::model::error::ScenarioError;
 use gpucost_model::model::scenario::limits::{REPLAY_MINUTES_MAX, TRACE_REQUESTS_MAX};
 use gpucost_model::model::scenario::{Llm, Scenario, Service};
@@ -45,10 +45,6 @@ impl TraceFormat {
 pub struct Request {
     /// Arrival, seconds (since 1970 for an absolute clock, from the trace's start otherwise).
     pub at_s: f64,
-    /// Local hour of day, where the clock is absolute.
-    pub hour: Option<u8>,
-    /// Day of the week (0 = Monday), where the clock is absolute.
-    pub weekday: Option<u8>,
     /// Prompt tokens.
     pub input: u32,
     /// Output tokens.
@@ -113,11 +109,6 @@ impl Default for TrafficOptions {
 /// Why a request trace could not be read, fitted or applied.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TraceError {
-    /// The file is larger than the page reads.
-    TooLarge {
-        /// Its size, bytes.
-        bytes: u64,
-    },
     /// More requests than [`TRACE_REQUESTS_MAX`].
     TooManyRequests,
     /// Nothing, or no header row.
@@ -146,6 +137,11 @@ pub enum TraceError {
         /// Records skipped, by line.
         bad_rows: Vec<BadRow>,
     },
+    /// From the first request to the last is longer than [`fit::SPAN_DAYS_MAX`] days.
+    SpanTooLong {
+        /// The span, days.
+        days: f64,
+    },
     /// A replay longer than [`REPLAY_MINUTES_MAX`] minutes.
     ReplayTooLong {
         /// Its minutes.
@@ -165,13 +161,6 @@ pub enum TraceError {
 impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TraceError::TooLarge { bytes } => write!(
-                f,
-                "the file is {:.1} MB; the page reads at most {} MB (the command line, `gpucost \
-                 traffic`, has no size limit)",
-                *bytes as f64 / 1e6,
-                MAX_HISTORY_BYTES / (1024 * 1024)
-            ),
             TraceError::TooManyRequests => write!(
                 f,
                 "the trace has more than {TRACE_REQUESTS_MAX} requests, the most the importer \
@@ -212,6 +201,13 @@ impl fmt::Display for TraceError {
                 }
                 Ok(())
             }
+            TraceError::SpanTooLong { days } => write!(
+                f,
+                "the trace spans {days:.0} days from its first request to its last, more than \
+                 the {} the importer reads: a date is most likely mistyped (see its earliest \
+                 and latest times), or split the trace",
+                fit::SPAN_DAYS_MAX
+            ),
             TraceError::ReplayTooLong { minutes } => write!(
                 f,
                 "the trace spans {minutes} minutes; a replay holds at most {REPLAY_MINUTES_MAX} \
@@ -278,7 +274,7 @@ pub fn read_source(
     drop(head);
     let read = match format {
         TraceFormat::AzureCsv => read::read_azure(source, options.utc_offset_s, progress),
-        TraceFormat::Mooncake => read::read_mooncake(source, options.utc_offset_s, progress),
+        TraceFormat::Mooncake => read::read_mooncake(source, progress),
     };
     progress(1.0);
     read
@@ -354,13 +350,43 @@ fn apply(
                     }
                 }
             };
-            service.name = unique_name(&next.services, &options.new_service_name);
+            let template_name = std::mem::replace(
+                &mut service.name,
+                unique_name(&next.services, &options.new_service_name),
+            );
+            // The platforms' own settings for the service copied (its replicas, autoscaling
+            // target and tensor parallelism there), as the page's copy of a service does.
+            for platform in &mut next.platforms {
+                if let Some(own) = platform.service_settings.get(&template_name).cloned() {
+                    platform.service_settings.insert(service.name.clone(), own);
+                }
+            }
             next.services.push(service);
             next.services.len() - 1
         }
     };
     let service = &mut next.services[index];
     fit.service = service.name.clone();
+    if options.service.is_some() {
+        let was = &service.traffic;
+        let mut replaced = Vec::new();
+        if was.hourly_profile.is_some() {
+            replaced.push("hourly profile");
+        }
+        if was.weekend_factor != 1.0 {
+            replaced.push("weekend factor");
+        }
+        if was.spikes.is_some() {
+            replaced.push("spikes");
+        }
+        if !replaced.is_empty() {
+            fit.notes.push(format!(
+                "\"{}\" had its own {}: the trace's traffic replaces them.",
+                service.name,
+                replaced.join(", ")
+            ));
+        }
+    }
     service.traffic = fit.traffic();
     match service.llm.as_mut() {
         Some(llm) => {

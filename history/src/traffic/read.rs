@@ -5,7 +5,7 @@
 //! read). Every record that cannot be read is reported by line with why.
 
 use super::{Request, RequestRead, TraceError, TraceFormat};
-use crate::clock::{parse_datetime_precisely, unix_instant, Clock};
+use crate::clock::{parse_datetime_precisely, Clock};
 use crate::source::Source;
 use crate::{BadRow, PROGRESS_EVERY};
 use gpucost_model::model::scenario::limits::TRACE_REQUESTS_MAX;
@@ -123,8 +123,6 @@ pub(super) fn read_azure(
             };
             Ok::<_, String>(Request {
                 at_s: instant.s as f64 + fraction,
-                hour: instant.hour,
-                weekday: instant.weekday,
                 input: number(1, "ContextTokens")?,
                 output: number(2, "GeneratedTokens")?,
             })
@@ -146,10 +144,12 @@ struct MooncakeRow {
 /// than from the trace's start.
 const EPOCH_MS_FROM: f64 = 1e12;
 
+/// The last millisecond a timestamp may be: the end of year 9999 since 1970.
+const LAST_MS: f64 = 253_402_300_800_000.0;
+
 /// Reads Mooncake's JSON lines.
 pub(super) fn read_mooncake(
     source: Source,
-    utc_offset_s: i64,
     progress: &mut dyn FnMut(f64),
 ) -> Result<RequestRead, TraceError> {
     let mut lines = source.lines();
@@ -169,9 +169,9 @@ pub(super) fn read_mooncake(
             let row: MooncakeRow = serde_json::from_str(text)
                 .map_err(|e| format!("not a Mooncake record: {}", json_reason(&e)))?;
             let ms = row.timestamp;
-            if !ms.is_finite() || ms < 0.0 {
+            if !ms.is_finite() || !(0.0..=LAST_MS).contains(&ms) {
                 return Err(format!(
-                    "timestamp {ms} is not a time (milliseconds from 0)"
+                    "timestamp {ms} is not a time (milliseconds from 0 to the end of year 9999)"
                 ));
             }
             let this = if ms >= EPOCH_MS_FROM {
@@ -186,18 +186,8 @@ pub(super) fn read_mooncake(
                     clock_words(clock.unwrap_or(this))
                 ));
             }
-            let at_s = ms / 1000.0;
-            let (hour, weekday) = match this {
-                Clock::Absolute => {
-                    let i = unix_instant(at_s.floor() as i64, utc_offset_s);
-                    (i.hour, i.weekday)
-                }
-                Clock::TraceSeconds => (None, None),
-            };
             Ok(Request {
-                at_s,
-                hour,
-                weekday,
+                at_s: ms / 1000.0,
                 input: tokens(row.input_length, "input_length")?,
                 output: tokens(row.output_length, "output_length")?,
             })

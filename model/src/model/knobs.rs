@@ -219,11 +219,16 @@ fn each_serving(s: &mut Scenario, mut f: impl FnMut(&mut Serving)) {
     }
 }
 
-/// Every service's mean traffic times `factor`.
+/// Every drawn service's mean traffic times `factor` (a replayed trace plays as recorded).
 fn scale_traffic(s: &mut Scenario, factor: f64) {
-    for v in &mut s.services {
+    for v in s.services.iter_mut().filter(|v| v.traffic.replay.is_none()) {
         v.traffic.mean_rps *= factor;
     }
+}
+
+/// The first service whose traffic is drawn, not replayed: the one the traffic knob shows.
+fn first_drawn(s: &Scenario) -> Option<&crate::model::scenario::Service> {
+    s.services.iter().find(|v| v.traffic.replay.is_none())
 }
 
 /// Requests a day at `rps`, in words: "4,320 requests a day", "2.6 M requests a day".
@@ -242,7 +247,12 @@ fn per_day(rps: f64) -> String {
 /// The traffic slider's readout: the requests a day, of all the services when several.
 fn traffic_readout(s: &Scenario) -> String {
     let total: f64 = s.services.iter().map(|v| v.traffic.mean_rps).sum();
-    if s.services.len() > 1 {
+    let replayed = s
+        .services
+        .iter()
+        .filter(|v| v.traffic.replay.is_some())
+        .count();
+    let text = if s.services.len() > 1 {
         format!(
             "{} services, {} req/s in all ({}); moving it keeps their ratios",
             s.services.len(),
@@ -251,6 +261,10 @@ fn traffic_readout(s: &Scenario) -> String {
         )
     } else {
         per_day(total)
+    };
+    match replayed {
+        0 => text,
+        n => format!("{text}; {n} replayed trace(s) play as recorded"),
     }
 }
 
@@ -619,21 +633,24 @@ pub static KNOBS: &[Knob] = &[
         label: "Traffic",
         chart_label: "Traffic",
         unit: "req/s",
-        help: "Mean requests per second of the first service over a week, spikes aside; moving it scales every service's traffic by the same factor.",
+        help: "Mean requests per second of the first service over a week, spikes aside; moving it scales every service's traffic by the same factor (a replayed request trace plays as recorded and does not move).",
         row: row(Table::Service, "traffic.mean_rps"),
         slider_at: slider("traffic"),
         readout: Some(traffic_readout),
-        get: |s| s.services.first().map_or(0.0, |v| v.traffic.mean_rps),
+        get: |s| first_drawn(s).map_or(0.0, |v| v.traffic.mean_rps),
         set: |s, v| {
-            let first = s.services.first().map_or(0.0, |x| x.traffic.mean_rps);
+            let first = first_drawn(s).map_or(0.0, |x| x.traffic.mean_rps);
             if first > 0.0 {
                 scale_traffic(s, v / first);
             } else {
-                s.services.iter_mut().for_each(|x| x.traffic.mean_rps = v);
+                s.services
+                    .iter_mut()
+                    .filter(|x| x.traffic.replay.is_none())
+                    .for_each(|x| x.traffic.mean_rps = v);
             }
         },
         scale: Some(scale_traffic),
-        when: has_services,
+        when: |s| first_drawn(s).is_some(),
     },
     Knob {
         id: "spike_factor",

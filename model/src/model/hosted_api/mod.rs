@@ -49,6 +49,8 @@ pub enum PriceError {
     NoBatchPrice,
     /// A term the provider does not sell.
     NoTerm(ProvisionedTerm),
+    /// A share outside 0–1, or a token count that is not a number of at least 0.
+    Mix(String),
     /// Units below the minimum or off the step.
     Units {
         /// Units asked for.
@@ -80,6 +82,7 @@ impl std::fmt::Display for PriceError {
                     ProvisionedTerm::OneYear => "one-year",
                 }
             ),
+            PriceError::Mix(why) => write!(f, "{why}"),
             PriceError::Units { units, min, step } => write!(
                 f,
                 "{units} units: a deployment has at least {min}, in steps of {step}"
@@ -93,9 +96,21 @@ impl TokenOffer {
     pub fn cost_usd(&self, mix: &TokenMix) -> Result<f64, PriceError> {
         let per_m = 1e-6;
         let (input, output) = (mix.input_tokens, mix.output_tokens);
-        let batch = mix.batch_share.clamp(0.0, 1.0);
-        let cached = mix.cached_input_share.clamp(0.0, 1.0);
-        let cached_price = match (cached > 0.0, self.cached_input_usd_per_m) {
+        let (batch, cached) = (mix.batch_share, mix.cached_input_share);
+        for (what, share) in [("batch", batch), ("cached-input", cached)] {
+            if !(0.0..=1.0).contains(&share) {
+                return Err(PriceError::Mix(format!(
+                    "a {what} share of {share}: give 0 to 1"
+                )));
+            }
+        }
+        if !(input.is_finite() && output.is_finite() && input >= 0.0 && output >= 0.0) {
+            return Err(PriceError::Mix(format!(
+                "{input} input and {output} output tokens: each must be a number of at least 0"
+            )));
+        }
+        // (All batched, no input is read live: the cache has nothing to discount.)
+        let cached_price = match (cached > 0.0 && batch < 1.0, self.cached_input_usd_per_m) {
             (false, _) => 0.0,
             (true, Some(p)) => p,
             (true, None) => return Err(PriceError::NoCachePrice),
@@ -212,6 +227,17 @@ mod tests {
         assert!((bedrock.cost_usd(&half).unwrap() - 0.75 * 23e9 * 0.72e-6).abs() < 1e-6);
         // Bedrock has no cache for Llama: a cached share is refused, not priced at zero.
         assert_eq!(bedrock.cost_usd(&mix), Err(PriceError::NoCachePrice));
+        // Shares outside 0–1 and token counts below 0 are refused, not clamped.
+        let over = TokenMix {
+            batch_share: 1.5,
+            ..plain
+        };
+        assert!(matches!(bedrock.cost_usd(&over), Err(PriceError::Mix(_))));
+        let nan = TokenMix {
+            input_tokens: f64::NAN,
+            ..plain
+        };
+        assert!(matches!(bedrock.cost_usd(&nan), Err(PriceError::Mix(_))));
     }
 
     #[test]

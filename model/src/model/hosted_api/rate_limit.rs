@@ -71,14 +71,43 @@ pub struct Limiter {
     due: Vec<Vec<f64>>,
 }
 
+/// Longest retry delay, seconds: an hour (a client that waits longer has given up).
+pub const RETRY_DELAY_MAX_S: f64 = 3_600.0;
+/// Most attempts a request makes in all.
+pub const ATTEMPTS_MAX: u32 = 20;
+
 impl Limiter {
-    /// A limiter with no retry pending.
-    pub fn new(limit: Limit, on_refusal: OnRefusal) -> Limiter {
-        Limiter {
+    /// A limiter with no retry pending, or why its settings cannot be: a delay that is not
+    /// from 0 to [`RETRY_DELAY_MAX_S`], attempts not from 1 to [`ATTEMPTS_MAX`], or a budget
+    /// that is not a number of at least 0.
+    pub fn new(limit: Limit, on_refusal: OnRefusal) -> Result<Limiter, String> {
+        if let OnRefusal::Retry { delay_s, attempts } = on_refusal {
+            if !(0.0..=RETRY_DELAY_MAX_S).contains(&delay_s) {
+                return Err(format!(
+                    "a retry delay of {delay_s} s: give 0 to {RETRY_DELAY_MAX_S} s"
+                ));
+            }
+            if !(1..=ATTEMPTS_MAX).contains(&attempts) {
+                return Err(format!("{attempts} attempts: give 1 to {ATTEMPTS_MAX}"));
+            }
+        }
+        let budget = [
+            limit.requests_per_minute,
+            limit.tokens_per_minute,
+            limit.tokens_per_request,
+        ];
+        if budget.iter().any(|v| v.is_nan() || *v < 0.0) {
+            return Err(format!(
+                "a rate limit of {} requests and {} tokens a minute at {} tokens a request: \
+                 each must be a number of at least 0 (infinite: no limit)",
+                limit.requests_per_minute, limit.tokens_per_minute, limit.tokens_per_request
+            ));
+        }
+        Ok(Limiter {
             limit,
             on_refusal,
             due: Vec::new(),
-        }
+        })
     }
 
     /// Minutes from a refusal to its retry: the delay's minutes, at least the next.
@@ -113,8 +142,8 @@ impl Limiter {
         match self.on_refusal {
             OnRefusal::Drop => out.dropped = refused,
             OnRefusal::Retry { delay_s, attempts } => {
-                // Attempt counts: new requests made attempt 1; retries[k] made attempt k + 1
-                // (retries[0] unused).
+                // Attempt counts: new requests made attempt 1, retries[k] attempt k (slots 0
+                // and 1 unused); refused, each makes its next attempt.
                 let mut next = vec![0.0; retries.len().max(2) + 1];
                 next[2] += arrived * refused_share;
                 for (k, &n) in retries.iter().enumerate().skip(1) {
@@ -166,7 +195,7 @@ mod tests {
     #[test]
     fn a_spike_over_the_limit_is_refused_in_the_share_it_exceeds() {
         // 100 a minute, then a minute of 1,000: 600 of them (60 %) get a 429 and are dropped.
-        let mut l = Limiter::new(bedrock(), OnRefusal::Drop);
+        let mut l = Limiter::new(bedrock(), OnRefusal::Drop).unwrap();
         assert_eq!(l.minute(100.0).refused, 0.0);
         let spike = l.minute(1_000.0);
         assert_eq!(
@@ -180,7 +209,7 @@ mod tests {
             tokens_per_request: 1_000.0,
             ..bedrock()
         };
-        let mut l = Limiter::new(long, OnRefusal::Drop);
+        let mut l = Limiter::new(long, OnRefusal::Drop).unwrap();
         assert_eq!(l.minute(1_000.0).refused, 700.0);
     }
 
@@ -196,7 +225,7 @@ mod tests {
             delay_s: 30.0,
             attempts: 3,
         };
-        let mut l = Limiter::new(bedrock(), retry);
+        let mut l = Limiter::new(bedrock(), retry).unwrap();
         let m1 = l.minute(1_000.0);
         let m2 = l.minute(100.0);
         let m3 = l.minute(100.0);
@@ -213,7 +242,8 @@ mod tests {
                 delay_s: 30.0,
                 attempts: 2,
             },
-        );
+        )
+        .unwrap();
         l.minute(1_000.0);
         let m2 = l.minute(100.0);
         assert!((m2.dropped - 1_800.0 / 7.0).abs() < 1e-9, "{}", m2.dropped);
@@ -224,10 +254,23 @@ mod tests {
                 delay_s: 150.0,
                 attempts: 3,
             },
-        );
+        )
+        .unwrap();
         l.minute(1_000.0);
         assert_eq!(l.minute(0.0).admitted, 0.0);
         assert_eq!(l.minute(0.0).admitted, 0.0);
         assert_eq!(l.minute(0.0).admitted, 400.0);
+        // Settings no client has are refused, not run.
+        let refused = |on| Limiter::new(bedrock(), on).unwrap_err();
+        assert!(refused(OnRefusal::Retry {
+            delay_s: f64::INFINITY,
+            attempts: 3
+        })
+        .contains("retry delay"));
+        assert!(refused(OnRefusal::Retry {
+            delay_s: 1.0,
+            attempts: 0
+        })
+        .contains("attempts"));
     }
 }

@@ -990,9 +990,14 @@ fn check_replay_traffic(traffic: &ServiceTraffic, at: &str) -> Result<(), Scenar
         return Err(refuse("spikes", "spikes"));
     }
     let recorded = replay.mean_rps();
-    if replay.per_minute.iter().sum::<f64>() > 0.0
-        && (traffic.mean_rps - recorded).abs() > 1e-9 * recorded
-    {
+    if !(recorded.is_finite() && recorded > 0.0) {
+        return Err(ScenarioError::Invalid {
+            field: format!("{at}.traffic.replay.per_minute"),
+            reason: "a replay needs its minutes' requests: whole numbers, at least one above 0"
+                .to_string(),
+        });
+    }
+    if (traffic.mean_rps - recorded).abs() > 1e-9 * recorded {
         return Err(ScenarioError::Invalid {
             field: format!("{at}.traffic.mean_rps"),
             reason: format!(
