@@ -262,6 +262,51 @@ fn missing(what: &'static str, roles: &[Role]) -> HistoryError {
     }
 }
 
+/// A CSV reader as every table here is read: rows of any length, `#` comment lines, cells
+/// trimmed.
+pub(crate) fn csv_reader<R: std::io::Read>(bytes: R) -> csv::Reader<R> {
+    csv::ReaderBuilder::new()
+        .flexible(true)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(bytes)
+}
+
+/// The header row, or `None` when there is none (nothing, or only empty names).
+pub(crate) fn header_of<R: std::io::Read>(
+    reader: &mut csv::Reader<R>,
+) -> Option<csv::StringRecord> {
+    match reader.headers() {
+        Ok(h) if h.iter().any(|f| !f.is_empty()) => Some(h.clone()),
+        _ => None,
+    }
+}
+
+/// A record as read: `Ok(Some(record))`; `Ok(None)` for one that is not readable as CSV,
+/// counted and skipped by line in `bad_rows`; `Err((line, why))` when the stream itself
+/// failed.
+pub(crate) fn record_or_skip(
+    record: csv::Result<csv::StringRecord>,
+    bad_rows: &mut Vec<BadRow>,
+    records_read: &mut usize,
+) -> Result<Option<csv::StringRecord>, (u64, String)> {
+    match record {
+        Ok(r) => Ok(Some(r)),
+        Err(e) => {
+            let line = e.position().map_or(0, |p| p.line());
+            if let csv::ErrorKind::Io(io) = e.kind() {
+                return Err((line, io.to_string()));
+            }
+            *records_read += 1;
+            bad_rows.push(BadRow {
+                line,
+                reason: "not readable as CSV".to_string(),
+            });
+            Ok(None)
+        }
+    }
+}
+
 /// Reads a CSV history (BOM already removed).
 pub fn read(
     source: Source,
@@ -269,15 +314,8 @@ pub fn read(
     progress: &mut dyn FnMut(f64),
 ) -> Result<Read, HistoryError> {
     let (bytes, total) = source.bytes();
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .from_reader(bytes);
-    let header = match reader.headers() {
-        Ok(h) if h.iter().any(|f| !f.is_empty()) => h.clone(),
-        _ => return Err(HistoryError::Empty),
-    };
+    let mut reader = csv_reader(bytes);
+    let header = header_of(&mut reader).ok_or(HistoryError::Empty)?;
     let columns = Columns::find(&header, options)?;
     let mut read = Read::new(SourceFormat::Csv, Clock::Absolute);
     let offset = options.utc_offset_s;
@@ -285,23 +323,10 @@ pub fn read(
     let mut states = Vec::new();
     let mut gpu_rows: Vec<(JobRecord, Option<u32>, Option<u32>, String)> = Vec::new();
     for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                if let csv::ErrorKind::Io(io) = e.kind() {
-                    return Err(HistoryError::Unreadable {
-                        line: e.position().map_or(0, |p| p.line()),
-                        reason: io.to_string(),
-                    });
-                }
-                read.records_read += 1;
-                let line = e.position().map_or(0, |p| p.line());
-                read.bad_rows.push(BadRow {
-                    line,
-                    reason: "not readable as CSV".to_string(),
-                });
-                continue;
-            }
+        let record = match record_or_skip(record, &mut read.bad_rows, &mut read.records_read) {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err((line, reason)) => return Err(HistoryError::Unreadable { line, reason }),
         };
         let line = record.position().map_or(0, |p| p.line());
         if read.records_read.is_multiple_of(super::PROGRESS_EVERY) {
@@ -632,11 +657,7 @@ fn parse_outcome(text: &str) -> Option<(String, Outcome)> {
 /// (`None` when there is no header).
 pub fn preview(text: &str, rows: usize) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader = csv_reader(text.as_bytes());
     let header: Vec<String> = reader
         .headers()
         .ok()?

@@ -7,6 +7,7 @@
 use super::{Request, RequestRead, TraceError, TraceFormat};
 use crate::clock::{parse_datetime_precisely, Clock};
 use crate::source::Source;
+use crate::table::{csv_reader, header_of, record_or_skip};
 use crate::{BadRow, PROGRESS_EVERY};
 use gpucost_model::model::scenario::limits::TRACE_REQUESTS_MAX;
 use serde::Deserialize;
@@ -60,15 +61,8 @@ pub(super) fn read_azure(
     progress: &mut dyn FnMut(f64),
 ) -> Result<RequestRead, TraceError> {
     let (bytes, total) = source.bytes();
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .from_reader(bytes);
-    let header = match reader.headers() {
-        Ok(h) if h.iter().any(|f| !f.is_empty()) => h.clone(),
-        _ => return Err(TraceError::Empty),
-    };
+    let mut reader = csv_reader(bytes);
+    let header = header_of(&mut reader).ok_or(TraceError::Empty)?;
     let keys: Vec<String> = header.iter().map(column_key).collect();
     let mut at = [0usize; 3];
     for (slot, want) in at.iter_mut().zip(AZURE_COLUMNS) {
@@ -81,23 +75,10 @@ pub(super) fn read_azure(
     }
     let mut read = RequestRead::new(TraceFormat::AzureCsv, Clock::Absolute);
     for record in reader.records() {
-        let record = match record {
-            Ok(r) => r,
-            Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
-                if let csv::ErrorKind::Io(io) = e.kind() {
-                    return Err(TraceError::Unreadable {
-                        line,
-                        reason: io.to_string(),
-                    });
-                }
-                read.records_read += 1;
-                read.bad_rows.push(BadRow {
-                    line,
-                    reason: "not readable as CSV".to_string(),
-                });
-                continue;
-            }
+        let record = match record_or_skip(record, &mut read.bad_rows, &mut read.records_read) {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err((line, reason)) => return Err(TraceError::Unreadable { line, reason }),
         };
         let line = record.position().map_or(0, |p| p.line());
         if read.records_read.is_multiple_of(PROGRESS_EVERY) {
