@@ -204,6 +204,24 @@ for (const engine of engines) {
       await until(s, `${engine}: the trace's scenario in the link`,
         'return location.hash.slice(1) === arguments[0] ? true : null;', [traced]);
       if (SHOTS) writeFileSync(join(SHOTS, `${engine}-trace-1280.png`), await s.screenshot());
+      // Hosted APIs beside nodes: each platform's $ per million output tokens, TTFT and TPOT
+      // p95 are the CLI's, the APIs' own fieldsets are drawn, and the page fits 390 px.
+      await s.run(`const el = document.getElementById('preset'); el.value = 'llm-70b-api-vs-self-host';
+        el.dispatchEvent(new Event('change', { bubbles: true }));`);
+      shown = await settled(s, shown.run);
+      const apiReport = JSON.parse(cli('eval', '--preset', 'llm-70b-api-vs-self-host', '--no-flips'));
+      const api = await s.run(LLM_READ);
+      for (const p of apiReport.platforms) {
+        for (const key of ['usd_per_million_output_tokens', 'ttft_p95_ms', 'tpot_p95_ms']) {
+          assert.equal(Number(api[`services.0.llm.${key}.p50`]?.[p.name]), p.services[0].llm[key].p50,
+            `${engine}: llm-70b-api-vs-self-host ${p.name} ${key}`);
+        }
+      }
+      assert.equal(await s.run('return document.querySelectorAll("fieldset.platform.hosted-api").length;'), 2);
+      const apiNarrow = await narrowFrame(s, `${engine}: hosted APIs`);
+      assert.equal(apiNarrow.overflow, 0, `${engine}: hosted APIs at 390 px scroll sideways: ${JSON.stringify(apiNarrow.wide)}`);
+      assert.deepEqual(apiNarrow.errors, [], `${engine}: hosted APIs at 390 px: window error events`);
+      if (SHOTS) writeFileSync(join(SHOTS, `${engine}-api-1280.png`), await s.screenshot());
       // A number typed into a field (the FTE cost), then Enter: a new run that settles.
       await s.run(`const el = document.getElementById('preset'); el.value = 'batch-vs-eks-spot';
         el.dispatchEvent(new Event('change', { bubbles: true }));`);

@@ -924,13 +924,15 @@ mod cli {
                 .map(|v| format!("${v:.2}"))
                 .unwrap_or_else(|| "n/a".into());
             out += &format!(
-                "{:<40} {:>34} {:>12} {:>10} {:>16} {:>7.0}% {:>12.1}\n",
+                "{:<40} {:>34} {:>12} {:>10} {:>16} {:>8} {:>12.1}\n",
                 p.name,
                 range(&p.monthly_tco_usd(), usd),
                 usd(p.cloud_bill_usd().p50),
                 usd(p.people_usd().p50),
                 per_hour,
-                p.utilization().mean * 100.0,
+                // (None on a hosted API: it has no GPUs of its own.)
+                p.utilization()
+                    .map_or("n/a".to_string(), |u| format!("{:.0}%", u.mean * 100.0)),
                 p.queue_wait_p95_min().mean,
             );
         }

@@ -138,10 +138,13 @@ pub fn AddJobClass(scenario: RwSignal<Scenario>) -> impl IntoView {
     let full = move || {
         scenario.with(|s| s.job_classes.len() >= crate::model::scenario::limits::JOB_CLASSES_MAX)
     };
+    // A hosted API runs no training jobs: none is added beside one (the button says why).
+    let hosted = move || scenario.with(|s| s.platforms.iter().any(|p| !p.runs_nodes()));
     view! {
         <button
             type="button"
-            disabled=full
+            disabled=move || full() || hosted()
+            title=move || hosted().then_some("A hosted LLM API runs no training jobs: remove it to add a job class")
             on:click=move |_| scenario.update(|s| {
                 edit::add_job_class(s);
             })

@@ -194,6 +194,7 @@ pub fn MethodPanel(scenario: RwSignal<Scenario>) -> impl IntoView {
                         // A profile of any cloud is named with the cloud its sources are of.
                         let heading = match profile.cloud() {
                             Some(_) => profile.label().to_string(),
+                            None if profile.is_hosted_api() => profile.label().to_string(),
                             None => format!("{} ({})", profile.label(), cloud.name()),
                         };
                         view! {

@@ -18,6 +18,7 @@ mod export;
 mod histogram_chart;
 mod history_import;
 mod history_worker_client;
+mod hosted_api_fieldset;
 mod job_classes;
 mod link_sync;
 mod method_panel;

@@ -214,18 +214,35 @@ fn ServiceMetrics(result: PlatformResult) -> impl IntoView {
                                 )
                                 help="Minutes whose p95 time to first token or time per output token exceeded its objective over the horizon (each objective's minutes in brackets); means over replications."
                             />
-                            <Metric
-                                platform=platform.clone()
-                                metric=key("llm.replicas.mean")
-                                label="Replicas"
-                                value=Some(llm.replicas.mean)
-                                text=format!(
-                                    "{} of {} GPUs",
-                                    trim_number((llm.replicas.mean * 10.0).round() / 10.0),
-                                    trim_number(llm.gpus_per_replica)
-                                )
-                                help="Ready replicas on average over the horizon, each holding its tensor-parallel GPUs; mean over replications."
-                            />
+                            {match s.requests_refused {
+                                // A hosted API: no replicas; its rate limit's refusals.
+                                Some(refused) => view! {
+                                    <Metric
+                                        platform=platform.clone()
+                                        metric=key("requests_refused.mean")
+                                        label="Requests refused (429)"
+                                        value=Some(refused.mean)
+                                        text=trim_number(refused.mean.round())
+                                        help="Requests the account's rate limit for the model refused with HTTP 429, each retry counted again; a minute with 5 % or more retried or dropped misses its TTFT objective. The API's TTFT and TPOT are the stated ones (an assumption unless measured), plus the wait of a retry. Mean over replications."
+                                    />
+                                }
+                                .into_any(),
+                                None => view! {
+                                    <Metric
+                                        platform=platform.clone()
+                                        metric=key("llm.replicas.mean")
+                                        label="Replicas"
+                                        value=Some(llm.replicas.mean)
+                                        text=format!(
+                                            "{} of {} GPUs",
+                                            trim_number((llm.replicas.mean * 10.0).round() / 10.0),
+                                            trim_number(llm.gpus_per_replica)
+                                        )
+                                        help="Ready replicas on average over the horizon, each holding its tensor-parallel GPUs; mean over replications."
+                                    />
+                                }
+                                .into_any(),
+                            }}
                         </dl>
                     </section>
                 }

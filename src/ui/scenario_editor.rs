@@ -29,7 +29,16 @@ pub fn ScenarioEditor(
     // The fieldsets are built again only when a platform or job class is added or removed:
     // each reads its own values by index, so an edit elsewhere updates them in place instead
     // of rebuilding every editor (hundreds of elements) on each slider input.
-    let platform_count = Memo::new(move |_| scenario.with(|s| s.platforms.len()));
+    // Each platform, whether it is a hosted API (its own fieldset): the list is drawn anew
+    // when a platform comes, goes or changes kind, not on other edits.
+    let hosted = Memo::new(move |_| {
+        scenario.with(|s| {
+            s.platforms
+                .iter()
+                .map(|p| !p.runs_nodes())
+                .collect::<Vec<bool>>()
+        })
+    });
     let class_count = Memo::new(move |_| scenario.with(|s| s.job_classes.len()));
     let service_count = Memo::new(move |_| scenario.with(|s| s.services.len()));
     view! {
@@ -56,8 +65,15 @@ pub fn ScenarioEditor(
             <super::simulation_settings::SimulationSettings scenario=scenario />
             <h3>"Platforms"</h3>
             {move || {
-                (0..platform_count.get())
-                    .map(|i| view! { <PlatformFieldset scenario=scenario index=i /> })
+                hosted
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, hosted)| if hosted {
+                        view! { <super::hosted_api_fieldset::HostedApiFieldset scenario=scenario index=i /> }.into_any()
+                    } else {
+                        view! { <PlatformFieldset scenario=scenario index=i /> }.into_any()
+                    })
                     .collect_view()
             }}
             <AddPlatform scenario=scenario />
@@ -136,12 +152,31 @@ fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
         scenario.with(|s| s.platforms.len() >= crate::model::scenario::limits::PLATFORMS_MAX)
     };
     let add = move |_| {
-        if let Some(p) = Profile::from_id(&profile.get_untracked()) {
+        let chosen = profile.get_untracked();
+        if let Some(provider) = chosen.strip_prefix("hosted_api:") {
+            scenario.update(|s| {
+                edit::add_hosted_platform(s, provider);
+            });
+        } else if let Some(p) = Profile::from_id(&chosen) {
             scenario.update(|s| {
                 edit::add_platform(s, p);
             });
         }
     };
+    // The providers that price the scenario's LLM (only beside LLM services alone).
+    let providers = Memo::new(move |_| {
+        scenario.with(|s| {
+            let llms_only = !s.services.is_empty()
+                && s.services.iter().all(|v| v.llm.is_some())
+                && s.job_classes.is_empty()
+                && s.pipelines.is_empty();
+            if llms_only {
+                edit::hosted_providers(s)
+            } else {
+                Vec::new()
+            }
+        })
+    });
     view! {
         <div class="control inline add">
             <label for="add-platform-profile">"Add a platform"</label>
@@ -160,6 +195,21 @@ fn AddPlatform(scenario: RwSignal<Scenario>) -> impl IntoView {
                         view! { <optgroup label=label>{options}</optgroup> }
                     })
                     .collect_view()}
+                {move || {
+                    let listed = providers.get();
+                    (!listed.is_empty()).then(|| view! {
+                        <optgroup label="Hosted LLM APIs">
+                            {listed
+                                .into_iter()
+                                .map(|p| view! {
+                                    <option value=format!("hosted_api:{p}")>
+                                        {crate::model::platforms::hosted_api::provider_label(p).to_string()}
+                                    </option>
+                                })
+                                .collect_view()}
+                        </optgroup>
+                    })
+                }}
             </select>
             <button type="button" disabled=full on:click=add>"Add"</button>
         </div>
@@ -208,11 +258,6 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
     let rebuild = move |row: usize| {
         scenario.update(|s| {
             edit::set_instance(s, index, row);
-        })
-    };
-    let reset = move |_| {
-        scenario.update(|s| {
-            edit::reset_platform(s, index);
         })
     };
     let set_overflow = move |value: String| {
@@ -341,18 +386,29 @@ fn PlatformFieldset(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView
             <NodePools scenario=scenario index=index />
             <super::team_policies::PlatformTeams scenario=scenario index=index />
             <super::platform_settings::PlatformSettings scenario=scenario index=index />
-            <div class="buttons">
-                <button type="button" on:click=reset>"Reset to defaults"</button>
-                <button
-                    type="button"
-                    disabled=move || scenario.with(|s| s.platforms.len() <= 1)
-                    on:click=move |_| scenario.update(|s| {
-                        edit::remove_platform(s, index);
-                    })
-                >
-                    "Remove platform"
-                </button>
-            </div>
+            <PlatformButtons scenario=scenario index=index />
         </fieldset>
+    }
+}
+
+/// A platform's "Reset to defaults" (its profile's, or its provider's list prices) and
+/// "Remove platform" (keeping one at least).
+#[component]
+pub fn PlatformButtons(scenario: RwSignal<Scenario>, index: usize) -> impl IntoView {
+    view! {
+        <div class="buttons">
+            <button type="button" on:click=move |_| scenario.update(|s| {
+                edit::reset_platform(s, index);
+            })>"Reset to defaults"</button>
+            <button
+                type="button"
+                disabled=move || scenario.with(|s| s.platforms.len() <= 1)
+                on:click=move |_| scenario.update(|s| {
+                    edit::remove_platform(s, index);
+                })
+            >
+                "Remove platform"
+            </button>
+        </div>
     }
 }

@@ -158,7 +158,7 @@ fn schema_describes_the_scenario_and_scenario_prints_a_template() {
     for cloud in gpucost::model::cloud::Cloud::ALL {
         assert!(clouds.contains(&format!("\"{}\"", cloud.id())), "{clouds}");
     }
-    let ids: Vec<&str> = gpucost::model::platforms::Profile::ALL
+    let ids: Vec<&str> = gpucost::model::platforms::Profile::EVERY
         .iter()
         .map(|p| p.id())
         .collect();

@@ -26,6 +26,7 @@ mod history_readers;
 mod history_replay;
 mod history_stream;
 mod history_traces;
+mod hosted_api;
 mod invariants;
 mod limits;
 mod links;

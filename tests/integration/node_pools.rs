@@ -67,6 +67,7 @@ fn without_zero_categories_added_since(v: &mut serde_json::Value) {
                 "hardware_failure_rework",
                 "data_transfer",
                 "data_staging",
+                "api_usage",
             ] {
                 if let Some(x) = map.remove(key) {
                     let zero = |x: &serde_json::Value| x.as_f64() == Some(0.0);

@@ -140,9 +140,9 @@ fn check_csv(mut scenario: gpucost::model::scenario::Scenario, extra: usize) {
             assert_eq!(unit, "USD per completed run", "{metric}");
         }
     }
-    // 21 summaries + 20 categories + 4 × (n − 1) comparisons (TCO, per useful GPU-hour and
+    // 21 summaries + 21 categories + 4 × (n − 1) comparisons (TCO, per useful GPU-hour and
     // both on the cloud bill) per platform, and the extra.
-    assert_eq!(rows, n * (21 + 20 + 4 * (n - 1)) + extra);
+    assert_eq!(rows, n * (21 + 21 + 4 * (n - 1)) + extra);
     // Every figure of a platform's JSON entry that is not a list or a breakdown has its row.
     let lists = [
         "name",

@@ -105,7 +105,8 @@ pub fn checkpoint_advice(
 ) -> Option<CheckpointAdvice> {
     let p = scenario.platforms.get(platform)?;
     let c = scenario.job_classes.get(class)?;
-    let pool = &p.node_pools[p.pool_of_class(scenario, class)];
+    // (None on a hosted API, which runs no jobs.)
+    let pool = p.node_pools.get(p.pool_of_class(scenario, class))?;
     // The interval the platform checkpoints the class at: its own where it sets one.
     let chosen_min = p
         .checkpoint_interval_min
@@ -228,6 +229,9 @@ fn failure_factors(f: &Failures) -> FailureFactors {
 /// traffic. No queueing, no idle warm windows and no autoscaling lag: the simulation
 /// measures those.
 pub fn estimate_platform(scenario: &Scenario, index: usize) -> Estimate {
+    if scenario.platforms[index].hosted_api.is_some() {
+        return crate::model::hosted_api::estimate::estimate(scenario, index);
+    }
     // A pipeline's stages are job classes here too (their order between them is not
     // estimated: it delays, and the simulation measures it).
     let scenario = &*scenario.simulated_on(index);

@@ -58,10 +58,12 @@ pub enum Category {
     Tools,
     /// Transfer paid to read jobs' data across regions or clouds, or through a NAT gateway.
     DataTransfer,
+    /// A hosted API's bill: its tokens, or the provisioned throughput bought.
+    ApiUsage,
 }
 
 /// Number of categories.
-pub const CATEGORY_COUNT: usize = 20;
+pub const CATEGORY_COUNT: usize = 21;
 
 /// (category, key, label, colour, doc): the one table the rest follows.
 type Row = (
@@ -93,6 +95,7 @@ const TABLE: [Row; CATEGORY_COUNT] = [
     (Category::OpsPeople, "ops_people", "Ops people", "#0072b2", "Ops people."),
     (Category::Tools, "tools", "Tools", "#aa4499", "Tools and add-ons."),
     (Category::DataTransfer, "data_transfer", "Data transfer", "#6699cc", "Transfer paid to read jobs' data across regions or clouds, or through a NAT gateway."),
+    (Category::ApiUsage, "api_usage", "Hosted API usage", "#225555", "A hosted API's bill: its tokens, or the provisioned throughput bought."),
 ];
 
 impl Category {
@@ -257,6 +260,7 @@ impl<'de, T: Deserialize<'de> + Default> Deserialize<'de> for PerCategory<T> {
                             Category::GpuSharingLoss
                                 | Category::HardwareFailureRework
                                 | Category::DataTransfer
+                                | Category::ApiUsage
                         ) =>
                         {
                             T::default()
@@ -334,7 +338,7 @@ mod tests {
     fn totals_add_in_display_order() {
         let b = Breakdown::from_fn(|c| if c.is_gpu_time() { 1.0 } else { 10.0 });
         assert_eq!(b.gpu_time_total(), 14.0);
-        assert_eq!(b.total(), 74.0);
+        assert_eq!(b.total(), 84.0);
         let mut twice = b;
         twice.add(&b);
         assert_eq!(twice, b.scaled(2.0));

@@ -293,11 +293,12 @@ fn first_platform(s: &Scenario, f: fn(&Platform) -> f64) -> f64 {
     s.platforms.first().map(f).unwrap_or(0.0)
 }
 
-/// The first pool of the first platform's value.
+/// The value of the first pool of the first platform with one.
 fn first_pool(s: &Scenario, f: fn(&NodePool) -> f64) -> f64 {
     s.platforms
-        .first()
-        .map(|p| f(p.first_pool()))
+        .iter()
+        .find_map(|p| p.pools().first())
+        .map(f)
         .unwrap_or(0.0)
 }
 

@@ -363,6 +363,10 @@ pub struct ServiceResult {
     /// An LLM service's tokens and latencies (absent for other services).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<LlmServiceResult>,
+    /// On a hosted API: requests its rate limit refused (HTTP 429, each retry counted), per
+    /// replication (absent on nodes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_refused: Option<Summary>,
 }
 
 /// An LLM service on one platform over all replications.
@@ -490,6 +494,10 @@ impl Results {
                                 },
                                 requests_dropped: summary(of(&|s| s.requests_dropped)),
                                 replica_hours: summary(of(&|s| s.replica_hours)),
+                                requests_refused: platform
+                                    .hosted_api
+                                    .is_some()
+                                    .then(|| summary(of(&|s| s.requests_refused))),
                                 llm: service.llm.as_ref().map(|_| {
                                     let llm = |f: &dyn Fn(&LlmOutcome) -> f64| {
                                         summary(of(&|s| s.llm.as_ref().map_or(0.0, f)))
@@ -524,7 +532,11 @@ impl Results {
                                         usd_per_million_tokens_blended: finite(&|s| {
                                             s.llm.and_then(|l| l.usd_per_million_tokens_blended)
                                         }),
-                                        gpus_per_replica: service.on(platform).replica_gpus(),
+                                        gpus_per_replica: if platform.runs_nodes() {
+                                            service.on(platform).replica_gpus()
+                                        } else {
+                                            0.0
+                                        },
                                         replicas: llm(&|l| l.replicas),
                                     }
                                 }),

@@ -507,7 +507,7 @@ outputs! {
         }),
     }
     /// GPU utilization (useful ÷ paid GPU-time).
-    Utilization => utilization: Always {
+    Utilization => utilization: Where(|_, platform| platform.runs_nodes()) {
         label: "GPU utilization",
         unit: Unit::Share,
         measure: |o| Some(o.utilization),
@@ -743,6 +743,21 @@ outputs! {
             stat: Stat::Mean,
             label: "Price of waiting (estimate)",
             help: "An estimate of opportunity cost, not in the TCO: each job's queue wait × the people waiting for it × the cost of a person's hour, per month (mean over replications).",
+            jobs_only: false,
+        }),
+        ranking: None,
+    }
+    /// Requests a hosted API's rate limit refused (HTTP 429, each retry counted), per
+    /// replication (only on a hosted API).
+    RequestsRefused => requests_refused: Where(|_, platform| platform.hosted_api.is_some()) {
+        label: "Requests refused (429)",
+        unit: Unit::Count,
+        measure: |o| Some(o.services.iter().map(|s| s.requests_refused).sum()),
+        card: Some(Card {
+            section: Section::Details,
+            stat: Stat::Mean,
+            label: "Requests refused (429)",
+            help: "Requests the account's rate limit for the model refused with HTTP 429, each retry counted again; those still refused after their last attempt are dropped, and a minute in which 5 % or more were retried or dropped misses its TTFT objective. Mean over replications.",
             jobs_only: false,
         }),
         ranking: None,

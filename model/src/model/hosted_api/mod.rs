@@ -10,8 +10,10 @@
 //! Provisioned throughput: units bought by the hour or on a one-month or one-year reservation,
 //! paid whether used or not.
 
+pub mod estimate;
 pub mod prices;
 pub mod rate_limit;
+pub mod serve;
 
 use prices::{ProvisionedOffer, TokenOffer};
 
@@ -30,9 +32,12 @@ pub struct TokenMix {
 }
 
 /// How provisioned throughput is bought.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ProvisionedTerm {
     /// By the hour (billed by the minute), no commitment.
+    #[default]
     Hourly,
     /// A one-month reservation.
     OneMonth,

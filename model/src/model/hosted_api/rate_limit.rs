@@ -60,6 +60,9 @@ pub struct LimitedMinute {
     pub refused: f64,
     /// Requests given up this minute (out of attempts, or dropped at once).
     pub dropped: f64,
+    /// Of the admitted, those on their k-th attempt at index k (1: new requests; index 0
+    /// unused).
+    pub admitted_by_attempt: [f64; ATTEMPTS_MAX as usize + 1],
 }
 
 /// The limit's state across minutes: the retries still to come.
@@ -134,7 +137,12 @@ impl Limiter {
             admitted_after_retry: retried * kept,
             refused,
             dropped: 0.0,
+            admitted_by_attempt: [0.0; ATTEMPTS_MAX as usize + 1],
         };
+        out.admitted_by_attempt[1] = arrived * kept;
+        for (k, &n) in retries.iter().enumerate().skip(2) {
+            out.admitted_by_attempt[k] += n * kept;
+        }
         if refused <= 0.0 {
             return out;
         }

@@ -19,6 +19,7 @@ mod cyclecloud_slurm;
 mod eks;
 mod gke_autopilot;
 mod gke_standard;
+pub mod hosted_api;
 mod lambda_1cc;
 mod lambda_on_demand;
 mod nebius_mk8s;
@@ -34,7 +35,7 @@ use super::cloud::Fact;
 use super::egress::EgressTiers;
 use super::gpus;
 use super::scaling::Interconnect;
-use super::scenario::fields::{NODE_POOL_FIELDS, PLATFORM_FIELDS};
+use super::scenario::fields::{HOSTED_API_FIELDS, NODE_POOL_FIELDS, PLATFORM_FIELDS};
 use super::scenario::node_pool::DEFAULT_POOL_NAME;
 pub use super::scenario::Profile;
 use super::scenario::{
@@ -126,6 +127,7 @@ impl Profile {
             Profile::Lambda1cc => &lambda_1cc::LAMBDA_1CC,
             Profile::NebiusMk8s => &nebius_mk8s::NEBIUS_MK8S,
             Profile::NebiusSoperator => &nebius_soperator::NEBIUS_SOPERATOR,
+            Profile::HostedApi => &hosted_api::HOSTED_API,
         }
     }
 
@@ -133,6 +135,9 @@ impl Profile {
     /// profile of none), and a profile with instances of its own (Cloud Run's `cloud-run-…`)
     /// only on those, which nothing else runs on.
     pub fn offers(self, instance: &InstanceType) -> bool {
+        if self.is_hosted_api() {
+            return false;
+        }
         let owns = |p: Profile| {
             p.facts()
                 .own_instances
@@ -274,6 +279,7 @@ impl Profile {
             // Nothing paid once unless a scenario says so.
             one_off: Default::default(),
             orchestration: Default::default(),
+            hosted_api: None,
         };
         for setting in self.facts().defaults {
             let applied = setting.apply(&mut p, &mut pool, instance, facts);
@@ -311,6 +317,13 @@ impl Profile {
                 source,
             })
         };
+        if self.is_hosted_api() {
+            // Its prices, quota and stated latency; it has no nodes.
+            return HOSTED_API_FIELDS
+                .iter()
+                .filter_map(|f| rows(f.path, &f.source))
+                .collect();
+        }
         let platform = PLATFORM_FIELDS.iter().map(|f| (f.path, f.source));
         let pool = NODE_POOL_FIELDS.iter().map(|f| (f.path, f.source));
         platform

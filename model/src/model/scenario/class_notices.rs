@@ -43,7 +43,7 @@ pub fn platform_names(scenario: &Scenario, keep: &dyn Fn(&super::Platform) -> bo
     let names: Vec<&str> = scenario
         .platforms
         .iter()
-        .filter(|p| keep(p))
+        .filter(|p| p.runs_nodes() && keep(p))
         .map(|p| p.name.as_str())
         .collect();
     names.join(", ")

@@ -27,6 +27,8 @@ pub const HOUR_S: f64 = 3600.0;
 pub const DAY_S: f64 = 86_400.0;
 
 pub mod gpu_sharing;
+pub mod hosted_api;
+mod hosted_api_checks;
 pub mod limits;
 pub mod node_pool;
 pub mod pipeline;
@@ -34,6 +36,7 @@ mod service;
 pub mod teams;
 mod verdict_settings;
 pub use gpu_sharing::GpuSharing;
+pub use hosted_api::{ApiBilling, HostedApi, Provisioned};
 pub use node_pool::{NodePool, PoolNeed};
 pub use pipeline::{Pipeline, PipelineGraph};
 pub use service::{Llm, Service, ServiceSpikes, ServiceTraffic, Serving, Tokens, TrafficReplay};
@@ -807,6 +810,10 @@ pub struct Platform {
     /// Workflows on the cluster, whose people are the platform's ops).
     #[serde(skip_serializing_if = "is_default")]
     pub orchestration: Orchestration,
+    /// A hosted LLM API in place of nodes (profile `hosted_api`, with no node pools): its
+    /// prices, rate limit and stated latency (absent: a platform of nodes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosted_api: Option<HostedApi>,
 }
 
 /// A service's autoscaling on one platform, where it differs from the service's own.

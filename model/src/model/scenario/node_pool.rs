@@ -12,7 +12,7 @@
 //! rule makes the old dotted paths (`platforms.1.spot_usd_per_node_hour`) aliases for pool 0
 //! wherever a path is read ([`canonical_path`]).
 
-use super::{GpuSharing, JobClass, Overflow, Platform, Purchase, Scenario};
+use super::{GpuSharing, JobClass, Overflow, Platform, Profile, Purchase, Scenario};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -147,7 +147,8 @@ pub const SINGLE_POOL_FIELDS: &[&str] = &[
 
 /// Reads every platform of a scenario document written in the old, single-pool shape (or
 /// mixing both): pool fields on the platform itself move into its pool 0, which is made
-/// (named [`DEFAULT_POOL_NAME`]) where the platform lists no pools. On a platform that lists
+/// (named [`DEFAULT_POOL_NAME`]) where the platform lists no pools (but for a hosted API,
+/// which has none). On a platform that lists
 /// pools, such a field sets pool 0's: the old dotted path is an alias. Anything else is left
 /// for the reader to judge. Returns the fields moved, as (platform index, field name), so that
 /// a message about one names it where the document wrote it.
@@ -164,7 +165,13 @@ pub fn read_single_pool_fields(doc: &mut Value) -> Vec<(usize, &'static str)> {
             .iter()
             .filter_map(|&key| map.remove(key).map(|v| (key, v)))
             .collect();
-        if !map.contains_key("node_pools") {
+        // A hosted API has no pools: none is made for it.
+        let hosted = map.contains_key("hosted_api")
+            || map.get("profile").and_then(Value::as_str) == Some(Profile::HostedApi.id());
+        if hosted {
+            hosted_defaults(map);
+        }
+        if !map.contains_key("node_pools") && !hosted {
             let pool = serde_json::json!({ "name": DEFAULT_POOL_NAME });
             map.insert("node_pools".into(), Value::Array(vec![pool]));
         }
@@ -183,6 +190,32 @@ pub fn read_single_pool_fields(doc: &mut Value) -> Vec<(usize, &'static str)> {
         }
     }
     out
+}
+
+/// A hosted API's platform fields its document leaves out, set to a hosted API's defaults
+/// (no pools, no people, no fees or storage; the cloud of its provider) rather than the AWS
+/// Batch platform's that a platform of nodes starts from.
+fn hosted_defaults(map: &mut serde_json::Map<String, Value>) {
+    let provider = map
+        .get("hosted_api")
+        .and_then(|a| a.get("provider"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let Some(mut base) = Profile::hosted_platform("", "bedrock", "llama-3.1-70b") else {
+        return;
+    };
+    base.cloud =
+        crate::model::platforms::hosted_api::provider_cloud(&provider).unwrap_or(base.cloud);
+    base.hosted_api = None;
+    let Ok(Value::Object(defaults)) = serde_json::to_value(&base) else {
+        return;
+    };
+    for (key, value) in defaults {
+        if key != "name" && !map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
 }
 
 /// `message` (about a field by its path, as the reader gives it) with the path of a field
@@ -323,18 +356,26 @@ impl NodePool {
 }
 
 impl Platform {
-    /// Its pools (at least one in a valid scenario).
+    /// Whether it runs nodes of its own: all but a hosted API, whose services go to the
+    /// provider ([`Platform::hosted_api`]).
+    pub fn runs_nodes(&self) -> bool {
+        self.hosted_api.is_none()
+    }
+
+    /// Its pools (at least one in a valid scenario; none on a hosted API).
     pub fn pools(&self) -> &[NodePool] {
         &self.node_pools
     }
 
     /// Its first pool: the only one of a platform of the old shape, and the one the page's
     /// platform card shows first.
+    #[track_caller]
     pub fn first_pool(&self) -> &NodePool {
         &self.node_pools[0]
     }
 
     /// Its first pool, to edit.
+    #[track_caller]
     pub fn first_pool_mut(&mut self) -> &mut NodePool {
         &mut self.node_pools[0]
     }
@@ -379,7 +420,8 @@ impl Platform {
     /// The platform as its services see it: the pool they run on alone (itself where it has
     /// one pool).
     pub fn services_view(&self, scenario: &Scenario) -> std::borrow::Cow<'_, Platform> {
-        if self.node_pools.len() == 1 {
+        // (None: a hosted API's.)
+        if self.node_pools.len() <= 1 {
             std::borrow::Cow::Borrowed(self)
         } else {
             std::borrow::Cow::Owned(self.pool_view(self.services_pool(scenario)))

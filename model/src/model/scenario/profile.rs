@@ -46,6 +46,10 @@ pub enum Profile {
     NebiusMk8s,
     /// Slurm on Nebius (Managed Soperator).
     NebiusSoperator,
+    /// A hosted LLM API (Amazon Bedrock, Azure AI Foundry, Vertex AI, Together, Fireworks,
+    /// DeepInfra): no nodes, billed per token or for provisioned throughput. Not in
+    /// [`Profile::ALL`], whose profiles all run nodes.
+    HostedApi,
 }
 
 impl Profile {
@@ -71,6 +75,22 @@ impl Profile {
         Profile::NebiusSoperator,
     ];
 
+    /// Every profile: those of nodes ([`Profile::ALL`]), then the hosted API.
+    pub const EVERY: [Profile; 19] = {
+        let mut out = [Profile::HostedApi; 19];
+        let mut i = 0;
+        while i < Profile::ALL.len() {
+            out[i] = Profile::ALL[i];
+            i += 1;
+        }
+        out
+    };
+
+    /// Whether it is the hosted API, which runs no nodes.
+    pub fn is_hosted_api(self) -> bool {
+        self == Profile::HostedApi
+    }
+
     /// Identifier used in scenarios (`profile` field).
     pub fn id(self) -> &'static str {
         match self {
@@ -92,6 +112,7 @@ impl Profile {
             Profile::Lambda1cc => "lambda_1cc",
             Profile::NebiusMk8s => "nebius_mk8s",
             Profile::NebiusSoperator => "nebius_soperator",
+            Profile::HostedApi => "hosted_api",
         }
     }
 
@@ -116,12 +137,13 @@ impl Profile {
             Profile::Lambda1cc => "Lambda 1-Click Cluster",
             Profile::NebiusMk8s => "Nebius Managed Kubernetes",
             Profile::NebiusSoperator => "Slurm on Nebius (Soperator)",
+            Profile::HostedApi => "Hosted LLM API",
         }
     }
 
     /// The profile with this identifier.
     pub fn from_id(id: &str) -> Option<Profile> {
-        Profile::ALL.into_iter().find(|p| p.id() == id)
+        Profile::EVERY.into_iter().find(|p| p.id() == id)
     }
 
     /// The cloud a profile runs on; none for one that runs on any (a reserved cluster: its
@@ -138,7 +160,7 @@ impl Profile {
             Profile::CoreweaveCks | Profile::CoreweaveSunk => Some(Cloud::Coreweave),
             Profile::LambdaOnDemand | Profile::Lambda1cc => Some(Cloud::Lambda),
             Profile::NebiusMk8s | Profile::NebiusSoperator => Some(Cloud::Nebius),
-            Profile::ReservedCluster => None,
+            Profile::ReservedCluster | Profile::HostedApi => None,
         }
     }
 }
@@ -161,12 +183,17 @@ pub enum Scheduler {
     Slurm,
     /// Serverless containers: one instance per request stream, scaling to zero (Cloud Run).
     Serverless,
+    /// A hosted API: no nodes, no jobs; requests billed per token or by provisioned units.
+    HostedApi,
 }
 
 impl Scheduler {
     /// Whether each job, and each replica, gets instances of its own (no queue to share).
     pub fn own_instances_per_job(self) -> bool {
-        matches!(self, Scheduler::ManagedJobs | Scheduler::Serverless)
+        matches!(
+            self,
+            Scheduler::ManagedJobs | Scheduler::Serverless | Scheduler::HostedApi
+        )
     }
 }
 
@@ -209,8 +236,8 @@ impl schemars::JsonSchema for ProfileName {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let known: Vec<&str> = Profile::ALL.iter().map(|p| p.id()).collect();
-        let listed: Vec<String> = Profile::ALL
+        let known: Vec<&str> = Profile::EVERY.iter().map(|p| p.id()).collect();
+        let listed: Vec<String> = Profile::EVERY
             .iter()
             .map(|p| {
                 let cloud = p.cloud().map_or("any cloud", |c| c.name());

@@ -76,6 +76,7 @@ impl Scenario {
             });
         }
         self.check_pipelines()?;
+        self.check_hosted_apis()?;
         // The job classes and platforms as the simulation sees them: a pipeline's stages are
         // classes of their own, named back to their place in the pipeline.
         let run = self.simulated();
@@ -283,6 +284,10 @@ impl Scenario {
             }
             let typed = service;
             for (pi, platform) in self.platforms.iter().enumerate() {
+                if platform.hosted_api.is_some() {
+                    // No nodes to fit (its checks are its own).
+                    continue;
+                }
                 // As the platform runs it: an LLM at the platform's own tensor parallelism,
                 // where it sets one (then a refusal names that setting).
                 let service = &*typed.on(platform);
@@ -400,6 +405,18 @@ impl Scenario {
         )?;
         for (i, platform) in self.platforms.iter().enumerate() {
             let at = format!("platforms.{i}");
+            if platform.hosted_api.is_some() {
+                // Checked on its own ([`Scenario::check_hosted_apis`]), bar its name and the
+                // fields every platform has.
+                check_fields(PLATFORM_FIELDS, platform, &at)?;
+                if self.platforms[..i].iter().any(|p| p.name == platform.name) {
+                    return Err(ScenarioError::DuplicateName {
+                        field: format!("{at}.name"),
+                        name: platform.name.clone(),
+                    });
+                }
+                continue;
+            }
             // First: everything below reads a pool.
             count(
                 &format!("{at}.node_pools"),
@@ -895,7 +912,7 @@ fn on_pool(platform: &Platform, pool: usize) -> String {
 
 /// Checks `item`'s fields by `table`, in its order; `at` is the item's path ("" for the
 /// scenario). Paths are only formatted for the field that is reported.
-fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), ScenarioError> {
+pub(super) fn check_fields<T>(table: &[Field<T>], item: &T, at: &str) -> Result<(), ScenarioError> {
     let path = |field: &Field<T>| {
         if at.is_empty() {
             field.path.to_string()

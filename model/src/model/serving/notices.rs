@@ -62,7 +62,7 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
         .filter(|(i, _)| only.is_none_or(|o| o == *i));
     for (_, service) in chosen {
         let name = service.name.as_str();
-        for p in &scenario.platforms {
+        for p in scenario.platforms.iter().filter(|p| p.runs_nodes()) {
             let p = &*p.services_view(scenario);
             let most = most_replicas(&service.on(p), p);
             if service.max_replicas > most || service.min_replicas > most {
@@ -115,6 +115,7 @@ fn notices_of(scenario: &Scenario, only: Option<usize>) -> Vec<String> {
             scenario
                 .platforms
                 .iter()
+                .filter(|p| p.runs_nodes())
                 .filter_map(|p| over_node_limit(scenario, &p.services_view(scenario))),
         );
     }

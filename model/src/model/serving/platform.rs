@@ -57,6 +57,17 @@ pub struct ServiceOutcome {
     /// An LLM service's tokens and latencies (absent for other services).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub llm: Option<LlmOutcome>,
+    /// On a hosted API: its bill over the horizon, USD (0 on nodes).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub api_usd: f64,
+    /// On a hosted API: requests refused by its rate limit (HTTP 429), retries counted each
+    /// time (0 on nodes).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub requests_refused: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// An LLM service's figures in one replication.
@@ -101,10 +112,16 @@ impl ServiceOutcome {
     ) {
         let own_s = self.gpu_seconds.values().sum::<f64>();
         let share = |of: f64| if of > 0.0 { own_s / of } else { 0.0 };
-        let served = self.requests - self.requests_dropped - self.requests_queued_at_horizon;
         let usd = self.gpu_usd
             + share(platform_paid_gpu_s) * shared_usd
             + share(services_gpu_s) * stranded_usd;
+        self.price_at(usd);
+    }
+
+    /// Sets the service's prices per million requests and tokens for a cost of `usd` over
+    /// the horizon.
+    pub fn price_at(&mut self, usd: f64) {
+        let served = self.requests - self.requests_dropped - self.requests_queued_at_horizon;
         self.usd_per_million_requests = (served > 0.0).then(|| usd / served * 1e6);
         if let Some(llm) = self.llm.as_mut() {
             let out = llm.output_tokens;
@@ -142,7 +159,10 @@ pub fn most_replicas(service: &Service, platform: &Platform) -> u32 {
 /// Whether `platform`'s replicas share nodes: always where they share GPUs (a SageMaker
 /// multi-model endpoint too), else its serving setting, else its profile's.
 pub fn shares_nodes(platform: &Platform) -> bool {
-    !platform.first_pool().gpu_sharing.is_none()
+    platform
+        .pools()
+        .first()
+        .is_some_and(|p| !p.gpu_sharing.is_none())
         || platform
             .serving
             .as_ref()
@@ -554,44 +574,77 @@ pub fn service_day(
     service: usize,
     replication: u64,
 ) -> ServiceDay {
+    if scenario.platforms[platform].hosted_api.is_some() {
+        return crate::model::hosted_api::serve::service_day(
+            scenario,
+            platform,
+            service,
+            replication,
+        );
+    }
     // The services as the platform runs them.
     let scenario = &*scenario.simulated_on(platform);
     let view = scenario.platforms[platform].services_view(scenario);
     let platform = &*view;
     let share = time_sliced_shares(&scenario.services, platform)[service];
     let (spec, plan, mut stream) = prepare(scenario, platform, replication, service, share);
-    let horizon_s = scenario.horizon_days * DAY_S;
-    let last_day = ((horizon_s / DAY_S).ceil() as u32).saturating_sub(1);
-    // Only a spike in the first DAY_CHART_DAYS days: the chart is simulated on the page's
-    // main thread, from the horizon's start to the end of the day it shows.
-    let spike = plan
-        .spikes()
-        .first()
-        .map(|s| s.0)
-        .filter(|&s| s < f64::from(DAY_CHART_DAYS) * DAY_S);
-    let day = spike
-        .map_or(0, |s| (s / DAY_S).floor() as u32)
-        .min(last_day);
-    let per_day = (DAY_S / BUCKET_S) as usize;
-    let from = day as usize * per_day;
-    let until_s = (f64::from(day + 1) * DAY_S).min(horizon_s);
+    let shown = DayShown::of(&plan, scenario.horizon_days * DAY_S);
     let run = run_pool(
         &spec,
         &plan,
-        until_s,
+        shown.until_s,
         BUCKET_S,
         &mut stream,
-        from..from + per_day,
+        shown.minutes.clone(),
         None,
     );
     ServiceDay {
-        day,
+        day: shown.day,
         latency_slo_ms: spec.latency_slo_ms,
         capacity_rps: spec.capacity_rps,
-        spike_minute: spike
-            .map(|s| ((s - f64::from(day) * DAY_S) / BUCKET_S).floor() as usize)
-            .filter(|&m| m < per_day),
+        spike_minute: shown.spike_minute,
         minutes: run.buckets,
+    }
+}
+
+/// The day [`service_day`] shows, on every platform alike (the traffic's spikes do not
+/// depend on the platform).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DayShown {
+    /// The day (0 is the horizon's first).
+    pub day: u32,
+    /// Its minutes, as bucket indices from the horizon's start.
+    pub minutes: std::ops::Range<usize>,
+    /// Where the simulation of it stops: the day's end, or the horizon's.
+    pub until_s: f64,
+    /// The minute of the day at which its first spike starts, if it has one.
+    pub spike_minute: Option<usize>,
+}
+
+impl DayShown {
+    /// The day of the first spike of `plan` if it starts in the first [`DAY_CHART_DAYS`]
+    /// days (the chart is simulated on the page's main thread, from the horizon's start to
+    /// the end of the day it shows), else the first, within `horizon_s`.
+    pub fn of(plan: &TrafficPlan, horizon_s: f64) -> DayShown {
+        let last_day = ((horizon_s / DAY_S).ceil() as u32).saturating_sub(1);
+        let spike = plan
+            .spikes()
+            .first()
+            .map(|s| s.0)
+            .filter(|&s| s < f64::from(DAY_CHART_DAYS) * DAY_S);
+        let day = spike
+            .map_or(0, |s| (s / DAY_S).floor() as u32)
+            .min(last_day);
+        let per_day = (DAY_S / BUCKET_S) as usize;
+        let from = day as usize * per_day;
+        DayShown {
+            day,
+            minutes: from..from + per_day,
+            until_s: (f64::from(day + 1) * DAY_S).min(horizon_s),
+            spike_minute: spike
+                .map(|s| ((s - f64::from(day) * DAY_S) / BUCKET_S).floor() as usize)
+                .filter(|&m| m < per_day),
+        }
     }
 }
 
@@ -650,6 +703,8 @@ fn outcome_of(
         gpu_usd: billed_s * usd_per_gpu_s,
         useful_reference_gpu_hours,
         usd_per_million_requests: None,
+        api_usd: 0.0,
+        requests_refused: 0.0,
         llm: run.llm.zip(spec.llm.as_ref()).map(|(r, l)| {
             let replica = l.latency.replica();
             let served = run.served;

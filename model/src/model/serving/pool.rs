@@ -160,6 +160,55 @@ impl Bucket {
     }
 }
 
+/// A service's arrivals bucket by bucket: drawn from its traffic's rate (Poisson), or as a
+/// replayed trace recorded them. Every platform draws them from the same stream in the same
+/// order, so every platform, a hosted API's included, sees the same requests.
+pub struct Arrivals<'a> {
+    traffic: &'a TrafficPlan,
+    draws: Poisson,
+    rate: f64,
+    rate_until: f64,
+}
+
+impl<'a> Arrivals<'a> {
+    /// Arrivals of `traffic`, from its first bucket.
+    pub fn new(traffic: &'a TrafficPlan) -> Arrivals<'a> {
+        Arrivals {
+            traffic,
+            draws: Poisson::new(0.0),
+            rate: 0.0,
+            rate_until: f64::NEG_INFINITY,
+        }
+    }
+
+    /// The requests of the bucket from `start`, `len` seconds long (buckets in order).
+    pub fn bucket(&mut self, start: f64, len: f64, stream: &mut Stream) -> f64 {
+        let end = start + len;
+        if end > self.rate_until {
+            // The rate holds until the next hour or spike edge: buckets up to it reuse it.
+            self.rate = self.traffic.mean_rate(start, len);
+            let edge = self.traffic.next_edge(start);
+            self.rate_until = if edge >= end { edge } else { f64::NEG_INFINITY };
+        }
+        // A replayed trace's requests arrive as recorded; others are drawn.
+        match self.traffic.replayed(start, len) {
+            Some(recorded) => recorded,
+            None => {
+                let mean = self.rate * len;
+                if self.draws.mean() != mean {
+                    self.draws = Poisson::new(mean);
+                }
+                self.draws.draw(stream)
+            }
+        }
+    }
+
+    /// The mean rate of the last bucket, requests a second.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+}
+
 /// Buckets of `bucket_s` in `horizon_s`: the last may be shorter, when the horizon is not a
 /// whole number of them.
 pub fn bucket_count(horizon_s: f64, bucket_s: f64) -> usize {
@@ -190,8 +239,7 @@ pub fn run_pool(
     let mut backlog = 0.0;
     let mut period_arrivals = 0.0;
     let mut mixture = Mixture::default();
-    let mut draws = Poisson::new(0.0);
-    let (mut rate, mut rate_until) = (0.0, f64::NEG_INFINITY);
+    let mut arrived = Arrivals::new(traffic);
     // The bucket after which the autoscaler next decides (counted, not divided, each bucket).
     let mut decision_bucket = per_period;
     // The replicas a scaled-to-zero pool will start (reused from bucket to bucket).
@@ -214,22 +262,8 @@ pub fn run_pool(
         let len = (horizon_s - start).min(bucket_s);
         let end = start + len;
         // 1. Arrivals.
-        if end > rate_until {
-            // The rate holds until the next hour or spike edge: buckets up to it reuse it.
-            rate = traffic.mean_rate(start, len);
-            let edge = traffic.next_edge(start);
-            rate_until = if edge >= end { edge } else { f64::NEG_INFINITY };
-        }
-        // A replayed trace's requests arrive as recorded; others are drawn.
-        let arrivals = match traffic.replayed(start, len) {
-            Some(recorded) => recorded,
-            None => {
-                if draws.mean() != rate * len {
-                    draws = Poisson::new(rate * len);
-                }
-                draws.draw(stream)
-            }
-        };
+        let arrivals = arrived.bucket(start, len, stream);
+        let rate = arrived.rate();
         // With nothing ready or starting (scaled to zero), requests wait for the autoscaler's
         // next decision, at the end of this period, and the start-up of the replicas it then
         // asks for: it will have seen this period's requests (those still to come at the

@@ -6,8 +6,8 @@
 use super::EditError;
 use crate::model::error::ScenarioError;
 use crate::model::scenario::fields::{
-    field, Field, Input, Value as Row, JOB_CLASS_FIELDS, NODE_POOL_FIELDS, PIPELINE_FIELDS,
-    PLATFORM_FIELDS, SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
+    field, Field, Input, Value as Row, HOSTED_API_FIELDS, JOB_CLASS_FIELDS, NODE_POOL_FIELDS,
+    PIPELINE_FIELDS, PLATFORM_FIELDS, SCENARIO_FIELDS, SERVICE_FIELDS, TEAM_POLICY_FIELDS,
 };
 use crate::model::scenario::Scenario;
 use serde_json::Value;
@@ -53,6 +53,10 @@ pub(super) fn set_by_row(
             let platform = scenario.platforms.get_mut(index(i)?)?;
             let item = platform.teams.get_mut(index(j)?)?;
             row_set(TEAM_POLICY_FIELDS, item, &rest.join("."), value)
+        }
+        ["platforms", i, rest @ ..] if rest.first() == Some(&"hosted_api") => {
+            let item = scenario.platforms.get_mut(index(i)?)?;
+            row_set(HOSTED_API_FIELDS, item, &rest.join("."), value)
         }
         ["platforms", i, rest @ ..] => {
             let item = scenario.platforms.get_mut(index(i)?)?;
@@ -170,12 +174,14 @@ mod tests {
         }
         for (i, p) in s.platforms.iter().enumerate() {
             all.extend(edits(PLATFORM_FIELDS, p, &format!("platforms.{i}.")));
-            let pool = &p.node_pools[0];
-            all.extend(edits(
-                NODE_POOL_FIELDS,
-                pool,
-                &format!("platforms.{i}.node_pools.0."),
-            ));
+            all.extend(edits(HOSTED_API_FIELDS, p, &format!("platforms.{i}.")));
+            if let Some(pool) = p.node_pools.first() {
+                all.extend(edits(
+                    NODE_POOL_FIELDS,
+                    pool,
+                    &format!("platforms.{i}.node_pools.0."),
+                ));
+            }
             if let Some(t) = p.teams.first() {
                 all.extend(edits(
                     TEAM_POLICY_FIELDS,

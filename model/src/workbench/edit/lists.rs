@@ -63,6 +63,44 @@ pub fn add_platform(scenario: &mut Scenario, profile: Profile) -> bool {
     true
 }
 
+/// The model a hosted API added to `scenario` is priced for: its first LLM service's, else
+/// Llama 3.1 70B.
+pub fn hosted_model(scenario: &Scenario) -> String {
+    scenario
+        .services
+        .iter()
+        .find_map(|s| s.llm.as_ref().map(|l| l.model.clone()))
+        .unwrap_or_else(|| "llama-3.1-70b".to_string())
+}
+
+/// The providers that price [`hosted_model`] of `scenario`, in the price list's order.
+pub fn hosted_providers(scenario: &Scenario) -> Vec<&'static str> {
+    let model = hosted_model(scenario);
+    let mut out: Vec<&'static str> = Vec::new();
+    for offer in crate::model::hosted_api::prices::token_offers() {
+        if offer.model == model && !out.contains(&offer.provider.as_str()) {
+            out.push(offer.provider.as_str());
+        }
+    }
+    out
+}
+
+/// Adds a hosted API of `provider` priced for [`hosted_model`], named after the provider,
+/// billed per token at its list prices; nothing when the scenario has the most platforms or
+/// the provider has no price for the model.
+pub fn add_hosted_platform(scenario: &mut Scenario, provider: &str) -> bool {
+    if scenario.platforms.len() >= limits::PLATFORMS_MAX {
+        return false;
+    }
+    let label = crate::model::platforms::hosted_api::provider_label(provider);
+    let name = unique_platform_name(scenario, label);
+    let Some(platform) = Profile::hosted_platform(&name, provider, &hosted_model(scenario)) else {
+        return false;
+    };
+    scenario.platforms.push(platform);
+    true
+}
+
 /// A platform of `profile` named `name` on `instance`, as the page adds one (and the newer
 /// presets build theirs): its profile's defaults, nodes failing as Meta's fleet did, its
 /// cloud's egress tiers, its instance's interconnect and region, and its nodes placed together
@@ -297,6 +335,15 @@ pub fn reset_platform(scenario: &mut Scenario, index: usize) -> bool {
     let Some(old) = scenario.platforms.get(index) else {
         return false;
     };
+    if let Some(api) = &old.hosted_api {
+        // The provider's list prices and the stated defaults again, its name kept.
+        let model = hosted_model(scenario);
+        let Some(fresh) = Profile::hosted_platform(&old.name, &api.provider, &model) else {
+            return false;
+        };
+        scenario.platforms[index] = fresh;
+        return true;
+    }
     let (Some(profile), Some(row)) = (old.profile.profile(), instance_row(scenario, index)) else {
         return false;
     };
@@ -331,9 +378,13 @@ pub fn remove_platform(scenario: &mut Scenario, index: usize) -> bool {
     true
 }
 
-/// Adds a job class with the defaults, named `Job class N`, up to the limit.
+/// Adds a job class with the defaults, named `Job class N`, up to the limit (none beside a
+/// hosted API, which runs no jobs).
 pub fn add_job_class(scenario: &mut Scenario) -> bool {
-    if scenario.job_classes.len() >= limits::JOB_CLASSES_MAX {
+    // A hosted API runs no jobs (validation says so by name).
+    if scenario.job_classes.len() >= limits::JOB_CLASSES_MAX
+        || scenario.platforms.iter().any(|p| !p.runs_nodes())
+    {
         return false;
     }
     let n = scenario.job_classes.len() + 1;
@@ -362,8 +413,16 @@ pub fn add_service(scenario: &mut Scenario) -> bool {
         return false;
     }
     let n = scenario.services.len() + 1;
+    // Beside a hosted API, an LLM of the model it is priced for (it serves nothing else).
+    let llm = scenario
+        .platforms
+        .iter()
+        .any(|p| !p.runs_nodes())
+        .then(|| scenario.services.iter().find_map(|s| s.llm.clone()))
+        .flatten();
     scenario.services.push(crate::model::scenario::Service {
         name: format!("Service {n}"),
+        llm,
         ..Default::default()
     });
     true

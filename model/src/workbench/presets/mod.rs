@@ -27,6 +27,7 @@ mod case_sagemaker_vs_eks_spot;
 mod case_sequoia_av_experiments;
 mod case_snap_p4d_spot;
 mod case_uber_55_vs_85;
+mod code_assistant_api_vs_self_host;
 mod commit_1y_vs_3y;
 mod data_gravity_egress;
 mod dependency_failures;
@@ -37,6 +38,7 @@ mod h100_capacity_wait;
 mod h100_six_clouds;
 mod h100_three_clouds;
 mod karpenter_vs_autopilot_payback;
+mod llm_70b_api_vs_self_host;
 mod llm_70b_chat;
 mod many_small_models;
 mod mixed_gpu_pipeline_pools;
@@ -232,6 +234,18 @@ pub fn presets() -> &'static [Preset] {
             version: 1,
             description: "A 70B chat model for 200 req/s at peak: EKS on H100 vs a SageMaker endpoint, in $ per million tokens, TTFT and TPOT",
             build: llm_70b_chat::scenario,
+        },
+        Preset {
+            name: "llm-70b-api-vs-self-host",
+            version: 1,
+            description: "The 70B chat model self-hosted (EKS on H100, a SageMaker endpoint) or bought as an API (Bedrock per token, Azure AI Foundry provisioned throughput): $ per million output tokens, TTFT and TPOT p95, SLO minutes",
+            build: llm_70b_api_vs_self_host::scenario,
+        },
+        Preset {
+            name: "code-assistant-api-vs-self-host",
+            version: 1,
+            description: "A bursty code assistant fitted from a real request trace (Azure's, 2023): a 70B on EKS (H100 or L40S) vs Bedrock at its default quota vs DeepInfra, in $ per million output tokens",
+            build: code_assistant_api_vs_self_host::scenario,
         },
         Preset {
             name: "h100-six-clouds",

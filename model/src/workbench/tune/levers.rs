@@ -31,13 +31,20 @@
 //! most replicas); and the autoscaler's target utilisation, 0.3 to 0.95 on a log scale. Of more
 //! than four services, one target for all of them (a search per service would take minutes).
 //!
+//! On a hosted API, in place of all of these (it has no pools, replicas or jobs): per token
+//! or provisioned throughput, where the provider sells both for the model (provisioned raced
+//! at the units the services' busiest hour asks for, at its cheapest term); then, where
+//! provisioned, the units, in the offer's steps from its fewest to twice that size; and the
+//! term, among those the offer prices.
+//!
 //! Not searched: the commitment's term elsewhere, since no price is at hand for the other term
 //! (the reserved discount a scenario holds is for its term); a platform's fee (AKS's Free or
 //! Standard tier is a choice of support, not of cost alone).
 
 use crate::model::catalog::{self, InstanceType};
 use crate::model::gpus;
-use crate::model::scenario::{NodePool, Overflow, Scenario, ServiceSettings};
+use crate::model::hosted_api::ProvisionedTerm;
+use crate::model::scenario::{ApiBilling, NodePool, Overflow, Scenario, ServiceSettings};
 use crate::workbench::edit::{exact_pool_instance_row, set_pool_instance};
 
 /// A setting of the platform searched.
@@ -68,6 +75,12 @@ pub enum Setting {
     /// Every service's autoscaling target on the platform at once (a scenario of many
     /// services).
     TargetUtilizationAll,
+    /// A hosted API's billing: per token (0) or provisioned throughput (1).
+    ApiBilling,
+    /// A hosted API's provisioned units, as steps above the offer's fewest.
+    ApiUnits,
+    /// A hosted API's provisioned term: by the hour (0), one month (1), one year (2).
+    ApiTerm,
 }
 
 /// Services searched one by one at most; beyond, one target for all of them.
@@ -133,6 +146,9 @@ impl Setting {
                 format!("platforms.{platform}.service_settings.{name}.target_utilization")
             }
             Setting::TargetUtilizationAll => format!("platforms.{platform}.service_settings"),
+            Setting::ApiBilling => format!("platforms.{platform}.hosted_api.billing"),
+            Setting::ApiUnits => format!("platforms.{platform}.hosted_api.provisioned.units"),
+            Setting::ApiTerm => format!("platforms.{platform}.hosted_api.provisioned.term"),
         }
     }
 
@@ -247,6 +263,18 @@ impl Setting {
             Setting::TargetUtilizationAll => {
                 Setting::TargetUtilization(0, solo.services[0].name.clone()).current(solo)
             }
+            Setting::ApiBilling => Choice::Number(match platform.hosted_api.as_ref() {
+                Some(a) if a.billing == ApiBilling::Provisioned => 1.0,
+                _ => 0.0,
+            }),
+            Setting::ApiUnits => Choice::Number(provisioned(solo).map_or(0.0, |p| {
+                f64::from(p.units.saturating_sub(p.min_units) / p.unit_step.max(1))
+            })),
+            Setting::ApiTerm => Choice::Number(match provisioned(solo).map(|p| p.term) {
+                Some(ProvisionedTerm::OneMonth) => 1.0,
+                Some(ProvisionedTerm::OneYear) => 2.0,
+                _ => 0.0,
+            }),
         }
     }
 
@@ -322,10 +350,122 @@ impl Setting {
                     own_settings(&mut s, name).target_utilization = Some(t);
                 }
             }
+            (Setting::ApiBilling, Choice::Number(b)) => {
+                // Provisioned throughput raced at the units the busiest hour asks for (the
+                // fewest would refuse most requests and never win); the units' lever then
+                // refines them.
+                let sized = sized_steps(solo);
+                let api = s.platforms[0].hosted_api.as_mut()?;
+                api.billing = if b > 0.5 {
+                    ApiBilling::Provisioned
+                } else {
+                    ApiBilling::PerToken
+                };
+                if let (true, Some(p), Some(k)) = (b > 0.5, api.provisioned.as_mut(), sized) {
+                    p.units = p.units.max(p.min_units + k * p.unit_step);
+                    // At its cheapest term (the term's lever then weighs the others).
+                    let offer = p.offer();
+                    let terms = [
+                        ProvisionedTerm::Hourly,
+                        ProvisionedTerm::OneMonth,
+                        ProvisionedTerm::OneYear,
+                    ];
+                    if let Some(t) = terms
+                        .into_iter()
+                        .filter_map(|t| offer.monthly_usd(p.units, t).ok().map(|usd| (t, usd)))
+                        .min_by(|a, b| a.1.total_cmp(&b.1))
+                    {
+                        p.term = t.0;
+                    }
+                }
+            }
+            (Setting::ApiUnits, Choice::Number(k)) => {
+                let p = s.platforms[0].hosted_api.as_mut()?.provisioned.as_mut()?;
+                p.units = p.min_units + (k as u32) * p.unit_step;
+            }
+            (Setting::ApiTerm, Choice::Number(t)) => {
+                let p = s.platforms[0].hosted_api.as_mut()?.provisioned.as_mut()?;
+                p.term = match t as u32 {
+                    1 => ProvisionedTerm::OneMonth,
+                    2 => ProvisionedTerm::OneYear,
+                    _ => ProvisionedTerm::Hourly,
+                };
+            }
             _ => return None,
         }
         s.validate().ok().map(|()| s)
     }
+}
+
+/// The provisioned throughput of `solo`'s hosted API, where it has one.
+fn provisioned(solo: &Scenario) -> Option<&crate::model::scenario::Provisioned> {
+    solo.platforms[0].hosted_api.as_ref()?.provisioned.as_ref()
+}
+
+/// The steps of units above the fewest that `solo`'s hosted API needs for its services'
+/// busiest hour of the week at their mean tokens (spikes included), rounded up.
+fn sized_steps(solo: &Scenario) -> Option<u32> {
+    let p = provisioned(solo)?;
+    let offer = p.offer();
+    let load_per_minute: f64 = solo
+        .services
+        .iter()
+        .filter_map(|v| {
+            let llm = v.llm.as_ref()?;
+            let traffic = v.traffic.traffic();
+            let busiest = traffic.week_rps().into_iter().fold(0.0, f64::max);
+            let spiked = crate::model::serving::sharing::mean_rps(v) / traffic.mean_rps.max(1e-12);
+            let load = offer.request_load(
+                llm.input_tokens.count().mean(),
+                llm.output_tokens.count().mean(),
+            );
+            Some(busiest * spiked.max(1.0) * 60.0 * load)
+        })
+        .sum();
+    let steps = (load_per_minute / offer.input_tpm_per_unit - f64::from(p.min_units))
+        / f64::from(p.unit_step.max(1));
+    Some(steps.ceil().max(0.0) as u32)
+}
+
+/// A hosted API's levers (`solo`'s platform is one): per token or provisioned where the
+/// provider sells both; where provisioned, the units (from the fewest to twice what the
+/// services' busiest hour of the week asks for at their mean tokens, spikes included) and
+/// the terms the offer prices.
+fn hosted_levers(solo: &Scenario) -> Vec<(Setting, Values)> {
+    let Some(api) = solo.platforms[0].hosted_api.as_ref() else {
+        return Vec::new();
+    };
+    let Some(p) = api.provisioned.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = vec![(
+        Setting::ApiBilling,
+        Values::Choices(vec![Choice::Number(0.0), Choice::Number(1.0)]),
+    )];
+    if api.billing != ApiBilling::Provisioned {
+        return out;
+    }
+    let steps_needed = f64::from(sized_steps(solo).unwrap_or(1).max(1));
+    out.push((
+        Setting::ApiUnits,
+        Values::Range(Scale::Whole {
+            lo: 0.0,
+            hi: 2.0 * steps_needed,
+        }),
+    ));
+    let terms: Vec<Choice> = [
+        (0.0, Some(p.usd_per_unit_hour)),
+        (1.0, p.usd_per_unit_month_1m),
+        (2.0, p.usd_per_unit_month_1y),
+    ]
+    .into_iter()
+    .filter(|(_, price)| price.is_some())
+    .map(|(t, _)| Choice::Number(t))
+    .collect();
+    if terms.len() > 1 {
+        out.push((Setting::ApiTerm, Values::Choices(terms)));
+    }
+    out
 }
 
 /// The platform's own settings for service `name` in `solo` (a one-platform scenario),
@@ -381,6 +521,9 @@ pub struct Load {
 /// The settings of `solo`'s platform searched, with their values, in search order.
 pub fn levers(solo: &Scenario, load: Load) -> Vec<(Setting, Values)> {
     let platform = &solo.platforms[0];
+    if platform.hosted_api.is_some() {
+        return hosted_levers(solo);
+    }
     let sim = solo.simulated_on(0);
     let mut out = Vec::new();
     for (j, pool) in platform.node_pools.iter().enumerate() {

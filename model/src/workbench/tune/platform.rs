@@ -123,7 +123,13 @@ impl PlatformTune {
         pins: &[String],
         platform: usize,
     ) -> PlatformTune {
-        let gpus = f64::from(typed.platforms[0].first_pool().gpus_per_node.max(1));
+        // (None on a hosted API.)
+        let gpus = f64::from(
+            typed.platforms[0]
+                .pools()
+                .first()
+                .map_or(1, |p| p.gpus_per_node.max(1)),
+        );
         let peak_gpus = gpus * limits.as_typed.iter().map(|s| s.peak_nodes).sum::<f64>()
             / limits.as_typed.len().max(1) as f64;
         let reps = typed.replications.max(1);
@@ -168,7 +174,12 @@ impl PlatformTune {
     fn levers_of_pass(&self) -> Vec<(Setting, Values)> {
         let load = Load {
             peak_nodes: self.peak_gpus
-                / f64::from(self.best.platforms[0].first_pool().gpus_per_node.max(1)),
+                / f64::from(
+                    self.best.platforms[0]
+                        .pools()
+                        .first()
+                        .map_or(1, |p| p.gpus_per_node.max(1)),
+                ),
         };
         let names: Vec<String> = self
             .best

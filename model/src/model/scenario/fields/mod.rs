@@ -330,7 +330,7 @@ pub enum PlatformRow {
 /// `node_pools.<j>.<field>`, or at `<field>`, the path of a platform of the old single-pool
 /// shape, an alias for pool 0's.
 pub fn platform_row(path: &str) -> Option<PlatformRow> {
-    if let Some(row) = field(PLATFORM_FIELDS, path) {
+    if let Some(row) = field(PLATFORM_FIELDS, path).or_else(|| field(HOSTED_API_FIELDS, path)) {
         return Some(PlatformRow::Platform(row));
     }
     let (pool, rest) = match path.strip_prefix("node_pools.") {
@@ -358,6 +358,7 @@ macro_rules! num {
 }
 
 mod arrivals;
+mod hosted_api;
 mod job_class;
 mod node_pool;
 mod pipeline;
@@ -370,6 +371,7 @@ mod tests;
 
 pub use arrivals::Arrives;
 use arrivals::{CLASS_ARRIVALS, PIPELINE_ARRIVALS};
+pub use hosted_api::{BILLING_CHOICES, HOSTED_API_FIELDS, TERM_CHOICES};
 pub use job_class::JOB_CLASS_FIELDS;
 pub use node_pool::NODE_POOL_FIELDS;
 pub use pipeline::PIPELINE_FIELDS;

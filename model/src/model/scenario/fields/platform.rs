@@ -373,19 +373,19 @@ pub static PLATFORM_FIELDS: &[Field<Platform>] = &[
         |p| p.preemption.consolidation_evictions_per_node_hour, |p, v| p.preemption.consolidation_evictions_per_node_hour = v)
     .doc("Kubernetes only (EKS, GKE): running jobs evicted when Karpenter consolidates or the cluster autoscaler scales down a node, per node-hour of nodes beyond the reservation; the node goes, its jobs queue again with the preemption grace period to checkpoint, their lost compute is preemption rework. 0: jobs marked karpenter.sh/do-not-disrupt (or safe-to-evict: \"false\"), as a tuned cluster runs.")
     .source("seed 002: \"two weeks tuning the cluster autoscaler to not kill our training pods during a resize\"; no public rate: 0 unless a scenario sets it"),
-    num!(Platform; "serving.scale_up_delay_s", "Serving scale-up delay", "s", (0.0, 86_400.0),
-        |p| serving(p).scale_up_delay_s, |p, v| serving_mut(p).scale_up_delay_s = v)
+    Field::number("serving.scale_up_delay_s", "Serving scale-up delay", "s", (0.0, 86_400.0),
+        |p: &Platform| p.runs_nodes().then(|| serving(p).scale_up_delay_s), |p, v| serving_mut(p).scale_up_delay_s = v)
     .slider(0.0, 1_800.0, 5.0)
     .doc("From the autoscaler's decision to a new replica serving, beyond the node's provisioning, the image pull and the model load.")
     .source("SageMaker: assumption, 180 s (three one-minute CloudWatch datapoints); others: assumption, 30 s for a pod to be scheduled and pass its readiness check")
     .control(Control::Setting),
-    num!(Platform; "serving.scale_down_cooldown_s", "Serving scale-down cooldown", "s", (0.0, 86_400.0),
-        |p| serving(p).scale_down_cooldown_s, |p, v| serving_mut(p).scale_down_cooldown_s = v)
+    Field::number("serving.scale_down_cooldown_s", "Serving scale-down cooldown", "s", (0.0, 86_400.0),
+        |p: &Platform| p.runs_nodes().then(|| serving(p).scale_down_cooldown_s), |p, v| serving_mut(p).scale_down_cooldown_s = v)
     .doc("How long a lower replica count must be recommended before replicas are removed.")
     .source("SageMaker endpoint variants' default scale-in cooldown, 300 s (AWS CDK InvocationsScalingProps); the Kubernetes HPA's default scale-down stabilisation window, 300 s")
     .control(Control::Setting),
-    num!(Platform; "serving.metric_period_s", "Autoscaler period", "s", (60.0, 3_600.0),
-        |p| serving(p).metric_period_s, |p, v| serving_mut(p).metric_period_s = v)
+    Field::number("serving.metric_period_s", "Autoscaler period", "s", (60.0, 3_600.0),
+        |p: &Platform| p.runs_nodes().then(|| serving(p).metric_period_s), |p, v| serving_mut(p).metric_period_s = v)
     .doc("Seconds between the autoscaler's decisions (at least the one-minute traffic bucket).")
     .source("assumption: 60 s")
     .control(Control::Setting),

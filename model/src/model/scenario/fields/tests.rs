@@ -169,6 +169,19 @@ fn samples() -> Vec<Scenario> {
     out[2].platforms[0].first_pool_mut().gpu_sharing = GpuSharing::TimeSlicing {
         context_switch_loss: 0.05,
     };
+    // A hosted API with every optional price and provisioned throughput, beside a service.
+    let mut api = crate::model::platforms::Profile::hosted_platform(
+        "Foundry",
+        "azure_foundry",
+        "llama-3.1-70b",
+    )
+    .expect("Azure prices Llama 3.1 70B");
+    if let Some(a) = api.hosted_api.as_mut() {
+        a.cached_input_usd_per_m = Some(0.2);
+        a.batch_input_usd_per_m = Some(0.35);
+        a.batch_output_usd_per_m = Some(0.35);
+    }
+    out[0].platforms.push(api);
     out
 }
 
@@ -266,6 +279,10 @@ fn every_leaf_a_user_can_edit_has_exactly_one_row() {
                     check_table(TEAM_POLICY_FIELDS, team, doc, &mut seen);
                 }
             }
+            if let Some(api) = map.remove("hosted_api") {
+                let hosted = serde_json::json!({ "hosted_api": api });
+                check_table(HOSTED_API_FIELDS, platform, &hosted, &mut seen);
+            }
             check_table(PLATFORM_FIELDS, platform, &doc, &mut seen);
         }
     }
@@ -276,6 +293,7 @@ fn every_leaf_a_user_can_edit_has_exactly_one_row() {
     let paths = paths.chain(NODE_POOL_FIELDS.iter().map(|f| f.path));
     let paths = paths.chain(TEAM_POLICY_FIELDS.iter().map(|f| f.path));
     let paths = paths.chain(PIPELINE_FIELDS.iter().map(|f| f.path));
+    let paths = paths.chain(HOSTED_API_FIELDS.iter().map(|f| f.path));
     for path in paths.chain(PLATFORM_FIELDS.iter().map(|f| f.path)) {
         assert!(seen.contains(&path), "{path} is in no scenario document");
     }
@@ -306,8 +324,14 @@ fn each_setter_writes_the_field_its_row_names() {
                 assert_eq!(at.as_f64(), Some(v), "{} writes elsewhere", row.path);
             }
         }
-        for row in PLATFORM_FIELDS {
-            let mut p = s.platforms[0].clone();
+        // A platform's own rows on its first platform, a hosted API's on the sample's.
+        let hosted = s.platforms.iter().find(|p| p.hosted_api.is_some());
+        let platforms = PLATFORM_FIELDS
+            .iter()
+            .map(|row| (row, &s.platforms[0]))
+            .chain(HOSTED_API_FIELDS.iter().zip(hosted.into_iter().cycle()));
+        for (row, p) in platforms {
+            let mut p = p.clone();
             if let Value::Number { get, set } = row.value {
                 let Some(_) = get(&p) else { continue };
                 let v = (row.min + row.max / 3.0).round().max(row.min).min(row.max);

@@ -48,6 +48,7 @@ use super::outcome::PlatformOutcome;
 use super::state::{Close, Node, NodeKind, Phase, Staging};
 use super::timeline::{JobRecord, NodeLoss, Timeline};
 use crate::model::cost_category::Category;
+use crate::model::hosted_api;
 use crate::model::rng::{Purpose, Stream};
 use crate::model::rounding::{self, ceil_div};
 use crate::model::scenario::{Overflow, Scenario, HOUR_S};
@@ -77,6 +78,10 @@ pub fn simulate_platform(
     jobs: &[Job],
     keep_records: bool,
 ) -> (PlatformOutcome, Option<Vec<JobRecord>>) {
+    if scenario.platforms[platform_index].hosted_api.is_some() {
+        let outcome = hosted_api::serve::simulate(scenario, platform_index, replication);
+        return (outcome, keep_records.then(Vec::new));
+    }
     let scenario = &*scenario.simulated_on(platform_index);
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.run();
@@ -93,6 +98,10 @@ pub fn simulate_platform_within(
     jobs: &[Job],
     event_budget: u64,
 ) -> PlatformOutcome {
+    if scenario.platforms[platform_index].hosted_api.is_some() {
+        // A month of minutes: no events to budget.
+        return hosted_api::serve::simulate(scenario, platform_index, replication);
+    }
     let scenario = &*scenario.simulated_on(platform_index);
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.agenda.budget = event_budget;
@@ -108,6 +117,11 @@ pub fn simulate_platform_timeline(
     replication: u64,
     jobs: &[Job],
 ) -> (PlatformOutcome, Timeline) {
+    if scenario.platforms[platform_index].hosted_api.is_some() {
+        // No nodes to draw.
+        let outcome = hosted_api::serve::simulate(scenario, platform_index, replication);
+        return (outcome, Timeline::default());
+    }
     let scenario = &*scenario.simulated_on(platform_index);
     let mut sim = new_sim(scenario, platform_index, replication, jobs);
     sim.timeline = Some(Timeline {
