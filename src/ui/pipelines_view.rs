@@ -109,6 +109,9 @@ pub fn PipelinesView(
                     "A stage is submitted when every stage it comes after has finished, and waits in the queue behind jobs submitted before it. End to end runs from a run's arrival to its last stage's end, over the runs completed in the horizon (each replication's median and 95th percentile, averaged). Per run counts the GPU time the stages spent (compute, pulls, checkpoints, failed attempts, held nodes) and the workflow engine's charge per state transition, one per stage attempt; the cluster's idle time and fixed costs are not shared out. A stage that gives up fails its run: the stages after it never run. Edit a pipeline's stages under its name; choose the pool each stage runs on in a platform's settings, under Where each job class runs."
                 </p>
                 <button type="button" id="add-pipeline"
+                    disabled=move || scenario.with(|s| s.platforms.iter().any(|p| !p.runs_nodes()))
+                    title=move || scenario.with(|s| s.platforms.iter().any(|p| !p.runs_nodes())
+                        .then_some("A hosted LLM API runs no pipelines: remove it to add one"))
                     on:click=move |_| scenario.update(|s| { crate::workbench::edit::pipelines::add_pipeline(s); })>
                     "Add a pipeline"
                 </button>

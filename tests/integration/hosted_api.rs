@@ -315,3 +315,57 @@ fn a_hosted_api_document_needs_its_prices_and_no_pools() {
         .to_string();
     assert!(err.contains("input_usd_per_m"), "{err}");
 }
+
+#[test]
+fn a_link_carries_an_api_in_place_of_a_platform_of_nodes() {
+    // llm-70b-chat with its SageMaker endpoint replaced by Bedrock, provisioned nothing: the
+    // link reopens the same scenario, with no notice.
+    use gpucost::workbench::link::{decode_link, encode_link};
+    let mut s = preset("llm-70b-chat").unwrap().scenario();
+    s.platforms[1] = Profile::hosted_platform("Bedrock", "bedrock", "llama-3.1-70b").unwrap();
+    s.validate().unwrap();
+    let read = decode_link(&encode_link(&s, "llm-70b-chat"));
+    assert!(read.notices.is_empty(), "{:?}", read.notices);
+    assert_eq!(read.scenario, s);
+    // And back: the API preset with its Bedrock platform made EKS again.
+    let mut t = preset("llm-70b-api-vs-self-host").unwrap().scenario();
+    t.platforms[2] = t.platforms[0].clone();
+    t.platforms[2].name = "EKS again".into();
+    let read = decode_link(&encode_link(&t, "llm-70b-api-vs-self-host"));
+    assert!(read.notices.is_empty(), "{:?}", read.notices);
+    assert_eq!(read.scenario, t);
+}
+
+#[test]
+fn two_services_share_the_quota_by_their_demand() {
+    // Two services of the same model on one quota of 400 a minute, at 100 and 50 requests a
+    // minute, the first with a spike minute of 900, retried up to 5 times. By hand: minute 1
+    // asks 950, 550 refused; minute 2 asks 150 + 550, 300 refused; minute 3 asks 150 + 300,
+    // 50 refused; minute 4 asks 200, all in. 900 429s, none dropped, and each service is
+    // served exactly what it sent (none of the other's retries).
+    let mut s = on_bedrock(minutes(100.0, Some(900.0)), 1_000.0, 200.0, 400.0);
+    s.platforms[0].hosted_api.as_mut().unwrap().attempts = 5;
+    let mut other = s.services[0].clone();
+    other.name = "second".into();
+    let replay = TrafficReplay {
+        per_minute: minutes(50.0, None),
+    };
+    other.traffic.mean_rps = replay.mean_rps();
+    other.traffic.replay = Some(replay);
+    s.services.push(other);
+    s.validate().unwrap();
+    let (o, _) = simulate_platform(&s, 0, 0, &[], false);
+    for service in &o.services {
+        let served = service.llm.unwrap().output_tokens / 200.0;
+        assert!(
+            (served - service.requests).abs() < 1e-6,
+            "{}: {served} served of {}",
+            service.name,
+            service.requests
+        );
+        assert!(service.requests_dropped.abs() < 1e-9, "{}", service.name);
+        assert!(service.requests_queued_at_horizon.abs() < 1e-9);
+    }
+    let refused: f64 = o.services.iter().map(|s| s.requests_refused).sum();
+    assert!((refused - 900.0).abs() < 1e-9, "{refused}");
+}

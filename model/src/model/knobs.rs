@@ -212,9 +212,10 @@ fn has_spikes(s: &Scenario) -> bool {
     s.services.iter().any(|v| v.traffic.spikes.is_some())
 }
 
-/// The serving settings of every platform, each made its own (from its profile) to edit.
+/// The serving settings of every platform of nodes, each made its own (from its profile) to
+/// edit (a hosted API has none).
 fn each_serving(s: &mut Scenario, mut f: impl FnMut(&mut Serving)) {
-    for p in &mut s.platforms {
+    for p in s.platforms.iter_mut().filter(|p| p.runs_nodes()) {
         f(serving_mut(p));
     }
 }
@@ -272,6 +273,7 @@ fn traffic_readout(s: &Scenario) -> String {
 fn scale_up_readout(s: &Scenario) -> String {
     s.platforms
         .iter()
+        .filter(|p| p.runs_nodes())
         .map(|p| {
             format!(
                 "{} {} s",
@@ -320,12 +322,12 @@ pub fn first_spot(s: &Scenario) -> Option<(&Platform, &NodePool)> {
     })
 }
 
-/// The spot interruption rate the slider shows: the first spot pool's, else the first
-/// platform's first pool's.
+/// The spot interruption rate the slider shows: the first spot pool's, else the first pool's
+/// of the first platform with one.
 pub fn shown_spot_rate(s: &Scenario) -> f64 {
     first_spot(s)
         .map(|(_, pool)| pool)
-        .or(s.platforms.first().map(Platform::first_pool))
+        .or_else(|| s.platforms.iter().find_map(|p| p.pools().first()))
         .map(|pool| pool.spot_interruptions_per_node_hour)
         .unwrap_or(0.0)
 }
@@ -691,10 +693,15 @@ pub static KNOBS: &[Knob] = &[
         row: row(Table::Platform, "serving.scale_up_delay_s"),
         slider_at: slider("scale-up-delay"),
         readout: Some(scale_up_readout),
-        get: |s| s.platforms.first().map_or(0.0, |p| serving_of(p).scale_up_delay_s),
+        get: |s| {
+            s.platforms
+                .iter()
+                .find(|p| p.runs_nodes())
+                .map_or(0.0, |p| serving_of(p).scale_up_delay_s)
+        },
         set: |s, v| each_serving(s, |x| x.scale_up_delay_s = v),
         scale: Some(|s, f| each_serving(s, |x| x.scale_up_delay_s *= f)),
-        when: has_services,
+        when: |s| has_services(s) && s.platforms.iter().any(|p| p.runs_nodes()),
     },
 ];
 

@@ -753,13 +753,8 @@ outputs! {
         label: "Requests refused (429)",
         unit: Unit::Count,
         measure: |o| Some(o.services.iter().map(|s| s.requests_refused).sum()),
-        card: Some(Card {
-            section: Section::Details,
-            stat: Stat::Mean,
-            label: "Requests refused (429)",
-            help: "Requests the account's rate limit for the model refused with HTTP 429, each retry counted again; those still refused after their last attempt are dropped, and a minute in which 5 % or more were retried or dropped misses its TTFT objective. Mean over replications.",
-            jobs_only: false,
-        }),
+        // (Each service's card shows its own.)
+        card: None,
         ranking: None,
     }
 }

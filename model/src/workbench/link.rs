@@ -80,6 +80,22 @@ pub fn encode_link(scenario: &Scenario, preset_name: &str) -> String {
         .into_iter()
         .map(|(path, _, value)| (path, value))
         .collect();
+    // A platform of another kind than the preset's at its place (a hosted API where nodes
+    // were, or nodes where an API was) is written whole: its profile, settings and pools only
+    // read together, never one change at a time.
+    let base_platforms = base.get("platforms").and_then(Value::as_array);
+    for (i, p) in scenario.platforms.iter().enumerate() {
+        let ran_nodes = base_platforms
+            .and_then(|all| all.get(i))
+            .map(|b| b.get("hosted_api").is_none_or(Value::is_null));
+        if ran_nodes.is_some_and(|nodes| nodes != p.runs_nodes()) {
+            let prefix = format!("platforms.{i}.");
+            changes.retain(|path, _| !path.starts_with(&prefix));
+            if let Some(whole) = doc.get("platforms").and_then(|all| all.get(i)) {
+                changes.insert(format!("platforms.{i}"), whole.clone());
+            }
+        }
+    }
     for (i, p) in scenario.platforms.iter().enumerate() {
         for (j, pool) in p.node_pools.iter().enumerate() {
             for (field, value) in [

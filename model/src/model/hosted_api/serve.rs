@@ -151,7 +151,10 @@ pub fn run(
         .hosted_api
         .as_ref()
         .expect("a hosted-API platform (validated)");
-    let horizon_s = (scenario.horizon_days * DAY_S).min(until_s);
+    // The traffic of the whole horizon (its spikes as every platform draws them), run up to
+    // `until_s`.
+    let full_s = scenario.horizon_days * DAY_S;
+    let horizon_s = full_s.min(until_s);
     let months = scenario.horizon_days * 24.0 / HOURS_PER_MONTH;
     let services = &scenario.services;
     // Each service's traffic and its arrivals, as every platform draws them.
@@ -159,7 +162,7 @@ pub fn run(
     let mut plans = Vec::with_capacity(services.len());
     for (i, service) in services.iter().enumerate() {
         let mut stream = Stream::new(scenario.seed, replication, Purpose::Traffic, i as u64);
-        plans.push(service.traffic.traffic().plan(horizon_s, &mut stream));
+        plans.push(service.traffic.traffic().plan(full_s, &mut stream));
         streams.push(stream);
     }
     let mut arrivals: Vec<Arrivals> = plans.iter().map(Arrivals::new).collect();
@@ -197,39 +200,49 @@ pub fn run(
     let wait_s = retry_wait_s(api);
     let mut tallies: Vec<Tally> = services.iter().map(|_| Tally::default()).collect();
     let mut minutes: Vec<Vec<Bucket>> = vec![Vec::new(); services.len()];
-    let mut live = vec![0.0; services.len()];
     let mut arrived = vec![0.0; services.len()];
+    // Each service's demand on the quota this minute (its new live requests and its retries
+    // due), and its retries to come by minute from now: the limiter refuses every request of
+    // a minute in the same share, so each service's part follows its demand.
+    let mut demand = vec![0.0; services.len()];
+    let mut due: Vec<std::collections::VecDeque<f64>> = vec![Default::default(); services.len()];
+    let retry_after = (wait_s / BUCKET_S).round() as usize;
     for b in 0..bucket_count(horizon_s, BUCKET_S) {
         let start = b as f64 * BUCKET_S;
         let len = (horizon_s - start).min(BUCKET_S);
         for (i, a) in arrivals.iter_mut().enumerate() {
             arrived[i] = a.bucket(start, len, &mut streams[i]);
-            live[i] = arrived[i] * (1.0 - batch);
+            let live = arrived[i] * (1.0 - batch);
+            demand[i] = live + due[i].pop_front().unwrap_or(0.0);
             let t = &mut tallies[i];
             t.arrived += arrived[i];
             t.batch_served += arrived[i] * batch;
-            t.live_arrived += live[i];
+            t.live_arrived += live;
         }
-        let live_total: f64 = live.iter().sum();
-        let so_far: f64 = tallies.iter().map(|t| t.live_arrived).sum();
+        let live_total: f64 = arrived.iter().map(|a| a * (1.0 - batch)).sum();
+        let demand_total: f64 = demand.iter().sum();
         let m = limiter.minute(live_total);
         let mut by_attempt = m.admitted_by_attempt;
         by_attempt[0] = m.dropped;
         let minute_ttft = ttft_p95_ms(&by_attempt, api.ttft_p95_ms, wait_s);
         let answered = m.admitted + m.dropped > 0.0;
+        let retried = m.refused - m.dropped;
         for (i, t) in tallies.iter_mut().enumerate() {
-            // The minute's outcome shared pro rata to its live requests, or (none arrived)
-            // to those so far, whose retries these are.
-            let share = if live_total > 0.0 {
-                live[i] / live_total
-            } else if so_far > 0.0 {
-                t.live_arrived / so_far
+            let share = if demand_total > 0.0 {
+                demand[i] / demand_total
             } else {
                 0.0
             };
             t.live_served += m.admitted * share;
             t.refused += m.refused * share;
             t.dropped += m.dropped * share;
+            if retried > 0.0 {
+                let queue = &mut due[i];
+                if queue.len() < retry_after {
+                    queue.resize(retry_after, 0.0);
+                }
+                queue[retry_after - 1] += retried * share;
+            }
             for (k, n) in by_attempt.iter().enumerate() {
                 t.by_attempt[k] += n * share;
             }
@@ -265,8 +278,7 @@ pub fn run(
             }
         }
     }
-    let pending = limiter.pending();
-    let so_far: f64 = tallies.iter().map(|t| t.live_arrived).sum();
+    let queued: Vec<f64> = due.iter().map(|q| q.iter().sum()).collect();
     let discount = match provider_cloud(&api.provider) {
         Some(cloud) if cloud == platform.cloud => 1.0 - scenario.discounts.pct(cloud) / 100.0,
         _ => 1.0,
@@ -277,7 +289,8 @@ pub fn run(
         .zip(&tallies)
         .zip(&tokens)
         .zip(&bills)
-        .map(|(((service, t), &(input, output)), &usd)| {
+        .zip(&queued)
+        .map(|((((service, t), &(input, output)), &usd), &queued)| {
             let served = t.live_served + t.batch_served;
             let ttft = ttft_p95_ms(&t.by_attempt, api.ttft_p95_ms, wait_s);
             let ttft = Some(ttft).filter(|p| p.is_finite());
@@ -286,11 +299,7 @@ pub fn run(
                 name: service.name.clone(),
                 requests: t.arrived,
                 requests_dropped: t.dropped,
-                requests_queued_at_horizon: if so_far > 0.0 {
-                    pending * t.live_arrived / so_far
-                } else {
-                    0.0
-                },
+                requests_queued_at_horizon: queued,
                 replica_hours: 0.0,
                 slo_violation_minutes: t.over_minutes,
                 latency_p95_ms: ttft,

@@ -75,6 +75,14 @@ impl Scenario {
                     offer
                         .monthly_usd(p.units, p.term)
                         .map_err(|e| invalid(field("provisioned.term"), e.to_string()))?;
+                    if api.cached_input_share > 0.0 {
+                        return Err(invalid(
+                            field("cached_input_share"),
+                            "provisioned throughput is billed by the unit, not by the token: \
+                             set the cached share to 0"
+                                .into(),
+                        ));
+                    }
                     if api.batch_share > 0.0 {
                         return Err(invalid(
                             field("batch_share"),

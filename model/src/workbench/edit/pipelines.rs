@@ -22,9 +22,12 @@ fn new_stage(name: &str, hours: f64, after: &[&str]) -> JobClass {
 }
 
 /// Adds a pipeline of two stages ("prepare", then "train"), four runs a day, named
-/// "Pipeline", "Pipeline 2", …; false at the limit.
+/// "Pipeline", "Pipeline 2", …; false at the limit or beside a hosted API.
 pub fn add_pipeline(scenario: &mut Scenario) -> bool {
-    if scenario.pipelines.len() >= PIPELINES_MAX {
+    // A hosted API runs no pipelines (validation says so by name).
+    if scenario.pipelines.len() >= PIPELINES_MAX
+        || scenario.platforms.iter().any(|p| !p.runs_nodes())
+    {
         return false;
     }
     let mut name = "Pipeline".to_string();

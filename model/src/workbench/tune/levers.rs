@@ -202,6 +202,15 @@ impl Setting {
             Setting::TargetUtilization(k, _) => {
                 pin == format!("services.{k}.target_utilization") || pin == format!("services.{k}")
             }
+            // The billing's race sets the units and term it is raced at: a pin on either, or
+            // on the batch or cached share it clears, keeps the billing too.
+            Setting::ApiBilling => [
+                format!("platforms.{platform}.hosted_api.provisioned"),
+                format!("platforms.{platform}.hosted_api.batch_share"),
+                format!("platforms.{platform}.hosted_api.cached_input_share"),
+            ]
+            .iter()
+            .any(|p| under(p) || pin.starts_with(&format!("{p}."))),
             _ => false,
         }
     }
@@ -361,6 +370,11 @@ impl Setting {
                 } else {
                     ApiBilling::PerToken
                 };
+                if b > 0.5 {
+                    // The batch API and the cache are billed per token only.
+                    api.batch_share = 0.0;
+                    api.cached_input_share = 0.0;
+                }
                 if let (true, Some(p), Some(k)) = (b > 0.5, api.provisioned.as_mut(), sized) {
                     p.units = p.units.max(p.min_units + k * p.unit_step);
                     // At its cheapest term (the term's lever then weighs the others).
