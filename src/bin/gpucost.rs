@@ -958,8 +958,7 @@ mod cli {
                     out += &format!(
                         "{} on {}: {} per million output tokens ({} input and output \
                          together), {:.0} output tokens/s; TTFT p95 {} ({:.0} minutes over), \
-                         TPOT p95 {} ({:.0} minutes over); {} replicas of {} GPUs on average, \
-                         requests dropped {}\n",
+                         TPOT p95 {} ({:.0} minutes over); {}, requests dropped {}\n",
                         s.name,
                         p.name,
                         cents(&llm.usd_per_million_output_tokens),
@@ -969,8 +968,20 @@ mod cli {
                         llm.ttft_slo_violation_minutes.mean,
                         ms(&llm.tpot_p95_ms),
                         llm.tpot_slo_violation_minutes.mean,
-                        gpucost::format::trim_number((llm.replicas.mean * 10.0).round() / 10.0),
-                        llm.gpus_per_replica,
+                        // A hosted API has no replicas: its rate limit's refusals.
+                        match &s.requests_refused {
+                            Some(refused) => format!(
+                                "{:.0} requests refused (429, retries counted)",
+                                refused.mean
+                            ),
+                            None => format!(
+                                "{} replicas of {} GPUs on average",
+                                gpucost::format::trim_number(
+                                    (llm.replicas.mean * 10.0).round() / 10.0
+                                ),
+                                llm.gpus_per_replica
+                            ),
+                        },
                         gpucost::format::dropped_of(s.requests_dropped.mean, s.requests.mean),
                     );
                     continue;

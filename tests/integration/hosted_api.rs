@@ -308,6 +308,13 @@ fn a_hosted_api_document_needs_its_prices_and_no_pools() {
         (3, 600.0, 0.0)
     );
     assert_eq!(api.batch_input_usd_per_m, None);
+    // A node pool's field on it is refused by name, not dropped.
+    let mut pooled = doc.clone();
+    pooled["platforms"][0]["instance_type"] = serde_json::json!("p5.48xlarge");
+    let err = Scenario::from_json(&pooled.to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("instance_type"), "{err}");
     // Without its prices it is refused, never priced as another provider.
     doc["platforms"][0]["hosted_api"] = serde_json::json!({ "provider": "together" });
     let err = Scenario::from_json(&doc.to_string())

@@ -161,17 +161,19 @@ pub fn read_single_pool_fields(doc: &mut Value) -> Vec<(usize, &'static str)> {
         let Value::Object(map) = platform else {
             continue;
         };
+        // A hosted API has no pools: none is made for it, and a pool's field on it is left
+        // for the reader to refuse as a field a platform does not have.
+        let hosted = map.get("hosted_api").is_some_and(|a| !a.is_null())
+            || map.get("profile").and_then(Value::as_str) == Some(Profile::HostedApi.id());
+        if hosted {
+            hosted_defaults(map);
+            continue;
+        }
         let moved: Vec<(&'static str, Value)> = SINGLE_POOL_FIELDS
             .iter()
             .filter_map(|&key| map.remove(key).map(|v| (key, v)))
             .collect();
-        // A hosted API has no pools: none is made for it.
-        let hosted = map.contains_key("hosted_api")
-            || map.get("profile").and_then(Value::as_str) == Some(Profile::HostedApi.id());
-        if hosted {
-            hosted_defaults(map);
-        }
-        if !map.contains_key("node_pools") && !hosted {
+        if !map.contains_key("node_pools") {
             let pool = serde_json::json!({ "name": DEFAULT_POOL_NAME });
             map.insert("node_pools".into(), Value::Array(vec![pool]));
         }
