@@ -4,7 +4,7 @@
 
 use super::TokenMix;
 use crate::model::analytic::Estimate;
-use crate::model::platforms::hosted_api::provider_cloud;
+use crate::model::platforms::hosted_api::discount_factor;
 use crate::model::pricing::{other_monthly_costs, Transferred};
 use crate::model::scenario::{Scenario, HOUR_S};
 use crate::model::serving::sharing;
@@ -27,8 +27,9 @@ pub fn estimate(scenario: &Scenario, index: usize) -> Estimate {
     for service in &scenario.services {
         let requests = sharing::mean_rps(service) * month_s;
         if let Some(llm) = &service.llm {
-            input += requests * llm.input_tokens.count().mean();
-            output += requests * llm.output_tokens.count().mean();
+            let (i, o) = llm.mean_tokens();
+            input += requests * i;
+            output += requests * o;
         }
     }
     let mix = TokenMix {
@@ -37,10 +38,7 @@ pub fn estimate(scenario: &Scenario, index: usize) -> Estimate {
         cached_input_share: api.cached_input_share,
         batch_share: api.batch_share_billed(),
     };
-    let discount = match provider_cloud(&api.provider) {
-        Some(cloud) if cloud == p.cloud => 1.0 - scenario.discounts.pct(cloud) / 100.0,
-        _ => 1.0,
-    };
+    let discount = discount_factor(scenario, p);
     // An unbillable purchase is validation's to name; the estimate shows none.
     let api_usd = api.monthly_usd(mix).unwrap_or(0.0) * discount;
     let other_usd = other_monthly_costs(scenario, p, Transferred::default(), 1.0).total();

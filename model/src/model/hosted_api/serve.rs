@@ -18,10 +18,10 @@
 use super::rate_limit::{Limiter, ATTEMPTS_MAX};
 use super::TokenMix;
 use crate::model::cost_category::{Breakdown, Category, PerCategory};
-use crate::model::platforms::hosted_api::provider_cloud;
+use crate::model::platforms::hosted_api::discount_factor;
 use crate::model::pricing::{other_monthly_costs, Transferred};
 use crate::model::rng::{Purpose, Stream};
-use crate::model::scenario::{HostedApi, Platform, Scenario, DAY_S};
+use crate::model::scenario::{HostedApi, Llm, Scenario, DAY_S};
 use crate::model::serving::platform::{LlmOutcome, ServiceOutcome, BUCKET_S};
 use crate::model::serving::pool::{bucket_count, Arrivals, Bucket};
 use crate::model::sim::outcome::PlatformOutcome;
@@ -43,8 +43,6 @@ struct Tally {
     ttft_over_minutes: f64,
     tpot_over_minutes: f64,
     over_minutes: f64,
-    /// Live requests arrived, for the retries still pending at the horizon.
-    live_arrived: f64,
 }
 
 /// The p95 time to first token of requests counted `by_attempt`, ms: an attempt k waited
@@ -113,12 +111,7 @@ pub fn service_day(
         .as_ref()
         .expect("a hosted API");
     let llm = scenario.services[service].llm.as_ref();
-    let (input, output) = llm.map_or((0.0, 0.0), |l| {
-        (
-            l.input_tokens.count().mean(),
-            l.output_tokens.count().mean(),
-        )
-    });
+    let (input, output) = llm.map_or((0.0, 0.0), Llm::mean_tokens);
     let admitted = api.limit(input, output).requests_admitted();
     let quota = admitted.is_finite();
     for m in &mut minutes {
@@ -169,14 +162,7 @@ pub fn run(
     // Mean tokens a request (the node platforms' means).
     let tokens: Vec<(f64, f64)> = services
         .iter()
-        .map(|s| {
-            s.llm.as_ref().map_or((0.0, 0.0), |l| {
-                (
-                    l.input_tokens.count().mean(),
-                    l.output_tokens.count().mean(),
-                )
-            })
-        })
+        .map(|s| s.llm.as_ref().map_or((0.0, 0.0), Llm::mean_tokens))
         .collect();
     // The quota counts a request's tokens: the services' mean, weighted by their rates.
     let rates: Vec<f64> = services.iter().map(|s| s.traffic.mean_rps).collect();
@@ -217,7 +203,6 @@ pub fn run(
             let t = &mut tallies[i];
             t.arrived += arrived[i];
             t.batch_served += arrived[i] * batch;
-            t.live_arrived += live;
         }
         let live_total: f64 = arrived.iter().map(|a| a * (1.0 - batch)).sum();
         let demand_total: f64 = demand.iter().sum();
@@ -279,10 +264,7 @@ pub fn run(
         }
     }
     let queued: Vec<f64> = due.iter().map(|q| q.iter().sum()).collect();
-    let discount = match provider_cloud(&api.provider) {
-        Some(cloud) if cloud == platform.cloud => 1.0 - scenario.discounts.pct(cloud) / 100.0,
-        _ => 1.0,
-    };
+    let discount = discount_factor(scenario, platform);
     let bills = bills(api, &tallies, &tokens, months);
     let mut outcomes: Vec<ServiceOutcome> = services
         .iter()
@@ -341,7 +323,7 @@ pub fn run(
         let usd = o.api_usd + share * other_usd;
         o.price_at(usd);
     }
-    let outcome = outcome_of(platform, breakdown, outcomes, months);
+    let outcome = outcome_of(breakdown, outcomes, months);
     HostedRun { outcome, minutes }
 }
 
@@ -396,13 +378,7 @@ fn bills(api: &HostedApi, tallies: &[Tally], tokens: &[(f64, f64)], months: f64)
 }
 
 /// The platform's outcome: its bill and its services; no node, job or GPU figure.
-fn outcome_of(
-    platform: &Platform,
-    breakdown: Breakdown,
-    services: Vec<ServiceOutcome>,
-    months: f64,
-) -> PlatformOutcome {
-    let _ = platform;
+fn outcome_of(breakdown: Breakdown, services: Vec<ServiceOutcome>, months: f64) -> PlatformOutcome {
     let mut outcome = PlatformOutcome {
         monthly_tco_usd: breakdown.total(),
         breakdown_usd: breakdown,

@@ -32,6 +32,19 @@ pub fn provider_cloud(provider: &str) -> Option<Cloud> {
     }
 }
 
+/// What `platform`'s hosted-API bill is multiplied by: 1 less the negotiated discount of its
+/// provider's cloud, where that cloud is the platform's; 1 otherwise.
+pub fn discount_factor(scenario: &crate::model::scenario::Scenario, platform: &Platform) -> f64 {
+    let provider = platform
+        .hosted_api
+        .as_ref()
+        .map_or("", |a| a.provider.as_str());
+    match provider_cloud(provider) {
+        Some(cloud) if cloud == platform.cloud => 1.0 - scenario.discounts.pct(cloud) / 100.0,
+        _ => 1.0,
+    }
+}
+
 /// A provider's label.
 pub fn provider_label(provider: &str) -> &str {
     match provider {

@@ -121,6 +121,14 @@ impl Tokens {
 }
 
 impl Llm {
+    /// Mean input and output tokens a request (each count's lognormal mean).
+    pub fn mean_tokens(&self) -> (f64, f64) {
+        (
+            self.input_tokens.count().mean(),
+            self.output_tokens.count().mean(),
+        )
+    }
+
     /// Its shape, or why it has none (an unknown id, `custom` without a shape).
     pub fn architecture(&self) -> Result<Architecture, String> {
         if self.model == "custom" {

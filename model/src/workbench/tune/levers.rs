@@ -429,10 +429,8 @@ fn sized_steps(solo: &Scenario) -> Option<u32> {
             let traffic = v.traffic.traffic();
             let busiest = traffic.week_rps().into_iter().fold(0.0, f64::max);
             let spiked = crate::model::serving::sharing::mean_rps(v) / traffic.mean_rps.max(1e-12);
-            let load = offer.request_load(
-                llm.input_tokens.count().mean(),
-                llm.output_tokens.count().mean(),
-            );
+            let (input, output) = llm.mean_tokens();
+            let load = offer.request_load(input, output);
             Some(busiest * spiked.max(1.0) * 60.0 * load)
         })
         .sum();
